@@ -1,0 +1,74 @@
+# Every dependency comes from a Debian package installed by scripts/setup.sh.
+# A missing one stops the configure step with a single line naming the package.
+
+find_package(PkgConfig QUIET)
+
+function(fbc_missing what package)
+  message(FATAL_ERROR
+    "fbc: ${what} not found: install Debian package '${package}' (run: sudo scripts/setup.sh)")
+endfunction()
+
+if(NOT PkgConfig_FOUND)
+  fbc_missing("pkg-config" "pkg-config")
+endif()
+
+# LLVM 14 ADT/Support.
+find_package(LLVM 14 CONFIG QUIET PATHS /usr/lib/llvm-14/lib/cmake/llvm NO_DEFAULT_PATH)
+if(NOT LLVM_FOUND OR NOT EXISTS "${LLVM_LIBRARY_DIR}/libLLVMSupport.a")
+  fbc_missing("LLVM 14 (ADT/Support)" "llvm-14-dev")
+endif()
+add_library(fbc_llvm INTERFACE)
+target_include_directories(fbc_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
+target_compile_definitions(fbc_llvm INTERFACE ${LLVM_DEFINITIONS})
+target_link_libraries(fbc_llvm INTERFACE LLVMSupport)
+
+# re2
+pkg_check_modules(RE2 QUIET IMPORTED_TARGET re2)
+if(NOT RE2_FOUND)
+  fbc_missing("re2" "libre2-dev")
+endif()
+
+# simdjson
+find_package(simdjson CONFIG QUIET)
+if(NOT simdjson_FOUND)
+  fbc_missing("simdjson" "libsimdjson-dev")
+endif()
+
+# zstd
+pkg_check_modules(ZSTD QUIET IMPORTED_TARGET libzstd)
+if(NOT ZSTD_FOUND)
+  fbc_missing("zstd" "libzstd-dev")
+endif()
+
+# CLI11
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  fbc_missing("CLI11" "libcli11-dev")
+endif()
+
+# libseccomp
+pkg_check_modules(SECCOMP QUIET IMPORTED_TARGET libseccomp)
+if(NOT SECCOMP_FOUND)
+  fbc_missing("libseccomp" "libseccomp-dev")
+endif()
+
+# libcurl
+pkg_check_modules(CURL QUIET IMPORTED_TARGET libcurl)
+if(NOT CURL_FOUND)
+  fbc_missing("libcurl" "libcurl4-openssl-dev")
+endif()
+
+# GoogleTest
+find_package(GTest CONFIG QUIET)
+if(NOT GTest_FOUND)
+  fbc_missing("GoogleTest" "libgtest-dev")
+endif()
+include(GoogleTest)
+
+# Google Benchmark
+if(FBC_BUILD_BENCH)
+  find_package(benchmark CONFIG QUIET)
+  if(NOT benchmark_FOUND)
+    fbc_missing("Google Benchmark" "libbenchmark-dev")
+  endif()
+endif()

@@ -1,0 +1,46 @@
+#include "frontend/source/source_manager.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace fbc::frontend {
+
+SourceFile::SourceFile(std::string path, std::string text)
+    : path_(std::move(path)), text_(std::move(text)) {
+  lineStarts_.push_back(0);
+  for (uint32_t i = 0; i < text_.size(); ++i)
+    if (text_[i] == '\n' && i + 1 < text_.size())
+      lineStarts_.push_back(i + 1);
+}
+
+std::string_view SourceFile::lineText(uint32_t line) const {
+  if (line == 0 || line > lineStarts_.size())
+    return {};
+  uint32_t begin = lineStarts_[line - 1];
+  uint32_t end = begin;
+  while (end < text_.size() && text_[end] != '\n')
+    ++end;
+  if (end > begin && text_[end - 1] == '\r')
+    --end;
+  return std::string_view(text_).substr(begin, end - begin);
+}
+
+const SourceFile *SourceManager::load(const std::string &path, std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return add(path, buf.str());
+}
+
+const SourceFile *SourceManager::add(std::string path, std::string text) {
+  files_.push_back(std::make_unique<SourceFile>(std::move(path), std::move(text)));
+  return files_.back().get();
+}
+
+} // namespace fbc::frontend

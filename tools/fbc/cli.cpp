@@ -1,0 +1,68 @@
+#include "tools/fbc/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+
+namespace fbc::tools {
+namespace {
+
+// A subcommand whose issue has not landed: say so, naming it, and fail.
+int notImplemented(const std::string &command) {
+  std::fprintf(stderr, "fbc %s: not implemented yet\n", command.c_str());
+  return 1;
+}
+
+} // namespace
+
+int runFbc(int argc, char **argv) {
+  CLI::App app{"fbc — compiler and runtime for fault-injection test specs", "fbc"};
+  app.set_version_flag("--version", std::string("fbc ") + FBC_VERSION);
+  app.require_subcommand(1);
+
+  std::string specPath;
+  auto *plan = app.add_subcommand("plan", "Show the test plan, its cost and coverage (static)");
+  plan->add_option("spec", specPath, "spec file (.star)")->required();
+  auto *ir = app.add_subcommand("ir", "Print the fault-plan IR of a spec");
+  ir->add_option("spec", specPath, "spec file (.star)")->required();
+  auto *run = app.add_subcommand("run", "Run a spec's tests against real processes");
+  run->add_option("spec", specPath, "spec file (.star)")->required();
+  auto *exec = app.add_subcommand("exec", "Run a plain Starlark file");
+  exec->add_option("file", specPath, "Starlark file")->required();
+
+  // CLI11 reports a mistyped command as "A subcommand is required"; name it.
+  auto known = [&](const char *name) {
+    for (const CLI::App *sub : app.get_subcommands({}))
+      if (sub->get_name() == name)
+        return true;
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
+    std::fprintf(stderr,
+                 "fbc: error: unknown command '%s' (commands: plan, ir, run, exec)\n"
+                 "Run 'fbc --help' for usage.\n",
+                 argv[1]);
+    return 1;
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    std::fprintf(stderr, "fbc: error: %s\nRun 'fbc --help' for usage.\n", e.what());
+    return 1;
+  }
+
+  for (const char *name : {"plan", "ir", "run", "exec"})
+    if (app.got_subcommand(name))
+      return notImplemented(name);
+  return 1;
+}
+
+} // namespace fbc::tools

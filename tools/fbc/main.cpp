@@ -1,0 +1,3 @@
+#include "tools/fbc/cli.h"
+
+int main(int argc, char **argv) { return fbc::tools::runFbc(argc, argv); }
