@@ -1,0 +1,146 @@
+#include "frontend/eval/args.h"
+
+#include "frontend/eval/numeric.h"
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+
+#include <string>
+#include <vector>
+
+namespace fbc::star {
+
+static std::string_view paramName(const char *p) {
+  std::string_view n(p);
+  if (!n.empty() && n.back() == '?')
+    n.remove_suffix(1);
+  return n;
+}
+
+void bindArgs(Thread &t, std::string_view fn, const Args &args,
+              std::initializer_list<const char *> params, std::initializer_list<Value *> out) {
+  const size_t n = params.size();
+  const char *const *names = params.begin();
+  Value *const *slots = out.begin();
+  if (args.positional.size() > n)
+    t.fail(std::string(fn) + ": got " + std::to_string(args.positional.size()) +
+           " arguments, want at most " + std::to_string(n));
+  for (size_t i = 0; i < n; ++i)
+    *slots[i] = Value();
+  for (size_t i = 0; i < args.positional.size(); ++i)
+    *slots[i] = args.positional[i];
+  for (const Kwarg &kw : args.kwargs) {
+    std::string_view name = kw.name->view();
+    size_t i = 0;
+    while (i < n && paramName(names[i]) != name)
+      ++i;
+    if (i == n)
+      t.fail(std::string(fn) + ": unexpected keyword argument " + std::string(name));
+    if (*slots[i])
+      t.fail(std::string(fn) + ": got multiple values for keyword argument " + std::string(name));
+    *slots[i] = kw.value;
+  }
+  for (size_t i = args.positional.size(); i < n; ++i) {
+    std::string_view name(names[i]);
+    if (name.back() == '?')
+      break;
+    if (!*slots[i])
+      t.fail(std::string(fn) + ": missing argument for " + std::string(name));
+  }
+}
+
+void bindPositional(Thread &t, std::string_view fn, const Args &args, size_t min,
+                    std::initializer_list<Value *> out) {
+  if (!args.kwargs.empty())
+    t.fail(std::string(fn) + ": unexpected keyword arguments");
+  const size_t max = out.size(), got = args.positional.size();
+  if (got < min)
+    t.fail(std::string(fn) + ": got " + std::to_string(got) + " arguments, want " +
+           (min < max ? "at least " : "") + std::to_string(min));
+  if (got > max)
+    t.fail(std::string(fn) + ": got " + std::to_string(got) + " arguments, want " +
+           (max > min ? "at most " : "") + std::to_string(max));
+  Value *const *slots = out.begin();
+  for (size_t i = 0; i < max; ++i)
+    *slots[i] = i < got ? args.positional[i] : Value();
+}
+
+void bindNone(Thread &t, std::string_view fn, const Args &args) {
+  bindPositional(t, fn, args, 0, {});
+}
+
+void failParam(Thread &t, std::string_view fn, std::string_view param, std::string msg) {
+  t.fail(std::string(fn) + ": for parameter " + std::string(param) + ": " + msg);
+}
+
+static void wrongType(Thread &t, std::string_view fn, std::string_view param, Value v,
+                      const char *want) {
+  failParam(t, fn, param, "got " + std::string(typeName(v)) + ", want " + want);
+}
+
+std::string_view wantString(Thread &t, std::string_view fn, std::string_view param, Value v) {
+  return wantStringObj(t, fn, param, v)->view();
+}
+
+String *wantStringObj(Thread &t, std::string_view fn, std::string_view param, Value v) {
+  if (String *s = v.as<String>())
+    return s;
+  wrongType(t, fn, param, v, "string");
+  __builtin_unreachable();
+}
+
+bool wantBool(Thread &t, std::string_view fn, std::string_view param, Value v) {
+  if (Bool *b = v.as<Bool>())
+    return b->value;
+  wrongType(t, fn, param, v, "bool");
+  __builtin_unreachable();
+}
+
+int64_t wantInt(Thread &t, std::string_view fn, std::string_view param, Value v) {
+  if (v.isSmallInt())
+    return v.smallInt();
+  if (!v.is(Kind::Int))
+    wrongType(t, fn, param, v, "int");
+  int64_t out;
+  if (!toInt64(v, out))
+    failParam(t, fn, param, str(v) + " out of range (want value in signed 64-bit range)");
+  return out;
+}
+
+double wantFloat(Thread &t, std::string_view fn, std::string_view param, Value v) {
+  if (Float *f = v.as<Float>())
+    return f->value;
+  if (v.isInt())
+    return intToFloat(t, v);
+  wrongType(t, fn, param, v, "float");
+  __builtin_unreachable();
+}
+
+Value wantCallable(Thread &t, std::string_view fn, std::string_view param, Value v) {
+  if (v.isObject() && v.obj()->callable())
+    return v;
+  wrongType(t, fn, param, v, "callable");
+  __builtin_unreachable();
+}
+
+Value wantIterable(Thread &t, std::string_view fn, std::string_view param, Value v) {
+  if (v.isObject() && v.kind() != Kind::String) {
+    // Cheap structural test: core iterables, or a host type that iterates.
+    switch (v.kind()) {
+    case Kind::List:
+    case Kind::Tuple:
+    case Kind::Dict:
+    case Kind::Set:
+    case Kind::Range:
+    case Kind::Bytes:
+      return v;
+    default:
+      if (v.obj()->iterable())
+        return v;
+      break;
+    }
+  }
+  wrongType(t, fn, param, v, "iterable");
+  __builtin_unreachable();
+}
+
+} // namespace fbc::star
