@@ -1,11 +1,9 @@
-// Temporary definitions of the evaluator's symbols so the library links
-// while the evaluator is being written. Removed when interp lands.
+// Temporary definition of call() so the library links while the evaluator
+// is being written. Removed when interp lands.
 #include "frontend/eval/ops.h"
 #include "frontend/eval/thread.h"
 
 namespace fbc::star {
-
-void Thread::fail(std::string msg) { throw EvalError(std::move(msg)); }
 
 Value call(Thread &t, Value, const Args &) { t.fail("call: evaluator not implemented yet"); }
 

@@ -10,8 +10,6 @@
 #include "frontend/source/source_manager.h"
 #include "frontend/syntax/dialect.h"
 
-#include <llvm/ADT/SmallVector.h>
-
 #include <exception>
 #include <functional>
 #include <string>
@@ -44,12 +42,15 @@ private:
   std::string msg_;
 };
 
-// A call-stack entry. The evaluator keeps `pos` pointing at the operation in
-// progress, so a failure anywhere reports the right line and column.
+// A call-stack entry. Entries live in the C++ frames of the calls they
+// describe and are linked to their caller, so pushing one costs two stores.
+// The evaluator keeps `pos` pointing at the operation in progress, so a
+// failure anywhere reports the right line and column.
 struct CallFrame {
+  CallFrame *parent = nullptr;
   const Function *fn = nullptr;  // null for <toplevel> or a builtin
-  const char *builtin = nullptr; // set for builtin frames
-  const frontend::SourceFile *file = nullptr;
+  const char *name = nullptr;    // "<toplevel>", a function or builtin name
+  const frontend::SourceFile *file = nullptr; // null for builtins
   frontend::Pos pos;
 };
 
@@ -70,23 +71,44 @@ public:
   // Throws an EvalError with `msg` and the current backtrace.
   [[noreturn]] void fail(std::string msg);
 
-  // Call stack management for the evaluator and builtins.
-  llvm::SmallVector<CallFrame, 32> stack;
-  CallFrame &top() { return stack.back(); }
-  // Maximum depth before "maximum recursion depth exceeded"-style errors.
-  unsigned maxDepth = 10000;
+  // The innermost call (null before execution starts) and the depth.
+  CallFrame *top = nullptr;
+  unsigned depth = 0;
+  // Calls nested deeper than this fail with "call stack too deep" instead
+  // of overflowing the C++ stack.
+  unsigned maxDepth = 5000;
+
+  // Pushes/pops a frame; use CallScope or BuiltinFrame rather than these.
+  void push(CallFrame &f) {
+    if (depth >= maxDepth)
+      tooDeep(); // before linking: a throwing push leaves the stack intact
+    f.parent = top;
+    top = &f;
+    ++depth;
+  }
+  void pop() {
+    top = top->parent;
+    --depth;
+  }
+
+private:
+  [[noreturn]] void tooDeep();
 };
 
 // Keeps a builtin's frame on the stack while it runs ("<builtin>: in min").
 class BuiltinFrame {
 public:
   BuiltinFrame(Thread &t, const char *name) : t_(t) {
-    t.stack.push_back(CallFrame{nullptr, name, nullptr, {}});
+    frame_.name = name;
+    t.push(frame_);
   }
-  ~BuiltinFrame() { t_.stack.pop_back(); }
+  ~BuiltinFrame() { t_.pop(); }
+  BuiltinFrame(const BuiltinFrame &) = delete;
+  BuiltinFrame &operator=(const BuiltinFrame &) = delete;
 
 private:
   Thread &t_;
+  CallFrame frame_;
 };
 
 // Locks a mutable container against mutation for the duration of an

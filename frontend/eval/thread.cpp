@@ -1,0 +1,51 @@
+#include "frontend/eval/thread.h"
+
+#include <algorithm>
+#include <string>
+
+namespace fbc::star {
+
+void Thread::fail(std::string msg) {
+  EvalError err(std::move(msg));
+  for (const CallFrame *f = top; f; f = f->parent) {
+    TraceFrame tf;
+    tf.file = f->file ? f->file->path() : "<builtin>";
+    tf.pos = f->pos;
+    tf.function = f->name ? f->name : "<toplevel>";
+    err.frames.push_back(std::move(tf));
+  }
+  std::reverse(err.frames.begin(), err.frames.end()); // outermost first
+  throw err;
+}
+
+void Thread::tooDeep() { fail("call stack too deep (more than " + std::to_string(maxDepth) + " calls)"); }
+
+const TraceFrame *EvalError::innermostSourceFrame() const {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+    if (it->file != "<builtin>")
+      return &*it;
+  return nullptr;
+}
+
+// Go's format: the frames, outermost first; if the innermost frame is a
+// builtin it is folded into the last line ("Error in append: ...").
+std::string EvalError::backtrace() const {
+  std::string out = "Traceback (most recent call last):\n";
+  size_t n = frames.size();
+  std::string suffix;
+  if (n > 0 && frames.back().file == "<builtin>") {
+    suffix = " in " + frames.back().function;
+    --n;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const TraceFrame &f = frames[i];
+    out += "  " + f.file;
+    if (f.pos.valid())
+      out += ":" + std::to_string(f.pos.line) + ":" + std::to_string(f.pos.col);
+    out += ": in " + f.function + "\n";
+  }
+  out += "Error" + suffix + ": " + msg_;
+  return out;
+}
+
+} // namespace fbc::star
