@@ -3,6 +3,7 @@
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
 
 #include <string>
 #include <vector>

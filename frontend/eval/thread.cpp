@@ -39,12 +39,13 @@ std::string EvalError::backtrace() const {
   }
   for (size_t i = 0; i < n; ++i) {
     const TraceFrame &f = frames[i];
-    out += "  " + f.file;
+    out.append("  ").append(f.file);
     if (f.pos.valid())
-      out += ":" + std::to_string(f.pos.line) + ":" + std::to_string(f.pos.col);
-    out += ": in " + f.function + "\n";
+      out.append(":").append(std::to_string(f.pos.line)).append(":").append(
+          std::to_string(f.pos.col));
+    out.append(": in ").append(f.function).append("\n");
   }
-  out += "Error" + suffix + ": " + msg_;
+  out.append("Error").append(suffix).append(": ").append(msg_);
   return out;
 }
 
