@@ -1,0 +1,109 @@
+// The executable form of Starlark code: the compiler turns each AST node
+// into a node object specialised for its operands (a local read, a small-int
+// add, a method call, ...) whose eval()/exec() runs it directly. This is
+// internal to frontend/eval.
+#pragma once
+
+#include "frontend/eval/function.h"
+#include "frontend/eval/objects.h"
+#include "frontend/eval/program.h"
+#include "frontend/eval/thread.h"
+
+#include <llvm/ADT/StringMap.h>
+
+#include <memory>
+#include <vector>
+
+namespace fbc::star {
+
+// One activation of a function.
+struct Frame {
+  Thread &t;
+  Value *locals;
+  Cell **freevars;
+  ModuleEnv *module;
+  CallFrame *cf; // cf->pos is kept at the operation in progress
+  Value result;  // set by `return`
+};
+
+class ExprCode {
+public:
+  explicit ExprCode(frontend::Pos pos) : pos(pos) {}
+  virtual ~ExprCode() = default;
+  virtual Value eval(Frame &fr) const = 0;
+  frontend::Pos pos;
+};
+
+// How a statement finished.
+enum class Flow : uint8_t { Normal, Break, Continue, Return };
+
+class StmtCode {
+public:
+  virtual ~StmtCode() = default;
+  virtual Flow exec(Frame &fr) const = 0;
+};
+
+// The left-hand side of an assignment (or loop variables).
+class TargetCode {
+public:
+  virtual ~TargetCode() = default;
+  virtual void assign(Frame &fr, Value v) const = 0;
+};
+
+// Marks the operation in progress, for error positions.
+inline void at(Frame &fr, frontend::Pos p) { fr.cf->pos = p; }
+
+// Owns every node of a Program.
+struct Program::Arena {
+  std::vector<std::unique_ptr<ExprCode>> exprs;
+  std::vector<std::unique_ptr<StmtCode>> stmts;
+  std::vector<std::unique_ptr<TargetCode>> targets;
+  std::vector<std::unique_ptr<FunctionCode>> functions;
+};
+
+// Shared pieces of the compiler (compile_*.cpp).
+class Compiler {
+public:
+  Compiler(Program &prog, const Environment &env) : prog(prog), env(env) {}
+
+  const ExprCode *expr(const syntax::Expr *e);
+  const StmtCode *block(llvm::ArrayRef<syntax::Stmt *> stmts);
+  const StmtCode *stmt(const syntax::Stmt *s);
+  const TargetCode *target(const syntax::Expr *e);
+  FunctionCode *function(const syntax::Function &fn, llvm::ArrayRef<syntax::Binding *> locals,
+                         llvm::ArrayRef<syntax::Binding *> freevars, std::string name);
+
+  template <class T, class... A> const T *node(A &&...args) {
+    auto p = std::make_unique<T>(std::forward<A>(args)...);
+    const T *raw = p.get();
+    if constexpr (std::is_base_of_v<ExprCode, T>)
+      prog.arena->exprs.push_back(std::move(p));
+    else if constexpr (std::is_base_of_v<StmtCode, T>)
+      prog.arena->stmts.push_back(std::move(p));
+    else
+      prog.arena->targets.push_back(std::move(p));
+    return raw;
+  }
+
+  // An interned String constant.
+  String *intern(llvm::StringRef s);
+
+  Program &prog;
+  const Environment &env;
+  const frontend::SourceFile *file = nullptr;
+  FunctionCode *current = nullptr;
+
+private:
+  llvm::StringMap<String *> interned_;
+};
+
+// Reads of variables, shared by expressions and augmented assignment.
+const ExprCode *compileIdent(Compiler &c, const syntax::Ident *id);
+// Builds a Function value for `code` in frame `fr` (def and lambda).
+Value makeClosure(Frame &fr, const FunctionCode *code, llvm::ArrayRef<const ExprCode *> defaults);
+// Default-value expressions of a def or lambda (null: mandatory kw-only).
+std::vector<const ExprCode *> compileDefaults(Compiler &c, const syntax::Function &fn);
+// x += y semantics (lists extend in place).
+Value inplaceAdd(Frame &fr, Value x, Value y);
+
+} // namespace fbc::star

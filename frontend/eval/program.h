@@ -1,0 +1,66 @@
+// Compiling and running a module: a resolved syntax::File becomes a Program
+// (code + constants), and running a Program in a Thread yields the module's
+// globals.
+#pragma once
+
+#include "frontend/eval/function.h"
+#include "frontend/eval/heap.h"
+#include "frontend/eval/thread.h"
+#include "frontend/syntax/ast.h"
+
+#include <llvm/ADT/STLFunctionalExtras.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fbc::star {
+
+// Names visible without definition: the embedder's predeclared values and
+// the universe. Looked up once, at compile time.
+struct Environment {
+  llvm::function_ref<Value(llvm::StringRef)> predeclared;
+  llvm::function_ref<Value(llvm::StringRef)> universal;
+};
+
+// The globals of one executing (or executed) module. It lives in the
+// Thread's heap, like the functions that refer to it.
+struct ModuleEnv final : public Object {
+  static constexpr Kind kKind = Kind::Host;
+  static constexpr bool kNeedsDestroy = true;
+  ModuleEnv() : Object(Kind::Host) {}
+  std::string_view typeName() const override { return "module_env"; }
+  void repr(Printer &p) const override;
+
+  const frontend::SourceFile *file = nullptr;
+  std::vector<std::string> names; // by global index
+  std::vector<Value> globals;     // null until assigned
+
+  // Global by name, or null.
+  Value get(std::string_view name) const;
+};
+
+class Program {
+public:
+  // The compiled top level; nested functions hang off it.
+  FunctionCode toplevel;
+  std::vector<std::string> globalNames;
+  // Constants (strings, floats, big ints, interned keyword names) and code
+  // nodes live as long as the program.
+  Heap constants;
+  struct Arena;
+  std::unique_ptr<Arena> arena;
+
+  Program();
+  ~Program();
+};
+
+// Compiles a resolved file. The file's AST must outlive the program only
+// during this call: the program keeps no pointers into it.
+std::unique_ptr<Program> compileProgram(const syntax::File &file, const Environment &env);
+
+// Runs the program's top level. On success the module's globals are frozen
+// (Go semantics) and returned; errors propagate as EvalError.
+ModuleEnv *execProgram(Thread &t, const Program &prog);
+
+} // namespace fbc::star
