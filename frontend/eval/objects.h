@@ -204,6 +204,9 @@ public:
   size_t size() const { return live_; }
   // Entries in insertion order, including tombstones (value null).
   llvm::ArrayRef<Entry> entries() const { return entries_; }
+  // Position in entries() of the oldest live entry, or -1 when empty
+  // (dict.popitem, set.pop).
+  int64_t first() const;
 
 private:
   int64_t find(Thread &t, Value key, uint32_t hash) const;
@@ -211,6 +214,7 @@ private:
   std::vector<Entry> entries_;
   std::vector<int32_t> index_; // open addressing into entries_; -1 empty
   size_t live_ = 0;
+  mutable size_t head_ = 0; // entries_[0..head_) are all deleted
 };
 
 class Dict final : public Object {
@@ -266,6 +270,7 @@ public:
   std::string_view typeName() const override { return "range"; }
   void repr(Printer &p) const override;
   bool truth() const override { return len != 0; }
+  uint32_t hash(Thread &t) const override; // "unhashable: range", as Go
   bool equals(Thread &t, const Object &other, int depth) const override;
   int64_t length() const override { return len; }
   Iterator *iterate(Thread &t) override;
@@ -306,6 +311,7 @@ public:
   explicit Module(std::string name) : Object(Kind::Module), moduleName(std::move(name)) {}
   std::string_view typeName() const override { return "module"; }
   void repr(Printer &p) const override;
+  uint32_t hash(Thread &t) const override; // "unhashable: module", as Go
   Value attr(Thread &t, std::string_view name) override;
   void setField(Thread &t, std::string_view name, Value v) override;
   void attrNames(std::vector<std::string> &out) const override;
@@ -325,6 +331,8 @@ public:
   void repr(Printer &p) const override;
   uint32_t hash(Thread &t) const override;
   bool equals(Thread &t, const Object &other, int depth) const override;
+  // struct + struct: the union of the fields, the right operand winning.
+  Value binary(Thread &t, BinOp op, Value self, Value other, bool selfOnLeft) override;
   Value attr(Thread &t, std::string_view name) override;
   void setField(Thread &t, std::string_view name, Value v) override;
   void attrNames(std::vector<std::string> &out) const override;
