@@ -40,6 +40,13 @@ public:
     return new (mem) T(std::forward<A>(args)...);
   }
 
+  // Allocates a helper that owns no memory (iterators, for example): it is
+  // dropped with its slab and its destructor never runs.
+  template <class T, class... A> T *makeUnmanaged(A &&...args) {
+    void *mem = alloc_.Allocate(sizeof(T), alignof(T));
+    return new (mem) T(std::forward<A>(args)...);
+  }
+
   // Raw arena memory (for arrays owned by heap objects).
   void *allocate(size_t bytes, size_t align) { return alloc_.Allocate(bytes, align); }
 
