@@ -10,88 +10,6 @@
 
 namespace fbc::star {
 
-// numeric.h
-Value makeInt(Heap &, int64_t) {
-  std::abort();
-}
-Value makeInt(Heap &, const llvm::APInt &) {
-  std::abort();
-}
-Value makeFloat(Heap &, double) {
-  std::abort();
-}
-bool toInt64(Value, int64_t &) {
-  std::abort();
-}
-llvm::APInt toAPInt(Value) {
-  std::abort();
-}
-double intToFloat(Thread &t, Value) {
-  t.fail("not implemented: intToFloat");
-}
-Value floatToInt(Thread &t, double) {
-  t.fail("not implemented: floatToInt");
-}
-Value parseIntLiteral(Heap &, std::string_view) {
-  std::abort();
-}
-Value parseInt(Thread &t, std::string_view, int) {
-  t.fail("not implemented: parseInt");
-}
-std::string intToString(Value, unsigned) {
-  std::abort();
-}
-std::string floatToString(double) {
-  std::abort();
-}
-std::string formatFloat(double, char) {
-  std::abort();
-}
-Value numericBinary(Thread &t, BinOp, Value, Value) {
-  t.fail("not implemented: numericBinary");
-}
-int numericCompare(Value, Value) {
-  std::abort();
-}
-uint32_t numericHash(Value) {
-  std::abort();
-}
-
-// objects.h: None, Bool, BigInt, Float
-void NoneType::repr(Printer &) const {
-  std::abort();
-}
-uint32_t NoneType::hash(Thread &) const {
-  std::abort();
-}
-void Bool::repr(Printer &) const {
-  std::abort();
-}
-uint32_t Bool::hash(Thread &) const {
-  std::abort();
-}
-int Bool::compare(Thread &t, const Object &, int) const {
-  t.fail("not implemented: Bool::compare");
-}
-Value none() {
-  std::abort();
-}
-Value boolean(bool) {
-  std::abort();
-}
-void BigInt::repr(Printer &) const {
-  std::abort();
-}
-uint32_t BigInt::hash(Thread &) const {
-  std::abort();
-}
-void Float::repr(Printer &) const {
-  std::abort();
-}
-uint32_t Float::hash(Thread &) const {
-  std::abort();
-}
-
 // ops.h (except call)
 std::string_view typeName(Value) {
   std::abort();
@@ -146,47 +64,6 @@ Iterator *iterate(Thread &t, Value) {
 }
 std::vector<Value> toVector(Thread &t, Value) {
   t.fail("not implemented: toVector");
-}
-
-// value.h: Object / Iterator base defaults
-const char *binOpSpelling(BinOp) {
-  std::abort();
-}
-const char *cmpOpSpelling(CmpOp) {
-  std::abort();
-}
-Iterator::~Iterator() = default;
-Object::~Object() = default;
-uint32_t Object::hash(Thread &t) const {
-  t.fail("not implemented: Object::hash");
-}
-bool Object::equals(Thread &, const Object &other, int) const {
-  return this == &other;
-}
-int Object::compare(Thread &t, const Object &, int) const {
-  t.fail("not implemented: Object::compare");
-}
-Value Object::attr(Thread &, std::string_view) {
-  return Value();
-}
-void Object::setField(Thread &t, std::string_view, Value) {
-  t.fail("not implemented: Object::setField");
-}
-void Object::attrNames(std::vector<std::string> &) const {}
-Iterator *Object::iterate(Thread &) {
-  return nullptr;
-}
-Value Object::index(Thread &t, Value) {
-  t.fail("not implemented: Object::index");
-}
-void Object::setIndex(Thread &t, Value, Value) {
-  t.fail("not implemented: Object::setIndex");
-}
-Value Object::call(Thread &t, const Args &) {
-  t.fail("not implemented: Object::call");
-}
-Value Object::binary(Thread &, BinOp, Value, Value, bool) {
-  return Value();
 }
 
 } // namespace fbc::star

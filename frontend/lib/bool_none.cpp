@@ -1,0 +1,38 @@
+// None and the two bools: immutable singletons in static storage.
+#include "frontend/eval/objects.h"
+#include "frontend/eval/printer.h"
+
+namespace fbc::star {
+
+namespace {
+// Never in a Heap; Values refer to them by address, so identity is equality.
+NoneType noneObject;
+Bool falseObject(false);
+Bool trueObject(true);
+} // namespace
+
+Value none() {
+  return Value::object(&noneObject);
+}
+Value boolean(bool b) {
+  return Value::object(b ? &trueObject : &falseObject);
+}
+
+void NoneType::repr(Printer &p) const {
+  p.write("None");
+}
+uint32_t NoneType::hash(Thread &) const {
+  return 0;
+}
+
+void Bool::repr(Printer &p) const {
+  p.write(value ? "True" : "False");
+}
+uint32_t Bool::hash(Thread &) const {
+  return value ? 1 : 0;
+}
+int Bool::compare(Thread &, const Object &other, int) const {
+  return int(value) - int(static_cast<const Bool &>(other).value);
+}
+
+} // namespace fbc::star
