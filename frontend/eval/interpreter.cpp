@@ -48,6 +48,11 @@ std::unique_ptr<Program> Interpreter::compile(const syntax::File &file) {
   return compileProgram(file, env);
 }
 
+ModuleEnv *Interpreter::run(const syntax::File &file) {
+  programs_.push_back(compile(file));
+  return execProgram(thread, *programs_.back());
+}
+
 Interpreter::Result Interpreter::execFile(const frontend::SourceFile &file,
                                           frontend::DiagnosticList &diags) {
   Result r;
@@ -56,9 +61,8 @@ Interpreter::Result Interpreter::execFile(const frontend::SourceFile &file,
     r.staticErrors = true;
     return r;
   }
-  programs_.push_back(compile(*ast));
   try {
-    r.module = execProgram(thread, *programs_.back());
+    r.module = run(*ast);
   } catch (EvalError &e) {
     r.error = std::move(e);
   }
@@ -111,10 +115,9 @@ Value Interpreter::loadModule(std::string_view module, const frontend::SourceFil
     os << d.file->path() << ":" << d.pos.line << ":" << d.pos.col << ": " << d.message;
     thread.fail("cannot load " + std::string(module) + ": " + os.str());
   }
-  programs_.push_back(compile(*ast));
   ModuleEnv *env;
   try {
-    env = execProgram(thread, *programs_.back());
+    env = run(*ast);
   } catch (EvalError &) {
     loaded_.erase(key);
     throw;

@@ -1,0 +1,35 @@
+// Host values the Go conformance suite predeclares (starlark/eval_test.go):
+// `hasfields()` (a type with settable fields), `fibonacci` (an infinite
+// iterable) and the assert module's helpers (starlarktest).
+#pragma once
+
+#include "frontend/eval/heap.h"
+#include "frontend/eval/value.h"
+
+#include <string>
+#include <vector>
+
+namespace fbc::conformance {
+
+struct Failure {
+  int line; // in the test file; 0 if unknown
+  std::string message;
+};
+
+// Collects assert.error() reports of the chunk being run.
+struct Reporter {
+  std::string testFile;
+  std::vector<Failure> failures;
+};
+
+star::Value makeHasFieldsBuiltin();
+star::Value makeFibonacci();
+// The predeclared builtins of assert.star: error, catch, matches, module,
+// _freeze. `error` reports to the Reporter stored in Thread::userData.
+star::Value makeErrorBuiltin();
+star::Value makeCatchBuiltin();
+star::Value makeMatchesBuiltin();
+star::Value makeModuleBuiltin();
+star::Value makeFreezeBuiltin();
+
+} // namespace fbc::conformance
