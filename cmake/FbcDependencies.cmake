@@ -5,7 +5,7 @@ find_package(PkgConfig QUIET)
 
 function(fbc_missing what package)
   message(FATAL_ERROR
-    "fbc: ${what} not found: install Debian package '${package}' (run: sudo scripts/setup.sh)")
+    "fbc: ${what} not found: install Debian package '${package}' (run scripts/setup.sh as root)")
 endfunction()
 
 if(NOT PkgConfig_FOUND)
