@@ -1,0 +1,18 @@
+// "Did you mean" suggestions for misspelled names, with the rules of Go
+// Starlark's internal/spell package: case and underscores are ignored, and
+// a candidate must be within a Levenshtein distance of half the name.
+#pragma once
+
+#include <llvm/ADT/ArrayRef.h>
+
+#include <string>
+#include <string_view>
+
+namespace fbc::star {
+
+// The candidate nearest to `name`, or "" if none is close enough. Ties go
+// to the earliest candidate.
+std::string_view nearestName(std::string_view name, llvm::ArrayRef<std::string> candidates);
+std::string_view nearestName(std::string_view name, llvm::ArrayRef<std::string_view> candidates);
+
+} // namespace fbc::star
