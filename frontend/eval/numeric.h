@@ -23,14 +23,16 @@ bool toInt64(Value intValue, int64_t &out);
 llvm::APInt toAPInt(Value intValue); // signed, at least 64 bits wide
 // int -> float; throws "int too large to convert to float".
 double intToFloat(Thread &t, Value intValue);
-// float -> int, truncating; throws for inf/nan ("cannot convert float inf to integer").
+// float -> int, truncating; throws for inf/nan ("cannot convert float infinity to
+// integer", "cannot convert float NaN to integer"; callers add their prefix).
 Value floatToInt(Thread &t, double f);
 
 // Integer literal text from the scanner ("123", "0x1F", "0o17", "0b101")
 // to a value. Precondition: the text is a valid literal.
 Value parseIntLiteral(Heap &h, std::string_view text);
-// int(s, base) semantics, Go wording on error. Returns null if invalid
-// (the caller reports "invalid literal for int() with base N: ...").
+// int(s, base) semantics (base 0 or 2..36). Throws Go's errors itself, e.g.
+// "int: invalid literal with base 8: 0x12", since the base Go names is the
+// one in effect when parsing stopped; never returns null.
 Value parseInt(Thread &t, std::string_view s, int base);
 
 // Formatting.
@@ -43,9 +45,9 @@ std::string formatFloat(double f, char verb);
 // Arithmetic on numbers (int or float operands); null when the operand
 // types are not both numeric, so the caller reports the type error.
 Value numericBinary(Thread &t, BinOp op, Value x, Value y);
-// Ordering of two numbers (int/float mix is exact). Returns -1, 0, 1, or 2
-// when unordered (a NaN is involved; Go orders NaN above +inf for sort but
-// not for <).
+// Ordering of two numbers (int/float mix is exact). Returns -1, 0 or 1: as
+// in Go, floats are totally ordered with every NaN equal to NaN and above
+// +inf (so nan == nan, nan <= nan, and sorted() puts NaN last).
 int numericCompare(Value x, Value y);
 uint32_t numericHash(Value v); // equal ints and floats hash equally
 

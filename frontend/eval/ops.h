@@ -19,6 +19,8 @@ bool truth(Value v);
 // The hash used by dicts and sets ("unhashable type: list" if none).
 uint32_t hashValue(Thread &t, Value v);
 // x == y, with cycle protection (Go: "comparison exceeded maximum recursion depth").
+// `depth` is the nesting level, 0 at the outermost comparison: containers
+// compare their elements with depth + 1, and depth 10 fails, as in Go.
 bool equals(Thread &t, Value x, Value y, int depth = 0);
 // x <op> y for ordered comparisons and ==/!=.
 bool compare(Thread &t, CmpOp op, Value x, Value y, int depth = 0);
