@@ -550,7 +550,7 @@ private:
         return x;
       if (!first && opPrec == kComparePrec)
         error(std::string(opSpelling(llvm::cast<BinaryExpr>(x)->op)) + " does not associate with " +
-              tokenName(tok_));
+              tokenName(tok_) + " (use parens)");
       Op op = binaryOp(tok_);
       Pos opPos = nextToken();
       Expr *y = parseTestPrec(opPrec + 1);
