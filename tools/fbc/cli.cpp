@@ -1,5 +1,7 @@
 #include "tools/fbc/cli.h"
 
+#include "tools/fbc/exec_command.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -29,7 +31,12 @@ int runFbc(int argc, char **argv) {
   auto *run = app.add_subcommand("run", "Run a spec's tests against real processes");
   run->add_option("spec", specPath, "spec file (.star)")->required();
   auto *exec = app.add_subcommand("exec", "Run a plain Starlark file");
-  exec->add_option("file", specPath, "Starlark file")->required();
+  ExecOptions execOpts;
+  exec->add_option("file", execOpts.file, "Starlark file")->required();
+  exec->add_option("--allow", execOpts.allow,
+                   "Enable dialect features: while,toplevel,globalreassign,recursion")
+      ->delimiter(',');
+  exec->add_option("--dialect", execOpts.dialect, "strict (default) or full (every feature)");
 
   // CLI11 reports a mistyped command as "A subcommand is required"; name it.
   auto known = [&](const char *name) {
@@ -59,7 +66,9 @@ int runFbc(int argc, char **argv) {
     return 1;
   }
 
-  for (const char *name : {"plan", "ir", "run", "exec"})
+  if (app.got_subcommand("exec"))
+    return runExec(execOpts);
+  for (const char *name : {"plan", "ir", "run"})
     if (app.got_subcommand(name))
       return notImplemented(name);
   return 1;
