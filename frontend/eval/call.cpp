@@ -62,16 +62,16 @@ void bindArguments(Thread &t, const Function &fn, const Args &args, Value *local
       ++i;
     if (i < nparams) {
       if (!locals[i].isNull())
-        failArgs(t, c, "got multiple values for parameter " + std::string(kw.name->view()));
+        failArgs(t, c, "got multiple values for parameter " + repr(Value::object(kw.name)));
       locals[i] = kw.value;
       continue;
     }
     if (!kwdict)
-      failArgs(t, c, "got an unexpected keyword argument " + std::string(kw.name->view()));
+      failArgs(t, c, "got an unexpected keyword argument " + repr(Value::object(kw.name)));
     size_t before = kwdict->table.size();
     kwdict->table.set(t, Value::object(kw.name), kw.value);
     if (kwdict->table.size() == before)
-      failArgs(t, c, "got multiple values for parameter " + std::string(kw.name->view()));
+      failArgs(t, c, "got multiple values for parameter " + repr(Value::object(kw.name)));
   }
 
   if (n < nparams || c.numKwonly > 0) {

@@ -140,7 +140,7 @@ public:
       size_t before = d->table.size();
       d->table.set(fr.t, k, v);
       if (d->table.size() == before)
-        fr.t.fail("duplicate key: " + str(k));
+        fr.t.fail("duplicate key: " + repr(k));
     }
     return Value::object(d);
   }

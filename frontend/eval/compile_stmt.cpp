@@ -3,6 +3,7 @@
 #include "frontend/eval/code.h"
 #include "frontend/eval/iteration.h"
 #include "frontend/eval/ops.h"
+#include "frontend/lib/spellcheck.h"
 
 #include <llvm/ADT/SmallVector.h>
 
@@ -385,8 +386,13 @@ public:
     at(fr, pos_);
     for (const Binding &b : bindings_) {
       Value v = getAttrOrNull(fr.t, m, b.from);
-      if (v.isNull())
-        fr.t.fail("load: name " + b.from + " not found in module " + module_);
+      if (v.isNull()) {
+        std::string msg = "load: name " + b.from + " not found in module " + module_;
+        std::string_view near = nearestName(b.from, attrNames(m));
+        if (!near.empty())
+          msg += " (did you mean " + std::string(near) + "?)";
+        fr.t.fail(std::move(msg));
+      }
       b.to->assign(fr, v);
     }
     return Flow::Normal;
