@@ -1,31 +1,16 @@
 #include "tools/fbc/exec_command.h"
 
-#include "frontend/resolve/resolver.h"
+#include "frontend/eval/big_stack.h"
+#include "frontend/eval/interpreter.h"
 #include "frontend/source/diagnostic.h"
 #include "frontend/syntax/dialect.h"
-#include "frontend/syntax/parser.h"
 
-#include <llvm/ADT/StringSwitch.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdio>
 
 namespace fbc::tools {
 namespace {
-
-// The universe of Go Starlark: names every module sees.
-bool isUniversal(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases("None", "True", "False", "abs", "any", "all", "bool", "bytes", "chr", true)
-      .Cases("dict", "dir", "enumerate", "fail", "float", "getattr", "hasattr", "hash", true)
-      .Cases("int", "len", "list", "max", "min", "ord", "print", "range", "repr", true)
-      .Cases("reversed", "set", "sorted", "str", "tuple", "type", "zip", true)
-      .Default(false);
-}
-
-bool noPredeclared(llvm::StringRef) {
-  return false;
-}
 
 // Applies --dialect and --allow; false (after printing why) on a bad value.
 bool buildDialect(const ExecOptions &opts, syntax::Dialect &d) {
@@ -56,15 +41,24 @@ bool buildDialect(const ExecOptions &opts, syntax::Dialect &d) {
   return true;
 }
 
-// ===================================================================
-// EVALUATION HOOK: the evaluator (frontend/eval, the lead's) runs the
-// resolved file here and returns the exit code (printing any runtime
-// error with its backtrace to stderr). Until it is wired in, a program
-// that parses and resolves succeeds without running.
-// ===================================================================
-int evaluate(const frontend::SourceFile &, syntax::AstContext &, syntax::File &,
-             const syntax::Dialect &) {
-  return 0;
+// Prints a runtime error as a diagnostic at the innermost Starlark frame
+// (source line and caret), followed by Go's backtrace.
+void printRuntimeError(const star::EvalError &e, const frontend::SourceManager &,
+                       const frontend::SourceFile &main) {
+  const star::TraceFrame *f = e.innermostSourceFrame();
+  frontend::Diagnostic d;
+  d.message = e.message();
+  if (f && f->file == main.path()) {
+    d.file = &main;
+    d.pos = f->pos;
+    frontend::printDiagnostic(llvm::errs(), d);
+  } else if (f) {
+    llvm::errs() << f->file << ":" << f->pos.line << ":" << f->pos.col
+                 << ": error: " << e.message() << "\n";
+  } else {
+    frontend::printDiagnostic(llvm::errs(), d);
+  }
+  llvm::errs() << e.backtrace() << "\n";
 }
 
 } // namespace
@@ -82,18 +76,25 @@ int runExec(const ExecOptions &opts) {
     return 1;
   }
 
-  syntax::AstContext ctx;
-  frontend::DiagnosticList diags;
-  syntax::File *file = syntax::parseFile(ctx, *src, diags);
-  if (file) {
-    resolve::Environment env{noPredeclared, isUniversal};
-    resolve::resolveFile(ctx, *file, dialect, env, diags);
-  }
-  if (diags.hasErrors()) {
-    diags.print(llvm::errs());
-    return 1;
-  }
-  return evaluate(*src, ctx, *file, dialect);
+  return star::runWithLargeStack([&] {
+    star::Interpreter interp(sources, dialect);
+    interp.thread.print = [](std::string_view line) {
+      std::fwrite(line.data(), 1, line.size(), stdout);
+      std::fputc('\n', stdout);
+    };
+    frontend::DiagnosticList diags;
+    star::Interpreter::Result r = interp.execFile(*src, diags);
+    std::fflush(stdout);
+    if (r.staticErrors) {
+      diags.print(llvm::errs());
+      return 1;
+    }
+    if (r.error) {
+      printRuntimeError(*r.error, sources, *src);
+      return 1;
+    }
+    return 0;
+  });
 }
 
 } // namespace fbc::tools
