@@ -28,13 +28,14 @@ Value jsonDecode(Thread &t, Value, const Args &args) {
   return decodeJson(t, wantString(t, "json.decode", "1", s));
 }
 
-// json.indent(str, *, prefix="", indent="\t")
+// json.indent(str, *, prefix="", indent="\t"). Go quotes keyword parameter
+// names in its messages: `for parameter "prefix": got int, want string`.
 Value jsonIndent(Thread &t, Value, const Args &args) {
   Value prefixV, indentV, strV;
   bindArgs(t, "json.indent", Args{{}, args.kwargs}, {"prefix?", "indent?"}, {&prefixV, &indentV});
   bindPositional(t, "json.indent", Args{args.positional, {}}, 1, {&strV});
-  std::string_view prefix = prefixV ? wantString(t, "json.indent", "prefix", prefixV) : "";
-  std::string_view indent = indentV ? wantString(t, "json.indent", "indent", indentV) : "\t";
+  std::string_view prefix = prefixV ? wantString(t, "json.indent", "\"prefix\"", prefixV) : "";
+  std::string_view indent = indentV ? wantString(t, "json.indent", "\"indent\"", indentV) : "\t";
   std::string_view str = wantString(t, "json.indent", "1", strV);
   return makeString(t.heap, indentJson(t, str, prefix, indent));
 }
