@@ -38,6 +38,9 @@ struct GoldenCase {
   std::string name; // suite/file, for the test name
 };
 
+// Test listings show the input's name, not the bytes of the struct.
+void PrintTo(const GoldenCase &c, std::ostream *os) { *os << c.name; }
+
 std::string readFile(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream s;
