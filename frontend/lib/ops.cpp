@@ -145,10 +145,11 @@ uint32_t hashValue(Thread &t, Value v) {
 }
 
 bool equals(Thread &t, Value x, Value y, int depth) {
-  if (x.isSmallInt() && y.isSmallInt())
-    return x == y;
+  // Go checks the depth before anything else, even for two ints.
   if (depth >= kMaxCompareDepth)
     failDepth(t);
+  if (x.isSmallInt() && y.isSmallInt())
+    return x == y;
   Kind kx = x.kind();
   if (x == y && identityImpliesEqual(kx))
     return true;
@@ -174,14 +175,14 @@ bool equals(Thread &t, Value x, Value y, int depth) {
 }
 
 bool compare(Thread &t, CmpOp op, Value x, Value y, int depth) {
+  if (depth >= kMaxCompareDepth)
+    failDepth(t);
   if (x.isSmallInt() && y.isSmallInt())
     return applyOp(op, threeWay(x.smallInt(), y.smallInt()));
   if (op == CmpOp::Eq)
     return equals(t, x, y, depth);
   if (op == CmpOp::Ne)
     return !equals(t, x, y, depth);
-  if (depth >= kMaxCompareDepth)
-    failDepth(t);
   return applyOp(op, orderOf(t, op, x, y, depth));
 }
 
