@@ -4,6 +4,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 
 #include <array>
