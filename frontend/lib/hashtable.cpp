@@ -41,10 +41,12 @@ size_t indexSizeFor(size_t n) {
   return size;
 }
 
-// Fibonacci hashing spreads weak hashes (consecutive ints) over the index.
+// Multiplicative hashing spreads weak hashes (consecutive ints, Java string
+// hashes) over the index. The constant is not the golden ratio on purpose:
+// the int hash already multiplies by it, and the two together cluster.
 size_t firstSlot(uint32_t hash, size_t indexSize) {
   unsigned bits = std::countr_zero(indexSize);
-  return (hash * 0x9E3779B9u) >> (32 - bits);
+  return (hash * 0x85EBCA6Bu) >> (32 - bits);
 }
 
 void place(std::vector<int32_t> &index, int32_t entry, uint32_t hash) {
@@ -155,6 +157,7 @@ void HashTable::rehash(size_t capacity) {
     return;
   }
   index_.assign(capacity, -1);
+  entries_.reserve(capacity / 2); // the most entries before the next rehash
   for (size_t i = 0, n = entries_.size(); i < n; ++i)
     place(index_, static_cast<int32_t>(i), entries_[i].hash);
 }
