@@ -153,6 +153,48 @@ TEST_F(DictTest, UpdateAndConstructor) {
   EXPECT_EQ(run("d = {'a': 1}\nd.update(d)\n_ = d"), "{\"a\": 1}");
 }
 
+// The table itself: tombstones keep positions until a rehash compacts
+// them, first() skips them, and small tables are compacted eagerly.
+TEST_F(DictTest, HashTableTombstones) {
+  Heap heap;
+  Thread t(heap);
+  HashTable table;
+  auto I = [](int64_t i) { return Value::small(i); };
+  EXPECT_EQ(table.first(), -1);
+  EXPECT_TRUE(table.get(t, I(1)).isNull());
+  for (int i = 0; i < 4; ++i)
+    table.set(t, I(i), I(10 * i));
+  table.erase(t, I(0));
+  EXPECT_EQ(table.entries().size(), 3u); // small: erased in place
+  EXPECT_EQ(table.first(), 0);
+  EXPECT_EQ(table.entries()[0].key, I(1));
+  for (int i = 4; i < 40; ++i)
+    table.set(t, I(i), I(10 * i));
+  EXPECT_EQ(table.erase(t, I(1)), I(10));
+  EXPECT_TRUE(table.erase(t, I(1)).isNull());
+  EXPECT_EQ(table.entries().size(), 39u); // indexed: a tombstone stays
+  EXPECT_TRUE(table.entries()[0].value.isNull());
+  EXPECT_EQ(table.first(), 1);
+  EXPECT_EQ(table.size(), 38u);
+  for (int i = 2; i < 30; ++i)
+    table.erase(t, I(i));
+  EXPECT_EQ(table.size(), 10u);
+  // Compacted once tombstones outnumbered live entries (at 19 live of 39).
+  EXPECT_EQ(table.entries().size(), 19u);
+  EXPECT_EQ(table.entries()[table.first()].key, I(30));
+  EXPECT_EQ(table.get(t, I(39)), I(390));
+  table.set(t, I(30), I(0)); // an update keeps the position
+  EXPECT_EQ(table.entries()[table.first()].key, I(30));
+  std::vector<int64_t> keys;
+  for (const HashTable::Entry &e : table.entries())
+    if (!e.value.isNull())
+      keys.push_back(e.key.smallInt());
+  EXPECT_EQ(keys, (std::vector<int64_t>{30, 31, 32, 33, 34, 35, 36, 37, 38, 39}));
+  table.clear();
+  EXPECT_EQ(table.size(), 0u);
+  EXPECT_EQ(table.first(), -1);
+}
+
 TEST_F(DictTest, MethodValues) {
   EXPECT_EQ(eval("dir({})"), "[\"clear\", \"get\", \"items\", \"keys\", \"pop\", \"popitem\", "
                              "\"setdefault\", \"update\", \"values\"]");
