@@ -527,17 +527,26 @@ private:
   Expr *parseTestPrec(int prec) {
     if (prec >= kNumPrecLevels)
       return parsePrimaryWithSuffix();
+    if (prec > kNotPrec) {
+      // Levels above `not` nest trivially (each starts with the next), so
+      // run them innermost-first from one primary rather than recursing
+      // through every level for every operand.
+      Expr *x = parsePrimaryWithSuffix();
+      for (int level = kNumPrecLevels - 1; level >= prec; --level)
+        x = parseBinopLoop(level, x);
+      return x;
+    }
     if (tok_ == Tok::Not && prec == kNotPrec) {
       Pos pos = nextToken();
       Expr *x = parseTestPrec(prec);
       return ctx_.make<UnaryExpr>(pos, Op::Not, x);
     }
-    return parseBinopExpr(prec);
+    return parseBinopLoop(prec, parseTestPrec(prec + 1));
   }
 
-  // Precedence climbing; comparisons do not associate.
-  Expr *parseBinopExpr(int prec) {
-    Expr *x = parseTestPrec(prec + 1);
+  // The operators of one precedence level after its first operand `x`
+  // (precedence climbing; comparisons do not associate).
+  Expr *parseBinopLoop(int prec, Expr *x) {
     for (bool first = true;; first = false) {
       if (tok_ == Tok::Not) {
         nextToken();

@@ -119,6 +119,14 @@ bool isIdentStart(char32_t c) {
 bool isIdentChar(char32_t c) {
   return isDigit(c) || isIdentStart(c);
 }
+bool isAsciiIdentByte(char b) {
+  return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_';
+}
+// A byte of a single-quoted string that needs no attention: ASCII, not
+// the quote, a backslash or a line break.
+bool isPlainStringByte(char b, char quote) {
+  return b != quote && b != '\\' && b != '\n' && b != '\r' && static_cast<unsigned char>(b) < 0x80;
+}
 
 Tok keyword(llvm::StringRef word) {
   return llvm::StringSwitch<Tok>(word)
@@ -357,9 +365,17 @@ Tok Scanner::next(TokenValue &val) {
         readRune();
         return scanString(val, peekRune());
       }
-      while (isIdentChar(c)) {
-        readRune();
+      for (;;) {
+        // Fast path: a run of ASCII identifier bytes, one column each.
+        const char *p = cur_;
+        while (p != end_ && isAsciiIdentByte(*p))
+          ++p;
+        pos_.col += static_cast<uint32_t>(p - cur_);
+        cur_ = p;
         c = peekRune();
+        if (c < 0x80 || !isIdentChar(c))
+          break;
+        readRune();
       }
       finishToken(val);
       Tok t = keyword(val.raw);
@@ -503,6 +519,12 @@ Tok Scanner::scanString(TokenValue &val, char32_t quote) {
   readRune();
   if (!triple) {
     for (;;) {
+      // Fast path: plain ASCII text, one column per byte.
+      const char *p = cur_;
+      while (p != end_ && isPlainStringByte(*p, q))
+        ++p;
+      pos_.col += static_cast<uint32_t>(p - cur_);
+      cur_ = p;
       if (atEof())
         error(val.pos, "unexpected EOF in string");
       char32_t c = readRune();
