@@ -35,6 +35,7 @@ Value makeString(Heap &h, std::string_view s) {
       String *str = new (storage[i].bytes) String(empty ? 0 : 1);
       if (!empty)
         storage[i].bytes[sizeof(String)] = static_cast<unsigned char>(i);
+      str->hashCode(); // cache now: these are shared by all threads
       table[i] = str;
     }
     return table;
