@@ -8,12 +8,17 @@
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 
+#include <llvm/Support/ErrorHandling.h>
+
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace fbc::star {
 
 Value makeBytes(Heap &h, std::string_view s) {
+  if (s.size() > std::numeric_limits<uint32_t>::max())
+    llvm::report_fatal_error("bytes of 4 GiB or more");
   auto *b = h.makeWithTrailing<Bytes>(s.size(), static_cast<uint32_t>(s.size()));
   std::memcpy(reinterpret_cast<char *>(b + 1), s.data(), s.size());
   return Value::object(b);

@@ -1,11 +1,14 @@
-// The String object: construction, hashing, comparison and indexing.
-// Methods live in string_methods*.cpp, repr in printer.cpp's terms here.
+// The String object: construction, hashing, comparison, indexing and repr
+// (Go's strconv.Quote, utf8.h). The methods live in string_methods.cpp and
+// its siblings.
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
+
+#include <llvm/Support/ErrorHandling.h>
 
 #include <array>
 #include <cstring>
@@ -42,8 +45,9 @@ Value makeString(Heap &h, std::string_view s) {
   }();
   if (s.size() <= 1)
     return Value::object(shared[s.empty() ? 256 : static_cast<unsigned char>(s[0])]);
-  // Strings are limited to 4 GiB by their 32-bit length; the evaluator's
-  // repeat and concatenation checks keep results far below that.
+  // The length is 32 bits; a larger string cannot be represented.
+  if (s.size() > std::numeric_limits<uint32_t>::max())
+    llvm::report_fatal_error("string of 4 GiB or more");
   auto *str = h.makeWithTrailing<String>(s.size(), static_cast<uint32_t>(s.size()));
   std::memcpy(reinterpret_cast<char *>(str + 1), s.data(), s.size());
   return Value::object(str);
