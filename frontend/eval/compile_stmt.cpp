@@ -294,6 +294,7 @@ public:
     at(fr, pos_);
     Flow result = Flow::Normal;
     forEachElement(fr.t, seq, [&](Value v) {
+      fr.t.step();
       vars_->assign(fr, v);
       Flow f = body_->exec(fr);
       if (f == Flow::Break)
@@ -319,6 +320,7 @@ public:
   WhileNode(const ExprCode *cond, const StmtCode *body) : cond_(cond), body_(body) {}
   Flow exec(Frame &fr) const override {
     while (truth(cond_->eval(fr))) {
+      fr.t.step();
       Flow f = body_->exec(fr);
       if (f == Flow::Break)
         break;
@@ -562,6 +564,7 @@ FunctionCode *Compiler::function(const syntax::Function &fn,
   prog.arena->functions.push_back(std::make_unique<FunctionCode>());
   FunctionCode *code = prog.arena->functions.back().get();
   code->name = std::move(name);
+  code->syntax = &fn;
   code->pos = fn.pos;
   code->file = file;
   code->numLocals = static_cast<uint32_t>(locals.size());

@@ -53,6 +53,10 @@ struct FunctionCode {
   std::vector<std::string> freevarNames;
 
   const StmtCode *body = nullptr;
+  // The syntax it was compiled from (null for the top level). The
+  // Interpreter keeps ASTs alive as long as itself, so analyses of a spec
+  // (choose() axes in test bodies, ...) can walk a function's source.
+  const syntax::Function *syntax = nullptr;
   // Number of active calls, for the "called recursively" check.
   mutable uint32_t active = 0;
 };

@@ -55,8 +55,8 @@ public:
   ~Program();
 };
 
-// Compiles a resolved file. The file's AST must outlive the program only
-// during this call: the program keeps no pointers into it.
+// Compiles a resolved file. FunctionCode::syntax points into the file's
+// AST, which must outlive the program if that field is used.
 std::unique_ptr<Program> compileProgram(const syntax::File &file, const Environment &env);
 
 // Runs the program's top level. On success the module's globals are frozen
