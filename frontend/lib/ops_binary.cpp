@@ -4,11 +4,7 @@
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
-
-#if __has_include("frontend/lib/format.h")
 #include "frontend/lib/format.h"
-#define FBC_HAVE_FORMAT_PERCENT 1
-#endif
 
 #include <cmath>
 
@@ -282,14 +278,21 @@ Value membership(Thread &t, Value x, Value y) {
 } // namespace
 
 Value binary(Thread &t, BinOp op, Value x, Value y) {
-  // The arithmetic fast path: both inline ints.
+  // The arithmetic fast path: both inline ints, result inline (62-bit
+  // operands cannot overflow int64 on + and -).
   if (x.isSmallInt() && y.isSmallInt()) {
-    int64_t a = x.smallInt(), b = y.smallInt();
+    int64_t a = x.smallInt(), b = y.smallInt(), r;
     switch (op) {
     case BinOp::Add:
-      return makeInt(t.heap, a + b);
+      r = a + b;
+      return Value::fitsSmall(r) ? Value::small(r) : makeInt(t.heap, r);
     case BinOp::Sub:
-      return makeInt(t.heap, a - b);
+      r = a - b;
+      return Value::fitsSmall(r) ? Value::small(r) : makeInt(t.heap, r);
+    case BinOp::Mul:
+      if (!__builtin_mul_overflow(a, b, &r) && Value::fitsSmall(r))
+        return Value::small(r);
+      return numericBinary(t, op, x, y);
     case BinOp::In:
     case BinOp::NotIn:
       break;
@@ -323,13 +326,8 @@ Value binary(Thread &t, BinOp op, Value x, Value y) {
       return repeat(t, x, y);
     break;
   case BinOp::Mod:
-    if (kx == Kind::String) {
-#ifdef FBC_HAVE_FORMAT_PERCENT
+    if (kx == Kind::String)
       return formatPercent(t, static_cast<const String *>(x.obj())->view(), y);
-#else
-      t.fail("not implemented: string % (formatPercent)");
-#endif
-    }
     break;
   case BinOp::BitOr:
     if (kx == Kind::Dict && ky == Kind::Dict)
