@@ -35,6 +35,8 @@ const syntax::File *Interpreter::parse(const frontend::SourceFile &file,
   resolve::Environment env{isPredeclared, universal};
   if (!resolve::resolveFile(ctx, *ast, dialect, env, diags))
     return nullptr;
+  if (onParse)
+    onParse(*ast);
   return ast;
 }
 

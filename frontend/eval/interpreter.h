@@ -34,6 +34,10 @@ public:
   // Consulted before the file system: return a module value (anything
   // with attributes) for `module`, or null to load the file.
   std::function<Value(Interpreter &, std::string_view module)> loadHook;
+  // Called with every file that parsed and resolved (the main file and each
+  // load()ed module), before it runs. The AST lives as long as the
+  // interpreter; embedders index it (e.g. call sites for diagnostics).
+  std::function<void(const syntax::File &)> onParse;
 
   struct Result {
     ModuleEnv *module = nullptr;         // set on success

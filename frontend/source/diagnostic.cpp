@@ -57,6 +57,10 @@ void DiagnosticList::warning(const SourceFile *file, Pos pos, std::string messag
   diags_.push_back({Severity::Warning, file, pos, std::move(message)});
 }
 
+void DiagnosticList::note(const SourceFile *file, Pos pos, std::string message) {
+  diags_.push_back({Severity::Note, file, pos, std::move(message)});
+}
+
 void DiagnosticList::print(llvm::raw_ostream &os) const {
   for (const Diagnostic &d : diags_)
     printDiagnostic(os, d);

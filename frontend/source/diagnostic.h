@@ -33,6 +33,7 @@ class DiagnosticList {
 public:
   void error(const SourceFile *file, Pos pos, std::string message);
   void warning(const SourceFile *file, Pos pos, std::string message);
+  void note(const SourceFile *file, Pos pos, std::string message);
   bool hasErrors() const { return errors_ > 0; }
   const std::vector<Diagnostic> &all() const { return diags_; }
   void print(llvm::raw_ostream &os) const;

@@ -43,4 +43,11 @@ const SourceFile *SourceManager::add(std::string path, std::string text) {
   return files_.back().get();
 }
 
+const SourceFile *SourceManager::find(std::string_view path) const {
+  for (auto it = files_.rbegin(); it != files_.rend(); ++it)
+    if ((*it)->path() == path)
+      return it->get();
+  return nullptr;
+}
+
 } // namespace fbc::frontend

@@ -46,6 +46,9 @@ public:
   const SourceFile *load(const std::string &path, std::string &error);
   // Registers in-memory text (tests, conformance chunks).
   const SourceFile *add(std::string path, std::string text);
+  // The most recently added file with this path, or null (to find the
+  // source line of a backtrace frame, which names its file by path).
+  const SourceFile *find(std::string_view path) const;
 
 private:
   std::vector<std::unique_ptr<SourceFile>> files_;

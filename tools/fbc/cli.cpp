@@ -1,6 +1,7 @@
 #include "tools/fbc/cli.h"
 
 #include "tools/fbc/exec_command.h"
+#include "tools/fbc/ir_command.h"
 
 #include <CLI/CLI.hpp>
 
@@ -27,7 +28,9 @@ int runFbc(int argc, char **argv) {
   auto *plan = app.add_subcommand("plan", "Show the test plan, its cost and coverage (static)");
   plan->add_option("spec", specPath, "spec file (.star)")->required();
   auto *ir = app.add_subcommand("ir", "Print the fault-plan IR of a spec");
-  ir->add_option("spec", specPath, "spec file (.star)")->required();
+  IrOptions irOpts;
+  ir->add_option("spec", irOpts.spec, "spec file (.star)")->required();
+  ir->add_option("--format", irOpts.format, "text (default) or json");
   auto *run = app.add_subcommand("run", "Run a spec's tests against real processes");
   run->add_option("spec", specPath, "spec file (.star)")->required();
   auto *exec = app.add_subcommand("exec", "Run a plain Starlark file");
@@ -68,7 +71,9 @@ int runFbc(int argc, char **argv) {
 
   if (app.got_subcommand("exec"))
     return runExec(execOpts);
-  for (const char *name : {"plan", "ir", "run"})
+  if (app.got_subcommand("ir"))
+    return runIr(irOpts);
+  for (const char *name : {"plan", "run"})
     if (app.got_subcommand(name))
       return notImplemented(name);
   return 1;

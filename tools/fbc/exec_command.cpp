@@ -1,6 +1,7 @@
 #include "tools/fbc/exec_command.h"
 
 #include "frontend/eval/big_stack.h"
+#include "frontend/eval/error_report.h"
 #include "frontend/eval/interpreter.h"
 #include "frontend/source/diagnostic.h"
 #include "frontend/syntax/dialect.h"
@@ -41,26 +42,6 @@ bool buildDialect(const ExecOptions &opts, syntax::Dialect &d) {
   return true;
 }
 
-// Prints a runtime error as a diagnostic at the innermost Starlark frame
-// (source line and caret), followed by Go's backtrace.
-void printRuntimeError(const star::EvalError &e, const frontend::SourceManager &,
-                       const frontend::SourceFile &main) {
-  const star::TraceFrame *f = e.innermostSourceFrame();
-  frontend::Diagnostic d;
-  d.message = e.message();
-  if (f && f->file == main.path()) {
-    d.file = &main;
-    d.pos = f->pos;
-    frontend::printDiagnostic(llvm::errs(), d);
-  } else if (f) {
-    llvm::errs() << f->file << ":" << f->pos.line << ":" << f->pos.col
-                 << ": error: " << e.message() << "\n";
-  } else {
-    frontend::printDiagnostic(llvm::errs(), d);
-  }
-  llvm::errs() << e.backtrace() << "\n";
-}
-
 } // namespace
 
 int runExec(const ExecOptions &opts) {
@@ -90,7 +71,7 @@ int runExec(const ExecOptions &opts) {
       return 1;
     }
     if (r.error) {
-      printRuntimeError(*r.error, sources, *src);
+      star::printRuntimeError(llvm::errs(), *r.error, sources);
       return 1;
     }
     return 0;

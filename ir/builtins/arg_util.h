@@ -1,0 +1,43 @@
+// Argument helpers shared by the spec builtins: type names, list items,
+// durations, callables, and the unknown-keyword message.
+#pragma once
+
+#include "frontend/eval/value.h"
+#include "ir/builtins/call_site.h"
+#include "ir/spec.h"
+
+#include <llvm/ADT/ArrayRef.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fbc::ir::builtins {
+
+// type(v) as Starlark spells it.
+std::string typeOf(star::Value v);
+bool isNone(star::Value v);
+
+// Elements of a list or tuple; false (and nothing) for anything else.
+bool listItems(star::Value v, std::vector<star::Value> &out);
+
+// A reference to a callable: its name, value, AST and def position.
+FunctionRef functionRef(star::Value callable);
+bool isCallable(star::Value v);
+
+// A Go duration string (`what` prefixes the message: `tcp() bad timeout`
+// gives `tcp() bad timeout: time: invalid duration "x"`). Non-strings and
+// negative durations are errors as well; zero only when `allowZero`.
+int64_t durationArg(const CallSite &site, star::Value v, const Loc &at, std::string_view what,
+                    bool allowZero = false);
+
+// `<prefix> unknown keyword argument "k"; valid: a, b, c` plus a spelling
+// suggestion when one is close.
+[[noreturn]] void failUnknownKeyword(const CallSite &site, std::string_view prefix,
+                                     std::string_view name, llvm::ArrayRef<std::string_view> valid);
+
+// "a, b, c"
+std::string joinNames(llvm::ArrayRef<std::string_view> names);
+std::string joinNames(llvm::ArrayRef<std::string> names);
+
+} // namespace fbc::ir::builtins

@@ -1,0 +1,168 @@
+// fault_assumption(name, target=, <syscall>=fault..., faults=, description=):
+// a named set of fault rules on one service, optionally composing others.
+#include "frontend/eval/objects.h"
+#include "frontend/lib/spellcheck.h"
+#include "ir/builtins/arg_util.h"
+#include "ir/builtins/builtins.h"
+#include "ir/builtins/spec_builder.h"
+#include "ir/quote.h"
+#include "ir/syscalls.h"
+
+#include <algorithm>
+
+namespace fbc::ir::builtins {
+
+using star::Value;
+
+namespace {
+
+constexpr std::string_view kParams[] = {"target", "description", "faults", "rules", "monitors"};
+
+// Every keyword fault_assumption() accepts besides op names.
+std::vector<std::string_view> validKeywords() {
+  std::vector<std::string_view> v(std::begin(kParams), std::end(kParams));
+  for (std::string_view s : syscallKeywords())
+    v.push_back(s);
+  return v;
+}
+
+void appendUnique(std::vector<std::string> &out, const std::vector<std::string> &items) {
+  for (const std::string &s : items)
+    if (std::find(out.begin(), out.end(), s) == out.end())
+      out.push_back(s);
+}
+
+} // namespace
+
+Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
+  SpecBuilder &b = SpecBuilder::of(t);
+  CallSite site(t, b.callSites);
+  if (args.positional.empty() || !args.positional[0].as<star::String>())
+    site.fail(site.at(site.positional(0)), "fault_assumption() requires a name");
+  if (args.positional.size() > 1)
+    site.fail(site.at(site.positional(1)),
+              "fault_assumption() takes one positional argument (the name), got " +
+                  std::to_string(args.positional.size()));
+  auto *value = t.heap.make<AssumptionValue>();
+  FaultAssumption &a = value->data;
+  a.name = std::string(args.positional[0].as<star::String>()->view());
+  a.loc = site.loc();
+  if (a.name.empty())
+    site.fail(site.at(site.positional(0)), "fault_assumption() name must not be empty");
+  std::string prefix = "fault_assumption(" + quote(a.name) + ")";
+
+  const ServiceValue *targetService = nullptr;
+  struct Pending {
+    std::string_view keyword;
+    Value value;
+  };
+  std::vector<Pending> syscallFaults;
+
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    Value v = kw.value;
+    const syntax::Expr *lit = site.keywordValue(k);
+    if (k == "target") {
+      if (auto *svc = valueAs<ServiceValue>(v)) {
+        targetService = svc;
+        a.target = {svc->data.name, ""};
+      } else if (auto *ref = valueAs<InterfaceRefValue>(v)) {
+        targetService = b.findService(ref->service);
+        a.target = {ref->service, ref->iface.name};
+      } else {
+        site.fail(site.at(lit), prefix +
+                                    ": target= must be a service or an interface "
+                                    "reference (svc.iface), got " +
+                                    typeOf(v));
+      }
+    } else if (k == "description") {
+      auto *s = v.as<star::String>();
+      if (!s)
+        site.fail(site.at(lit),
+                  "fault_assumption() description= must be a string, got " + typeOf(v));
+      a.description = std::string(s->view());
+    } else if (k == "faults") {
+      std::vector<Value> items;
+      if (!listItems(v, items))
+        site.fail(site.at(lit),
+                  "fault_assumption() faults= must be a list of fault_assumption values, got " +
+                      typeOf(v));
+      for (size_t i = 0; i < items.size(); ++i) {
+        auto *child = valueAs<AssumptionValue>(items[i]);
+        if (!child)
+          site.fail(site.at(CallSite::element(lit, i)),
+                    "fault_assumption() faults= items must be fault_assumption values, got " +
+                        typeOf(items[i]));
+        a.faults.push_back(child->data.name);
+      }
+    } else if (k == "rules") {
+      site.fail(site.at(site.keyword(k)),
+                prefix + ": rules= (protocol-level proxy faults) is not supported by fbc yet");
+    } else if (k == "monitors") {
+      std::vector<Value> items;
+      if (!listItems(v, items))
+        site.fail(site.at(lit), "fault_assumption() monitors= must be a list, got " + typeOf(v));
+      if (!items.empty())
+        site.fail(site.at(lit), prefix + ": monitors= is not supported by fbc yet");
+    } else {
+      syscallFaults.push_back({k, v});
+    }
+  }
+
+  // Syscall keywords are resolved once the target (and its ops) is known:
+  // a named op of the target first, then the syscall families.
+  for (const Pending &p : syscallFaults) {
+    const syntax::Argument *arg = site.keyword(p.keyword);
+    const Op *op = targetService ? targetService->data.findOp(p.keyword) : nullptr;
+    if (!op && !isSyscallKeyword(p.keyword)) {
+      std::vector<std::string_view> valid = validKeywords();
+      std::string ops;
+      if (targetService)
+        for (const Op &o : targetService->data.ops) {
+          valid.push_back(o.name);
+          ops += ops.empty() ? "" : ", ";
+          ops += o.name;
+        }
+      std::string extra = ops.empty() ? "" : "; ops of " + a.target.service + ": " + ops;
+      std::string msg = prefix + ": unknown keyword argument " + quote(p.keyword) +
+                        " (not a parameter, a syscall or an op of the target); valid: " +
+                        joinNames(validKeywords()) + extra;
+      std::string_view near = star::nearestName(p.keyword, valid);
+      if (!near.empty())
+        msg += " (did you mean " + quote(near) + "?)";
+      site.fail(site.at(arg), std::move(msg));
+    }
+    const FaultValue *fault = valueAs<FaultValue>(p.value);
+    if (!fault)
+      site.fail(site.at(site.keywordValue(p.keyword)),
+                "fault_assumption() " + std::string(p.keyword) +
+                    "= must be a fault (delay/deny/allow), got " + typeOf(p.value));
+    if (!a.target.valid())
+      site.fail(site.at(arg), "fault_assumption() requires target= when syscall faults are "
+                              "specified");
+    FaultRule r;
+    r.keyword = std::string(p.keyword);
+    r.fault = fault->data;
+    r.loc = site.at(arg);
+    if (op) {
+      r.op = op->name;
+      for (const std::string &s : op->syscalls)
+        appendUnique(r.syscalls, expandSyscallFamily(s));
+      if (r.fault.path.empty())
+        r.fault.path = op->path;
+    } else {
+      r.syscalls = expandSyscallFamily(p.keyword);
+    }
+    a.rules.push_back(std::move(r));
+  }
+
+  if (AssumptionValue *prev = b.findAssumption(a.name))
+    site.fail(site.at(site.positional(0)), prefix +
+                                               ": duplicate fault assumption name (first "
+                                               "declared at " +
+                                               prev->data.loc.str() + ")");
+  b.assumptions.push_back(value);
+  return Value::object(value);
+}
+
+} // namespace fbc::ir::builtins

@@ -1,0 +1,49 @@
+// The spec builtins (load time). Each has the star::BuiltinFn signature;
+// install.cpp binds them under their Starlark names. Grouped by file.
+#pragma once
+
+#include "frontend/eval/value.h"
+
+namespace fbc::star {
+class Thread;
+}
+
+namespace fbc::ir::builtins {
+
+#define FBC_SPEC_BUILTIN(name)                                                                     \
+  star::Value name(star::Thread &t, star::Value self, const star::Args &args)
+
+// service.cpp
+FBC_SPEC_BUILTIN(serviceFn);
+FBC_SPEC_BUILTIN(interfaceFn);
+FBC_SPEC_BUILTIN(opFn);
+// healthcheck.cpp
+FBC_SPEC_BUILTIN(tcpFn);
+FBC_SPEC_BUILTIN(httpFn);
+FBC_SPEC_BUILTIN(readyFn);
+// faults.cpp
+FBC_SPEC_BUILTIN(denyFn);
+FBC_SPEC_BUILTIN(delayFn);
+FBC_SPEC_BUILTIN(allowFn);
+// assumption.cpp
+FBC_SPEC_BUILTIN(faultAssumptionFn);
+// scenarios.cpp
+FBC_SPEC_BUILTIN(scenarioFn);
+FBC_SPEC_BUILTIN(faultScenarioFn);
+FBC_SPEC_BUILTIN(testFn);
+// matrix.cpp
+FBC_SPEC_BUILTIN(faultMatrixFn);
+// expect.cpp
+FBC_SPEC_BUILTIN(expectSuccessFn);
+FBC_SPEC_BUILTIN(expectErrorWithinFn);
+FBC_SPEC_BUILTIN(expectHangFn);
+// determinism.cpp
+FBC_SPEC_BUILTIN(determinismFn);
+// misc.cpp
+FBC_SPEC_BUILTIN(chooseFn);
+FBC_SPEC_BUILTIN(durationFn);
+FBC_SPEC_BUILTIN(bodyOnlyFn); // fault(), parallel(), assert_eq(), ... at load time
+
+#undef FBC_SPEC_BUILTIN
+
+} // namespace fbc::ir::builtins

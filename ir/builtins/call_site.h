@@ -1,0 +1,72 @@
+// Where a spec builtin was called from, down to its arguments. The frame of
+// a running builtin only knows the position of the call's '('; the index
+// below maps that back to the CallExpr (the interpreter keeps every parsed
+// file's AST), so IR entities get the position of the call and diagnostics
+// can point at the offending argument or list element.
+#pragma once
+
+#include "frontend/eval/thread.h"
+#include "frontend/syntax/ast.h"
+#include "ir/spec.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace fbc::ir::builtins {
+
+class CallSiteIndex {
+public:
+  // Registers a parsed file; its calls are indexed on first lookup.
+  void addFile(const syntax::File &file);
+  // The call whose '(' is at `lparen` in `file`, or null.
+  const syntax::CallExpr *find(const frontend::SourceFile *file, frontend::Pos lparen) const;
+
+private:
+  struct FileCalls {
+    const syntax::File *ast = nullptr;
+    bool built = false;
+    std::map<std::pair<uint32_t, uint32_t>, const syntax::CallExpr *> calls;
+  };
+  mutable std::map<const frontend::SourceFile *, FileCalls> files_;
+};
+
+// The Starlark call of the running builtin.
+class CallSite {
+public:
+  CallSite(star::Thread &t, const CallSiteIndex &index);
+
+  // The call expression's start (`service` in `service(...)`), else '('.
+  Loc loc() const;
+  // Argument expressions; null when absent or hidden behind *args/**kwargs.
+  const syntax::Expr *positional(size_t i) const;
+  const syntax::Argument *keyword(std::string_view name) const;
+  const syntax::Expr *keywordValue(std::string_view name) const;
+  // A parameter passed either way: by keyword `name`, else positional i.
+  const syntax::Expr *param(size_t i, std::string_view name) const;
+  // Element i of a list/tuple literal (or key i of a dict literal); null if
+  // `container` is not such a literal.
+  static const syntax::Expr *element(const syntax::Expr *container, size_t i);
+
+  // Locations, each falling back to the call's '(' when unknown.
+  Loc at(const syntax::Expr *e) const;
+  Loc at(const syntax::Argument *a) const;
+  Loc lparen() const;
+
+  // Fails the builtin with the error reported at `where` (a location in
+  // the calling file; otherwise at the call).
+  [[noreturn]] void fail(const Loc &where, std::string msg) const;
+  [[noreturn]] void fail(std::string msg) const;
+
+  star::Thread &thread() const { return t_; }
+
+private:
+  star::Thread &t_;
+  star::CallFrame *caller_ = nullptr;
+  const frontend::SourceFile *file_ = nullptr;
+  frontend::Pos lparen_;
+  const syntax::CallExpr *call_ = nullptr;
+};
+
+} // namespace fbc::ir::builtins

@@ -1,0 +1,196 @@
+// deny(errno, ...), delay(duration, ...) and allow(...): fault values that
+// fault_assumption() (and, at run time, fault()) attach to syscalls.
+#include "frontend/eval/objects.h"
+#include "frontend/eval/printer.h"
+#include "ir/builtins/arg_util.h"
+#include "ir/builtins/builtins.h"
+#include "ir/builtins/spec_builder.h"
+#include "ir/duration.h"
+#include "ir/quote.h"
+#include "ir/syscalls.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace fbc::ir::builtins {
+
+using star::Value;
+
+namespace {
+
+constexpr std::string_view kRuleKeywords[] = {"probability", "max_fires", "mode", "label", "path"};
+
+// Parses a decimal number that fills all of `s`.
+bool parseNumber(std::string_view s, double &out) {
+  std::string buf(s);
+  if (buf.empty() || buf.find_first_of(" \t\n") != std::string::npos)
+    return false;
+  char *end = nullptr;
+  out = std::strtod(buf.c_str(), &end);
+  return end == buf.c_str() + buf.size() && std::isfinite(out);
+}
+
+// probability=: a float or int (values above 1 are percentages: 30 is
+// 0.3), or a string "0.3" / "30%". The result must lie in [0, 1].
+double parseProbability(const CallSite &site, std::string_view fn, Value v) {
+  Loc at = site.at(site.keywordValue("probability"));
+  double p = 0;
+  bool percent = false;
+  if (auto *f = v.as<star::Float>()) {
+    p = f->value;
+  } else if (v.isSmallInt()) {
+    p = double(v.smallInt());
+  } else if (auto *s = v.as<star::String>()) {
+    std::string_view text = s->view();
+    if (!text.empty() && text.back() == '%') {
+      percent = true;
+      text.remove_suffix(1);
+    }
+    if (!parseNumber(text, p))
+      site.fail(at, std::string(fn) +
+                        "(): probability= must be a number or a percentage like "
+                        "\"30%\", got " +
+                        quote(s->view()));
+  } else {
+    site.fail(at, std::string(fn) +
+                      "(): probability= must be a float, an int or a string like "
+                      "\"30%\", got " +
+                      typeOf(v));
+  }
+  if (percent || p > 1)
+    p /= 100;
+  if (!(p >= 0 && p <= 1) || !std::isfinite(p))
+    site.fail(at, std::string(fn) +
+                      "(): probability= must be between 0 and 1 (or \"0%\" and "
+                      "\"100%\"), got " +
+                      star::repr(v));
+  return p;
+}
+
+std::string stringKwarg(const CallSite &site, std::string_view fn, std::string_view k, Value v) {
+  auto *s = v.as<star::String>();
+  if (!s)
+    site.fail(site.at(site.keywordValue(k)),
+              std::string(fn) + "(): " + std::string(k) + "= must be a string, got " + typeOf(v));
+  return std::string(s->view());
+}
+
+// The keywords shared by deny() and delay(), checked in the reference's
+// order: max_fires type, max_fires > 0, probability < 1, mode value,
+// max_fires with stochastic, exhaustive without max_fires.
+void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args &args, Fault &f) {
+  Value maxFires, mode;
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    if (k == "probability")
+      f.probability = parseProbability(site, fn, kw.value);
+    else if (k == "max_fires")
+      maxFires = kw.value;
+    else if (k == "mode")
+      mode = kw.value;
+    else if (k == "label")
+      f.label = stringKwarg(site, fn, k, kw.value);
+    else if (k == "path")
+      f.path = stringKwarg(site, fn, k, kw.value);
+    else
+      failUnknownKeyword(site, std::string(fn) + "():", k, kRuleKeywords);
+  }
+  std::string p = std::string(fn) + "(): ";
+  if (maxFires) {
+    Loc at = site.at(site.keywordValue("max_fires"));
+    if (!maxFires.isSmallInt())
+      site.fail(at, p + "max_fires must be an integer, got " + typeOf(maxFires));
+    if (maxFires.smallInt() <= 0)
+      site.fail(at, p + "max_fires must be > 0, got " + std::to_string(maxFires.smallInt()));
+    if (f.probability >= 1)
+      site.fail(at, p + "max_fires= is only meaningful with probability < 1");
+    f.maxFires = maxFires.smallInt();
+  }
+  if (mode) {
+    Loc at = site.at(site.keywordValue("mode"));
+    auto *s = mode.as<star::String>();
+    if (s && s->view() == "exhaustive")
+      f.mode = FaultMode::Exhaustive;
+    else if (s && s->view() == "stochastic")
+      f.mode = FaultMode::Stochastic;
+    else
+      site.fail(at, p + "mode= must be \"exhaustive\" or \"stochastic\", got " +
+                        (s ? quote(s->view()) : star::repr(mode)));
+    if (f.mode == FaultMode::Stochastic && f.maxFires > 0)
+      site.fail(at, p + "max_fires= is incompatible with mode=\"stochastic\"");
+    if (f.mode == FaultMode::Exhaustive && f.maxFires == 0)
+      site.fail(at, p + "mode=\"exhaustive\" requires max_fires= > 0");
+  }
+  if (f.maxFires > 0 && f.mode == FaultMode::None)
+    f.mode = FaultMode::Exhaustive;
+}
+
+// The single positional string of deny()/delay(), with Go's messages.
+star::String *onePositional(const CallSite &site, const char *fn, const star::Args &args) {
+  if (args.positional.size() != 1)
+    site.fail(std::string(fn) + ": got " + std::to_string(args.positional.size()) +
+              " arguments, want 1");
+  auto *s = args.positional[0].as<star::String>();
+  if (!s)
+    site.fail(site.at(site.positional(0)), std::string(fn) + ": for parameter 1: got " +
+                                               typeOf(args.positional[0]) + ", want string");
+  return s;
+}
+
+} // namespace
+
+Value denyFn(star::Thread &t, Value, const star::Args &args) {
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  star::String *name = onePositional(site, "deny", args);
+  const ErrnoInfo *e = findErrno(name->view());
+  if (!e)
+    site.fail(site.at(site.positional(0)), "deny(): unknown errno " + quote(name->view()) +
+                                               "; supported: " + supportedErrnoList());
+  auto *fault = t.heap.make<FaultValue>();
+  Fault &f = fault->data;
+  f.action = FaultAction::Deny;
+  f.errnoName = std::string(e->name);
+  f.loc = site.loc();
+  parseRuleKwargs(site, "deny", args, f);
+  return Value::object(fault);
+}
+
+Value delayFn(star::Thread &t, Value, const star::Args &args) {
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  if (args.positional.empty())
+    site.fail("delay() without a duration is the protocol-level (proxy) delay, which fbc does "
+              "not support yet; for a syscall delay write delay(\"500ms\")");
+  star::String *d = onePositional(site, "delay", args);
+  auto *fault = t.heap.make<FaultValue>();
+  Fault &f = fault->data;
+  f.action = FaultAction::Delay;
+  f.loc = site.loc();
+  f.delayNs = durationArg(site, args.positional[0], site.at(site.positional(0)),
+                          "delay() bad duration " + quote(d->view()), /*allowZero=*/true);
+  parseRuleKwargs(site, "delay", args, f);
+  return Value::object(fault);
+}
+
+Value allowFn(star::Thread &t, Value, const star::Args &args) {
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  if (!args.positional.empty())
+    site.fail(site.at(site.positional(0)), "allow() takes no positional arguments");
+  auto *fault = t.heap.make<FaultValue>();
+  Fault &f = fault->data;
+  f.action = FaultAction::Allow;
+  f.probability = 0; // a rule that matches and never fires
+  f.loc = site.loc();
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    if (k == "label")
+      f.label = stringKwarg(site, "allow", k, kw.value);
+    else if (k == "path")
+      f.path = stringKwarg(site, "allow", k, kw.value);
+    else
+      failUnknownKeyword(site, "allow():", k, {"label", "path"});
+  }
+  return Value::object(fault);
+}
+
+} // namespace fbc::ir::builtins

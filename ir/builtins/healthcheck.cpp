@@ -1,0 +1,81 @@
+// tcp(addr, timeout=), http(url, timeout=) and ready(timeout=): the
+// healthchecks a service waits for after it starts.
+#include "frontend/eval/objects.h"
+#include "ir/builtins/arg_util.h"
+#include "ir/builtins/builtins.h"
+#include "ir/builtins/spec_builder.h"
+#include "ir/duration.h"
+
+namespace fbc::ir::builtins {
+
+using star::Value;
+
+namespace {
+
+constexpr int64_t kDefaultTimeout = 10 * kSecond;
+constexpr int64_t kReadyTimeout = 30 * kSecond;
+
+// Reads timeout= (the only keyword of every healthcheck).
+void parseTimeout(const CallSite &site, const star::Args &args, std::string_view fn,
+                  Healthcheck &hc) {
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    if (k != "timeout")
+      failUnknownKeyword(site, std::string(fn) + "():", k, {"timeout"});
+    hc.timeoutNs = durationArg(site, kw.value, site.at(site.keywordValue(k)),
+                               std::string(fn) + "() bad timeout");
+  }
+}
+
+Value addressCheck(star::Thread &t, const star::Args &args, const char *fn, HealthcheckKind kind) {
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  if (args.positional.size() != 1)
+    site.fail(std::string(fn) + ": got " + std::to_string(args.positional.size()) +
+              " arguments, want 1");
+  auto *addr = args.positional[0].as<star::String>();
+  if (!addr)
+    site.fail(site.at(site.positional(0)), std::string(fn) + ": for parameter 1: got " +
+                                               typeOf(args.positional[0]) + ", want string");
+  auto *hc = t.heap.make<HealthcheckValue>();
+  Healthcheck &h = hc->data;
+  h.kind = kind;
+  h.loc = site.loc();
+  h.timeoutNs = kDefaultTimeout;
+  std::string a(addr->view());
+  if (a.empty())
+    site.fail(site.at(site.positional(0)), std::string(fn) + "() address must not be empty");
+  if (kind == HealthcheckKind::Tcp)
+    h.target = a.rfind("tcp://", 0) == 0 ? a : "tcp://" + a;
+  else
+    h.target = a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0 ? a : "http://" + a;
+  parseTimeout(site, args, fn, h);
+  return Value::object(hc);
+}
+
+} // namespace
+
+Value tcpFn(star::Thread &t, Value, const star::Args &args) {
+  return addressCheck(t, args, "tcp", HealthcheckKind::Tcp);
+}
+
+Value httpFn(star::Thread &t, Value, const star::Args &args) {
+  return addressCheck(t, args, "http", HealthcheckKind::Http);
+}
+
+Value readyFn(star::Thread &t, Value, const star::Args &args) {
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  if (!args.positional.empty())
+    site.fail(site.at(site.positional(0)),
+              "ready() takes no positional arguments; it uses the service's own interface and "
+              "credentials. Pass timeout= if the default is too short");
+  auto *hc = t.heap.make<HealthcheckValue>();
+  Healthcheck &h = hc->data;
+  h.kind = HealthcheckKind::Ready;
+  h.target = "ready://";
+  h.loc = site.loc();
+  h.timeoutNs = kReadyTimeout;
+  parseTimeout(site, args, "ready", h);
+  return Value::object(hc);
+}
+
+} // namespace fbc::ir::builtins

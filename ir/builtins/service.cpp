@@ -1,0 +1,338 @@
+// service(), interface() and op(): the topology of a spec.
+#include "frontend/eval/args.h"
+#include "frontend/eval/objects.h"
+#include "ir/builtins/arg_util.h"
+#include "ir/builtins/builtins.h"
+#include "ir/builtins/spec_builder.h"
+#include "ir/quote.h"
+#include "ir/syscalls.h"
+
+#include <algorithm>
+
+namespace fbc::ir::builtins {
+
+using star::Value;
+
+namespace {
+
+// The reference tool's service() keywords, in its order (the message lists
+// them all, including those fbc does not support yet).
+constexpr std::string_view kServiceKeywords[] = {
+    "binary",
+    "image",
+    "build",
+    "remote",
+    "healthcheck",
+    "env",
+    "args",
+    "depends_on",
+    "volumes",
+    "ports",
+    "observe",
+    "ops",
+    "reuse",
+    "seed",
+    "reset",
+    "seccomp",
+    "nondeterministic_ok",
+};
+
+// Keywords of the reference that need parts of fbc not built yet.
+const char *unsupportedServiceKeyword(std::string_view k) {
+  if (k == "image" || k == "build" || k == "volumes" || k == "ports" || k == "reuse" ||
+      k == "seed" || k == "reset")
+    return "container services";
+  if (k == "remote")
+    return "remote services";
+  if (k == "observe")
+    return "output observation";
+  return nullptr;
+}
+
+constexpr std::string_view kCategories[] = {"clock", "rand", "dns", "network-unmediated",
+                                            "fs-unmediated"};
+
+void parseEnv(const CallSite &site, Service &svc, Value v) {
+  auto *d = v.as<star::Dict>();
+  const syntax::Expr *lit = site.keywordValue("env");
+  if (!d)
+    site.fail(site.at(lit), "service() env must be a dict");
+  size_t i = 0;
+  for (const star::HashTable::Entry &e : d->table.entries()) {
+    if (e.value.isNull())
+      continue;
+    Loc at = site.at(CallSite::element(lit, i++));
+    auto *k = e.key.as<star::String>();
+    if (!k)
+      site.fail(at, "service() env keys must be strings, got " + typeOf(e.key));
+    auto *val = e.value.as<star::String>();
+    if (!val)
+      site.fail(at, "service(" + quote(svc.name) + ") env[" + quote(k->view()) +
+                        "] must be a string, got " + typeOf(e.value));
+    svc.env.emplace_back(std::string(k->view()), std::string(val->view()));
+  }
+}
+
+void parseArgsList(const CallSite &site, Service &svc, Value v) {
+  std::vector<Value> items;
+  const syntax::Expr *lit = site.keywordValue("args");
+  if (!listItems(v, items))
+    site.fail(site.at(lit), "service() args must be a list");
+  for (size_t i = 0; i < items.size(); ++i) {
+    auto *s = items[i].as<star::String>();
+    if (!s)
+      site.fail(site.at(CallSite::element(lit, i)),
+                "service() args items must be strings, got " + typeOf(items[i]));
+    svc.args.emplace_back(s->view());
+  }
+}
+
+void parseDependsOn(const CallSite &site, Service &svc, Value v) {
+  std::vector<Value> items;
+  const syntax::Expr *lit = site.keywordValue("depends_on");
+  if (!listItems(v, items))
+    site.fail(site.at(lit), "service() depends_on must be a list");
+  for (size_t i = 0; i < items.size(); ++i) {
+    Loc at = site.at(CallSite::element(lit, i));
+    if (auto *dep = valueAs<ServiceValue>(items[i]))
+      svc.dependsOn.push_back({dep->data.name, at});
+    else if (auto *s = items[i].as<star::String>())
+      svc.dependsOn.push_back({std::string(s->view()), at});
+    else
+      site.fail(at, "depends_on items must be services or strings, got " + typeOf(items[i]));
+  }
+}
+
+void parseCategories(const CallSite &site, Service &svc, Value v) {
+  std::vector<Value> items;
+  const syntax::Expr *lit = site.keywordValue("nondeterministic_ok");
+  if (!listItems(v, items))
+    site.fail(site.at(lit), "service() nondeterministic_ok must be a list, got " + typeOf(v));
+  for (size_t i = 0; i < items.size(); ++i) {
+    Loc at = site.at(CallSite::element(lit, i));
+    auto *s = items[i].as<star::String>();
+    if (!s)
+      site.fail(at, "service() nondeterministic_ok items must be strings, got " + typeOf(items[i]));
+    if (std::find(std::begin(kCategories), std::end(kCategories), s->view()) ==
+        std::end(kCategories))
+      site.fail(at, "service() nondeterministic_ok: unknown category " + quote(s->view()) +
+                        " (categories: " + joinNames(kCategories) + ")");
+    svc.nondeterministicOk.emplace_back(s->view());
+  }
+}
+
+void parseOps(const CallSite &site, Service &svc, Value v) {
+  auto *d = v.as<star::Dict>();
+  const syntax::Expr *lit = site.keywordValue("ops");
+  if (!d)
+    site.fail(site.at(lit), "service() ops must be a dict, got " + typeOf(v));
+  size_t i = 0;
+  for (const star::HashTable::Entry &e : d->table.entries()) {
+    if (e.value.isNull())
+      continue;
+    Loc at = site.at(CallSite::element(lit, i++));
+    auto *k = e.key.as<star::String>();
+    if (!k)
+      site.fail(at, "service() ops keys must be strings, got " + typeOf(e.key));
+    auto *op = valueAs<OpValue>(e.value);
+    if (!op)
+      site.fail(at, "service() ops values must be op(), got " + typeOf(e.value));
+    Op o = op->data;
+    o.name = std::string(k->view());
+    svc.ops.push_back(std::move(o));
+  }
+  std::sort(svc.ops.begin(), svc.ops.end(),
+            [](const Op &a, const Op &b) { return a.name < b.name; });
+}
+
+} // namespace
+
+Value serviceFn(star::Thread &t, Value, const star::Args &args) {
+  SpecBuilder &b = SpecBuilder::of(t);
+  CallSite site(t, b.callSites);
+  for (const star::Kwarg &kw : args.kwargs)
+    if (kw.name->view() == "name")
+      site.fail(site.at(site.keyword("name")),
+                "service(): name is the first positional argument - write "
+                "service(\"myname\", ...), not name=");
+  if (args.positional.empty())
+    site.fail("service() requires at least a name");
+  auto *name = args.positional[0].as<star::String>();
+  if (!name)
+    site.fail(site.at(site.positional(0)), "service() name must be a string");
+  if (name->view().empty())
+    site.fail(site.at(site.positional(0)), "service() name must not be empty");
+
+  auto *svc = t.heap.make<ServiceValue>();
+  Service &s = svc->data;
+  s.name = std::string(name->view());
+  s.loc = site.loc();
+  std::string prefix = "service(" + quote(s.name) + ")";
+
+  for (size_t i = 1; i < args.positional.size(); ++i) {
+    Value a = args.positional[i];
+    Loc at = site.at(site.positional(i));
+    if (auto *bin = a.as<star::String>()) {
+      if (!s.binary.empty())
+        site.fail(at, prefix + ": more than one binary: " + quote(s.binary) + " and " +
+                          quote(bin->view()));
+      s.binary = std::string(bin->view());
+    } else if (auto *iface = valueAs<InterfaceValue>(a)) {
+      if (s.findInterface(iface->data.name))
+        site.fail(at, prefix + ": duplicate interface " + quote(iface->data.name));
+      s.interfaces.push_back(iface->data);
+    } else {
+      site.fail(at, "service() positional arg " + std::to_string(i) +
+                        " must be a string (binary) or interface(), got " + typeOf(a));
+    }
+  }
+
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    Value v = kw.value;
+    Loc at = site.at(site.keywordValue(k));
+    if (k == "binary") {
+      auto *bin = v.as<star::String>();
+      if (!bin)
+        site.fail(at, "service() binary must be a string, got " + typeOf(v));
+      if (!s.binary.empty())
+        site.fail(at, prefix + ": more than one binary: " + quote(s.binary) + " and " +
+                          quote(bin->view()));
+      s.binary = std::string(bin->view());
+    } else if (k == "healthcheck") {
+      if (isNone(v))
+        continue;
+      auto *hc = valueAs<HealthcheckValue>(v);
+      if (!hc)
+        site.fail(at, "service() healthcheck must be a tcp() or http() value");
+      s.healthcheck = hc->data;
+    } else if (k == "env") {
+      parseEnv(site, s, v);
+    } else if (k == "args") {
+      parseArgsList(site, s, v);
+    } else if (k == "depends_on") {
+      parseDependsOn(site, s, v);
+    } else if (k == "seccomp") {
+      auto *flag = v.as<star::Bool>();
+      if (!flag)
+        site.fail(at, "service() seccomp must be a bool, got " + typeOf(v));
+      s.seccomp = flag->value;
+    } else if (k == "nondeterministic_ok") {
+      parseCategories(site, s, v);
+    } else if (k == "ops") {
+      parseOps(site, s, v);
+    } else if (const char *what = unsupportedServiceKeyword(k)) {
+      site.fail(site.at(site.keyword(k)),
+                prefix + ": " + std::string(k) + "= (" + what + ") is not supported by fbc yet");
+    } else if (k == "cmd" || k == "entrypoint") {
+      site.fail(site.at(site.keyword(k)),
+                prefix + ": unknown keyword argument " + quote(k) +
+                    "; valid: " + joinNames(kServiceKeywords) +
+                    " (the command is the binary, positional or binary=, plus args=)");
+    } else if (k == "http" || k == "tcp") {
+      site.fail(site.at(site.keyword(k)),
+                prefix + ": unknown keyword argument " + quote(k) +
+                    "; valid: " + joinNames(kServiceKeywords) +
+                    " (interfaces are positional: service(\"api\", \"/bin/api\", "
+                    "interface(\"main\", \"http\", 8080)); a healthcheck is "
+                    "healthcheck=http(\"localhost:8080/health\"))");
+    } else {
+      failUnknownKeyword(site, prefix + ":", k, kServiceKeywords);
+    }
+  }
+
+  if (s.binary.empty())
+    site.fail("service() requires one of: binary (positional or keyword), image=, build=, or "
+              "remote=");
+  if (ServiceValue *prev = b.findService(s.name))
+    site.fail(site.at(site.positional(0)),
+              prefix + ": duplicate service name (first declared at " + prev->data.loc.str() + ")");
+  b.services.push_back(svc);
+  return Value::object(svc);
+}
+
+Value interfaceFn(star::Thread &t, Value, const star::Args &args) {
+  SpecBuilder &b = SpecBuilder::of(t);
+  CallSite site(t, b.callSites);
+  Value name, protocol, port, spec, tls;
+  star::bindArgs(t, "interface", args, {"name", "protocol", "port", "spec?", "tls?"},
+                 {&name, &protocol, &port, &spec, &tls});
+  auto want = [&](Value v, size_t i, const char *param, const char *type) {
+    site.fail(site.at(site.param(i, param)), std::string("interface: for parameter ") + param +
+                                                 ": got " + typeOf(v) + ", want " + type);
+  };
+  auto *n = name.as<star::String>();
+  if (!n)
+    want(name, 0, "name", "string");
+  auto *p = protocol.as<star::String>();
+  if (!p)
+    want(protocol, 1, "protocol", "string");
+  if (!port.isSmallInt())
+    want(port, 2, "port", "int");
+  auto *iface = t.heap.make<InterfaceValue>();
+  Interface &i = iface->data;
+  i.name = std::string(n->view());
+  i.protocol = std::string(p->view());
+  i.port = port.smallInt();
+  i.loc = site.loc();
+  std::string prefix = "interface(" + quote(i.name) + ")";
+  if (i.name.empty())
+    site.fail(site.at(site.param(0, "name")), "interface() name must not be empty");
+  if (i.port < 1 || i.port > 65535)
+    site.fail(site.at(site.param(2, "port")),
+              prefix + ": port must be between 1 and 65535, got " + std::to_string(i.port));
+  if (spec && !isNone(spec)) {
+    auto *s = spec.as<star::String>();
+    if (!s)
+      want(spec, 3, "spec", "string");
+    i.spec = std::string(s->view());
+  }
+  if (tls && !isNone(tls))
+    site.fail(site.at(site.param(4, "tls")),
+              "interface(" + i.name + "): tls= must be a tls_cert(...) value, got " + typeOf(tls));
+  return Value::object(iface);
+}
+
+Value opFn(star::Thread &t, Value, const star::Args &args) {
+  SpecBuilder &b = SpecBuilder::of(t);
+  CallSite site(t, b.callSites);
+  if (!args.positional.empty())
+    site.fail(site.at(site.positional(0)), "op() takes only keyword arguments");
+  auto *op = t.heap.make<OpValue>();
+  Op &o = op->data;
+  o.loc = site.loc();
+  bool haveSyscalls = false;
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    const syntax::Expr *lit = site.keywordValue(k);
+    if (k == "syscalls") {
+      std::vector<Value> items;
+      if (!listItems(kw.value, items))
+        site.fail(site.at(lit),
+                  "op() syscalls= must be a list of strings, got " + typeOf(kw.value));
+      for (size_t i = 0; i < items.size(); ++i) {
+        Loc at = site.at(CallSite::element(lit, i));
+        auto *s = items[i].as<star::String>();
+        if (!s)
+          site.fail(at, "op() syscalls items must be strings, got " + typeOf(items[i]));
+        if (!isSyscallKeyword(s->view()))
+          site.fail(at, "op(): unknown syscall " + quote(s->view()) +
+                            "; valid: " + joinNames(syscallKeywords()));
+        o.syscalls.emplace_back(s->view());
+      }
+      haveSyscalls = true;
+    } else if (k == "path") {
+      auto *s = kw.value.as<star::String>();
+      if (!s)
+        site.fail(site.at(lit), "op() path= must be a string, got " + typeOf(kw.value));
+      o.path = std::string(s->view());
+    } else {
+      failUnknownKeyword(site, "op():", k, {"syscalls", "path"});
+    }
+  }
+  if (!haveSyscalls || o.syscalls.empty())
+    site.fail("op() requires syscalls= argument");
+  return Value::object(op);
+}
+
+} // namespace fbc::ir::builtins

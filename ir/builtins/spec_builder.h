@@ -1,0 +1,48 @@
+// The state the spec builtins share while a spec loads: everything
+// registered so far (in call order) and the call-site index for locations.
+// It lives in Thread::userData; finish() turns it into an ir::Spec.
+#pragma once
+
+#include "frontend/eval/program.h"
+#include "frontend/source/diagnostic.h"
+#include "ir/builtins/call_site.h"
+#include "ir/builtins/values.h"
+#include "ir/spec.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fbc::ir::builtins {
+
+class SpecBuilder {
+public:
+  // The builder of the thread's spec (Thread::userData).
+  static SpecBuilder &of(star::Thread &t);
+
+  CallSiteIndex callSites;
+
+  std::vector<ServiceValue *> services;       // service() calls
+  std::vector<AssumptionValue *> assumptions; // fault_assumption() calls
+  std::vector<Scenario> scenarios;            // scenario() calls
+  std::vector<Matrix> matrices;               // fault_matrix() calls
+  // fault_scenario() tests and fault_matrix() cells share one registry (a
+  // test name may be registered once); test() has its own.
+  std::vector<Test> faultScenarioTests;
+  std::vector<Test> builtinTests;
+  std::optional<Determinism> determinism;
+
+  ServiceValue *findService(std::string_view name) const;
+  AssumptionValue *findAssumption(std::string_view name) const;
+  const Scenario *findScenario(std::string_view name) const;
+  const Test *findFaultScenarioTest(std::string_view name) const;
+  const Test *findBuiltinTest(std::string_view name) const;
+
+  // The IR of everything registered. `root` is the main file's module
+  // (its def test_* and the globals naming services); test-name
+  // collisions are reported to `diags` as warnings.
+  Spec finish(const star::ModuleEnv &root, std::string path, frontend::DiagnosticList &diags) const;
+};
+
+} // namespace fbc::ir::builtins

@@ -1,0 +1,263 @@
+#include "ir/builtins/values.h"
+
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "ir/duration.h"
+#include "ir/quote.h"
+
+#include <array>
+#include <cstdio>
+
+namespace fbc::ir::builtins {
+
+using star::Value;
+
+namespace {
+
+constexpr std::array<const char *, 5> kHttpMethods = {"get", "post", "put", "delete", "patch"};
+constexpr std::array<const char *, 1> kTcpMethods = {"send"};
+
+// The step methods of a protocol (the reference registers plugins for more
+// protocols; their methods arrive with the runtime).
+llvm::ArrayRef<const char *> stepMethods(std::string_view protocol) {
+  if (protocol == "http" || protocol == "http2")
+    return kHttpMethods;
+  if (protocol == "tcp")
+    return kTcpMethods;
+  return {};
+}
+
+const char *findStepMethod(std::string_view protocol, std::string_view name) {
+  for (const char *m : stepMethods(protocol))
+    if (name == m)
+      return m;
+  return nullptr;
+}
+
+// The service's default interface: its only one, or the one named
+// "default". Null if there is none; `ambiguous` when there are several.
+const Interface *defaultInterface(const Service &s, bool &ambiguous) {
+  ambiguous = false;
+  if (s.interfaces.size() == 1)
+    return &s.interfaces.front();
+  if (const Interface *i = s.findInterface("default"))
+    return i;
+  ambiguous = s.interfaces.size() > 1;
+  return nullptr;
+}
+
+Value makeRef(star::Thread &t, const Service &s, const Interface &i) {
+  auto *ref = t.heap.make<InterfaceRefValue>();
+  ref->service = s.name;
+  ref->iface = i;
+  ref->freeze();
+  return Value::object(ref);
+}
+
+Value str(star::Thread &t, std::string_view s) {
+  return star::makeString(t.heap, s);
+}
+
+// Step methods fail at load time; the runtime binds real ones.
+Value stepStub(star::Thread &t, Value self, const star::Args &) {
+  std::string receiver;
+  if (auto *ref = valueAs<InterfaceRefValue>(self))
+    receiver = ref->service + "." + ref->iface.name;
+  else if (auto *svc = valueAs<ServiceValue>(self))
+    receiver = svc->data.name;
+  t.fail(receiver + "." + (t.top && t.top->name ? t.top->name : "step") +
+         "() can only be called inside a test body");
+}
+
+std::string percent(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g%%", p * 100);
+  return buf;
+}
+
+} // namespace
+
+Value stepMethod(star::Thread &t, Value receiver, std::string_view method) {
+  const char *name = nullptr;
+  for (const char *m : kHttpMethods)
+    if (method == m)
+      name = m;
+  for (const char *m : kTcpMethods)
+    if (method == m)
+      name = m;
+  if (!name)
+    return Value();
+  return Value::object(t.heap.make<star::Builtin>(name, stepStub, receiver));
+}
+
+// --- service -------------------------------------------------------------
+
+void ServiceValue::repr(star::Printer &p) const {
+  p.write("<service ");
+  p.write(data.name);
+  p.write('>');
+}
+
+Value ServiceValue::attr(star::Thread &t, std::string_view name) {
+  if (name == "name")
+    return str(t, data.name);
+  if (const Interface *i = data.findInterface(name))
+    return makeRef(t, data, *i);
+  bool isStep = false;
+  for (const char *m : kHttpMethods)
+    isStep |= name == m;
+  for (const char *m : kTcpMethods)
+    isStep |= name == m;
+  if (!isStep)
+    return Value();
+  bool ambiguous = false;
+  const Interface *def = defaultInterface(data, ambiguous);
+  if (ambiguous)
+    t.fail("service \"" + data.name + "\" has multiple interfaces, specify which one");
+  if (!def || !findStepMethod(def->protocol, name))
+    return Value();
+  return stepMethod(t, Value::object(this), name);
+}
+
+void ServiceValue::attrNames(std::vector<std::string> &out) const {
+  out.push_back("name");
+  for (const Interface &i : data.interfaces)
+    out.push_back(i.name);
+}
+
+// --- interface -------------------------------------------------------------
+
+void InterfaceValue::repr(star::Printer &p) const {
+  p.write("<interface " + data.name + " " + data.protocol + ":" + std::to_string(data.port) + ">");
+}
+
+Value InterfaceValue::attr(star::Thread &t, std::string_view name) {
+  if (name == "name")
+    return str(t, data.name);
+  if (name == "protocol")
+    return str(t, data.protocol);
+  if (name == "port")
+    return Value::small(data.port);
+  return Value();
+}
+
+void InterfaceValue::attrNames(std::vector<std::string> &out) const {
+  out.insert(out.end(), {"name", "port", "protocol"});
+}
+
+// --- interface_ref -----------------------------------------------------------
+
+void InterfaceRefValue::repr(star::Printer &p) const {
+  p.write("<interface_ref " + service + "." + iface.name + ">");
+}
+
+Value InterfaceRefValue::attr(star::Thread &t, std::string_view name) {
+  std::string port = std::to_string(iface.port);
+  if (name == "addr" || name == "internal_addr")
+    return str(t, "localhost:" + port);
+  if (name == "host")
+    return str(t, "localhost");
+  if (name == "port")
+    return Value::small(iface.port);
+  // Late-bound placeholders, substituted in env when the proxy is up.
+  if (name == "proxy_addr")
+    return str(t, "__FB_PROXY_ADDR_" + service + "__" + iface.name + "__");
+  if (name == "proxy_host")
+    return str(t, "__FB_PROXY_HOST_" + service + "__" + iface.name + "__");
+  if (name == "proxy_port")
+    return str(t, "__FB_PROXY_PORT_" + service + "__" + iface.name + "__");
+  if (findStepMethod(iface.protocol, name))
+    return stepMethod(t, Value::object(this), name);
+  return Value();
+}
+
+void InterfaceRefValue::attrNames(std::vector<std::string> &out) const {
+  out.insert(out.end(),
+             {"addr", "host", "internal_addr", "port", "proxy_addr", "proxy_host", "proxy_port"});
+  for (const char *m : stepMethods(iface.protocol))
+    out.push_back(m);
+}
+
+// --- healthcheck, fault, op --------------------------------------------------
+
+void HealthcheckValue::repr(star::Printer &p) const {
+  p.write("<healthcheck " + data.target + " timeout=" + formatDuration(data.timeoutNs) + ">");
+}
+
+void FaultValue::repr(star::Printer &p) const {
+  p.write("<fault ");
+  switch (data.action) {
+  case FaultAction::Deny:
+    p.write("deny=" + data.errnoName);
+    break;
+  case FaultAction::Delay:
+    p.write("delay=" + formatDuration(data.delayNs));
+    break;
+  case FaultAction::Allow:
+    p.write("allow");
+    break;
+  }
+  if (data.action != FaultAction::Allow)
+    p.write(" prob=" + percent(data.probability));
+  if (!data.label.empty()) {
+    p.write(" label=" + quote(data.label));
+  }
+  p.write('>');
+}
+
+void OpValue::repr(star::Printer &p) const {
+  p.write("<op");
+  if (!data.name.empty())
+    p.write(" " + data.name);
+  p.write(" syscalls=[");
+  for (size_t i = 0; i < data.syscalls.size(); ++i) {
+    p.write(i ? ", " : "");
+    p.write(data.syscalls[i]);
+  }
+  p.write("]");
+  if (!data.path.empty())
+    p.write(" path=" + quote(data.path));
+  p.write('>');
+}
+
+// --- fault_assumption --------------------------------------------------------
+
+void AssumptionValue::repr(star::Printer &p) const {
+  p.write("<fault_assumption " + data.name);
+  for (const FaultRule &r : data.rules)
+    p.write(" " + data.target.service + "." + r.keyword + "=" + faultActionName(r.fault.action));
+  p.write('>');
+}
+
+uint32_t AssumptionValue::hash(star::Thread &) const {
+  uint32_t h = 2166136261u; // FNV-1a of the name
+  for (char c : data.name)
+    h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
+}
+
+Value AssumptionValue::attr(star::Thread &t, std::string_view name) {
+  if (name == "name")
+    return str(t, data.name);
+  if (name == "description")
+    return str(t, data.description);
+  return Value();
+}
+
+void AssumptionValue::attrNames(std::vector<std::string> &out) const {
+  out.insert(out.end(), {"description", "name"});
+}
+
+// --- expectation -------------------------------------------------------------
+
+void ExpectationValue::repr(star::Printer &p) const {
+  p.write("<expectation " + data.display() + ">");
+}
+
+Value ExpectationValue::call(star::Thread &t, const star::Args &) {
+  star::BuiltinFrame frame(t, "expectation");
+  t.fail(data.display() + " checks a scenario's result at run time; it cannot be called while "
+                          "the spec loads");
+}
+
+} // namespace fbc::ir::builtins

@@ -1,0 +1,132 @@
+// The host values the spec builtins return: service, interface,
+// interface_ref, healthcheck, fault, op, fault_assumption, expectation.
+// Each carries the IR entity it stands for; the builder copies them into
+// ir::Spec when the spec has finished loading.
+#pragma once
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/value.h"
+#include "ir/spec.h"
+
+#include <string_view>
+
+namespace fbc::ir::builtins {
+
+// Base of the spec host values. Downcast with valueAs<T>(v).
+class SpecValue : public star::Object {
+public:
+  static constexpr star::Kind kKind = star::Kind::Host;
+  SpecValue() : star::Object(star::Kind::Host) {}
+};
+
+// `v` as a T (a SpecValue subclass with a unique kTypeName), or null.
+template <class T> T *valueAs(star::Value v) {
+  if (!v.isObject() || v.kind() != star::Kind::Host || v.obj()->typeName() != T::kTypeName)
+    return nullptr;
+  return static_cast<T *>(v.obj());
+}
+
+class ServiceValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "service";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+  // .name, .<interface> (an interface_ref), and the step methods of the
+  // default interface (.get .post .put .delete .patch .send).
+  star::Value attr(star::Thread &t, std::string_view name) override;
+  void attrNames(std::vector<std::string> &out) const override;
+
+  Service data;
+};
+
+class InterfaceValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "interface";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+  star::Value attr(star::Thread &t, std::string_view name) override;
+  void attrNames(std::vector<std::string> &out) const override;
+
+  Interface data;
+};
+
+// svc.<iface>: .addr .host .port .internal_addr, the proxy placeholders,
+// and the protocol's step methods (body-time).
+class InterfaceRefValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "interface_ref";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+  star::Value attr(star::Thread &t, std::string_view name) override;
+  void attrNames(std::vector<std::string> &out) const override;
+
+  std::string service;
+  Interface iface;
+};
+
+class HealthcheckValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "healthcheck";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+
+  Healthcheck data;
+};
+
+class FaultValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "fault";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+
+  Fault data;
+};
+
+class OpValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "op";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+
+  Op data; // name is set when a service registers it in ops=
+};
+
+class AssumptionValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "fault_assumption";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+  uint32_t hash(star::Thread &t) const override; // by name
+  star::Value attr(star::Thread &t, std::string_view name) override;
+  void attrNames(std::vector<std::string> &out) const override;
+
+  FaultAssumption data;
+};
+
+// expect_success(), expect_error_within(ms=), expect_hang(): checked on a
+// scenario's result at run time; calling one at load time is an error.
+class ExpectationValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "expectation";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+  bool callable() const override { return true; }
+  star::Value call(star::Thread &t, const star::Args &args) override;
+  std::string_view name() const override { return data.name; }
+
+  Expect data;
+};
+
+// Bound step methods (svc.iface.get, ...): they exist so that test bodies
+// resolve, and fail when called at load time.
+star::Value stepMethod(star::Thread &t, star::Value receiver, std::string_view method);
+
+} // namespace fbc::ir::builtins

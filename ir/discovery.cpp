@@ -1,0 +1,49 @@
+#include "ir/discovery.h"
+
+#include "ir/quote.h"
+
+#include <algorithm>
+#include <map>
+
+namespace fbc::ir {
+
+std::string describeTest(const Test &t) {
+  // fault_scenario("x") and test("x") register test_x.
+  std::string suffix = t.name.rfind("test_", 0) == 0 ? t.name.substr(5) : t.name;
+  switch (t.kind) {
+  case TestKind::Def:
+    return "def " + t.name;
+  case TestKind::Scenario:
+    return "scenario(" + t.body.name + ")";
+  case TestKind::FaultScenario:
+    return "fault_scenario(" + quote(suffix) + ")";
+  case TestKind::FaultMatrix:
+    return "fault_matrix cell (" + t.cell.scenario + ", " + t.cell.fault + ")";
+  case TestKind::TestBuiltin:
+    return "test(" + quote(suffix) + ")";
+  }
+  return t.name;
+}
+
+std::vector<Test> discoverTests(std::vector<Test> candidates, frontend::DiagnosticList &diags) {
+  std::vector<Test> tests;
+  std::map<std::string, size_t> byName; // name -> index in tests
+  for (Test &c : candidates) {
+    auto it = byName.find(c.name);
+    if (it != byName.end()) {
+      const Test &first = tests[it->second];
+      diags.warning(c.loc.file, c.loc.pos,
+                    "test " + quote(c.name) + " from " + describeTest(c) +
+                        " is skipped: the name is already taken by " + describeTest(first));
+      diags.note(first.loc.file, first.loc.pos, describeTest(first) + " is defined here");
+      continue;
+    }
+    byName.emplace(c.name, tests.size());
+    tests.push_back(std::move(c));
+  }
+  std::stable_sort(tests.begin(), tests.end(),
+                   [](const Test &a, const Test &b) { return a.name < b.name; });
+  return tests;
+}
+
+} // namespace fbc::ir

@@ -1,0 +1,320 @@
+// The JSON form of ir::Spec (schema_version 1). Every field is always
+// present; absent optional values are null, so consumers see one shape.
+// Durations are written both as Go strings and as nanoseconds.
+#include "ir/duration.h"
+#include "ir/json_writer.h"
+#include "ir/print.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+namespace fbc::ir {
+
+namespace {
+
+class JsonPrinter {
+public:
+  explicit JsonPrinter(llvm::raw_ostream &os) : w_(os) {}
+
+  void print(const Spec &spec) {
+    w_.beginObject();
+    w_.field("schema_version", int64_t(1));
+    w_.field("spec_path", spec.path);
+    w_.key("determinism");
+    determinism(spec.determinism);
+    w_.key("services");
+    w_.beginArray();
+    for (const Service &s : spec.services)
+      service(s);
+    w_.endArray();
+    w_.key("assumptions");
+    w_.beginArray();
+    for (const FaultAssumption &a : spec.assumptions)
+      assumption(a);
+    w_.endArray();
+    w_.key("scenarios");
+    w_.beginArray();
+    for (const Scenario &s : spec.scenarios) {
+      w_.beginObject();
+      w_.field("name", s.name);
+      loc("loc", s.loc);
+      w_.key("function");
+      function(s.fn);
+      w_.endObject();
+    }
+    w_.endArray();
+    w_.key("matrices");
+    w_.beginArray();
+    for (const Matrix &m : spec.matrices)
+      matrix(m);
+    w_.endArray();
+    w_.key("tests");
+    w_.beginArray();
+    for (const Test &t : spec.tests)
+      test(t);
+    w_.endArray();
+    w_.endObject();
+    w_.finish();
+  }
+
+private:
+  void loc(std::string_view key, const Loc &l) {
+    w_.key(key);
+    if (!l.valid()) {
+      w_.null();
+      return;
+    }
+    w_.beginObject();
+    w_.field("file", l.file->path());
+    w_.field("line", int64_t(l.pos.line));
+    w_.field("col", int64_t(l.pos.col));
+    w_.endObject();
+  }
+
+  void strings(std::string_view key, const std::vector<std::string> &items) {
+    w_.key(key);
+    w_.beginArray(/*inlined=*/true);
+    for (const std::string &s : items)
+      w_.string(s);
+    w_.endArray();
+  }
+
+  void optionalString(std::string_view key, const std::string &s) {
+    if (s.empty())
+      w_.nullField(key);
+    else
+      w_.field(key, s);
+  }
+
+  void duration(std::string_view key, std::optional<int64_t> ns) {
+    if (!ns) {
+      w_.nullField(key);
+      w_.nullField(std::string(key) + "_ns");
+      return;
+    }
+    w_.field(key, formatDuration(*ns));
+    w_.field(std::string(key) + "_ns", *ns);
+  }
+
+  void function(const FunctionRef &f) {
+    w_.beginObject();
+    w_.field("name", f.name);
+    loc("loc", f.loc);
+    w_.endObject();
+  }
+
+  void expect(std::string_view key, const std::optional<Expect> &e) {
+    w_.key(key);
+    if (!e) {
+      w_.null();
+      return;
+    }
+    static const char *kinds[] = {"function", "success", "error_within", "hang"};
+    w_.beginObject();
+    w_.field("kind", kinds[static_cast<int>(e->kind)]);
+    w_.field("name", e->name);
+    if (e->kind == ExpectKind::ErrorWithin)
+      w_.field("within_ms", e->withinMs);
+    else
+      w_.nullField("within_ms");
+    loc("loc", e->kind == ExpectKind::Function ? e->fn.loc : e->loc);
+    w_.endObject();
+  }
+
+  void cellFields(const MatrixCell &c) {
+    w_.field("scenario", c.scenario);
+    w_.field("fault", c.fault);
+  }
+
+  void determinism(const Determinism &d) {
+    w_.beginObject();
+    w_.field("level", d.level);
+    w_.field("runtime", d.runtime);
+    w_.field("strict", d.strict);
+    strings("allow", d.allow);
+    w_.field("explicit", d.explicitCall);
+    loc("loc", d.loc);
+    w_.endObject();
+  }
+
+  void service(const Service &s) {
+    w_.beginObject();
+    w_.field("name", s.name);
+    loc("loc", s.loc);
+    strings("globals", s.globals);
+    w_.field("binary", s.binary);
+    strings("args", s.args);
+    w_.key("env");
+    w_.beginObject();
+    for (const auto &[k, v] : s.env)
+      w_.field(k, v);
+    w_.endObject();
+    w_.key("interfaces");
+    w_.beginArray();
+    for (const Interface &i : s.interfaces) {
+      w_.beginObject();
+      w_.field("name", i.name);
+      w_.field("protocol", i.protocol);
+      w_.field("port", i.port);
+      optionalString("spec", i.spec);
+      loc("loc", i.loc);
+      w_.endObject();
+    }
+    w_.endArray();
+    w_.key("healthcheck");
+    if (const auto &h = s.healthcheck) {
+      w_.beginObject();
+      w_.field("kind", healthcheckKindName(h->kind));
+      w_.field("target", h->target);
+      duration("timeout", h->timeoutNs);
+      loc("loc", h->loc);
+      w_.endObject();
+    } else {
+      w_.null();
+    }
+    w_.key("depends_on");
+    w_.beginArray();
+    for (const Dependency &d : s.dependsOn) {
+      w_.beginObject();
+      w_.field("name", d.name);
+      loc("loc", d.loc);
+      w_.endObject();
+    }
+    w_.endArray();
+    w_.field("seccomp", s.seccomp);
+    strings("nondeterministic_ok", s.nondeterministicOk);
+    w_.key("ops");
+    w_.beginArray();
+    for (const Op &o : s.ops) {
+      w_.beginObject();
+      w_.field("name", o.name);
+      strings("syscalls", o.syscalls);
+      optionalString("path", o.path);
+      loc("loc", o.loc);
+      w_.endObject();
+    }
+    w_.endArray();
+    w_.endObject();
+  }
+
+  void fault(const Fault &f) {
+    w_.field("action", faultActionName(f.action));
+    optionalString("errno", f.errnoName);
+    duration("delay",
+             f.action == FaultAction::Delay ? std::optional<int64_t>(f.delayNs) : std::nullopt);
+    w_.field("probability", f.probability);
+    if (f.maxFires > 0)
+      w_.field("max_fires", f.maxFires);
+    else
+      w_.nullField("max_fires");
+    if (f.mode == FaultMode::None)
+      w_.nullField("mode");
+    else
+      w_.field("mode", faultModeName(f.mode));
+    optionalString("label", f.label);
+    optionalString("path", f.path);
+    loc("fault_loc", f.loc);
+  }
+
+  void assumption(const FaultAssumption &a) {
+    w_.beginObject();
+    w_.field("name", a.name);
+    loc("loc", a.loc);
+    w_.key("target");
+    if (a.target.valid()) {
+      w_.beginObject();
+      w_.field("service", a.target.service);
+      optionalString("interface", a.target.interface);
+      w_.endObject();
+    } else {
+      w_.null();
+    }
+    optionalString("description", a.description);
+    w_.key("rules");
+    w_.beginArray();
+    for (const FaultRule &r : a.rules) {
+      w_.beginObject();
+      w_.field("keyword", r.keyword);
+      optionalString("op", r.op);
+      strings("syscalls", r.syscalls);
+      fault(r.fault);
+      loc("loc", r.loc);
+      w_.endObject();
+    }
+    w_.endArray();
+    strings("faults", a.faults);
+    w_.endObject();
+  }
+
+  void matrix(const Matrix &m) {
+    w_.beginObject();
+    w_.field("index", int64_t(m.index));
+    loc("loc", m.loc);
+    w_.key("scenarios");
+    w_.beginArray();
+    for (const FunctionRef &f : m.scenarios)
+      function(f);
+    w_.endArray();
+    strings("faults", m.faults);
+    expect("default_expect", m.defaultExpect);
+    w_.key("overrides");
+    w_.beginArray();
+    for (const MatrixOverride &o : m.overrides) {
+      w_.beginObject();
+      cellFields(o.cell);
+      expect("expect", o.expect);
+      loc("loc", o.cell.loc);
+      w_.endObject();
+    }
+    w_.endArray();
+    w_.key("exclude");
+    w_.beginArray();
+    for (const MatrixCell &c : m.exclude) {
+      w_.beginObject();
+      cellFields(c);
+      loc("loc", c.loc);
+      w_.endObject();
+    }
+    w_.endArray();
+    w_.field("require_faults_fire", m.requireFaultsFire);
+    w_.endObject();
+  }
+
+  void test(const Test &t) {
+    w_.beginObject();
+    w_.field("name", t.name);
+    w_.field("kind", testKindName(t.kind));
+    loc("loc", t.loc);
+    w_.key("body");
+    function(t.body);
+    w_.key("setup");
+    if (t.setup)
+      function(*t.setup);
+    else
+      w_.null();
+    strings("faults", t.faults);
+    expect("expect", t.expect);
+    duration("timeout", t.timeoutNs);
+    if (t.matrix) {
+      w_.field("matrix", int64_t(*t.matrix));
+      w_.key("cell");
+      w_.beginObject();
+      cellFields(t.cell);
+      w_.endObject();
+    } else {
+      w_.nullField("matrix");
+      w_.nullField("cell");
+    }
+    w_.field("require_faults_fire", t.requireFaultsFire);
+    w_.endObject();
+  }
+
+  JsonWriter w_;
+};
+
+} // namespace
+
+void printSpecJson(const Spec &spec, llvm::raw_ostream &os) {
+  JsonPrinter(os).print(spec);
+}
+
+} // namespace fbc::ir

@@ -1,0 +1,239 @@
+// ir::Spec: the typed fault-plan IR that the spec builtins build while a spec
+// loads (see ir/builtins/) and that every later stage reads. One Spec per
+// loaded spec; every entity keeps the source location it was declared at.
+//
+// Ordering (all of it deterministic, none of it from a hash map):
+//   services     topological (dependencies first), name as the tie-break
+//   assumptions  declaration order
+//   scenarios    declaration order (scenario() calls)
+//   matrices     declaration order (fault_matrix() calls)
+//   tests        sorted by name (bytewise), which is the execution order
+//
+// The textual form is documented in docs/ir.md.
+#pragma once
+
+#include "frontend/eval/value.h"
+#include "frontend/source/source_manager.h"
+#include "frontend/syntax/ast.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fbc::ir {
+
+// A source location: a file and a 1-based line and column. `file` is null
+// for entities without a source (builtins used as test bodies).
+struct Loc {
+  const frontend::SourceFile *file = nullptr;
+  frontend::Pos pos;
+  bool valid() const { return file && pos.valid(); }
+  // "path:line:col", or "" when invalid.
+  std::string str() const;
+};
+
+// A Starlark callable the IR refers to: a test body, a scenario, an
+// expectation. `syntax` is the def/lambda AST (null for builtins); the
+// value is kept alive by the loaded spec's interpreter.
+struct FunctionRef {
+  std::string name; // "lambda" for lambdas, the builtin's name for builtins
+  star::Value value;
+  const syntax::Function *syntax = nullptr;
+  Loc loc; // the def / lambda keyword
+};
+
+// ------------------------------------------------------------- topology
+
+struct Interface {
+  std::string name;
+  std::string protocol; // not validated: it selects a protocol plugin later
+  int64_t port = 0;
+  std::string spec; // interface(spec=...), "" if absent
+  Loc loc;
+};
+
+enum class HealthcheckKind { Tcp, Http, Ready };
+const char *healthcheckKindName(HealthcheckKind k);
+
+struct Healthcheck {
+  HealthcheckKind kind = HealthcheckKind::Tcp;
+  std::string target;    // "tcp://localhost:5432", "http://...", "ready://"
+  int64_t timeoutNs = 0; // always > 0 (defaults: tcp/http 10s, ready 30s)
+  Loc loc;
+};
+
+struct Dependency {
+  std::string name; // the service depended on
+  Loc loc;          // the depends_on element
+};
+
+// op(syscalls=[...], path=) registered as service(ops={name: op}).
+struct Op {
+  std::string name;
+  std::vector<std::string> syscalls; // as written (keywords, not expanded)
+  std::string path;                  // glob, "" if absent
+  Loc loc;
+};
+
+struct Service {
+  std::string name;
+  std::vector<std::string> globals; // root-file globals holding it, sorted
+  std::string binary;
+  std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> env; // in dict order
+  std::vector<Interface> interfaces;                    // declaration order
+  std::vector<Dependency> dependsOn;                    // list order
+  std::optional<Healthcheck> healthcheck;
+  bool seccomp = true;
+  std::vector<std::string> nondeterministicOk; // determinism categories
+  std::vector<Op> ops;                         // sorted by name
+  Loc loc;
+
+  const Interface *findInterface(std::string_view name) const;
+  const Op *findOp(std::string_view name) const;
+};
+
+// ---------------------------------------------------------------- faults
+
+enum class FaultAction { Deny, Delay, Allow };
+const char *faultActionName(FaultAction a);
+
+// mode= of a probabilistic rule. None: unset (stochastic, no fan-out).
+enum class FaultMode { None, Exhaustive, Stochastic };
+const char *faultModeName(FaultMode m); // "", "exhaustive", "stochastic"
+
+// A fault value: deny(errno, ...), delay(duration, ...) or allow(...).
+struct Fault {
+  FaultAction action = FaultAction::Deny;
+  std::string errnoName;  // Deny: upper-case name from the errno table
+  int64_t delayNs = 0;    // Delay
+  double probability = 1; // in [0, 1]; allow() is 0 (never fires)
+  int64_t maxFires = 0;   // 0: unset
+  FaultMode mode = FaultMode::None;
+  std::string label;
+  std::string path; // glob on the syscall's path, "" for any
+  Loc loc;          // the deny/delay/allow call
+};
+
+// One keyword of a fault assumption: `write=deny("EIO")` is keyword
+// "write", syscalls [write, writev, pwrite64] (the family), the fault. A
+// keyword naming an op of the target service has `op` set and the op's
+// syscalls (each family-expanded) and path.
+struct FaultRule {
+  std::string keyword;
+  std::string op; // "" unless the keyword is a service op
+  std::vector<std::string> syscalls;
+  Fault fault;
+  Loc loc; // the keyword argument
+};
+
+struct FaultTarget {
+  std::string service;
+  std::string interface; // "" when the target is the service itself
+  bool valid() const { return !service.empty(); }
+};
+
+struct FaultAssumption {
+  std::string name;
+  FaultTarget target; // may be unset when the assumption only composes
+  std::string description;
+  std::vector<FaultRule> rules;    // in keyword order
+  std::vector<std::string> faults; // composed assumptions (faults=), in order
+  Loc loc;
+};
+
+// ------------------------------------------------------------ scenarios
+
+// scenario(fn): a registered scenario (it also becomes a test).
+struct Scenario {
+  std::string name;
+  FunctionRef fn;
+  Loc loc; // the scenario() call
+};
+
+enum class ExpectKind { Function, Success, ErrorWithin, Hang };
+
+// What a fault_scenario / matrix cell checks on the scenario's result: a
+// Starlark callable or one of the expect_*() predicates.
+struct Expect {
+  ExpectKind kind = ExpectKind::Function;
+  std::string name;     // function name, "lambda", "expect_success", ...
+  int64_t withinMs = 0; // ErrorWithin
+  FunctionRef fn;       // Function
+  Loc loc;              // where the expect_*() value was made (predicates)
+  // "expect_ok", "expect_error_within(ms=500)".
+  std::string display() const;
+};
+
+struct MatrixCell {
+  std::string scenario; // scenario function name
+  std::string fault;    // assumption name
+  Loc loc;              // the element (override key, exclude entry)
+};
+
+struct MatrixOverride {
+  MatrixCell cell;
+  Expect expect;
+};
+
+struct Matrix {
+  uint32_t index = 0; // position in Spec::matrices
+  std::vector<FunctionRef> scenarios;
+  std::vector<std::string> faults;
+  std::optional<Expect> defaultExpect;
+  std::vector<MatrixOverride> overrides; // dict order
+  std::vector<MatrixCell> exclude;
+  bool requireFaultsFire = false;
+  Loc loc;
+};
+
+// --------------------------------------------------------------- tests
+
+enum class TestKind { Def, Scenario, FaultScenario, FaultMatrix, TestBuiltin };
+const char *testKindName(TestKind k); // def, scenario, fault_scenario, ...
+
+struct Test {
+  std::string name;
+  TestKind kind = TestKind::Def;
+  FunctionRef body;                 // the def, scenario fn or body=
+  std::optional<FunctionRef> setup; // test(setup=)
+  std::vector<std::string> faults;  // fault_scenario faults / the cell's fault
+  std::optional<Expect> expect;
+  std::optional<int64_t> timeoutNs; // fault_scenario / matrix cell / test()
+  // FaultMatrix: the matrix (index into Spec::matrices) and the cell.
+  std::optional<uint32_t> matrix;
+  MatrixCell cell;
+  bool requireFaultsFire = false;
+  Loc loc; // the def, or the registering call
+};
+
+// ---------------------------------------------------------- determinism
+
+struct Determinism {
+  std::string level = "L1";        // L0 | L1
+  std::string runtime = "default"; // default | gvisor
+  bool strict = true;
+  std::vector<std::string> allow; // categories, in the order given
+  bool explicitCall = false;      // determinism() was called
+  Loc loc;
+};
+
+// ---------------------------------------------------------------- spec
+
+struct Spec {
+  std::string path; // the root spec as given on the command line
+  Determinism determinism;
+  std::vector<Service> services;
+  std::vector<FaultAssumption> assumptions;
+  std::vector<Scenario> scenarios;
+  std::vector<Matrix> matrices;
+  std::vector<Test> tests;
+
+  const Service *findService(std::string_view name) const;
+  const FaultAssumption *findAssumption(std::string_view name) const;
+  const Test *findTest(std::string_view name) const;
+};
+
+} // namespace fbc::ir

@@ -1,0 +1,107 @@
+#include "ir/syscalls.h"
+
+#include <algorithm>
+#include <array>
+
+namespace fbc::ir {
+
+namespace {
+
+constexpr std::array<std::string_view, 16> kKeywords = {
+    "write", "read",  "connect",  "openat",  "fsync",     "sendto",  "recvfrom", "writev",
+    "readv", "close", "pwrite64", "pread64", "fdatasync", "sendmsg", "recvmsg",  "open",
+};
+
+struct Family {
+  std::string_view keyword;
+  std::array<std::string_view, 3> members; // "" pads
+};
+
+constexpr Family kFamilies[] = {
+    {"write", {"write", "writev", "pwrite64"}}, {"read", {"read", "readv", "pread64"}},
+    {"open", {"open", "openat", ""}},           {"fsync", {"fsync", "fdatasync", ""}},
+    {"sendto", {"sendto", "sendmsg", ""}},      {"recvfrom", {"recvfrom", "recvmsg", ""}},
+};
+
+// Sorted by name.
+constexpr ErrnoInfo kErrnos[] = {
+    {"EACCES", 13, "permission denied"},
+    {"EADDRINUSE", 98, "address already in use"},
+    {"EADDRNOTAVAIL", 99, "cannot assign requested address"},
+    {"EAGAIN", 11, "resource temporarily unavailable"},
+    {"EBUSY", 16, "device or resource busy"},
+    {"ECONNABORTED", 103, "software caused connection abort"},
+    {"ECONNREFUSED", 111, "connection refused"},
+    {"ECONNRESET", 104, "connection reset by peer"},
+    {"EDEADLK", 35, "resource deadlock avoided"},
+    {"EDQUOT", 122, "disk quota exceeded"},
+    {"EEXIST", 17, "file exists"},
+    {"EFBIG", 27, "file too large"},
+    {"EHOSTUNREACH", 113, "no route to host"},
+    {"EINTR", 4, "interrupted system call"},
+    {"EINVAL", 22, "invalid argument"},
+    {"EIO", 5, "input/output error"},
+    {"ELOOP", 40, "too many levels of symbolic links"},
+    {"EMFILE", 24, "too many open files"},
+    {"ENETUNREACH", 101, "network is unreachable"},
+    {"ENFILE", 23, "too many open files in system"},
+    {"ENOENT", 2, "no such file or directory"},
+    {"ENOLCK", 37, "no locks available"},
+    {"ENOMEM", 12, "cannot allocate memory"},
+    {"ENOSPC", 28, "no space left on device"},
+    {"ENOSYS", 38, "function not implemented"},
+    {"ENOTEMPTY", 39, "directory not empty"},
+    {"EPERM", 1, "operation not permitted"},
+    {"EROFS", 30, "read-only file system"},
+    {"ETIMEDOUT", 110, "connection timed out"},
+};
+
+} // namespace
+
+llvm::ArrayRef<std::string_view> syscallKeywords() {
+  return kKeywords;
+}
+
+bool isSyscallKeyword(std::string_view name) {
+  return std::find(kKeywords.begin(), kKeywords.end(), name) != kKeywords.end();
+}
+
+std::vector<std::string> expandSyscallFamily(std::string_view keyword) {
+  for (const Family &f : kFamilies) {
+    if (f.keyword != keyword)
+      continue;
+    std::vector<std::string> out;
+    for (std::string_view m : f.members)
+      if (!m.empty())
+        out.emplace_back(m);
+    return out;
+  }
+  return {std::string(keyword)};
+}
+
+llvm::ArrayRef<ErrnoInfo> errnoTable() {
+  return kErrnos;
+}
+
+const ErrnoInfo *findErrno(std::string_view name) {
+  std::string upper(name);
+  for (char &c : upper)
+    if (c >= 'a' && c <= 'z')
+      c = static_cast<char>(c - 'a' + 'A');
+  for (const ErrnoInfo &e : kErrnos)
+    if (e.name == upper)
+      return &e;
+  return nullptr;
+}
+
+std::string supportedErrnoList() {
+  std::string out;
+  for (const ErrnoInfo &e : kErrnos) {
+    if (!out.empty())
+      out += ", ";
+    out += e.name;
+  }
+  return out;
+}
+
+} // namespace fbc::ir

@@ -1,0 +1,233 @@
+// The text form of ir::Spec. Layout (docs/ir.md has the full grammar):
+//
+//   spec "checkout.star"
+//
+//   determinism level=L1 runtime=default strict=true allow=[]  # default
+//
+//   service db @checkout.star:12:6 {
+//     binary "/usr/bin/db"
+//     interface main postgres 5432 @checkout.star:12:30
+//     ...
+//   }
+//
+// One entity per block, blank line between blocks, `@file:line:col` at the
+// end of every line that has a source location, fields in a fixed order,
+// empty or default fields left out.
+#include "ir/duration.h"
+#include "ir/print.h"
+#include "ir/quote.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+#include <charconv>
+
+namespace fbc::ir {
+
+std::string formatNumber(double v) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, static_cast<size_t>(r.ptr - buf));
+}
+
+namespace {
+
+// A name as is when it is a plain word, else quoted.
+std::string name(std::string_view s) {
+  bool plain = !s.empty();
+  for (char c : s)
+    plain &= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '_' || c == '-' || c == '.';
+  return plain ? std::string(s) : quote(s);
+}
+
+std::string nameList(const std::vector<std::string> &items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += i ? ", " : "";
+    out += name(items[i]);
+  }
+  return out + "]";
+}
+
+std::string stringList(const std::vector<std::string> &items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += i ? ", " : "";
+    out += quote(items[i]);
+  }
+  return out + "]";
+}
+
+std::string at(const Loc &loc) {
+  std::string out;
+  if (loc.valid())
+    out.append(" @").append(loc.str());
+  return out;
+}
+
+std::string cell(const MatrixCell &c) {
+  std::string out = "(";
+  out.append(name(c.scenario)).append(", ").append(name(c.fault)).append(")");
+  return out;
+}
+
+std::string fault(const Fault &f) {
+  std::string out = faultActionName(f.action);
+  if (f.action == FaultAction::Deny)
+    out += " " + f.errnoName;
+  else if (f.action == FaultAction::Delay)
+    out += " " + formatDuration(f.delayNs);
+  if (f.action != FaultAction::Allow && f.probability != 1)
+    out += " probability=" + formatNumber(f.probability);
+  if (f.maxFires > 0)
+    out += " max_fires=" + std::to_string(f.maxFires);
+  if (f.mode != FaultMode::None)
+    out += std::string(" mode=") + faultModeName(f.mode);
+  if (!f.label.empty())
+    out += " label=" + quote(f.label);
+  if (!f.path.empty())
+    out += " path=" + quote(f.path);
+  return out;
+}
+
+class TextPrinter {
+public:
+  explicit TextPrinter(llvm::raw_ostream &os) : os_(os) {}
+
+  void print(const Spec &spec) {
+    os_ << "spec " << quote(spec.path) << "\n";
+    determinism(spec.determinism);
+    for (const Service &s : spec.services)
+      service(s);
+    for (const FaultAssumption &a : spec.assumptions)
+      assumption(a);
+    for (const Scenario &s : spec.scenarios) {
+      os_ << "\nscenario " << name(s.name) << at(s.loc) << " {\n";
+      line("fn " + name(s.fn.name) + at(s.fn.loc));
+      os_ << "}\n";
+    }
+    for (const Matrix &m : spec.matrices)
+      matrix(m);
+    for (const Test &t : spec.tests)
+      test(t);
+  }
+
+private:
+  void line(const std::string &text) { os_ << "  " << text << "\n"; }
+
+  void determinism(const Determinism &d) {
+    os_ << "\ndeterminism level=" << d.level << " runtime=" << d.runtime
+        << " strict=" << (d.strict ? "true" : "false") << " allow=" << nameList(d.allow);
+    if (d.explicitCall)
+      os_ << at(d.loc) << "\n";
+    else
+      os_ << "  # default: determinism() not called\n";
+  }
+
+  void service(const Service &s) {
+    os_ << "\nservice " << name(s.name) << at(s.loc) << " {\n";
+    if (!s.globals.empty())
+      line("globals " + nameList(s.globals));
+    line("binary " + quote(s.binary));
+    if (!s.args.empty())
+      line("args " + stringList(s.args));
+    for (const auto &[k, v] : s.env)
+      line("env " + quote(k) + " = " + quote(v));
+    for (const Interface &i : s.interfaces) {
+      std::string text =
+          "interface " + name(i.name) + " " + name(i.protocol) + " " + std::to_string(i.port);
+      if (!i.spec.empty())
+        text += " spec=" + quote(i.spec);
+      line(text + at(i.loc));
+    }
+    if (const auto &h = s.healthcheck)
+      line(std::string("healthcheck ") + healthcheckKindName(h->kind) + " " + quote(h->target) +
+           " timeout=" + formatDuration(h->timeoutNs) + at(h->loc));
+    for (const Dependency &d : s.dependsOn)
+      line("depends_on " + name(d.name) + at(d.loc));
+    if (!s.seccomp)
+      line("seccomp false");
+    if (!s.nondeterministicOk.empty())
+      line("nondeterministic_ok " + nameList(s.nondeterministicOk));
+    for (const Op &o : s.ops) {
+      std::string text = "op " + name(o.name) + " syscalls=" + nameList(o.syscalls);
+      if (!o.path.empty())
+        text += " path=" + quote(o.path);
+      line(text + at(o.loc));
+    }
+    os_ << "}\n";
+  }
+
+  void assumption(const FaultAssumption &a) {
+    os_ << "\nassumption " << name(a.name);
+    if (a.target.valid()) {
+      os_ << " target=" << name(a.target.service);
+      if (!a.target.interface.empty())
+        os_ << "." << name(a.target.interface);
+    }
+    os_ << at(a.loc) << " {\n";
+    if (!a.description.empty())
+      line("description " + quote(a.description));
+    for (const FaultRule &r : a.rules) {
+      std::string text = "rule " + name(r.keyword);
+      if (!r.op.empty())
+        text += " op";
+      text += " -> " + nameList(r.syscalls) + ": " + fault(r.fault);
+      line(text + at(r.loc));
+    }
+    if (!a.faults.empty())
+      line("faults " + nameList(a.faults));
+    os_ << "}\n";
+  }
+
+  void expect(const char *field, const Expect &e) {
+    Loc loc = e.kind == ExpectKind::Function ? e.fn.loc : e.loc;
+    line(std::string(field) + " " + e.display() + at(loc));
+  }
+
+  void matrix(const Matrix &m) {
+    os_ << "\nmatrix #" << m.index << at(m.loc) << " {\n";
+    std::vector<std::string> scenarios;
+    for (const FunctionRef &f : m.scenarios)
+      scenarios.push_back(f.name);
+    line("scenarios " + nameList(scenarios));
+    line("faults " + nameList(m.faults));
+    if (m.defaultExpect)
+      expect("default_expect", *m.defaultExpect);
+    for (const MatrixOverride &o : m.overrides)
+      line("override " + cell(o.cell) + " expect=" + o.expect.display() + at(o.cell.loc));
+    for (const MatrixCell &c : m.exclude)
+      line("exclude " + cell(c) + at(c.loc));
+    if (m.requireFaultsFire)
+      line("require_faults_fire true");
+    os_ << "}\n";
+  }
+
+  void test(const Test &t) {
+    os_ << "\ntest " << name(t.name) << " " << testKindName(t.kind) << at(t.loc) << " {\n";
+    line("body " + name(t.body.name) + at(t.body.loc));
+    if (t.setup)
+      line("setup " + name(t.setup->name) + at(t.setup->loc));
+    if (t.matrix)
+      line("matrix #" + std::to_string(*t.matrix) + " " + cell(t.cell));
+    if (!t.faults.empty())
+      line("faults " + nameList(t.faults));
+    if (t.expect)
+      expect("expect", *t.expect);
+    if (t.timeoutNs)
+      line("timeout " + formatDuration(*t.timeoutNs));
+    if (t.requireFaultsFire)
+      line("require_faults_fire true");
+    os_ << "}\n";
+  }
+
+  llvm::raw_ostream &os_;
+};
+
+} // namespace
+
+void printSpecText(const Spec &spec, llvm::raw_ostream &os) {
+  TextPrinter(os).print(spec);
+}
+
+} // namespace fbc::ir
