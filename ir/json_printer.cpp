@@ -63,7 +63,7 @@ private:
       w_.null();
       return;
     }
-    w_.beginObject();
+    w_.beginObject(/*inlined=*/true);
     w_.field("file", l.file->path());
     w_.field("line", int64_t(l.pos.line));
     w_.field("col", int64_t(l.pos.col));
@@ -297,7 +297,7 @@ private:
     if (t.matrix) {
       w_.field("matrix", int64_t(*t.matrix));
       w_.key("cell");
-      w_.beginObject();
+      w_.beginObject(/*inlined=*/true);
       cellFields(t.cell);
       w_.endObject();
     } else {

@@ -100,19 +100,24 @@ void JsonWriter::beforeValue() {
 
 void JsonWriter::key(std::string_view k) {
   Level &l = stack_.back();
-  if (l.count > 0)
-    os_ << ',';
-  newline(stack_.size());
+  if (l.inlined) {
+    if (l.count > 0)
+      os_ << ", ";
+  } else {
+    if (l.count > 0)
+      os_ << ',';
+    newline(stack_.size());
+  }
   ++l.count;
   writeJsonString(os_, k);
   os_ << ": ";
   afterKey_ = true;
 }
 
-void JsonWriter::beginObject() {
+void JsonWriter::beginObject(bool inlined) {
   beforeValue();
   os_ << '{';
-  stack_.push_back({true, false});
+  stack_.push_back({true, inlined});
 }
 
 void JsonWriter::beginArray(bool inlined) {

@@ -18,9 +18,10 @@ class JsonWriter {
 public:
   explicit JsonWriter(llvm::raw_ostream &os) : os_(os) {}
 
-  void beginObject();
+  // `inlined`: members or elements on one line, `{"a": 1}`, `[1, 2]` (use
+  // for scalar members only).
+  void beginObject(bool inlined = false);
   void endObject();
-  // `inlined`: elements on one line, `[1, 2]` (use for scalars only).
   void beginArray(bool inlined = false);
   void endArray();
   void key(std::string_view k);

@@ -1,0 +1,73 @@
+#include "ir/json_writer.h"
+#include "ir/print.h"
+
+#include <gtest/gtest.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace fbc::ir {
+namespace {
+
+TEST(JsonWriter, PrettyPrintsNestedValues) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  JsonWriter w(os);
+  w.beginObject();
+  w.field("name", "db");
+  w.field("port", int64_t(5432));
+  w.field("p", 0.25);
+  w.field("ok", true);
+  w.nullField("none");
+  w.key("tags");
+  w.beginArray(true);
+  w.string("a");
+  w.string("b");
+  w.endArray();
+  w.key("loc");
+  w.beginObject(true);
+  w.field("line", int64_t(3));
+  w.field("col", int64_t(7));
+  w.endObject();
+  w.key("empty");
+  w.beginArray();
+  w.endArray();
+  w.key("items");
+  w.beginArray();
+  w.beginObject();
+  w.endObject();
+  w.number(int64_t(-1));
+  w.endArray();
+  w.endObject();
+  w.finish();
+  EXPECT_EQ(os.str(), R"({
+  "name": "db",
+  "port": 5432,
+  "p": 0.25,
+  "ok": true,
+  "none": null,
+  "tags": ["a", "b"],
+  "loc": {"line": 3, "col": 7},
+  "empty": [],
+  "items": [
+    {},
+    -1
+  ]
+}
+)");
+}
+
+TEST(JsonWriter, EscapesStrings) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  writeJsonString(os, "q\"\\\n\t\x01 \xC3\xA9 \xFF");
+  EXPECT_EQ(os.str(), "\"q\\\"\\\\\\n\\t\\u0001 \xC3\xA9 \\ufffd\"");
+}
+
+TEST(JsonWriter, NumbersAreShortest) {
+  EXPECT_EQ(formatNumber(0.3), "0.3");
+  EXPECT_EQ(formatNumber(1), "1");
+  EXPECT_EQ(formatNumber(0.125), "0.125");
+  EXPECT_EQ(formatNumber(1e-05), "1e-05");
+}
+
+} // namespace
+} // namespace fbc::ir
