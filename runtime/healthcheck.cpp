@@ -1,0 +1,145 @@
+#include "runtime/healthcheck.h"
+
+#include "runtime/trace.h"
+
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+namespace fbc::rt {
+
+Healthcheck Healthcheck::tcp(std::string host, uint16_t port, int64_t timeoutMs) {
+  Healthcheck h;
+  h.kind = Kind::Tcp;
+  h.host = std::move(host);
+  h.port = port;
+  h.timeoutMs = timeoutMs;
+  return h;
+}
+
+Healthcheck Healthcheck::http(std::string url, int64_t timeoutMs) {
+  Healthcheck h;
+  h.kind = Kind::Http;
+  h.url = std::move(url);
+  h.timeoutMs = timeoutMs;
+  return h;
+}
+
+std::string Healthcheck::describe() const {
+  switch (kind) {
+  case Kind::None:
+    return "none";
+  case Kind::Tcp:
+    return "tcp " + host + ":" + std::to_string(port);
+  case Kind::Http:
+    return "http " + url;
+  }
+  return "";
+}
+
+bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV;
+  addrinfo *res = nullptr;
+  std::string service = std::to_string(port);
+  if (int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res); rc != 0) {
+    error = gai_strerror(rc);
+    return false;
+  }
+  bool ok = false;
+  for (addrinfo *ai = res; ai && !ok; ai = ai->ai_next) {
+    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+      continue;
+    int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
+    if (rc < 0 && errno == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      if (poll(&p, 1, static_cast<int>(timeoutMs)) == 1) {
+        int soErr = 0;
+        socklen_t len = sizeof soErr;
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &soErr, &len);
+        rc = soErr == 0 ? 0 : -1;
+        errno = soErr;
+      } else {
+        errno = ETIMEDOUT;
+      }
+    }
+    if (rc == 0)
+      ok = true;
+    else
+      error = std::strerror(errno);
+    close(fd);
+  }
+  freeaddrinfo(res);
+  return ok;
+}
+
+namespace {
+
+size_t discardBody(char *, size_t size, size_t n, void *) {
+  return size * n;
+}
+
+void curlGlobalInit() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+} // namespace
+
+bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error) {
+  curlGlobalInit();
+  CURL *c = curl_easy_init();
+  if (!c) {
+    error = "curl_easy_init failed";
+    return false;
+  }
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(timeoutMs));
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discardBody);
+  curl_easy_setopt(c, CURLOPT_NOPROXY, "*"); // probes go to this machine only
+  CURLcode rc = curl_easy_perform(c);
+  long status = 0;
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_cleanup(c);
+  if (rc != CURLE_OK) {
+    error = curl_easy_strerror(rc);
+    return false;
+  }
+  if (status < 200 || status > 299) {
+    error = "status " + std::to_string(status);
+    return false;
+  }
+  return true;
+}
+
+HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abort,
+                         std::string &lastError) {
+  int64_t deadline = monotonicNs() + hc.timeoutMs * 1000000;
+  for (;;) {
+    if (abort())
+      return HealthResult::Aborted;
+    int64_t left = (deadline - monotonicNs()) / 1000000;
+    if (left <= 0)
+      return HealthResult::TimedOut;
+    int64_t probeTimeout = left < 1000 ? left : 1000;
+    bool ok = hc.kind == Healthcheck::Kind::Tcp
+                  ? probeTcp(hc.host, hc.port, probeTimeout, lastError)
+                  : probeHttp(hc.url, probeTimeout, lastError);
+    if (ok)
+      return HealthResult::Ready;
+    std::this_thread::sleep_for(std::chrono::milliseconds(hc.intervalMs));
+  }
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,37 @@
+// Readiness probes, polled by the thread that starts a service while the
+// event loop keeps answering its syscalls: tcp (a connect succeeds) and
+// http (a GET answers 2xx, over libcurl).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace fbc::rt {
+
+struct Healthcheck {
+  enum class Kind { None, Tcp, Http };
+  Kind kind = Kind::None;
+  std::string host = "127.0.0.1"; // tcp
+  uint16_t port = 0;              // tcp
+  std::string url;                // http: "http://127.0.0.1:8080/health"
+  int64_t timeoutMs = 10000;
+  int64_t intervalMs = 25;
+
+  static Healthcheck tcp(std::string host, uint16_t port, int64_t timeoutMs = 10000);
+  static Healthcheck http(std::string url, int64_t timeoutMs = 10000);
+  std::string describe() const; // "tcp 127.0.0.1:8080", "http http://..."
+};
+
+enum class HealthResult { Ready, TimedOut, Aborted };
+
+// Polls until ready, the timeout, or `abort()` returns true (the service
+// died). `lastError` says what the last failed probe saw.
+HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abort,
+                         std::string &lastError);
+
+// One probe each.
+bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error);
+bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error);
+
+} // namespace fbc::rt

@@ -1,0 +1,357 @@
+#include "runtime/launcher.h"
+
+#include "runtime/process_groups.h"
+#include "runtime/seccomp_filter.h"
+#include "runtime/syscalls.h"
+
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+extern char **environ;
+
+// Newer than the Debian 12 kernel headers.
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
+namespace fbc::rt {
+namespace {
+
+// What the child reports on the control socket.
+struct CtrlMsg {
+  int32_t kind;  // kProbe or kFailure
+  int32_t stage; // for kFailure: which step failed
+  int32_t value; // kProbe: the listener's fd number; kFailure: errno
+};
+constexpr int32_t kProbe = 1;
+constexpr int32_t kFailure = 2;
+
+enum Stage : int32_t { kStdio = 1, kChdir, kNoNewPrivs, kSeccomp, kExec, kDeathSig };
+
+const char *stageName(int32_t s) {
+  switch (s) {
+  case kStdio:
+    return "redirect stdio";
+  case kChdir:
+    return "chdir";
+  case kNoNewPrivs:
+    return "PR_SET_NO_NEW_PRIVS";
+  case kSeccomp:
+    return "install seccomp filter";
+  case kExec:
+    return "exec";
+  case kDeathSig:
+    return "PR_SET_PDEATHSIG";
+  }
+  return "start";
+}
+
+// Everything the child needs, prepared by the parent so the child allocates
+// nothing.
+struct ChildPlan {
+  const char *binary;
+  char *const *argv;
+  char *const *envp;
+  const char *cwd; // null: stay
+  const sock_fprog *filter;
+  int ctrl;
+  int devnull, out, err;
+  pid_t parent;
+};
+
+[[noreturn]] void childFail(int ctrl, int32_t stage, int err) {
+  CtrlMsg m{kFailure, stage, err};
+  [[maybe_unused]] ssize_t n = send(ctrl, &m, sizeof m, MSG_NOSIGNAL);
+  _exit(127);
+}
+
+[[noreturn]] void childMain(const ChildPlan &p) {
+  setpgid(0, 0);
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+    childFail(p.ctrl, kDeathSig, errno);
+  if (getppid() != p.parent) // the supervisor is already gone
+    _exit(127);
+  // Dispositions set to SIG_IGN and the blocked mask survive exec: give the
+  // service a clean slate.
+  for (int sig = 1; sig < NSIG; ++sig)
+    if (sig != SIGKILL && sig != SIGSTOP)
+      signal(sig, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  if (dup2(p.devnull, 0) < 0 || dup2(p.out, 1) < 0 || dup2(p.err, 2) < 0)
+    childFail(p.ctrl, kStdio, errno);
+  if (p.cwd && chdir(p.cwd) < 0)
+    childFail(p.ctrl, kChdir, errno);
+  // Nothing the supervisor holds (other services' listeners, pipes) may leak
+  // into the service; the control socket stays usable until exec.
+  syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
+  if (p.filter) {
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+      childFail(p.ctrl, kNoNewPrivs, errno);
+    // seccomp() returns the lowest free fd; find it now, while we may still
+    // talk freely.
+    int probe = dup(p.ctrl);
+    if (probe < 0)
+      childFail(p.ctrl, kSeccomp, errno);
+    close(probe);
+    CtrlMsg m{kProbe, 0, probe};
+    if (send(p.ctrl, &m, sizeof m, MSG_NOSIGNAL) != sizeof m)
+      _exit(127);
+    long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+                      SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+                      p.filter);
+    if (fd < 0 && errno == EINVAL) // kernels before 5.19
+      fd =
+          syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, p.filter);
+    if (fd < 0)
+      childFail(p.ctrl, kSeccomp, errno); // no filter in place: send is safe
+    if (fd != probe && dup3(static_cast<int>(fd), probe, O_CLOEXEC) < 0)
+      _exit(127);
+    // From here on only `kill` and `execve` run before the parent serves
+    // the listener; kill is never trapped.
+    syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
+  }
+  execve(p.binary, p.argv, p.envp);
+  childFail(p.ctrl, kExec, errno);
+}
+
+int pidfdOpen(pid_t pid) {
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+}
+
+std::string errnoText(int e) {
+  return std::strerror(e);
+}
+
+void closeFd(int &fd) {
+  if (fd >= 0)
+    close(fd);
+  fd = -1;
+}
+
+bool isExecutableFile(const std::string &path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+// Reaps a child that failed before exec (it exits at once).
+void reap(pid_t pid, int pidfd) {
+  siginfo_t info{};
+  if (pidfd >= 0)
+    waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd), &info, WEXITED);
+  else
+    waitpid(pid, nullptr, 0);
+  unregisterProcessGroup(pid);
+}
+
+} // namespace
+
+std::string resolveBinary(const std::string &binary) {
+  if (binary.empty())
+    return "";
+  if (binary.find('/') != std::string::npos)
+    return isExecutableFile(binary) ? binary : "";
+  const char *path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos)
+      end = dirs.size();
+    std::string dir = dirs.substr(start, end - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + binary;
+    if (isExecutableFile(candidate))
+      return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+void closeLaunched(Launched &l) {
+  closeFd(l.pidfd);
+  closeFd(l.listener);
+  closeFd(l.stdoutFd);
+  closeFd(l.stderrFd);
+  closeFd(l.ctrlFd);
+}
+
+bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
+  out = Launched{};
+  // A relative path with a '/' is relative to the service's directory.
+  std::string binary = spec.binary;
+  if (!binary.empty() && binary[0] != '/' && binary.find('/') != std::string::npos &&
+      !spec.cwd.empty())
+    binary = spec.cwd + "/" + binary;
+  out.resolvedBinary = resolveBinary(binary);
+  if (out.resolvedBinary.empty()) {
+    err = {LaunchError::Kind::MissingBinary, "binary not found or not executable: " + spec.binary};
+    return false;
+  }
+  int killNr = syscallNumber("kill");
+  if (std::find(spec.trapped.begin(), spec.trapped.end(), killNr) != spec.trapped.end()) {
+    err = {LaunchError::Kind::Filter,
+           "the kill syscall cannot be trapped (the launch handshake uses it)"};
+    return false;
+  }
+
+  // Filter, argv and envp are built before fork.
+  std::vector<sock_filter> insns;
+  sock_fprog prog{};
+  if (!spec.trapped.empty()) {
+    std::string why;
+    if (!buildNotifyFilter(spec.trapped, insns, why)) {
+      err = {LaunchError::Kind::Filter, why};
+      return false;
+    }
+    prog.len = static_cast<unsigned short>(insns.size());
+    prog.filter = insns.data();
+  }
+  std::vector<std::string> argvS{spec.binary};
+  argvS.insert(argvS.end(), spec.args.begin(), spec.args.end());
+  std::vector<std::string> envS;
+  if (spec.inheritEnv)
+    for (char **e = environ; e && *e; ++e)
+      envS.emplace_back(*e);
+  for (const std::string &kv : spec.env) {
+    std::string key = kv.substr(0, kv.find('=') + 1);
+    std::erase_if(envS, [&](const std::string &s) { return s.starts_with(key); });
+    envS.push_back(kv);
+  }
+  std::vector<char *> argv, envp;
+  for (std::string &s : argvS)
+    argv.push_back(s.data());
+  argv.push_back(nullptr);
+  for (std::string &s : envS)
+    envp.push_back(s.data());
+  envp.push_back(nullptr);
+
+  int ctrl[2], outPipe[2], errPipe[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctrl) < 0) {
+    err = {LaunchError::Kind::Spawn, "socketpair: " + errnoText(errno)};
+    return false;
+  }
+  if (pipe2(outPipe, O_CLOEXEC) < 0 || pipe2(errPipe, O_CLOEXEC) < 0) {
+    err = {LaunchError::Kind::Spawn, "pipe: " + errnoText(errno)};
+    return false;
+  }
+  int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+  ChildPlan plan{out.resolvedBinary.c_str(),
+                 argv.data(),
+                 envp.data(),
+                 spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
+                 spec.trapped.empty() ? nullptr : &prog,
+                 ctrl[1],
+                 devnull,
+                 outPipe[1],
+                 errPipe[1],
+                 getpid()};
+  pid_t pid = fork();
+  if (pid == 0)
+    childMain(plan);
+  int savedErrno = errno;
+  close(ctrl[1]);
+  close(outPipe[1]);
+  close(errPipe[1]);
+  close(devnull);
+  out.ctrlFd = ctrl[0];
+  out.stdoutFd = outPipe[0];
+  out.stderrFd = errPipe[0];
+  if (pid < 0) {
+    closeLaunched(out);
+    err = {LaunchError::Kind::Spawn, "fork: " + errnoText(savedErrno)};
+    return false;
+  }
+  out.pid = pid;
+  setpgid(pid, pid); // also done by the child: whichever runs first wins
+  registerProcessGroup(pid);
+  out.pidfd = pidfdOpen(pid);
+  fcntl(out.stdoutFd, F_SETFL, O_NONBLOCK);
+  fcntl(out.stderrFd, F_SETFL, O_NONBLOCK);
+
+  auto failed = [&](LaunchError::Kind kind, std::string msg) {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    reap(pid, out.pidfd);
+    closeLaunched(out);
+    out.pid = -1;
+    err = {kind, std::move(msg)};
+    return false;
+  };
+  auto readFailure = [&](const CtrlMsg &m) {
+    return std::string(stageName(m.stage)) + ": " + errnoText(m.value);
+  };
+
+  if (!spec.trapped.empty()) {
+    CtrlMsg m{};
+    ssize_t n = recv(out.ctrlFd, &m, sizeof m, 0);
+    if (n != sizeof m)
+      return failed(LaunchError::Kind::Spawn, "the child exited before installing its filter");
+    if (m.kind == kFailure)
+      return failed(m.stage == kSeccomp ? LaunchError::Kind::Filter : LaunchError::Kind::Spawn,
+                    readFailure(m));
+    int probe = m.value;
+    // Stopped: the filter is in and the child waits for us. Exited: it
+    // failed and said why on the socket.
+    siginfo_t info{};
+    if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(out.pidfd), &info,
+               WSTOPPED | WEXITED | WNOWAIT) < 0)
+      return failed(LaunchError::Kind::Spawn, "waitid: " + errnoText(errno));
+    if (info.si_code != CLD_STOPPED) {
+      n = recv(out.ctrlFd, &m, sizeof m, MSG_DONTWAIT);
+      return failed(LaunchError::Kind::Filter,
+                    n == sizeof m ? readFailure(m) : "the child died installing its filter");
+    }
+    out.listener = static_cast<int>(syscall(SYS_pidfd_getfd, out.pidfd, probe, 0));
+    if (out.listener < 0)
+      return failed(LaunchError::Kind::Filter, "pidfd_getfd: " + errnoText(errno));
+    fcntl(out.listener, F_SETFD, FD_CLOEXEC);
+    // Wake the supervisor on the target's CPU and hand the target back the
+    // same way (Linux 6.6+): the round trip then costs a few microseconds
+    // instead of two cross-CPU wake-ups. Older kernels say EINVAL/ENOTTY.
+    uint64_t flags = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
+    out.syncWakeUp = ioctl(out.listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags) == 0;
+    kill(pid, SIGCONT);
+  }
+  return true;
+}
+
+bool awaitExec(Launched &l, LaunchError &err) {
+  CtrlMsg m{};
+  ssize_t n;
+  do
+    n = recv(l.ctrlFd, &m, sizeof m, 0);
+  while (n < 0 && errno == EINTR);
+  closeFd(l.ctrlFd);
+  if (n == sizeof m && m.kind == kFailure) {
+    err = {m.stage == kExec && (m.value == ENOENT || m.value == EACCES)
+               ? LaunchError::Kind::MissingBinary
+               : LaunchError::Kind::Exec,
+           std::string(stageName(m.stage)) + ": " + errnoText(m.value)};
+    return false;
+  }
+  return true; // EOF: the close-on-exec end went away with a successful exec
+}
+
+} // namespace fbc::rt

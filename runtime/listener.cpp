@@ -1,0 +1,225 @@
+#include "runtime/listener.h"
+
+#include "runtime/target_memory.h"
+
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace fbc::rt {
+namespace {
+
+// Lazily reads what the rule table asks for, remembering that it read
+// target memory (so the notification id must be re-validated).
+class NotifFacts final : public SyscallFacts {
+public:
+  NotifFacts(const seccomp_notif &req, std::string &pathBuf) : req_(req), path_(pathBuf) {}
+
+  const std::string *path() override {
+    if (!pathDone_) {
+      pathDone_ = true;
+      havePath_ = readPath();
+      read_ = true;
+    }
+    return havePath_ ? &path_ : nullptr;
+  }
+
+  const Destination *destination() override {
+    if (!destDone_) {
+      destDone_ = true;
+      haveDest_ = readDest();
+      read_ = true;
+    }
+    return haveDest_ ? &dest_ : nullptr;
+  }
+
+  bool readAnything() const { return read_; }
+  bool havePath() const { return havePath_; }
+  const Destination *knownDestination() const { return haveDest_ ? &dest_ : nullptr; }
+
+private:
+  pid_t tid() const { return static_cast<pid_t>(req_.pid); }
+  uint64_t arg(int i) const { return req_.data.args[i]; }
+
+  bool readPath() {
+    const SyscallShape &s = syscallShape(req_.data.nr);
+    if (s.pathArg >= 0) {
+      if (!readTargetString(tid(), arg(s.pathArg), path_))
+        return false;
+      if (!path_.empty() && path_[0] == '/')
+        return true;
+      // Relative: resolve against the dirfd (or the cwd) so globs see the
+      // absolute path the kernel will open.
+      std::string base;
+      int dirfd = s.dirfdArg >= 0 ? static_cast<int>(arg(s.dirfdArg)) : AT_FDCWD;
+      bool ok =
+          dirfd == AT_FDCWD ? readTargetCwd(tid(), base) : readTargetFdPath(tid(), dirfd, base);
+      if (!ok)
+        return false;
+      if (base != "/")
+        base += '/';
+      path_.insert(0, base);
+      return true;
+    }
+    if (s.fdArg >= 0)
+      return readTargetFdPath(tid(), static_cast<int>(arg(s.fdArg)), path_);
+    return false;
+  }
+
+  bool readDest() {
+    const SyscallShape &s = syscallShape(req_.data.nr);
+    uint64_t addr = 0, len = 0;
+    switch (s.dest) {
+    case DestArg::None:
+      return false;
+    case DestArg::Sockaddr:
+      addr = arg(1);
+      len = arg(2);
+      break;
+    case DestArg::SendTo:
+      addr = arg(4);
+      len = arg(5);
+      break;
+    case DestArg::MsgHdr:
+    case DestArg::MMsgHdr: {
+      // struct mmsghdr starts with its msghdr.
+      msghdr m{};
+      if (!readTargetMemory(tid(), arg(1), &m, sizeof m))
+        return false;
+      addr = reinterpret_cast<uint64_t>(m.msg_name);
+      len = m.msg_namelen;
+      break;
+    }
+    }
+    if (addr == 0) // a connected socket: ask it for its peer
+      return readTargetPeer(tid(), static_cast<int>(arg(0)), dest_);
+    sockaddr_storage ss{};
+    if (len > sizeof ss)
+      len = sizeof ss;
+    if (!readTargetMemory(tid(), addr, &ss, static_cast<size_t>(len)))
+      return false;
+    dest_ = parseSockaddr(&ss, static_cast<size_t>(len));
+    return true;
+  }
+
+  const seccomp_notif &req_;
+  std::string &path_;
+  Destination dest_;
+  bool pathDone_ = false, havePath_ = false;
+  bool destDone_ = false, haveDest_ = false;
+  bool read_ = false;
+};
+
+} // namespace
+
+NotificationListener::NotificationListener(EventLoop &loop, int fd, ServiceId service,
+                                           RuleTable &rules, Trace &trace, bool recordAllowed)
+    : loop_(loop), fd_(fd), service_(service), rules_(rules), trace_(trace),
+      recordAllowed_(recordAllowed) {
+  pathBuf_.reserve(256);
+}
+
+NotificationListener::~NotificationListener() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+void NotificationListener::start() {
+  loop_.add(fd_, EPOLLIN, this);
+  registered_ = true;
+}
+
+void NotificationListener::close() {
+  if (fd_ < 0)
+    return;
+  if (registered_)
+    loop_.remove(fd_);
+  registered_ = false;
+  ::close(fd_);
+  fd_ = -1;
+}
+
+void NotificationListener::respond(uint64_t id, const Action &a) {
+  if (fd_ < 0)
+    return;
+  seccomp_notif_resp resp{};
+  resp.id = id;
+  if (a.kind == ActionKind::Deny) {
+    resp.error = -a.err;
+  } else {
+    resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+  }
+  // ENOENT: the target was interrupted or killed meanwhile; nothing to do.
+  if (ioctl(fd_, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 && errno == ENOENT)
+    stats_.dropped.fetch_add(1, std::memory_order_relaxed);
+}
+
+void NotificationListener::onEvents(uint32_t events) {
+  if (fd_ < 0)
+    return;
+  if (!(events & EPOLLIN)) {
+    // EPOLLHUP: every process under the filter is gone. Stop polling; the
+    // service's exit handler closes the fd.
+    if (registered_)
+      loop_.remove(fd_);
+    registered_ = false;
+    return;
+  }
+  // The kernel insists on a zeroed request.
+  std::memset(&req_, 0, sizeof req_);
+  if (ioctl(fd_, SECCOMP_IOCTL_NOTIF_RECV, &req_) < 0) {
+    // ENOENT: the syscall was interrupted before we got it.
+    if (errno == ENOENT)
+      stats_.dropped.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  int64_t t0 = monotonicNs();
+  stats_.notifications.fetch_add(1, std::memory_order_relaxed);
+  NotifFacts facts(req_, pathBuf_);
+  Decision d = rules_.decide(service_, req_.data.nr, facts);
+  // What we read may belong to a dead thread whose tid was reused: act on
+  // it only if the notification is still alive.
+  if (facts.readAnything() && ioctl(fd_, SECCOMP_IOCTL_NOTIF_ID_VALID, &req_.id) < 0) {
+    stats_.dropped.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  bool record = recordAllowed_ || d.fired || d.systemPathExempt;
+  SyscallRecord rec;
+  if (record) {
+    rec.pid = static_cast<int32_t>(req_.pid);
+    rec.nr = req_.data.nr;
+    rec.action = d.action;
+    rec.fired = d.fired;
+    rec.systemPathExempt = d.systemPathExempt;
+    if (facts.havePath())
+      rec.path = pathBuf_;
+    if (const Destination *dest = facts.knownDestination())
+      rec.dest = dest->text();
+    rec.label = std::move(d.label);
+  }
+  if (d.fired && d.action.kind != ActionKind::Allow)
+    stats_.faulted.fetch_add(1, std::memory_order_relaxed);
+  if (d.fired && d.action.kind == ActionKind::Delay) {
+    uint64_t id = req_.id;
+    loop_.addTimer(t0 + d.action.delayNs, [this, id, t0, record, rec = std::move(rec)]() mutable {
+      respond(id, Action::allow());
+      if (record) {
+        rec.latencyNs = monotonicNs() - t0;
+        trace_.recordSyscall(service_, std::move(rec));
+      }
+    });
+    return;
+  }
+  respond(req_.id, d.action);
+  if (record) {
+    rec.latencyNs = monotonicNs() - t0;
+    trace_.recordSyscall(service_, std::move(rec));
+  }
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,88 @@
+#include "runtime/output_capture.h"
+
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace fbc::rt {
+
+OutputCapture::OutputCapture(EventLoop &loop, int fd, std::string prefix, int streamFd, size_t cap)
+    : loop_(loop), fd_(fd), prefix_(std::move(prefix)), streamFd_(streamFd), cap_(cap) {}
+
+OutputCapture::~OutputCapture() {
+  if (fd_ >= 0)
+    close(fd_);
+}
+
+void OutputCapture::start() {
+  loop_.add(fd_, EPOLLIN, this);
+}
+
+void OutputCapture::onEvents(uint32_t) {
+  drain();
+}
+
+void OutputCapture::drain() {
+  if (fd_ < 0)
+    return;
+  char buf[16384];
+  for (;;) {
+    ssize_t n = read(fd_, buf, sizeof buf);
+    if (n > 0) {
+      {
+        std::lock_guard lock(mu_);
+        captured_.append(buf, static_cast<size_t>(n));
+        if (captured_.size() > cap_)
+          captured_.erase(0, captured_.size() - cap_);
+      }
+      stream(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n == 0) { // every writer is gone
+      loop_.remove(fd_);
+      close(fd_);
+      fd_ = -1;
+    }
+    return; // EAGAIN or EOF
+  }
+}
+
+void OutputCapture::stream(const char *data, size_t n) {
+  if (streamFd_ < 0)
+    return;
+  partial_.append(data, n);
+  size_t start = 0, nl;
+  std::string out;
+  while ((nl = partial_.find('\n', start)) != std::string::npos) {
+    out += prefix_;
+    out.append(partial_, start, nl - start + 1);
+    start = nl + 1;
+  }
+  partial_.erase(0, start);
+  if (!out.empty()) [[maybe_unused]]
+    ssize_t w = write(streamFd_, out.data(), out.size());
+}
+
+void OutputCapture::finish() {
+  drain();
+  if (fd_ >= 0) {
+    loop_.remove(fd_);
+    close(fd_);
+    fd_ = -1;
+  }
+  if (streamFd_ >= 0 && !partial_.empty()) {
+    std::string out = prefix_ + partial_ + "\n";
+    [[maybe_unused]] ssize_t w = write(streamFd_, out.data(), out.size());
+    partial_.clear();
+  }
+}
+
+std::string OutputCapture::text() const {
+  std::lock_guard lock(mu_);
+  return captured_;
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,38 @@
+// A service's stdout or stderr pipe on the event loop: keeps the output
+// (the last `cap` bytes) for error reports and bundles, and optionally
+// streams it, line by line, to an fd with a "name | " prefix (`fbc run -v`).
+#pragma once
+
+#include "runtime/event_loop.h"
+
+#include <mutex>
+#include <string>
+
+namespace fbc::rt {
+
+class OutputCapture final : public EventLoop::Handler {
+public:
+  // `streamFd` < 0: capture only.
+  OutputCapture(EventLoop &loop, int fd, std::string prefix, int streamFd, size_t cap);
+  ~OutputCapture() override;
+
+  void start();  // loop thread
+  void finish(); // loop thread: reads what is left, flushes a partial line, closes
+  void onEvents(uint32_t events) override;
+  std::string text() const;
+
+private:
+  void drain();
+  void stream(const char *data, size_t n);
+
+  EventLoop &loop_;
+  int fd_;
+  std::string prefix_;
+  int streamFd_;
+  size_t cap_;
+  mutable std::mutex mu_;
+  std::string captured_;
+  std::string partial_; // the unfinished line being streamed
+};
+
+} // namespace fbc::rt

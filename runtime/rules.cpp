@@ -1,0 +1,225 @@
+#include "runtime/rules.h"
+
+#include "runtime/duration.h"
+#include "runtime/errno_names.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace fbc::rt {
+
+std::string errnoLabel(int err) {
+  if (const ErrnoName *e = findErrnoNumber(err))
+    return std::string(e->name);
+  return "errno(" + std::to_string(err) + ")";
+}
+
+std::string describeAction(const Action &a) {
+  switch (a.kind) {
+  case ActionKind::Allow:
+    return "allow";
+  case ActionKind::Deny:
+    if (const ErrnoName *e = findErrnoNumber(a.err))
+      return "deny(" + std::string(e->text) + ")";
+    return "deny(errno " + std::to_string(a.err) + ")";
+  case ActionKind::Delay:
+    return "delay(" + formatGoDuration(a.delayNs) + ")";
+  }
+  return "allow";
+}
+
+bool isSystemPath(std::string_view path) {
+  static constexpr std::string_view kPrefixes[] = {"/lib/",  "/lib64/", "/usr/lib/", "/usr/lib64/",
+                                                   "/proc/", "/sys/",   "/dev/",     "/etc/ld.so."};
+  for (std::string_view p : kPrefixes)
+    if (path.starts_with(p))
+      return true;
+  return false;
+}
+
+void RuleTable::setSeed(uint64_t seed) {
+  std::lock_guard lock(mu_);
+  seed_ = seed;
+}
+
+void RuleTable::setServicePorts(ServiceId service, std::vector<uint16_t> ports) {
+  std::lock_guard lock(mu_);
+  if (ports_.size() <= service)
+    ports_.resize(service + 1);
+  ports_[service] = std::move(ports);
+}
+
+void RuleTable::setServiceName(ServiceId service, std::string name) {
+  std::lock_guard lock(mu_);
+  if (names_.size() <= service)
+    names_.resize(service + 1);
+  names_[service] = std::move(name);
+}
+
+std::optional<ScopeId> RuleTable::push(std::vector<RuleSpec> specs, std::string &error) {
+  std::lock_guard lock(mu_);
+  Scope scope{nextScope_, {}};
+  scope.rules.reserve(specs.size());
+  uint64_t id = nextRule_;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    RuleSpec &s = specs[i];
+    if (s.target == kNoService) {
+      error = "fault rule on " + s.syscall + " has no target service";
+      return std::nullopt;
+    }
+    if (!(s.probability >= 0.0 && s.probability <= 1.0)) {
+      error = "probability must be within [0, 1], got " + std::to_string(s.probability);
+      return std::nullopt;
+    }
+    std::vector<int> nrs;
+    if (!expandSyscallFamily(s.syscall, nrs, error))
+      return std::nullopt;
+    Rule r{id++, {}, {}, PathGlob(s.pathGlob), SplitMix64(0)};
+    if (!r.glob.ok(&error))
+      return std::nullopt;
+    for (int nr : nrs)
+      r.nrs.set(static_cast<size_t>(nr));
+    // The stream depends on the run seed and on what the rule is, never on
+    // the order other rules were evaluated in: label (or target:keyword),
+    // and its position among the scopes pushed so far.
+    std::string key = s.label;
+    if (key.empty()) {
+      key = s.target < names_.size() ? names_[s.target] : std::to_string(s.target);
+      key += ":" + s.syscall;
+    }
+    r.rng = SplitMix64(seed_ ^ hashName(key) ^ (scope.id * 0x9e3779b97f4a7c15ULL) ^
+                       (i * 0xc2b2ae3d27d4eb4fULL));
+    r.spec = std::move(s);
+    scope.rules.push_back(std::move(r));
+  }
+  nextRule_ = id;
+  ++nextScope_;
+  scopes_.push_back(std::move(scope));
+  return scopes_.back().id;
+}
+
+std::vector<RuleStats> RuleTable::pop(ScopeId scope) {
+  std::lock_guard lock(mu_);
+  std::vector<RuleStats> stats;
+  for (auto it = scopes_.begin(); it != scopes_.end(); ++it) {
+    if (it->id != scope)
+      continue;
+    for (const Rule &r : it->rules)
+      stats.push_back({r.id, r.matches, r.fires});
+    scopes_.erase(it);
+    break;
+  }
+  return stats;
+}
+
+std::vector<uint64_t> RuleTable::ruleIds(ScopeId scope) const {
+  std::lock_guard lock(mu_);
+  std::vector<uint64_t> ids;
+  for (const Scope &s : scopes_)
+    if (s.id == scope)
+      for (const Rule &r : s.rules)
+        ids.push_back(r.id);
+  return ids;
+}
+
+bool RuleTable::empty() const {
+  std::lock_guard lock(mu_);
+  return scopes_.empty();
+}
+
+bool RuleTable::targets(const Rule &r, ServiceId service, int nr, SyscallFacts &facts) const {
+  if (r.spec.target == service)
+    return true;
+  if (!isDestinationSyscall(nr) || r.spec.target >= ports_.size())
+    return false;
+  const std::vector<uint16_t> &ports = ports_[r.spec.target];
+  if (ports.empty())
+    return false;
+  const Destination *d = facts.destination();
+  return d && d->valid() && d->local &&
+         std::find(ports.begin(), ports.end(), d->port) != ports.end();
+}
+
+Decision RuleTable::decide(ServiceId service, int nr, SyscallFacts &facts) {
+  Decision out;
+  if (nr < 0 || nr >= kMaxSyscall)
+    return out;
+  const SyscallShape &shape = syscallShape(nr);
+  bool pathSyscall = (shape.pathArg >= 0 || shape.fdArg >= 0) && !isDestinationSyscall(nr);
+  std::lock_guard lock(mu_);
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    for (Rule &r : scope->rules) {
+      if (!r.nrs.test(static_cast<size_t>(nr)) || !targets(r, service, nr, facts))
+        continue;
+      if (pathSyscall) {
+        const std::string *path = facts.path();
+        if (!r.glob.empty()) {
+          // Unlike the reference, an unresolved path never matches a glob.
+          if (!path || !r.glob.matches(*path))
+            continue;
+        } else if (path && isSystemPath(*path)) {
+          out.systemPathExempt = true;
+          continue; // later rules still get their turn
+        }
+      }
+      ++r.matches;
+      if (r.spec.maxFires != 0 && r.fires >= r.spec.maxFires)
+        continue;
+      uint64_t occurrence = r.occurrences++;
+      std::optional<bool> pinned;
+      if (r.spec.decisionOverride)
+        pinned = r.spec.decisionOverride(occurrence);
+      bool fire;
+      if (pinned) {
+        fire = *pinned;
+      } else if (r.spec.probability >= 1.0) {
+        fire = true;
+      } else if (r.spec.probability <= 0.0) {
+        fire = false;
+      } else {
+        // Draw only for real probabilities, so certain rules never consume
+        // randomness and a stream's draws are exactly its coin flips.
+        fire = r.rng.nextDouble() < r.spec.probability;
+      }
+      if (!fire)
+        continue;
+      ++r.fires;
+      out.action = r.spec.action;
+      out.fired = true;
+      out.ruleId = r.id;
+      if (!r.spec.label.empty())
+        out.label = r.spec.label;
+      return out;
+    }
+  }
+  return out;
+}
+
+bool trapSets(size_t serviceCount, std::span<const RuleSpec> rules,
+              std::vector<std::vector<int>> &out, std::string &error) {
+  std::vector<std::bitset<kMaxSyscall>> sets(serviceCount);
+  for (const RuleSpec &r : rules) {
+    if (r.target >= serviceCount) {
+      error = "fault rule on " + r.syscall + " targets an unknown service";
+      return false;
+    }
+    std::vector<int> nrs;
+    if (!expandSyscallFamily(r.syscall, nrs, error))
+      return false;
+    for (int nr : nrs) {
+      sets[r.target].set(static_cast<size_t>(nr));
+      // Other services' calls to the target's ports must reach the supervisor.
+      if (isDestinationSyscall(nr))
+        for (auto &s : sets)
+          s.set(static_cast<size_t>(nr));
+    }
+  }
+  out.assign(serviceCount, {});
+  for (size_t s = 0; s < serviceCount; ++s)
+    for (int nr = 0; nr < kMaxSyscall; ++nr)
+      if (sets[s].test(static_cast<size_t>(nr)))
+        out[s].push_back(nr);
+  return true;
+}
+
+} // namespace fbc::rt

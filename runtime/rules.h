@@ -1,0 +1,168 @@
+// Fault rules and the table that decides every trapped syscall.
+//
+// A rule names a target service, a syscall keyword (expanded to its family),
+// an action (allow, deny(errno), delay(duration)) and optional filters: a
+// probability drawn from the rule's own seeded stream, a cap on fires, a
+// path glob, and a decision override that a leaf executor uses to pin each
+// occurrence to fire / not fire. Rules are pushed and popped in scopes, as
+// nested fault() calls open and close them; the innermost scope is
+// consulted first and the first rule that fires decides.
+//
+// Targets and destinations: a rule applies to the target's own process
+// tree. A connect/sendto-family rule on service B also applies to any other
+// service's connect/sendto whose destination is one of B's ports on this
+// machine (127.0.0.0/8, ::1, 0.0.0.0), so "B is unreachable" means what the
+// coverage rule says. For that to work every service that may connect to B
+// must trap connect: trapSets() computes the filters accordingly.
+//
+// The table is shared between the supervisor's event loop (decide) and the
+// thread running a test (push/pop); one mutex serialises them. decide()
+// does not allocate unless a rule fires with a label.
+#pragma once
+
+#include "runtime/path_glob.h"
+#include "runtime/rng.h"
+#include "runtime/sockaddr.h"
+#include "runtime/syscalls.h"
+
+#include <bitset>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace fbc::rt {
+
+using ServiceId = uint32_t;
+inline constexpr ServiceId kNoService = UINT32_MAX;
+
+enum class ActionKind : uint8_t { Allow, Deny, Delay };
+
+struct Action {
+  ActionKind kind = ActionKind::Allow;
+  int err = 0;         // Deny: the errno the syscall returns
+  int64_t delayNs = 0; // Delay: how long the syscall waits before it runs
+
+  static Action allow() { return {}; }
+  static Action deny(int err) { return {ActionKind::Deny, err, 0}; }
+  static Action delay(int64_t ns) { return {ActionKind::Delay, 0, ns}; }
+};
+
+// "allow", "deny(input/output error)", "delay(500ms)": the reference's
+// decision strings (Go strerror text, Go duration form).
+std::string describeAction(const Action &a);
+// "EIO" (or "errno(N)" for a number without a supported name).
+std::string errnoLabel(int err);
+
+// Pins one occurrence (0-based count of the rule's matching evaluations)
+// to fire (true) or not (false); nullopt leaves it to the probability.
+using DecisionOverride = std::function<std::optional<bool>(uint64_t occurrence)>;
+
+struct RuleSpec {
+  ServiceId target = kNoService;
+  std::string syscall; // keyword: "write" (family), "fsync", "connect", "openat", ...
+  Action action;
+  double probability = 1.0;
+  uint64_t maxFires = 0; // 0: unlimited
+  std::string label;
+  std::string pathGlob; // empty: any path (system paths excepted)
+  DecisionOverride decisionOverride;
+};
+
+// What the listener knows about one trapped syscall. The path and the
+// destination cost extra syscalls to read, so decide() asks for them only
+// when a candidate rule needs them.
+class SyscallFacts {
+public:
+  virtual ~SyscallFacts() = default;
+  // The path the syscall names (or its fd resolves to); null if unresolved.
+  virtual const std::string *path() = 0;
+  // The connect/sendto destination; null if none or unreadable.
+  virtual const Destination *destination() = 0;
+};
+
+struct Decision {
+  Action action;
+  bool fired = false;            // a rule decided (else: allow, no rule fired)
+  bool systemPathExempt = false; // a rule was skipped because the path is a system path
+  uint64_t ruleId = 0;           // the firing rule (RuleTable-wide id), 0 if none
+  std::string label;             // the firing rule's label
+};
+
+using ScopeId = uint64_t;
+
+// Per-rule counters, reported when a scope is popped.
+struct RuleStats {
+  uint64_t ruleId = 0;
+  uint64_t matches = 0; // evaluations that passed the target/path filters
+  uint64_t fires = 0;
+};
+
+class RuleTable {
+public:
+  explicit RuleTable(uint64_t seed = 0) : seed_(seed) {}
+
+  // The run seed every rule's stream derives from. Affects rules pushed later.
+  void setSeed(uint64_t seed);
+  // A service's ports, for destination matching of connect/sendto rules.
+  void setServicePorts(ServiceId service, std::vector<uint16_t> ports);
+  // Names used in messages and rule seeds.
+  void setServiceName(ServiceId service, std::string name);
+
+  // Compiles and activates `rules` as one scope. Returns nullopt and sets
+  // `error` for an unknown syscall, a bad glob or a probability outside
+  // [0, 1]; nothing is pushed then.
+  std::optional<ScopeId> push(std::vector<RuleSpec> rules, std::string &error);
+  // Deactivates a scope (normally the innermost) and returns its counters.
+  std::vector<RuleStats> pop(ScopeId scope);
+  // The ids of the rules in an active scope, in declaration order.
+  std::vector<uint64_t> ruleIds(ScopeId scope) const;
+  bool empty() const;
+
+  // Decides one trapped syscall `nr` of `service`.
+  Decision decide(ServiceId service, int nr, SyscallFacts &facts);
+
+private:
+  struct Rule {
+    uint64_t id;
+    RuleSpec spec;
+    std::bitset<kMaxSyscall> nrs;
+    PathGlob glob;
+    SplitMix64 rng;
+    uint64_t occurrences = 0;
+    uint64_t matches = 0;
+    uint64_t fires = 0;
+  };
+  struct Scope {
+    ScopeId id;
+    std::vector<Rule> rules;
+  };
+
+  bool targets(const Rule &r, ServiceId service, int nr, SyscallFacts &facts) const;
+
+  mutable std::mutex mu_;
+  uint64_t seed_;
+  std::vector<Scope> scopes_; // innermost last
+  std::vector<std::vector<uint16_t>> ports_;
+  std::vector<std::string> names_;
+  ScopeId nextScope_ = 1;
+  uint64_t nextRule_ = 1;
+};
+
+// True for paths the reference never faults with a glob-less rule, so that
+// a blanket openat/read fault does not break the dynamic loader:
+// /lib/ /lib64/ /usr/lib/ /usr/lib64/ /proc/ /sys/ /dev/ /etc/ld.so.
+bool isSystemPath(std::string_view path);
+
+// The syscalls each service's filter must trap so that any of `rules` can
+// fire: the family of every rule on its target, and for a connect/sendto
+// rule on B the same family on every other service (their calls to B's
+// ports). The result is sorted per service. False with `error` set on an
+// unknown syscall keyword or an out-of-range target.
+bool trapSets(size_t serviceCount, std::span<const RuleSpec> rules,
+              std::vector<std::vector<int>> &out, std::string &error);
+
+} // namespace fbc::rt

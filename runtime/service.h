@@ -1,0 +1,38 @@
+// What a service is to the supervisor (its launch, its ports, its
+// readiness probe) and how starting one can fail.
+#pragma once
+
+#include "runtime/healthcheck.h"
+#include "runtime/launcher.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fbc::rt {
+
+struct ServiceSpec {
+  std::string name;
+  LaunchSpec launch;           // binary, args, env, cwd, trapped syscall numbers
+  std::vector<uint16_t> ports; // its interfaces: connect/sendto rules on it match these
+  Healthcheck health;
+};
+
+// Why a service did not come up. reason() names the service, e.g.
+//   service "kv": crashed at start (exited with status 3)
+struct ServiceError {
+  enum class Kind { None, MissingBinary, LaunchFailed, CrashedAtStart, HealthcheckTimeout };
+  Kind kind = Kind::None;
+  std::string service;
+  std::string message;
+
+  std::string reason() const;
+  explicit operator bool() const { return kind != Kind::None; }
+};
+
+std::string_view serviceErrorKindName(ServiceError::Kind k); // "crashed_at_start", ...
+
+// "exited with status 3", "killed by signal SIGSEGV" (from a waitid result).
+std::string describeExit(int code, int status);
+
+} // namespace fbc::rt

@@ -1,0 +1,354 @@
+#include "runtime/supervisor.h"
+
+#include "runtime/output_capture.h"
+#include "runtime/process_groups.h"
+
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+namespace fbc::rt {
+
+// One run of a service's process. Kept until the supervisor goes away,
+// because the loop may still hold pointers to its handlers in an epoll
+// batch or a pending delay timer.
+struct Supervisor::Incarnation {
+  // Reaps the main process when its pidfd becomes readable.
+  struct ExitWatcher final : EventLoop::Handler {
+    Incarnation *inc;
+    void onEvents(uint32_t) override { inc->onExit(); }
+  };
+
+  Supervisor &sup;
+  ServiceId id;
+  Launched proc;
+  std::unique_ptr<NotificationListener> listener;
+  std::unique_ptr<OutputCapture> out, err;
+  ExitWatcher watcher;
+  bool watching = false;
+  bool tornDown = false;
+
+  mutable std::mutex mu;
+  std::condition_variable cv;
+  bool exited = false;
+  int exitCode = 0, exitStatus = 0;
+
+  Incarnation(Supervisor &s, ServiceId i) : sup(s), id(i) { watcher.inc = this; }
+
+  // Loop thread.
+  void onExit() {
+    siginfo_t info{};
+    if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(proc.pidfd), &info,
+               WEXITED | WNOHANG) < 0 ||
+        info.si_pid == 0)
+      return;
+    sup.loop_.remove(proc.pidfd);
+    watching = false;
+    // Whatever it wrote before dying belongs to the error report.
+    if (out)
+      out->onEvents(EPOLLIN);
+    if (err)
+      err->onEvents(EPOLLIN);
+    std::string how = describeExit(info.si_code, info.si_status);
+    {
+      std::lock_guard lock(mu);
+      exited = true;
+      exitCode = info.si_code;
+      exitStatus = info.si_status;
+    }
+    cv.notify_all();
+    sup.trace_.record(EventType::ServiceStopped, id,
+                      {{"pid", std::to_string(proc.pid)}, {"exit", how}});
+  }
+
+  bool waitExited(int64_t timeoutMs) {
+    std::unique_lock lock(mu);
+    return cv.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return exited; });
+  }
+  bool hasExited() const {
+    std::lock_guard lock(mu);
+    return exited;
+  }
+};
+
+Supervisor::Supervisor(SupervisorOptions opts) : opts_(opts), rules_(opts.seed) {
+  loopThread_ = std::thread([this] { loop_.run(); });
+}
+
+Supervisor::~Supervisor() {
+  stopAll();
+  loop_.stop();
+  loopThread_.join();
+}
+
+ServiceId Supervisor::addService(ServiceSpec spec) {
+  ServiceId id = static_cast<ServiceId>(services_.size());
+  rules_.setServiceName(id, spec.name);
+  rules_.setServicePorts(id, spec.ports);
+  trace_.setServiceName(id, spec.name);
+  services_.push_back(std::make_unique<Service>(Service{std::move(spec), {}}));
+  return id;
+}
+
+const ServiceSpec &Supervisor::spec(ServiceId id) const {
+  return services_.at(id)->spec;
+}
+
+std::optional<ServiceId> Supervisor::findService(std::string_view name) const {
+  for (size_t i = 0; i < services_.size(); ++i)
+    if (services_[i]->spec.name == name)
+      return static_cast<ServiceId>(i);
+  return std::nullopt;
+}
+
+Supervisor::Incarnation *Supervisor::current(ServiceId id) const {
+  const auto &runs = services_.at(id)->runs;
+  return runs.empty() ? nullptr : runs.back().get();
+}
+
+ServiceError Supervisor::start(ServiceId id) {
+  Service &svc = *services_.at(id);
+  const ServiceSpec &spec = svc.spec;
+  ServiceError error{ServiceError::Kind::None, spec.name, ""};
+  if (Incarnation *cur = current(id); cur && !cur->tornDown) {
+    error.kind = ServiceError::Kind::LaunchFailed;
+    error.message = "already running";
+    return error;
+  }
+  svc.runs.push_back(std::make_unique<Incarnation>(*this, id));
+  Incarnation &inc = *svc.runs.back();
+
+  LaunchError le;
+  if (!launch(spec.launch, inc.proc, le)) {
+    inc.tornDown = true;
+    error.kind = le.kind == LaunchError::Kind::MissingBinary ? ServiceError::Kind::MissingBinary
+                                                             : ServiceError::Kind::LaunchFailed;
+    error.message = le.message;
+    return error;
+  }
+  startOrder_.push_back(id);
+  // Serve the listener before waiting for the exec: the child's exec-failure
+  // report may itself be a trapped syscall.
+  loop_.call([&] {
+    if (inc.proc.listener >= 0) {
+      inc.listener = std::make_unique<NotificationListener>(loop_, inc.proc.listener, id, rules_,
+                                                            trace_, opts_.recordAllowedSyscalls);
+      inc.proc.listener = -1; // the listener owns the fd now
+      inc.listener->start();
+    }
+    std::string prefix = spec.name + " | ";
+    inc.out = std::make_unique<OutputCapture>(loop_, inc.proc.stdoutFd, prefix, opts_.streamFd,
+                                              opts_.outputCap);
+    inc.err = std::make_unique<OutputCapture>(loop_, inc.proc.stderrFd, prefix, opts_.streamFd,
+                                              opts_.outputCap);
+    inc.proc.stdoutFd = inc.proc.stderrFd = -1;
+    inc.out->start();
+    inc.err->start();
+    loop_.add(inc.proc.pidfd, EPOLLIN, &inc.watcher);
+    inc.watching = true;
+  });
+  trace_.record(EventType::ServiceStarted, id,
+                {{"pid", std::to_string(inc.proc.pid)}, {"binary", inc.proc.resolvedBinary}});
+  if (!awaitExec(inc.proc, le)) {
+    stop(id);
+    error.kind = le.kind == LaunchError::Kind::MissingBinary ? ServiceError::Kind::MissingBinary
+                                                             : ServiceError::Kind::LaunchFailed;
+    error.message = le.message;
+    return error;
+  }
+
+  auto crashed = [&] {
+    std::lock_guard lock(inc.mu);
+    std::string how = describeExit(inc.exitCode, inc.exitStatus);
+    std::string tail = inc.err ? inc.err->text() : "";
+    while (!tail.empty() && tail.back() == '\n')
+      tail.pop_back();
+    if (size_t nl = tail.rfind('\n'); nl != std::string::npos)
+      tail.erase(0, nl + 1);
+    return tail.empty() ? how : how + "; stderr: " + tail;
+  };
+  if (spec.health.kind != Healthcheck::Kind::None) {
+    std::string lastError;
+    HealthResult r = waitHealthy(
+        spec.health, [&] { return inc.hasExited(); }, lastError);
+    if (r == HealthResult::Ready && inc.hasExited())
+      r = HealthResult::Aborted;
+    if (r != HealthResult::Ready) {
+      if (r == HealthResult::Aborted) {
+        error.kind = ServiceError::Kind::CrashedAtStart;
+        error.message = crashed();
+      } else {
+        error.kind = ServiceError::Kind::HealthcheckTimeout;
+        error.message = spec.health.describe() + " not ready after " +
+                        std::to_string(spec.health.timeoutMs) + "ms";
+        if (!lastError.empty())
+          error.message += ": " + lastError;
+      }
+      stop(id);
+      return error;
+    }
+  }
+  trace_.record(EventType::ServiceReady, id);
+  return error;
+}
+
+ServiceError Supervisor::startAll(std::span<const ServiceId> order) {
+  for (ServiceId id : order)
+    if (ServiceError e = start(id))
+      return e;
+  return {};
+}
+
+void Supervisor::stop(ServiceId id) {
+  Incarnation *inc = current(id);
+  if (!inc || inc->tornDown)
+    return;
+  pid_t pgid = inc->proc.pid;
+  if (!inc->hasExited()) {
+    kill(-pgid, SIGTERM);
+    if (!inc->waitExited(opts_.stopGraceMs)) {
+      kill(-pgid, SIGKILL);
+      inc->waitExited(5000);
+    }
+  }
+  teardown(id, *inc);
+}
+
+void Supervisor::teardown(ServiceId id, Incarnation &inc) {
+  pid_t pgid = inc.proc.pid;
+  // Whatever the main process left behind in its group goes too.
+  kill(-pgid, SIGKILL);
+  unregisterProcessGroup(pgid);
+  loop_.call([&] {
+    if (inc.listener)
+      inc.listener->close();
+    if (inc.out)
+      inc.out->finish();
+    if (inc.err)
+      inc.err->finish();
+    if (inc.watching) {
+      // Still not reaped (it ignored SIGKILL's 5 s?): reap synchronously.
+      loop_.remove(inc.proc.pidfd);
+      inc.watching = false;
+    }
+  });
+  if (!inc.hasExited()) {
+    siginfo_t info{};
+    waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(inc.proc.pidfd), &info, WEXITED);
+    inc.onExit();
+  }
+  closeLaunched(inc.proc);
+  inc.tornDown = true;
+  std::erase(startOrder_, id);
+}
+
+void Supervisor::stopAll() {
+  while (!startOrder_.empty())
+    stop(startOrder_.back());
+}
+
+bool Supervisor::running(ServiceId id) const {
+  Incarnation *inc = current(id);
+  return inc && !inc->tornDown && !inc->hasExited();
+}
+
+pid_t Supervisor::pid(ServiceId id) const {
+  Incarnation *inc = current(id);
+  return inc ? inc->proc.pid : -1;
+}
+
+bool Supervisor::waitExit(ServiceId id, int64_t timeoutMs) {
+  Incarnation *inc = current(id);
+  return inc && inc->waitExited(timeoutMs);
+}
+
+std::optional<std::string> Supervisor::exitDescription(ServiceId id) const {
+  Incarnation *inc = current(id);
+  if (!inc || !inc->hasExited())
+    return std::nullopt;
+  std::lock_guard lock(inc->mu);
+  return describeExit(inc->exitCode, inc->exitStatus);
+}
+
+std::string Supervisor::stdoutText(ServiceId id) const {
+  Incarnation *inc = current(id);
+  return inc && inc->out ? inc->out->text() : "";
+}
+
+std::string Supervisor::stderrText(ServiceId id) const {
+  Incarnation *inc = current(id);
+  return inc && inc->err ? inc->err->text() : "";
+}
+
+bool Supervisor::syncWakeUp(ServiceId id) const {
+  Incarnation *inc = current(id);
+  return inc && inc->proc.syncWakeUp;
+}
+
+const ListenerStats *Supervisor::listenerStats(ServiceId id) const {
+  Incarnation *inc = current(id);
+  return inc && inc->listener ? &inc->listener->stats() : nullptr;
+}
+
+std::optional<ScopeId> Supervisor::applyFaults(std::vector<RuleSpec> rules, std::string &error) {
+  std::vector<AppliedRule> applied;
+  std::vector<std::vector<std::pair<std::string, std::string>>> events;
+  for (const RuleSpec &r : rules) {
+    applied.push_back({r.target, r.syscall, r.label});
+    std::string filter;
+    std::span<const std::string_view> family = syscallFamily(r.syscall);
+    if (family.empty())
+      filter = r.syscall;
+    for (std::string_view m : family) {
+      if (!filter.empty())
+        filter += ',';
+      filter += m;
+    }
+    std::vector<std::pair<std::string, std::string>> f{
+        {"syscall", r.syscall}, {"action", describeAction(r.action)}, {"filter", filter}};
+    if (r.action.kind == ActionKind::Deny)
+      f.emplace_back("errno", errnoLabel(r.action.err));
+    if (r.probability < 1.0)
+      f.emplace_back("probability", std::to_string(r.probability));
+    if (!r.pathGlob.empty())
+      f.emplace_back("path", r.pathGlob);
+    if (!r.label.empty())
+      f.emplace_back("label", r.label);
+    events.push_back(std::move(f));
+  }
+  std::optional<ScopeId> scope = rules_.push(std::move(rules), error);
+  if (!scope)
+    return std::nullopt;
+  for (size_t i = 0; i < applied.size(); ++i)
+    trace_.record(EventType::FaultApplied, applied[i].target, std::move(events[i]));
+  scopes_.emplace_back(*scope, std::move(applied));
+  return scope;
+}
+
+void Supervisor::removeFaults(ScopeId scope) {
+  std::vector<RuleStats> stats = rules_.pop(scope);
+  auto it =
+      std::find_if(scopes_.begin(), scopes_.end(), [&](const auto &s) { return s.first == scope; });
+  if (it == scopes_.end())
+    return;
+  for (size_t i = 0; i < it->second.size(); ++i) {
+    const AppliedRule &r = it->second[i];
+    std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall}};
+    if (i < stats.size()) {
+      f.emplace_back("matches", std::to_string(stats[i].matches));
+      f.emplace_back("hits", std::to_string(stats[i].fires));
+    }
+    if (!r.label.empty())
+      f.emplace_back("label", r.label);
+    trace_.record(EventType::FaultRemoved, r.target, std::move(f));
+  }
+  scopes_.erase(it);
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,109 @@
+// The supervisor: owns the event loop thread, the services' processes, the
+// rule table and the trace of one test.
+//
+// Threads: the loop thread answers every trapped syscall (and reads output
+// pipes, reaps exits, fires delay timers); the caller's thread starts and
+// stops services, polls healthchecks and pushes/pops fault scopes. A
+// service's syscalls are answered even while the caller blocks on it (an
+// HTTP step, a healthcheck).
+//
+// Children die with the thread that forked them (PR_SET_PDEATHSIG), so call
+// start() from a thread that outlives the services (normally the main
+// thread). The destructor stops every service; process_groups.h covers
+// signals.
+#pragma once
+
+#include "runtime/event_loop.h"
+#include "runtime/listener.h"
+#include "runtime/rules.h"
+#include "runtime/service.h"
+#include "runtime/trace.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fbc::rt {
+
+struct SupervisorOptions {
+  uint64_t seed = 0;                 // the run seed every rule stream derives from
+  bool recordAllowedSyscalls = true; // trace allowed trapped syscalls too
+  int streamFd = -1;                 // >= 0: stream service output there, "name | " per line
+  int64_t stopGraceMs = 2000;        // SIGTERM → SIGKILL
+  size_t outputCap = 1 << 20;        // bytes of stdout/stderr kept per service
+};
+
+class Supervisor {
+public:
+  explicit Supervisor(SupervisorOptions opts = {});
+  ~Supervisor();
+  Supervisor(const Supervisor &) = delete;
+  Supervisor &operator=(const Supervisor &) = delete;
+
+  ServiceId addService(ServiceSpec spec);
+  size_t serviceCount() const { return services_.size(); }
+  const ServiceSpec &spec(ServiceId id) const;
+  std::optional<ServiceId> findService(std::string_view name) const;
+
+  // Launches the service, waits for its exec and its healthcheck, and
+  // records service_started / service_ready. On failure the service is
+  // stopped again and the error says why, naming the service.
+  ServiceError start(ServiceId id);
+  // Starts in the given order; stops at the first error (the services
+  // already started keep running: stopAll() ends them).
+  ServiceError startAll(std::span<const ServiceId> order);
+  // SIGTERM to the process group, SIGKILL after the grace period, reaps,
+  // closes the listener and pipes. Idempotent.
+  void stop(ServiceId id);
+  // Stops every running service, last started first.
+  void stopAll();
+
+  bool running(ServiceId id) const;
+  pid_t pid(ServiceId id) const; // -1 if never started
+  // Waits for the service's main process to exit on its own.
+  bool waitExit(ServiceId id, int64_t timeoutMs);
+  std::optional<std::string> exitDescription(ServiceId id) const;
+  std::string stdoutText(ServiceId id) const;
+  std::string stderrText(ServiceId id) const;
+  bool syncWakeUp(ServiceId id) const;
+  const ListenerStats *listenerStats(ServiceId id) const;
+
+  RuleTable &rules() { return rules_; }
+  Trace &trace() { return trace_; }
+  EventLoop &loop() { return loop_; }
+
+  // Pushes a fault scope and records fault_applied (one per rule, on its
+  // target); removeFaults pops it and records fault_removed with the hits.
+  std::optional<ScopeId> applyFaults(std::vector<RuleSpec> rules, std::string &error);
+  void removeFaults(ScopeId scope);
+
+private:
+  struct Incarnation;
+  struct Service {
+    ServiceSpec spec;
+    std::vector<std::unique_ptr<Incarnation>> runs; // the last one is current
+  };
+
+  Incarnation *current(ServiceId id) const;
+  void teardown(ServiceId id, Incarnation &inc);
+
+  SupervisorOptions opts_;
+  RuleTable rules_;
+  Trace trace_;
+  EventLoop loop_;
+  std::vector<std::unique_ptr<Service>> services_;
+  std::vector<ServiceId> startOrder_;
+  struct AppliedRule {
+    ServiceId target;
+    std::string syscall;
+    std::string label;
+  };
+  std::vector<std::pair<ScopeId, std::vector<AppliedRule>>> scopes_; // for fault_removed
+  std::thread loopThread_;
+};
+
+} // namespace fbc::rt

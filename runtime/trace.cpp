@@ -1,0 +1,167 @@
+#include "runtime/trace.h"
+
+#include "runtime/json_writer.h"
+
+#include <time.h>
+
+namespace fbc::rt {
+
+int64_t monotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+std::string_view eventTypeName(EventType t) {
+  switch (t) {
+  case EventType::ServiceStarted:
+    return "service_started";
+  case EventType::ServiceReady:
+    return "service_ready";
+  case EventType::ServiceStopped:
+    return "service_stopped";
+  case EventType::Syscall:
+    return "syscall";
+  case EventType::FaultApplied:
+    return "fault_applied";
+  case EventType::FaultRemoved:
+    return "fault_removed";
+  case EventType::StepSend:
+    return "step_send";
+  case EventType::StepRecv:
+    return "step_recv";
+  }
+  return "unknown";
+}
+
+Trace::Trace() : startNs_(monotonicNs()) {
+  // Sized for a busy test so the syscall hot path rarely reallocates.
+  events_.reserve(4096);
+}
+
+void Trace::setServiceName(ServiceId id, std::string name) {
+  std::lock_guard lock(mu_);
+  if (names_.size() <= id)
+    names_.resize(id + 1);
+  names_[id] = std::move(name);
+}
+
+std::string Trace::serviceName(ServiceId id) const {
+  std::lock_guard lock(mu_);
+  if (id == kNoService)
+    return "test";
+  return id < names_.size() ? names_[id] : "service#" + std::to_string(id);
+}
+
+uint64_t Trace::record(TraceEvent e) {
+  std::lock_guard lock(mu_);
+  e.seq = nextSeq_++;
+  e.timeNs = monotonicNs() - startNs_;
+  events_.push_back(std::move(e));
+  return events_.back().seq;
+}
+
+uint64_t Trace::record(EventType type, ServiceId service,
+                       std::vector<std::pair<std::string, std::string>> fields) {
+  TraceEvent e;
+  e.type = type;
+  e.service = service;
+  e.fields = std::move(fields);
+  return record(std::move(e));
+}
+
+uint64_t Trace::recordSyscall(ServiceId service, SyscallRecord s) {
+  TraceEvent e;
+  e.type = EventType::Syscall;
+  e.service = service;
+  e.syscall = std::move(s);
+  return record(std::move(e));
+}
+
+uint64_t Trace::stepSend(ServiceId target,
+                         std::vector<std::pair<std::string, std::string>> fields) {
+  fields.insert(fields.begin(), {"target", serviceName(target)});
+  return record(EventType::StepSend, kNoService, std::move(fields));
+}
+
+uint64_t Trace::stepRecv(ServiceId target,
+                         std::vector<std::pair<std::string, std::string>> fields) {
+  fields.insert(fields.begin(), {"target", serviceName(target)});
+  return record(EventType::StepRecv, kNoService, std::move(fields));
+}
+
+std::vector<TraceEvent> Trace::events() const {
+  std::lock_guard lock(mu_);
+  return events_;
+}
+
+size_t Trace::size() const {
+  std::lock_guard lock(mu_);
+  return events_.size();
+}
+
+void Trace::clear() {
+  std::lock_guard lock(mu_);
+  events_.clear();
+  nextSeq_ = 1;
+  startNs_ = monotonicNs();
+}
+
+std::map<std::string, SyscallSummary> Trace::syscallSummary() const {
+  std::map<std::string, SyscallSummary> out;
+  for (const TraceEvent &e : events()) {
+    if (e.type != EventType::Syscall)
+      continue;
+    SyscallSummary &s = out[serviceName(e.service)];
+    ++s.total;
+    if (e.syscall.fired && e.syscall.action.kind != ActionKind::Allow)
+      ++s.faulted;
+    ++s.breakdown[std::string(syscallName(e.syscall.nr))];
+  }
+  return out;
+}
+
+void Trace::writeEvent(JsonWriter &w, const TraceEvent &e) const {
+  w.beginObject();
+  w.field("seq", e.seq);
+  w.field("time_ns", e.timeNs);
+  w.field("type", eventTypeName(e.type));
+  w.field("service", serviceName(e.service));
+  if (e.type == EventType::Syscall) {
+    const SyscallRecord &s = e.syscall;
+    w.field("syscall", syscallName(s.nr));
+    w.field("pid", s.pid);
+    std::string decision =
+        s.systemPathExempt && !s.fired ? "allow (system path)" : describeAction(s.action);
+    w.field("decision", decision);
+    if (s.action.kind == ActionKind::Deny)
+      w.field("errno", errnoLabel(s.action.err));
+    if (!s.path.empty())
+      w.field("path", s.path);
+    if (!s.dest.empty())
+      w.field("dest", s.dest);
+    if (!s.label.empty())
+      w.field("label", s.label);
+    w.field("latency_ns", s.latencyNs);
+  }
+  if (!e.fields.empty()) {
+    w.key("fields").beginObject();
+    for (const auto &[k, v] : e.fields)
+      w.field(k, v);
+    w.endObject();
+  }
+  w.endObject();
+}
+
+std::string Trace::toJson(int indent) const {
+  std::string out;
+  JsonWriter w(out, indent);
+  w.beginObject().key("events").beginArray();
+  for (const TraceEvent &e : events())
+    writeEvent(w, e);
+  w.endArray().endObject();
+  out += '\n';
+  return out;
+}
+
+} // namespace fbc::rt

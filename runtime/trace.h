@@ -1,0 +1,99 @@
+// The ordered event log of one test: every event gets the next sequence
+// number and a CLOCK_MONOTONIC timestamp under one lock, so seq order is
+// time order. Services are ids (names live in the Trace), so recording a
+// syscall event does not allocate unless it carries a path or label longer
+// than the small-string buffer.
+#pragma once
+
+#include "runtime/rules.h"
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fbc::rt {
+
+enum class EventType : uint8_t {
+  ServiceStarted,
+  ServiceReady,
+  ServiceStopped,
+  Syscall,
+  FaultApplied,
+  FaultRemoved,
+  StepSend,
+  StepRecv,
+};
+
+// "service_started", "syscall", "step_recv", ...
+std::string_view eventTypeName(EventType t);
+
+// The syscall-specific part of an event.
+struct SyscallRecord {
+  int32_t pid = 0;
+  int32_t nr = -1;
+  Action action;                 // what was done (Allow when nothing fired)
+  bool fired = false;            // a rule decided
+  bool systemPathExempt = false; // "allow (system path)"
+  int64_t latencyNs = 0;         // notification received → answered (delays included)
+  std::string path;              // resolved path, if it was needed
+  std::string label;             // the firing rule's label
+  std::string dest;              // "127.0.0.1:6379" for connect/sendto, if read
+};
+
+struct TraceEvent {
+  uint64_t seq = 0;
+  int64_t timeNs = 0; // monotonic, relative to the trace's start
+  EventType type = EventType::Syscall;
+  ServiceId service = kNoService;                          // kNoService: the test itself ("test")
+  SyscallRecord syscall;                                   // type == Syscall
+  std::vector<std::pair<std::string, std::string>> fields; // everything else, in order
+};
+
+// Per-service syscall counts for summaries (total, faulted, per syscall).
+struct SyscallSummary {
+  uint64_t total = 0;
+  uint64_t faulted = 0;
+  std::map<std::string, uint64_t> breakdown; // sorted by syscall name
+};
+
+class Trace {
+public:
+  Trace();
+
+  void setServiceName(ServiceId id, std::string name);
+  std::string serviceName(ServiceId id) const; // "test" for kNoService
+
+  // Records `e` (its seq and timeNs are assigned here) and returns its seq.
+  uint64_t record(TraceEvent e);
+  uint64_t record(EventType type, ServiceId service,
+                  std::vector<std::pair<std::string, std::string>> fields = {});
+  uint64_t recordSyscall(ServiceId service, SyscallRecord s);
+
+  // The step API the body builtins use: "test" is the source, `target` the service.
+  uint64_t stepSend(ServiceId target, std::vector<std::pair<std::string, std::string>> fields);
+  uint64_t stepRecv(ServiceId target, std::vector<std::pair<std::string, std::string>> fields);
+
+  std::vector<TraceEvent> events() const;
+  size_t size() const;
+  void clear(); // also restarts seq at 1 and the clock at 0
+  std::map<std::string, SyscallSummary> syscallSummary() const;
+
+  // {"events":[...]} with keys in a fixed order.
+  std::string toJson(int indent = 0) const;
+  // One event as a JSON object (into `w`).
+  void writeEvent(class JsonWriter &w, const TraceEvent &e) const;
+
+private:
+  mutable std::mutex mu_;
+  int64_t startNs_;
+  uint64_t nextSeq_ = 1;
+  std::vector<TraceEvent> events_;
+  std::vector<std::string> names_;
+};
+
+int64_t monotonicNs();
+
+} // namespace fbc::rt

@@ -1,0 +1,126 @@
+#include "tests/e2e/e2e_util.h"
+
+#include "runtime/trace.h"
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fbc::rt::e2e {
+
+uint16_t freePort() {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+TempDir::TempDir() {
+  char tmpl[] = "/tmp/fbc-e2e-XXXXXX";
+  path_ = mkdtemp(tmpl);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+namespace {
+size_t collect(char *data, size_t size, size_t n, void *user) {
+  static_cast<std::string *>(user)->append(data, size * n);
+  return size * n;
+}
+} // namespace
+
+HttpResponse httpRequest(const std::string &method, const std::string &url, const std::string &body,
+                         long timeoutMs) {
+  HttpResponse r;
+  CURL *c = curl_easy_init();
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeoutMs);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &r.body);
+  if (!body.empty() || method == "PUT" || method == "POST") {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.c_str());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+  }
+  int64_t t0 = monotonicNs();
+  CURLcode rc = curl_easy_perform(c);
+  r.durationMs = static_cast<double>(monotonicNs() - t0) / 1e6;
+  if (rc == CURLE_OK)
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);
+  else
+    r.error = curl_easy_strerror(rc);
+  curl_easy_cleanup(c);
+  return r;
+}
+
+std::string tcpRequest(uint16_t port, const std::string &line, int timeoutMs) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) < 0) {
+    std::string e = std::strerror(errno);
+    close(fd);
+    return "<error: connect: " + e + ">";
+  }
+  std::string req = line + "\n";
+  send(fd, req.data(), req.size(), MSG_NOSIGNAL);
+  std::string reply;
+  char buf[4096];
+  while (reply.find('\n') == std::string::npos) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, timeoutMs) != 1) {
+      close(fd);
+      return "<error: timeout>";
+    }
+    ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0)
+      break;
+    reply.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  size_t nl = reply.find('\n');
+  return nl == std::string::npos ? "<error: no reply>" : reply.substr(0, nl);
+}
+
+bool processAlive(int pid) {
+  if (kill(pid, 0) < 0)
+    return false;
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("State:", 0) == 0)
+      return line.find('Z') == std::string::npos;
+  return false;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace fbc::rt::e2e

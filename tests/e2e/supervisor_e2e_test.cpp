@@ -1,0 +1,410 @@
+// End-to-end tests of the runtime core: the fixture services run under the
+// supervisor's seccomp filters, faults are pushed through the rule table,
+// and the effects are observed the way a user would (HTTP status codes,
+// KV replies, latency) and in the trace.
+#include "runtime/errno_names.h"
+#include "runtime/supervisor.h"
+#include "tests/e2e/e2e_util.h"
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <fstream>
+#include <future>
+#include <thread>
+
+namespace fbc::rt {
+namespace {
+
+using e2e::freePort;
+using e2e::httpRequest;
+using e2e::processAlive;
+using e2e::tcpRequest;
+using e2e::TempDir;
+
+// Joins pieces with append: GCC 12 reports a false -Wrestrict on
+// `"literal" + std::string`.
+std::string cat(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (std::string_view p : parts)
+    out += p;
+  return out;
+}
+
+int errnoOf(const char *name) {
+  return findErrnoName(name)->number;
+}
+
+RuleSpec rule(ServiceId target, std::string syscall, Action action) {
+  RuleSpec r;
+  r.target = target;
+  r.syscall = std::move(syscall);
+  r.action = action;
+  return r;
+}
+
+// The KV store and the HTTP API in front of it, each filtered for the
+// syscalls that `potential` rules could touch (as the IR will compute).
+class KvApiTest : public ::testing::Test {
+protected:
+  static constexpr ServiceId kKv = 0, kApi = 1;
+  TempDir dir;
+  uint16_t kvPort = freePort();
+  uint16_t apiPort = freePort();
+  std::unique_ptr<Supervisor> sup;
+
+  std::string wal() const { return dir.file("kv.wal"); }
+  std::string api(const std::string &path) const {
+    return cat({"http://127.0.0.1:", std::to_string(apiPort), path});
+  }
+
+  ServiceSpec kvSpec(const std::string &name, uint16_t port, std::string walPath) {
+    ServiceSpec s;
+    s.name = name;
+    s.launch.binary = FBC_FIXTURE_KV;
+    s.launch.args = {"--port", std::to_string(port), "--wal", walPath};
+    s.launch.cwd = dir.path();
+    s.ports = {port};
+    s.health = Healthcheck::tcp("127.0.0.1", port, 5000);
+    return s;
+  }
+
+  ServiceSpec apiSpec() {
+    ServiceSpec s;
+    s.name = "api";
+    s.launch.binary = FBC_FIXTURE_API;
+    s.launch.args = {"--port", std::to_string(apiPort)};
+    s.launch.env = {cat({"KV_ADDR=localhost:", std::to_string(kvPort)})};
+    s.ports = {apiPort};
+    s.health = Healthcheck::http(api("/health"), 5000);
+    return s;
+  }
+
+  void startStack(const std::vector<RuleSpec> &potential, SupervisorOptions opts = {}) {
+    sup = std::make_unique<Supervisor>(opts);
+    ServiceSpec kv = kvSpec("kv", kvPort, wal());
+    ServiceSpec ap = apiSpec();
+    std::vector<std::vector<int>> traps;
+    std::string error;
+    ASSERT_TRUE(trapSets(2, potential, traps, error)) << error;
+    kv.launch.trapped = traps[kKv];
+    ap.launch.trapped = traps[kApi];
+    ASSERT_EQ(sup->addService(std::move(kv)), kKv);
+    ASSERT_EQ(sup->addService(std::move(ap)), kApi);
+    std::vector<ServiceId> order{kKv, kApi};
+    ServiceError e = sup->startAll(order);
+    ASSERT_FALSE(e) << e.reason() << "\nkv stderr: " << sup->stderrText(kKv)
+                    << "\napi stderr: " << sup->stderrText(kApi);
+  }
+
+  ScopeId apply(std::vector<RuleSpec> rules) {
+    std::string error;
+    std::optional<ScopeId> s = sup->applyFaults(std::move(rules), error);
+    EXPECT_TRUE(s) << error;
+    return s.value_or(0);
+  }
+
+  // Syscall events of `service` with a non-allow decision.
+  std::vector<TraceEvent> faulted(ServiceId service) {
+    std::vector<TraceEvent> out;
+    for (const TraceEvent &e : sup->trace().events())
+      if (e.type == EventType::Syscall && e.service == service && e.syscall.fired &&
+          e.syscall.action.kind != ActionKind::Allow)
+        out.push_back(e);
+    return out;
+  }
+};
+
+TEST_F(KvApiTest, WriteDenyEioMakesTheApiAnswer5xx) {
+  std::vector<RuleSpec> rules{rule(kKv, "write", Action::deny(errnoOf("EIO")))};
+  startStack(rules);
+  ASSERT_TRUE(sup->syncWakeUp(kKv)) << "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP not set on 6.6+";
+
+  EXPECT_EQ(httpRequest("PUT", api("/kv/a"), "1").status, 200);
+  ScopeId scope = apply(rules);
+  e2e::HttpResponse r = httpRequest("PUT", api("/kv/b"), "2");
+  EXPECT_EQ(r.status, 500);
+  EXPECT_NE(r.body.find("ERR Input/output error"), std::string::npos) << r.body;
+  sup->removeFaults(scope);
+  EXPECT_EQ(httpRequest("PUT", api("/kv/c"), "3").status, 200);
+  EXPECT_EQ(httpRequest("GET", api("/kv/a")).body, "1\n");
+  EXPECT_EQ(httpRequest("GET", api("/kv/b")).status, 404); // never stored
+
+  // The denied write is in the trace, on the WAL, with the reference's text.
+  std::vector<TraceEvent> denied = faulted(kKv);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(syscallName(denied[0].syscall.nr), "write");
+  EXPECT_EQ(denied[0].syscall.path, wal());
+  EXPECT_EQ(describeAction(denied[0].syscall.action), "deny(input/output error)");
+  std::string json = sup->trace().toJson();
+  EXPECT_NE(json.find("\"type\":\"fault_applied\""), std::string::npos);
+  EXPECT_NE(json.find("\"type\":\"fault_removed\""), std::string::npos);
+  EXPECT_NE(json.find("\"errno\":\"EIO\""), std::string::npos);
+  // The WAL holds the two successful SETs only.
+  EXPECT_EQ(e2e::readFile(wal()), "SET a 1\nSET c 3\n");
+}
+
+TEST_F(KvApiTest, WriteDenyEnospc) {
+  std::vector<RuleSpec> rules{rule(kKv, "write", Action::deny(errnoOf("ENOSPC")))};
+  startStack(rules);
+  apply(rules);
+  e2e::HttpResponse r = httpRequest("PUT", api("/kv/k"), "v");
+  EXPECT_EQ(r.status, 500);
+  EXPECT_NE(r.body.find("No space left on device"), std::string::npos) << r.body;
+  ASSERT_EQ(faulted(kKv).size(), 1u);
+  EXPECT_EQ(describeAction(faulted(kKv)[0].syscall.action), "deny(no space left on device)");
+}
+
+TEST_F(KvApiTest, FsyncDeny) {
+  std::vector<RuleSpec> rules{rule(kKv, "fsync", Action::deny(errnoOf("EIO")))};
+  startStack(rules);
+  apply(rules);
+  e2e::HttpResponse r = httpRequest("PUT", api("/kv/k"), "v");
+  EXPECT_EQ(r.status, 500);
+  EXPECT_NE(r.body.find("Input/output error"), std::string::npos) << r.body;
+  std::vector<TraceEvent> denied = faulted(kKv);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(syscallName(denied[0].syscall.nr), "fsync");
+  // The write itself went through: only durability failed.
+  EXPECT_EQ(e2e::readFile(wal()), "SET k v\n");
+}
+
+// A connect rule on the KV makes the API's connections to the KV's port
+// fail: the API's filter traps connect, the decision reads the sockaddr.
+TEST_F(KvApiTest, ConnectDenyOnTheKvIsSeenByTheApisConnects) {
+  std::vector<RuleSpec> rules{rule(kKv, "connect", Action::deny(errnoOf("ECONNREFUSED")))};
+  startStack(rules);
+  EXPECT_EQ(httpRequest("PUT", api("/kv/a"), "1").status, 200);
+  apply(rules);
+  e2e::HttpResponse r = httpRequest("PUT", api("/kv/b"), "2");
+  EXPECT_EQ(r.status, 503);
+  EXPECT_NE(r.body.find("kv unreachable: Connection refused"), std::string::npos) << r.body;
+  // The KV itself still serves direct clients (the supervisor is not traced).
+  EXPECT_EQ(tcpRequest(kvPort, "PING"), "PONG");
+
+  std::vector<TraceEvent> denied = faulted(kApi);
+  ASSERT_FALSE(denied.empty());
+  for (const TraceEvent &e : denied) {
+    EXPECT_EQ(syscallName(e.syscall.nr), "connect");
+    EXPECT_TRUE(e.syscall.dest.ends_with(cat({":", std::to_string(kvPort)}))) << e.syscall.dest;
+  }
+  // localhost resolves to ::1 and 127.0.0.1: both attempts were refused.
+  bool v4 = false;
+  for (const TraceEvent &e : denied)
+    v4 = v4 || e.syscall.dest == cat({"127.0.0.1:", std::to_string(kvPort)});
+  EXPECT_TRUE(v4);
+  EXPECT_TRUE(faulted(kKv).empty());
+}
+
+// A 500 ms delay shows in the client's latency, and while it is pending the
+// event loop keeps answering other services' trapped syscalls.
+TEST_F(KvApiTest, DelayIsVisibleInLatencyAndBlocksNothingElse) {
+  uint16_t kv2Port = freePort();
+  std::vector<RuleSpec> rules{rule(kKv, "fsync", Action::delay(500'000'000))};
+  startStack(rules);
+  ServiceSpec kv2 = kvSpec("kv2", kv2Port, dir.file("kv2.wal"));
+  kv2.launch.trapped = {syscallNumber("write"), syscallNumber("fsync")};
+  ServiceId k2 = sup->addService(std::move(kv2));
+  ASSERT_FALSE(sup->start(k2));
+
+  EXPECT_LT(httpRequest("PUT", api("/kv/fast"), "1").durationMs, 400);
+  apply(rules);
+  auto slow =
+      std::async(std::launch::async, [&] { return httpRequest("PUT", api("/kv/slow"), "2"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(tcpRequest(kv2Port, "SET x 1"), "OK"); // trapped write + fsync on kv2
+  double otherMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  e2e::HttpResponse r = slow.get();
+  EXPECT_EQ(r.status, 200);
+  EXPECT_GE(r.durationMs, 500);
+  EXPECT_LT(r.durationMs, 3000);
+  EXPECT_LT(otherMs, 300) << "a pending delay blocked another service's syscalls";
+
+  std::vector<TraceEvent> delayed = faulted(kKv);
+  ASSERT_EQ(delayed.size(), 1u);
+  EXPECT_EQ(describeAction(delayed[0].syscall.action), "delay(500ms)");
+  EXPECT_GE(delayed[0].syscall.latencyNs, 500'000'000);
+}
+
+// openat with a path glob: only the matching file fails; the rest of the
+// process's opens (its own libraries at exec, other files) go through.
+TEST_F(KvApiTest, OpenatPathGlobDeny) {
+  RuleSpec r = rule(kKv, "openat", Action::deny(errnoOf("EACCES")));
+  r.pathGlob = dir.path() + "/snap-*.db";
+  r.label = "snapshots";
+  startStack({r});
+  apply({r});
+  EXPECT_EQ(tcpRequest(kvPort, "SET a 1"), "OK");
+  EXPECT_EQ(tcpRequest(kvPort, "SNAPSHOT snap-1.db"), "ERR Permission denied");
+  EXPECT_EQ(tcpRequest(kvPort, cat({"SNAPSHOT ", dir.file("snap-2.db")})), "ERR Permission denied");
+  EXPECT_EQ(tcpRequest(kvPort, "SNAPSHOT other.db"), "OK");
+  EXPECT_EQ(e2e::readFile(dir.file("other.db")), "a 1\n");
+
+  std::vector<TraceEvent> denied = faulted(kKv);
+  ASSERT_EQ(denied.size(), 2u);
+  // The relative path was resolved against the KV's working directory.
+  EXPECT_EQ(denied[0].syscall.path, dir.file("snap-1.db"));
+  EXPECT_EQ(denied[0].syscall.label, "snapshots");
+}
+
+TEST_F(KvApiTest, ProbabilityIsReproducibleFromTheSeed) {
+  auto run = [&](uint64_t seed) {
+    RuleSpec r = rule(kKv, "fsync", Action::deny(errnoOf("EIO")));
+    r.probability = 0.5;
+    SupervisorOptions opts;
+    opts.seed = seed;
+    kvPort = freePort();
+    apiPort = freePort();
+    startStack({r}, opts);
+    apply({r});
+    std::string outcomes;
+    for (int i = 0; i < 16; ++i)
+      outcomes += tcpRequest(kvPort, cat({"SET k", std::to_string(i), " v"})) == "OK" ? '.' : 'x';
+    sup.reset();
+    return outcomes;
+  };
+  std::string a = run(42), b = run(42), c = run(7);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a.find('x'), std::string::npos);
+  EXPECT_NE(a.find('.'), std::string::npos);
+  EXPECT_NE(a, c); // 2^-16 chance of a false failure
+}
+
+class LifecycleTest : public ::testing::Test {
+protected:
+  TempDir dir;
+};
+
+TEST_F(LifecycleTest, CrashAtStartIsClassified) {
+  Supervisor sup;
+  ServiceSpec s;
+  s.name = "flaky";
+  s.launch.binary = FBC_FIXTURE_CRASH;
+  s.launch.trapped = {syscallNumber("write")};
+  s.health = Healthcheck::tcp("127.0.0.1", freePort(), 5000);
+  ServiceId id = sup.addService(s);
+  ServiceError e = sup.start(id);
+  EXPECT_EQ(e.kind, ServiceError::Kind::CrashedAtStart);
+  EXPECT_EQ(e.reason(), "service \"flaky\": crashed at start (exited with status 3; stderr: "
+                        "crash_at_start: configuration missing, giving up)");
+  EXPECT_FALSE(sup.running(id));
+
+  s.name = "aborts";
+  s.launch.args = {"--abort"};
+  ServiceId id2 = sup.addService(s);
+  e = sup.start(id2);
+  EXPECT_EQ(e.kind, ServiceError::Kind::CrashedAtStart);
+  EXPECT_NE(e.reason().find("service \"aborts\": crashed at start (killed by SIGABRT"),
+            std::string::npos)
+      << e.reason();
+}
+
+TEST_F(LifecycleTest, MissingBinaryIsClassified) {
+  Supervisor sup;
+  ServiceSpec s;
+  s.name = "ghost";
+  s.launch.binary = dir.file("no-such-binary");
+  ServiceId id = sup.addService(s);
+  ServiceError e = sup.start(id);
+  EXPECT_EQ(e.kind, ServiceError::Kind::MissingBinary);
+  EXPECT_NE(e.reason().find("service \"ghost\": missing binary"), std::string::npos) << e.reason();
+}
+
+TEST_F(LifecycleTest, HealthcheckTimeoutIsClassifiedAndTheServiceStopped) {
+  Supervisor sup;
+  ServiceSpec s;
+  s.name = "deaf";
+  uint16_t port = freePort();
+  s.launch.binary = FBC_FIXTURE_KV;
+  s.launch.args = {"--port", std::to_string(port), "--wal", dir.file("wal")};
+  s.launch.trapped = {syscallNumber("fsync")};
+  s.health = Healthcheck::tcp("127.0.0.1", freePort(), 300); // nothing listens there
+  ServiceId id = sup.addService(s);
+  ServiceError e = sup.start(id);
+  EXPECT_EQ(e.kind, ServiceError::Kind::HealthcheckTimeout);
+  EXPECT_NE(e.reason().find("service \"deaf\": healthcheck timed out (tcp 127.0.0.1:"),
+            std::string::npos)
+      << e.reason();
+  EXPECT_FALSE(processAlive(sup.pid(id)));
+}
+
+// Stopping kills the whole process group, children included, also when
+// the service ignores SIGTERM; destroying the supervisor does the same.
+TEST_F(LifecycleTest, StoppingLeavesNoProcessBehind) {
+  SupervisorOptions opts;
+  opts.stopGraceMs = 200;
+  auto sup = std::make_unique<Supervisor>(opts);
+  ServiceSpec s;
+  s.name = "stubborn";
+  s.launch.binary = "/bin/sh";
+  // A child in the background and a parent that ignores SIGTERM.
+  s.launch.args = {"-c", cat({"trap '' TERM; sleep 60 & echo $! > ", dir.file("child"), "; wait"})};
+  s.launch.trapped = {syscallNumber("openat")};
+  ServiceId a = sup->addService(s);
+  ASSERT_FALSE(sup->start(a));
+  s.name = "other";
+  s.launch.args = {"-c", cat({"sleep 60 & echo $! > ", dir.file("child2"), "; wait"})};
+  ServiceId b = sup->addService(s);
+  ASSERT_FALSE(sup->start(b));
+
+  auto childPid = [&](const std::string &f) {
+    for (int i = 0; i < 200; ++i) {
+      std::string text = e2e::readFile(dir.file(f));
+      if (!text.empty() && text.back() == '\n')
+        return std::stoi(text);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+  };
+  int pa = sup->pid(a), ca = childPid("child"), pb = sup->pid(b), cb = childPid("child2");
+  ASSERT_GT(ca, 0);
+  ASSERT_GT(cb, 0);
+  EXPECT_TRUE(processAlive(pa) && processAlive(ca) && processAlive(pb) && processAlive(cb));
+
+  sup->stop(a);
+  EXPECT_FALSE(processAlive(pa));
+  EXPECT_FALSE(processAlive(ca));
+  EXPECT_TRUE(processAlive(pb));
+  EXPECT_EQ(sup->exitDescription(a).value_or(""), "killed by SIGKILL");
+
+  sup.reset(); // the destructor stops the rest
+  EXPECT_FALSE(processAlive(pb));
+  EXPECT_FALSE(processAlive(cb));
+}
+
+TEST_F(LifecycleTest, TraceIsOrderedAndCapturesOutput) {
+  SupervisorOptions opts;
+  Supervisor sup(opts);
+  ServiceSpec s;
+  s.name = "echo";
+  s.launch.binary = "/bin/sh";
+  s.launch.args = {"-c", "echo hello; echo oops >&2; cat /dev/null"};
+  s.launch.trapped = {syscallNumber("openat")};
+  ServiceId id = sup.addService(s);
+  ASSERT_FALSE(sup.start(id));
+  ASSERT_TRUE(sup.waitExit(id, 5000));
+  sup.stop(id);
+  EXPECT_EQ(sup.stdoutText(id), "hello\n");
+  EXPECT_EQ(sup.stderrText(id), "oops\n");
+  std::vector<TraceEvent> events = sup.trace().events();
+  ASSERT_GE(events.size(), 3u);
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].seq, i + 1);
+    if (i > 0) {
+      EXPECT_GE(events[i].timeNs, events[i - 1].timeNs);
+    }
+  }
+  EXPECT_EQ(events.front().type, EventType::ServiceStarted);
+  EXPECT_EQ(events.back().type, EventType::ServiceStopped);
+  bool sawOpen = false;
+  for (const TraceEvent &e : events)
+    sawOpen = sawOpen || (e.type == EventType::Syscall && syscallName(e.syscall.nr) == "openat");
+  EXPECT_TRUE(sawOpen); // the shell opening /dev/null (and its libraries) was mediated
+}
+
+} // namespace
+} // namespace fbc::rt

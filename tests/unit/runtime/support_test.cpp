@@ -1,0 +1,95 @@
+// The runtime's small pieces: errno names, Go durations, the JSON writer,
+// syscall tables, sockaddr parsing.
+#include "runtime/duration.h"
+#include "runtime/errno_names.h"
+#include "runtime/json_writer.h"
+#include "runtime/sockaddr.h"
+#include "runtime/syscalls.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <gtest/gtest.h>
+
+namespace fbc::rt {
+namespace {
+
+TEST(ErrnoNames, TableAndLookup) {
+  EXPECT_EQ(errnoNames().size(), 29u);
+  ASSERT_NE(findErrnoName("econnrefused"), nullptr);
+  EXPECT_EQ(findErrnoName("ECONNREFUSED")->number, 111);
+  EXPECT_EQ(findErrnoName("EIO")->text, "input/output error");
+  EXPECT_EQ(findErrnoName("EPIPE"), nullptr); // not in the reference's table
+  EXPECT_TRUE(supportedErrnoNames().starts_with("EACCES, EADDRINUSE, EADDRNOTAVAIL"));
+  for (size_t i = 1; i < errnoNames().size(); ++i)
+    EXPECT_LT(errnoNames()[i - 1].name, errnoNames()[i].name);
+}
+
+TEST(Duration, GoFormat) {
+  EXPECT_EQ(formatGoDuration(0), "0s");
+  EXPECT_EQ(formatGoDuration(500), "500ns");
+  EXPECT_EQ(formatGoDuration(1500), "1.5µs");
+  EXPECT_EQ(formatGoDuration(500'000'000), "500ms");
+  EXPECT_EQ(formatGoDuration(1'500'000'000), "1.5s");
+  EXPECT_EQ(formatGoDuration(2'000'000'000), "2s");
+  EXPECT_EQ(formatGoDuration(90'000'000'000), "1m30s");
+  EXPECT_EQ(formatGoDuration(7'200'000'000'000), "2h0m0s");
+  EXPECT_EQ(formatGoDuration(-1'000'000), "-1ms");
+}
+
+TEST(JsonWriter, OrderAndEscapes) {
+  std::string out;
+  JsonWriter w(out);
+  w.beginObject().field("b", 1).field("a", "x\"\n\x01");
+  w.key("list").beginArray().value(true).null().value(1.5).endArray();
+  w.key("empty").beginObject().endObject();
+  w.field("bad", std::string_view("\xff"));
+  w.endObject();
+  EXPECT_EQ(out, "{\"b\":1,\"a\":\"x\\\"\\n\\u0001\",\"list\":[true,null,1.5],\"empty\":{},"
+                 "\"bad\":\"\xEF\xBF\xBD\"}");
+  std::string pretty;
+  JsonWriter p(pretty, 2);
+  p.beginObject().field("k", 1).endObject();
+  EXPECT_EQ(pretty, "{\n  \"k\": 1\n}");
+}
+
+TEST(Syscalls, NamesNumbersAndShapes) {
+  int w = syscallNumber("write");
+  ASSERT_GE(w, 0);
+  EXPECT_EQ(syscallName(w), "write");
+  EXPECT_EQ(syscallNumber("frobnicate"), -1);
+  EXPECT_EQ(syscallShape(syscallNumber("openat")).pathArg, 1);
+  EXPECT_EQ(syscallShape(syscallNumber("openat")).dirfdArg, 0);
+  EXPECT_EQ(syscallShape(w).fdArg, 0);
+  EXPECT_EQ(syscallShape(syscallNumber("connect")).dest, DestArg::Sockaddr);
+  EXPECT_TRUE(isDestinationSyscall(syscallNumber("sendto")));
+  EXPECT_FALSE(isDestinationSyscall(w));
+  std::vector<int> nrs;
+  std::string err;
+  ASSERT_TRUE(expandSyscallFamily("fsync", nrs, err));
+  EXPECT_EQ(nrs.size(), 2u);
+}
+
+TEST(Sockaddr, ParsesInetAndLoopback) {
+  sockaddr_in in{};
+  in.sin_family = AF_INET;
+  in.sin_port = htons(6379);
+  inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
+  Destination d = parseSockaddr(&in, sizeof in);
+  EXPECT_TRUE(d.valid() && d.local);
+  EXPECT_EQ(d.port, 6379);
+  EXPECT_EQ(d.text(), "127.0.0.1:6379");
+  inet_pton(AF_INET, "10.1.2.3", &in.sin_addr);
+  EXPECT_FALSE(parseSockaddr(&in, sizeof in).local);
+  sockaddr_in6 in6{};
+  in6.sin6_family = AF_INET6;
+  in6.sin6_port = htons(80);
+  in6.sin6_addr = in6addr_loopback;
+  d = parseSockaddr(&in6, sizeof in6);
+  EXPECT_TRUE(d.local);
+  EXPECT_EQ(d.text(), "[::1]:80");
+  EXPECT_FALSE(parseSockaddr(&in, 3).valid());
+}
+
+} // namespace
+} // namespace fbc::rt
