@@ -21,9 +21,8 @@ constexpr size_t kLinearLimit = 8;
 
 // Dict keys are mostly small ints and strings: compare those without the
 // generic equality (equal ints and floats hash alike and fall through).
+// (The caller has checked identity, the common case of a key object reused.)
 bool sameKey(Thread &t, Value a, Value b) {
-  if (a == b)
-    return true;
   if (a.isSmallInt() && b.isSmallInt())
     return false;
   String *sa = a.as<String>();
@@ -63,7 +62,7 @@ int64_t HashTable::find(Thread &t, Value key, uint32_t hash) const {
   if (index_.empty()) {
     for (size_t i = head_, n = entries_.size(); i < n; ++i) {
       const Entry &e = entries_[i];
-      if (e.hash == hash && !e.value.isNull() && sameKey(t, e.key, key))
+      if (e.hash == hash && !e.value.isNull() && (e.key == key || sameKey(t, e.key, key)))
         return static_cast<int64_t>(i);
     }
     return -1;
@@ -74,7 +73,7 @@ int64_t HashTable::find(Thread &t, Value key, uint32_t hash) const {
     if (i < 0)
       return -1;
     const Entry &e = entries_[i];
-    if (e.hash == hash && !e.value.isNull() && sameKey(t, e.key, key))
+    if (e.hash == hash && !e.value.isNull() && (e.key == key || sameKey(t, e.key, key)))
       return i;
   }
 }
