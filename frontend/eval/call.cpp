@@ -124,6 +124,7 @@ Value callFunction(Thread &t, const Function &fn, const Args &args) {
   const FunctionCode &c = *fn.code;
   if (c.active && !t.dialect.allowRecursion)
     t.fail("function " + c.name + " called recursively");
+  t.step();
 
   Value *locals = static_cast<Value *>(alloca(sizeof(Value) * (c.numLocals + 1)));
   for (uint32_t i = 0; i < c.numLocals; ++i)

@@ -544,6 +544,7 @@ private:
     Value seq = c.x->eval(fr);
     at(fr, c.pos);
     forEachElement(fr.t, seq, [&](Value v) {
+      fr.t.step();
       c.vars->assign(fr, v);
       run(fr, i + 1, out);
       return true;

@@ -18,6 +18,8 @@ void Thread::fail(std::string msg) {
   throw err;
 }
 
+void Thread::tooManySteps() { fail("Starlark computation cancelled: too many steps"); }
+
 void Thread::tooDeep() { fail("call stack too deep (more than " + std::to_string(maxDepth) + " calls)"); }
 
 const TraceFrame *EvalError::innermostSourceFrame() const {

@@ -10,6 +10,7 @@
 #include "frontend/source/source_manager.h"
 #include "frontend/syntax/dialect.h"
 
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <string>
@@ -78,6 +79,17 @@ public:
   // of overflowing the C++ stack.
   unsigned maxDepth = 5000;
 
+  // Execution steps so far: one per call of a Starlark function and one per
+  // iteration of a for/while loop or comprehension clause. Past maxSteps
+  // execution fails with "Starlark computation cancelled: too many steps";
+  // the default is no limit (embedders such as the fuzzer set one).
+  uint64_t steps = 0;
+  uint64_t maxSteps = UINT64_MAX;
+  void step() {
+    if (++steps > maxSteps)
+      tooManySteps();
+  }
+
   // Pushes/pops a frame; use CallScope or BuiltinFrame rather than these.
   void push(CallFrame &f) {
     if (depth >= maxDepth)
@@ -93,6 +105,7 @@ public:
 
 private:
   [[noreturn]] void tooDeep();
+  [[noreturn]] void tooManySteps();
 };
 
 // Keeps a builtin's frame on the stack while it runs ("<builtin>: in min").
