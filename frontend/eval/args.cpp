@@ -35,9 +35,10 @@ void bindArgs(Thread &t, std::string_view fn, const Args &args,
     while (i < n && paramName(names[i]) != name)
       ++i;
     if (i == n)
-      t.fail(std::string(fn) + ": unexpected keyword argument " + std::string(name));
+      t.fail(std::string(fn) + ": unexpected keyword argument " + repr(Value::object(kw.name)));
     if (*slots[i])
-      t.fail(std::string(fn) + ": got multiple values for keyword argument " + std::string(name));
+      t.fail(std::string(fn) + ": got multiple values for keyword argument " +
+             repr(Value::object(kw.name)));
     *slots[i] = kw.value;
   }
   for (size_t i = args.positional.size(); i < n; ++i) {
@@ -132,7 +133,6 @@ Value wantIterable(Thread &t, std::string_view fn, std::string_view param, Value
     case Kind::Dict:
     case Kind::Set:
     case Kind::Range:
-    case Kind::Bytes:
       return v;
     default:
       if (v.obj()->iterable())

@@ -105,7 +105,7 @@ TEST_F(UniverseTest, StrReprPrint) {
   EXPECT_EQ(run("print('a', 1, [2, 'x'], None)\nprint(1, 2, sep='/')\nprint()\n_ = None"), "None");
   EXPECT_EQ(printed, (std::vector<std::string>{"a 1 [2, \"x\"] None", "1/2", ""}));
   EXPECT_EQ(eval("print(1, sep=2)"), "error: print: for parameter sep: got int, want string");
-  EXPECT_EQ(eval("print(end='')"), "error: print: unexpected keyword argument end");
+  EXPECT_EQ(eval("print(end='')"), "error: print: unexpected keyword argument \"end\"");
 }
 
 TEST_F(UniverseTest, Fail) {
@@ -182,7 +182,7 @@ TEST_F(UniverseTest, MinMax) {
   EXPECT_EQ(eval("min(5, -2, 1, 7, 3, key=lambda x: x * x)"), "1");
   EXPECT_EQ(eval("min(5, -2, 1, 7, 3, key=lambda x: -x)"), "7");
   EXPECT_EQ(eval("max([1, 3, 3.0], key=lambda x: x)"), "3"); // the first of equals
-  EXPECT_EQ(eval("max([1, 2], foo=1)"), "error: max: unexpected keyword argument foo");
+  EXPECT_EQ(eval("max([1, 2], foo=1)"), "error: max: unexpected keyword argument \"foo\"");
 }
 
 TEST_F(UniverseTest, ListTupleReversedEnumerateZip) {
