@@ -390,7 +390,8 @@ public:
       Value v = getAttrOrNull(fr.t, m, b.from);
       if (v.isNull()) {
         std::string msg = "load: name " + b.from + " not found in module " + module_;
-        std::string_view near = nearestName(b.from, attrNames(m));
+        std::vector<std::string> names = attrNames(m); // `near` points into it
+        std::string_view near = nearestName(b.from, names);
         if (!near.empty())
           msg += " (did you mean " + std::string(near) + "?)";
         fr.t.fail(std::move(msg));
