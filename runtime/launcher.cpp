@@ -24,9 +24,6 @@
 extern char **environ;
 
 // Newer than the Debian 12 kernel headers.
-#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
-#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
-#endif
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #endif
@@ -118,12 +115,12 @@ struct ChildPlan {
     CtrlMsg m{kProbe, 0, probe};
     if (send(p.ctrl, &m, sizeof m, MSG_NOSIGNAL) != sizeof m)
       _exit(127);
-    long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-                      SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+    // Not SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV: with it, every NOTIF_RECV
+    // wakes the target once more (to re-sleep killable), an extra wake-up
+    // per trapped syscall. Without it a signal may interrupt a syscall the
+    // supervisor holds; the kernel then restarts it and it is decided again.
+    long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
                       p.filter);
-    if (fd < 0 && errno == EINVAL) // kernels before 5.19
-      fd =
-          syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, p.filter);
     if (fd < 0)
       childFail(p.ctrl, kSeccomp, errno); // no filter in place: send is safe
     if (fd != probe && dup3(static_cast<int>(fd), probe, O_CLOEXEC) < 0)

@@ -10,7 +10,7 @@
 //   send the number the listener will get (the lowest free fd) on the
 //     control socket: after the filter is in, any syscall may be trapped,
 //     and nobody would answer yet
-//   seccomp(SET_MODE_FILTER, NEW_LISTENER [| WAIT_KILLABLE_RECV])
+//   seccomp(SET_MODE_FILTER, NEW_LISTENER)
 //   kill(self, SIGSTOP)               `kill` is never trapped (see below)
 // The parent waits for the stop (waitid WSTOPPED on the pidfd), copies the
 // listener with pidfd_getfd, sets SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on it,
