@@ -2,6 +2,8 @@
 
 #include "tools/fbc/exec_command.h"
 #include "tools/fbc/ir_command.h"
+#include "tools/fbc/plan_command.h"
+#include "tools/fbc/run_command.h"
 
 #include <CLI/CLI.hpp>
 
@@ -9,30 +11,21 @@
 #include <string>
 
 namespace fbc::tools {
-namespace {
-
-// A subcommand whose issue has not landed: say so, naming it, and fail.
-int notImplemented(const std::string &command) {
-  std::fprintf(stderr, "fbc %s: not implemented yet\n", command.c_str());
-  return 1;
-}
-
-} // namespace
-
 int runFbc(int argc, char **argv) {
   CLI::App app{"fbc — compiler and runtime for fault-injection test specs", "fbc"};
   app.set_version_flag("--version", std::string("fbc ") + FBC_VERSION);
   app.require_subcommand(1);
 
-  std::string specPath;
   auto *plan = app.add_subcommand("plan", "Show the test plan, its cost and coverage (static)");
-  plan->add_option("spec", specPath, "spec file (.star)")->required();
+  PlanOptions planOpts;
+  addPlanOptions(*plan, planOpts);
   auto *ir = app.add_subcommand("ir", "Print the fault-plan IR of a spec");
   IrOptions irOpts;
   ir->add_option("spec", irOpts.spec, "spec file (.star)")->required();
   ir->add_option("--format", irOpts.format, "text (default) or json");
   auto *run = app.add_subcommand("run", "Run a spec's tests against real processes");
-  run->add_option("spec", specPath, "spec file (.star)")->required();
+  RunOptions runOpts;
+  addRunOptions(*run, runOpts);
   auto *exec = app.add_subcommand("exec", "Run a plain Starlark file");
   ExecOptions execOpts;
   exec->add_option("file", execOpts.file, "Starlark file")->required();
@@ -73,9 +66,10 @@ int runFbc(int argc, char **argv) {
     return runExec(execOpts);
   if (app.got_subcommand("ir"))
     return runIr(irOpts);
-  for (const char *name : {"plan", "run"})
-    if (app.got_subcommand(name))
-      return notImplemented(name);
+  if (app.got_subcommand("plan"))
+    return runPlan(planOpts);
+  if (app.got_subcommand("run"))
+    return runRun(runOpts);
   return 1;
 }
 
