@@ -1,15 +1,17 @@
 # L0 determinism of `fbc ir`: two runs over the same spec give byte-identical
-# IR text and byte-identical IR JSON. Runs every spec of tests/golden/ir/ and
-# examples/, each twice per format, in separate processes; the second run
-# gets a different environment size, which moves the stack and the heap, so
-# output that depended on addresses or hash seeds would differ.
+# IR text and byte-identical IR JSON. Runs every spec of tests/golden/ir/,
+# tests/golden/ir/docs/ and examples/, each twice per format, in separate
+# processes; the second run gets a different environment size, which moves
+# the stack and the heap, so output that depended on addresses or hash seeds
+# would differ.
 #
 #   cmake -DFBC=<fbc binary> -DFBC_SOURCE_DIR=<repo> -P ir_determinism.cmake
 if(NOT FBC OR NOT FBC_SOURCE_DIR)
   message(FATAL_ERROR "usage: cmake -DFBC=<fbc> -DFBC_SOURCE_DIR=<repo> -P ir_determinism.cmake")
 endif()
 
-file(GLOB specs "${FBC_SOURCE_DIR}/tests/golden/ir/*.star" "${FBC_SOURCE_DIR}/examples/*.star")
+file(GLOB specs "${FBC_SOURCE_DIR}/tests/golden/ir/*.star" "${FBC_SOURCE_DIR}/tests/golden/ir/docs/*.star"
+     "${FBC_SOURCE_DIR}/examples/*.star")
 list(SORT specs)
 list(LENGTH specs count)
 if(count LESS 10)
