@@ -16,6 +16,21 @@
 
 namespace fbc::star {
 
+// Where a Heap gets its slabs. Slabs start small (a Heap holding a few
+// constants costs little) and double; from 2 MiB up they are mapped
+// 2 MiB-aligned and marked for transparent huge pages, so a heap that grows
+// to tens of megabytes takes a page fault per 2 MiB instead of per 4 KiB
+// (those faults were about a third of the run time of allocation-heavy
+// programs).
+class SlabAllocator : public llvm::AllocatorBase<SlabAllocator> {
+public:
+  static constexpr size_t kHugeSize = size_t(2) << 20;
+  void *Allocate(size_t size, size_t alignment);
+  void Deallocate(const void *ptr, size_t size, size_t alignment);
+  using AllocatorBase<SlabAllocator>::Allocate;
+  using AllocatorBase<SlabAllocator>::Deallocate;
+};
+
 class Heap {
 public:
   Heap() = default;
@@ -53,7 +68,8 @@ public:
   size_t bytesAllocated() const { return alloc_.getBytesAllocated(); }
 
 private:
-  llvm::BumpPtrAllocator alloc_;
+  // 64 KiB first slab, doubling with every slab after it.
+  llvm::BumpPtrAllocatorImpl<SlabAllocator, 65536, 65536, 1> alloc_;
   std::vector<Object *> destroy_;
 };
 
