@@ -18,6 +18,15 @@ LoadedSpec::~LoadedSpec() {
   interp_.reset();
 }
 
+void LoadedSpec::setBodyRuntime(BodyRuntime *body) {
+  if (builder_)
+    builder_->body = body;
+}
+
+star::Value LoadedSpec::global(std::string_view name) const {
+  return module_ ? module_->get(name) : star::Value();
+}
+
 void LoadedSpec::printDiagnostics(llvm::raw_ostream &os) const {
   diags_.print(os);
   if (runtimeError_)
@@ -55,6 +64,7 @@ std::unique_ptr<LoadedSpec> loadSpec(const std::string &path, const LoadOptions 
     l.runtimeError_ = std::move(r.error);
     return loaded;
   }
+  l.module_ = r.module;
   l.spec_ = l.builder_->finish(*r.module, path, l.diags_);
   l.ok_ = verifySpec(l.spec_, l.diags_);
   return loaded;

@@ -8,6 +8,7 @@
 #include "frontend/eval/interpreter.h"
 #include "frontend/source/diagnostic.h"
 #include "frontend/source/source_manager.h"
+#include "ir/body_runtime.h"
 #include "ir/spec.h"
 
 #include <functional>
@@ -44,6 +45,12 @@ public:
 
   frontend::SourceManager &sources() { return sources_; }
   star::Interpreter &interpreter() { return *interp_; }
+  // Forwards the body-time names (fault(), steps, assert_*, expect_*()(r))
+  // to `body` from now on; null restores the load-time errors.
+  void setBodyRuntime(BodyRuntime *body);
+  // The root module's global `name`, or null (after a successful load).
+  star::Value global(std::string_view name) const;
+
   // The root file, or null if it could not be read.
   const frontend::SourceFile *rootFile() const { return root_; }
 
@@ -65,6 +72,7 @@ private:
   const frontend::SourceFile *root_ = nullptr;
   frontend::DiagnosticList diags_;
   std::optional<star::EvalError> runtimeError_;
+  star::ModuleEnv *module_ = nullptr;
   Spec spec_;
   bool ok_ = false;
 };

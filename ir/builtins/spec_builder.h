@@ -5,6 +5,7 @@
 
 #include "frontend/eval/program.h"
 #include "frontend/source/diagnostic.h"
+#include "ir/body_runtime.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"
 #include "ir/spec.h"
@@ -32,6 +33,8 @@ public:
   std::vector<Test> faultScenarioTests;
   std::vector<Test> builtinTests;
   std::optional<Determinism> determinism;
+  // Set by a runtime that executes test bodies (see ir/body_runtime.h).
+  BodyRuntime *body = nullptr;
 
   ServiceValue *findService(std::string_view name) const;
   AssumptionValue *findAssumption(std::string_view name) const;

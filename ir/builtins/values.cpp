@@ -1,5 +1,7 @@
 #include "ir/builtins/values.h"
 
+#include "ir/builtins/spec_builder.h"
+
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "ir/duration.h"
@@ -59,7 +61,10 @@ Value str(star::Thread &t, std::string_view s) {
 }
 
 // Step methods fail at load time; the runtime binds real ones.
-Value stepStub(star::Thread &t, Value self, const star::Args &) {
+Value stepStub(star::Thread &t, Value self, const star::Args &args) {
+  if (t.userData)
+    if (BodyRuntime *body = SpecBuilder::of(t).body)
+      return body->callStep(t, self, t.top && t.top->name ? t.top->name : "", args);
   std::string receiver;
   if (auto *ref = valueAs<InterfaceRefValue>(self))
     receiver = ref->service + "." + ref->iface.name;
@@ -254,8 +259,11 @@ void ExpectationValue::repr(star::Printer &p) const {
   p.write("<expectation " + data.display() + ">");
 }
 
-Value ExpectationValue::call(star::Thread &t, const star::Args &) {
+Value ExpectationValue::call(star::Thread &t, const star::Args &args) {
   star::BuiltinFrame frame(t, "expectation");
+  if (t.userData)
+    if (BodyRuntime *body = SpecBuilder::of(t).body)
+      return body->callExpect(t, data, args);
   t.fail(data.display() + " checks a scenario's result at run time; it cannot be called while "
                           "the spec loads");
 }

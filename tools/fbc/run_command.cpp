@@ -1,18 +1,161 @@
 #include "tools/fbc/run_command.h"
 
-#include <CLI/CLI.hpp>
+#include "frontend/eval/big_stack.h"
+#include "ir/duration.h"
+#include "ir/load_spec.h"
+#include "runtime/executor.h"
+#include "runtime/process_groups.h"
+#include "runtime/report.h"
 
+#include <CLI/CLI.hpp>
+#include <fnmatch.h>
+#include <llvm/Support/raw_ostream.h>
+#include <re2/re2.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
+#include <random>
 
 namespace fbc::tools {
+namespace {
+
+std::atomic<bool> gInterrupted{false};
+
+// SIGINT/SIGTERM: every service process group dies at once (so whatever
+// the run is blocked on returns), the executor sees the flag, and the
+// results so far are printed. A second signal exits immediately.
+void onSignal(int) {
+  rt::signalAllProcessGroups(SIGKILL);
+  if (gInterrupted.exchange(true))
+    _exit(130);
+}
+
+void installSignalHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = onSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+bool isGlob(const std::string &s) {
+  return s.find_first_of("*?[") != std::string::npos;
+}
+
+// The tests `filter` selects, in execution order; empty filter: all.
+bool selectTests(const ir::Spec &spec, const std::string &filter,
+                 std::vector<const ir::Test *> &out, std::string &error) {
+  if (filter.empty()) {
+    for (const ir::Test &t : spec.tests)
+      out.push_back(&t);
+    return true;
+  }
+  std::unique_ptr<re2::RE2> re;
+  if (filter.front() == '~') {
+    re = std::make_unique<re2::RE2>(filter.substr(1), re2::RE2::Quiet);
+    if (!re->ok()) {
+      error = "bad --test regex " + filter.substr(1) + ": " + re->error();
+      return false;
+    }
+  }
+  for (const ir::Test &t : spec.tests) {
+    bool match;
+    if (re)
+      match = re2::RE2::PartialMatch(t.name, *re);
+    else if (isGlob(filter))
+      match = fnmatch(filter.c_str(), t.name.c_str(), 0) == 0 ||
+              fnmatch(("test_" + filter).c_str(), t.name.c_str(), 0) == 0;
+    else
+      match = t.name == filter || t.name == "test_" + filter;
+    if (match)
+      out.push_back(&t);
+  }
+  if (out.empty()) {
+    error = "no test matched filter \"" + filter + "\" (available:";
+    for (size_t i = 0; i < spec.tests.size(); ++i)
+      error += (i ? ", " : " ") + spec.tests[i].name;
+    error += spec.tests.empty() ? " none)" : ")";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
 
 void addRunOptions(CLI::App &sub, RunOptions &opts) {
   sub.add_option("spec", opts.spec, "spec file (.star)")->required();
+  sub.add_option("--test", opts.test,
+                 "run only matching tests: a name, a name without test_, a glob, or ~regex");
+  sub.add_option("--seed", opts.seed, "seed of every probabilistic rule (default: random)");
+  sub.add_option("--format", opts.format, "text (default) or json");
+  sub.add_option("--timeout", opts.timeout, "body timeout per test, e.g. 30s (default 60s)");
+  sub.add_flag("-v,--verbose", opts.verbose, "stream service output, prefixed by service name");
 }
 
-int runRun(const RunOptions &) {
-  std::fprintf(stderr, "fbc run: not implemented yet\n");
-  return 1;
+int runRun(const RunOptions &opts) {
+  if (opts.format != "text" && opts.format != "json") {
+    std::fprintf(stderr, "fbc run: error: unknown format '%s' (formats: text, json)\n",
+                 opts.format.c_str());
+    return 1;
+  }
+  rt::RunConfig cfg;
+  if (!opts.timeout.empty()) {
+    std::string error;
+    std::optional<int64_t> d = ir::parseDuration(opts.timeout, error);
+    if (!d || *d <= 0) {
+      std::fprintf(stderr, "fbc run: error: bad --timeout \"%s\": %s\n", opts.timeout.c_str(),
+                   d ? "must be positive" : error.c_str());
+      return 1;
+    }
+    cfg.timeoutNs = *d;
+    cfg.timeoutExplicit = true;
+  }
+  if (!opts.seed.empty()) {
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(opts.seed.c_str(), &end, 10);
+    if (errno || !end || *end || opts.seed.front() == '-') {
+      std::fprintf(stderr, "fbc run: error: bad --seed \"%s\": want a non-negative integer\n",
+                   opts.seed.c_str());
+      return 1;
+    }
+    cfg.seed = v;
+  } else {
+    std::random_device rd;
+    cfg.seed = (static_cast<uint64_t>(rd()) << 32 | rd()) & ((uint64_t(1) << 53) - 1);
+  }
+  cfg.streamFd = opts.verbose ? STDERR_FILENO : -1;
+  cfg.interrupted = &gInterrupted;
+
+  return star::runWithLargeStack([&] {
+    std::unique_ptr<ir::LoadedSpec> loaded = ir::loadSpec(opts.spec);
+    loaded->printDiagnostics(llvm::errs());
+    llvm::errs().flush();
+    if (!loaded->ok())
+      return 1;
+    std::vector<const ir::Test *> tests;
+    std::string error;
+    if (!selectTests(loaded->spec(), opts.test, tests, error)) {
+      std::fprintf(stderr, "fbc run: error: %s\n", error.c_str());
+      return 1;
+    }
+    installSignalHandlers();
+    rt::RunReport report;
+    {
+      rt::Executor exec(*loaded, cfg);
+      report = exec.run(tests);
+    }
+    std::string out =
+        opts.format == "json" ? rt::formatJsonReport(report) : rt::formatTextReport(report);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    if (report.interrupted)
+      return 130;
+    return rt::exitCodeFor(report);
+  });
 }
 
 } // namespace fbc::tools

@@ -1,0 +1,887 @@
+#include "runtime/executor.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "frontend/lib/json.h"
+#include "ir/builtins/values.h"
+#include "ir/duration.h"
+#include "ir/quote.h"
+#include "ir/syscalls.h"
+#include "runtime/duration.h"
+#include "runtime/errno_names.h"
+#include "runtime/response_value.h"
+#include "runtime/steps.h"
+#include "runtime/supervisor.h"
+#include "runtime/test_rules.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <thread>
+
+namespace fbc::rt {
+
+using ir::builtins::AssumptionValue;
+using ir::builtins::InterfaceRefValue;
+using ir::builtins::ServiceValue;
+using ir::builtins::valueAs;
+using star::Value;
+
+const char *resultName(Result r) {
+  switch (r) {
+  case Result::Pass:
+    return "pass";
+  case Result::Fail:
+    return "fail";
+  case Result::Error:
+    return "error";
+  case Result::Inconclusive:
+    return "inconclusive";
+  }
+  return "error";
+}
+
+std::string TestOutcome::outcomeWord() const {
+  switch (result) {
+  case Result::Pass:
+    return "passed";
+  case Result::Fail:
+    return expectationViolated ? "expectation_violated" : "failed";
+  case Result::Error:
+    return "errored";
+  case Result::Inconclusive:
+    return "inconclusive";
+  }
+  return "errored";
+}
+
+size_t RunReport::count(Result r) const {
+  return static_cast<size_t>(std::count_if(tests.begin(), tests.end(),
+                                           [&](const TestOutcome &t) { return t.result == r; }));
+}
+
+namespace {
+
+int64_t realtimeNs() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+std::string upper(std::string s) {
+  for (char &c : s)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string dirOf(const std::string &path) {
+  char buf[PATH_MAX];
+  std::string abs = realpath(path.c_str(), buf) ? std::string(buf) : path;
+  size_t slash = abs.rfind('/');
+  if (slash == std::string::npos)
+    return ".";
+  return slash == 0 ? "/" : abs.substr(0, slash);
+}
+
+// "tcp://localhost:5432" -> host, port. Loopback names become 127.0.0.1.
+bool splitHostPort(std::string_view s, std::string &host, uint16_t &port) {
+  size_t colon = s.rfind(':');
+  if (colon == std::string_view::npos)
+    return false;
+  host = std::string(s.substr(0, colon));
+  if (host.size() > 1 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  if (host.empty() || host == "localhost")
+    host = "127.0.0.1";
+  long p = std::strtol(std::string(s.substr(colon + 1)).c_str(), nullptr, 10);
+  if (p <= 0 || p > 65535)
+    return false;
+  port = static_cast<uint16_t>(p);
+  return true;
+}
+
+const ir::Interface *defaultInterface(const ir::Service &s) {
+  if (s.interfaces.size() == 1)
+    return &s.interfaces.front();
+  return s.findInterface("default");
+}
+
+Healthcheck healthOf(const ir::Service &s) {
+  Healthcheck h;
+  if (!s.healthcheck)
+    return h;
+  const ir::Healthcheck &hc = *s.healthcheck;
+  int64_t ms = hc.timeoutNs / 1000000;
+  std::string_view target = hc.target;
+  auto loopback = [](std::string url) {
+    // libcurl may try ::1 first for "localhost"; services here listen on
+    // 127.0.0.1 as often as not.
+    if (size_t p = url.find("://localhost"); p != std::string::npos)
+      url.replace(p + 3, 9, "127.0.0.1");
+    return url;
+  };
+  switch (hc.kind) {
+  case ir::HealthcheckKind::Tcp: {
+    std::string host;
+    uint16_t port = 0;
+    if (target.starts_with("tcp://"))
+      target.remove_prefix(6);
+    if (splitHostPort(target, host, port))
+      h = Healthcheck::tcp(host, port, ms);
+    break;
+  }
+  case ir::HealthcheckKind::Http:
+    h = Healthcheck::http(loopback(hc.target), ms);
+    break;
+  case ir::HealthcheckKind::Ready:
+    if (const ir::Interface *i = defaultInterface(s)) {
+      if (i->protocol == "http" || i->protocol == "http2")
+        h = Healthcheck::http("http://127.0.0.1:" + std::to_string(i->port) + "/", ms);
+      else
+        h = Healthcheck::tcp("127.0.0.1", static_cast<uint16_t>(i->port), ms);
+    }
+    break;
+  }
+  return h;
+}
+
+ServiceSpec serviceSpec(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
+                        std::vector<int> trapped) {
+  ServiceSpec out;
+  out.name = s.name;
+  std::string bin = s.binary;
+  if (bin.find('/') != std::string::npos && bin.front() != '/')
+    bin = dir + "/" + bin;
+  out.launch.binary = bin;
+  out.launch.args = s.args;
+  // The reference's discovery variables for every service's interfaces,
+  // then the service's own env (which wins).
+  for (const ir::Service &o : spec.services)
+    for (const ir::Interface &i : o.interfaces) {
+      std::string prefix = "FAULTBOX_" + upper(o.name) + "_" + upper(i.name) + "_";
+      std::string port = std::to_string(i.port);
+      out.launch.env.push_back(prefix + "HOST=localhost");
+      out.launch.env.push_back(prefix + "PORT=" + port);
+      out.launch.env.push_back(prefix + "ADDR=localhost:" + port);
+    }
+  for (const auto &[k, v] : s.env)
+    out.launch.env.push_back(k + "=" + v);
+  out.launch.cwd = dir;
+  out.launch.trapped = std::move(trapped);
+  for (const ir::Interface &i : s.interfaces)
+    if (i.port > 0 && i.port <= 65535)
+      out.ports.push_back(static_cast<uint16_t>(i.port));
+  out.health = healthOf(s);
+  return out;
+}
+
+std::string field(const TraceEvent &e, std::string_view key) {
+  for (const auto &[k, v] : e.fields)
+    if (k == key)
+      return v;
+  return "";
+}
+
+// Applied/removed pairs of every fault rule, in application order.
+std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
+                                         const std::vector<std::string> &names) {
+  std::vector<FaultSummary> out;
+  std::vector<std::pair<ServiceId, size_t>> open;
+  for (const TraceEvent &e : events) {
+    if (e.type == EventType::FaultApplied) {
+      FaultSummary f;
+      f.service = e.service < names.size() ? names[e.service] : "test";
+      f.syscall = field(e, "syscall");
+      std::string action = field(e, "action");
+      f.action = action.substr(0, action.find('('));
+      if (f.action == "deny")
+        f.errnoName = field(e, "errno");
+      if (f.action == "delay" && action.size() > 7)
+        f.delay = action.substr(6, action.size() - 7);
+      f.label = field(e, "label");
+      f.path = field(e, "path");
+      open.emplace_back(e.service, out.size());
+      out.push_back(std::move(f));
+    } else if (e.type == EventType::FaultRemoved) {
+      std::string sc = field(e, "syscall"), label = field(e, "label");
+      for (auto it = open.begin(); it != open.end(); ++it) {
+        FaultSummary &f = out[it->second];
+        if (it->first == e.service && f.syscall == sc && f.label == label) {
+          f.hits = std::strtoull(field(e, "hits").c_str(), nullptr, 10);
+          open.erase(it);
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::string truncate(std::string s, size_t n) {
+  if (s.size() > n)
+    s.resize(n);
+  return s;
+}
+
+std::string strArg(star::Thread &t, Value v, const std::string &what) {
+  auto *s = v.as<star::String>();
+  if (!s)
+    t.fail(what + " must be a string, got " + std::string(star::typeName(v)));
+  return std::string(s->view());
+}
+
+Value kwarg(const star::Args &args, std::string_view name) {
+  for (const star::Kwarg &k : args.kwargs)
+    if (k.name->view() == name)
+      return k.value;
+  return Value();
+}
+
+// A field of a scenario result: a dict key or an attribute.
+Value resultField(star::Thread &t, Value v, std::string_view name) {
+  if (auto *d = v.as<star::Dict>())
+    return d->table.get(t, star::makeString(t.heap, name));
+  return star::getAttrOrNull(t, v, name);
+}
+
+} // namespace
+
+Executor::Executor(ir::LoadedSpec &loaded, RunConfig cfg) : loaded_(loaded), cfg_(cfg) {}
+
+Executor::~Executor() {
+  loaded_.setBodyRuntime(nullptr);
+}
+
+bool Executor::cancelled() const {
+  return cancel_.load(std::memory_order_relaxed) || interrupted();
+}
+
+bool Executor::interrupted() const {
+  return cfg_.interrupted && cfg_.interrupted->load(std::memory_order_relaxed);
+}
+
+RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
+  const ir::Spec &spec = loaded_.spec();
+  RunReport report;
+  report.starFile = spec.path;
+  report.seed = cfg_.seed;
+  for (const ir::Service &s : spec.services)
+    report.serviceNames.push_back(s.name);
+  int64_t t0 = monotonicNs();
+  loaded_.setBodyRuntime(this);
+  for (size_t i = 0; i < tests.size(); ++i) {
+    bool intr = interrupted();
+    TestOutcome o;
+    if (!intr)
+      o = runTest(*tests[i], intr);
+    if (intr) {
+      report.interrupted = true;
+      report.notRun = tests.size() - i;
+      break;
+    }
+    report.tests.push_back(std::move(o));
+  }
+  loaded_.setBodyRuntime(nullptr);
+  report.durationMs = (monotonicNs() - t0) / 1000000;
+  return report;
+}
+
+TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
+  const ir::Spec &spec = loaded_.spec();
+  TestOutcome o;
+  o.name = t.name;
+  o.kind = t.kind;
+  o.seed = cfg_.seed;
+  o.matrix = t.matrix;
+  o.scenario = t.cell.scenario;
+  o.fault = t.cell.fault;
+  if (t.expect)
+    o.expectation = t.expect->name;
+  int64_t t0 = monotonicNs();
+  size_t n = spec.services.size();
+  std::vector<std::string> names;
+  for (const ir::Service &s : spec.services)
+    names.push_back(s.name);
+
+  std::string error;
+  std::vector<RuleSpec> potential = potentialRules(loaded_, t);
+  if (!trapSets(n, potential, traps_, error)) {
+    o.result = Result::Error;
+    o.reason = error;
+    o.durationMs = (monotonicNs() - t0) / 1000000;
+    return o;
+  }
+
+  SupervisorOptions so;
+  so.seed = cfg_.seed;
+  so.streamFd = cfg_.streamFd;
+  so.stopGraceMs = cfg_.stopGraceMs;
+  o.startWallNs = realtimeNs();
+  auto sup = std::make_unique<Supervisor>(so);
+  std::string dir = dirOf(spec.path);
+  std::vector<ServiceId> order;
+  for (size_t i = 0; i < n; ++i)
+    order.push_back(sup->addService(serviceSpec(spec, spec.services[i], dir, traps_[i])));
+  sup_ = sup.get();
+  started_.clear();
+
+  ServiceError se = sup->startAll(order);
+  if (!se && !interrupted())
+    for (ServiceId id : order)
+      if (!sup->running(id)) {
+        // No healthcheck to notice it, but it is gone already.
+        se.kind = ServiceError::Kind::CrashedAtStart;
+        se.service = names[id];
+        se.message = sup->exitDescription(id).value_or("exited");
+        break;
+      }
+
+  bool timedOut = false, failed = false, internal = false, expectFailed = false;
+  std::string bodyError, returned;
+  if (interrupted()) {
+    intr = true;
+  } else if (se) {
+    o.result = Result::Error;
+    o.reason = se.reason();
+  } else {
+    star::Thread &th = loaded_.interpreter().thread;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    cancel_ = false;
+    std::thread worker([&] {
+      try {
+        th.steps = 0;
+        Value result;
+        switch (t.kind) {
+        case ir::TestKind::Def:
+        case ir::TestKind::Scenario:
+          result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+          break;
+        case ir::TestKind::TestBuiltin:
+          if (t.setup)
+            star::call(th, t.setup->value, llvm::ArrayRef<Value>{});
+          result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+          break;
+        case ir::TestKind::FaultScenario:
+        case ir::TestKind::FaultMatrix: {
+          // The assumptions hold for the scenario's duration.
+          std::vector<RuleSpec> rules;
+          for (const std::string &a : t.faults)
+            assumptionRules(spec, a, rules);
+          std::optional<uint64_t> scope;
+          if (!rules.empty())
+            scope = pushRules(th, "fault_scenario", std::move(rules));
+          try {
+            result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+          } catch (...) {
+            if (scope)
+              sup_->removeFaults(*scope);
+            throw;
+          }
+          if (scope)
+            sup_->removeFaults(*scope);
+          if (t.expect) {
+            try {
+              checkExpect(th, *t.expect, result ? result : star::none());
+            } catch (const star::EvalError &) {
+              expectFailed = true;
+              throw;
+            }
+          }
+          break;
+        }
+        }
+        if (result && !result.is(star::Kind::None))
+          returned = star::repr(result);
+      } catch (const star::EvalError &e) {
+        failed = true;
+        bodyError = e.message();
+      } catch (const std::exception &e) {
+        internal = true;
+        bodyError = std::string("internal error: ") + e.what();
+      }
+      std::lock_guard lock(mu);
+      done = true;
+      cv.notify_all();
+    });
+
+    int64_t timeout = cfg_.timeoutNs;
+    if (!cfg_.timeoutExplicit && t.kind != ir::TestKind::Def && t.kind != ir::TestKind::Scenario &&
+        t.timeoutNs)
+      timeout = *t.timeoutNs;
+    int64_t deadline = monotonicNs() + timeout;
+    {
+      std::unique_lock lock(mu);
+      while (!done) {
+        cv.wait_for(lock, std::chrono::milliseconds(20));
+        if (done)
+          break;
+        if (interrupted()) {
+          intr = true;
+          break;
+        }
+        if (monotonicNs() >= deadline) {
+          timedOut = true;
+          break;
+        }
+      }
+    }
+    if (!done) {
+      // Cancel the body: sleeps and steps return, Starlark stops at its next
+      // step (maxSteps is only ever lowered from here while the body runs).
+      cancel_ = true;
+      sleepCv_.notify_all();
+      std::atomic_ref<uint64_t>(th.maxSteps).store(0, std::memory_order_relaxed);
+    }
+    worker.join();
+    th.maxSteps = UINT64_MAX;
+    cancel_ = false;
+    if (timedOut) {
+      o.result = Result::Inconclusive;
+      o.reason = "test timeout: body did not complete within " + formatGoDuration(timeout);
+    } else if (internal) {
+      o.result = Result::Error;
+      o.reason = bodyError;
+    } else if (failed) {
+      o.result = Result::Fail;
+      o.reason = bodyError;
+      o.expectationViolated = expectFailed;
+    } else {
+      o.result = Result::Pass;
+      o.returnValue = returned;
+    }
+  }
+  // Whatever fault_start() left open ends with the test.
+  for (auto &[svc, scopes] : started_)
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+      sup->removeFaults(*it);
+  started_.clear();
+  sup->stopAll();
+  o.events = sup->trace().events();
+  o.faults = faultSummaries(o.events, names);
+  o.syscallSummary = sup->trace().syscallSummary();
+  sup_ = nullptr;
+  sup.reset();
+  o.durationMs = (monotonicNs() - t0) / 1000000;
+  return o;
+}
+
+// ------------------------------------------------------------ builtins
+
+Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::Args &args) {
+  if (!sup_)
+    t.fail(std::string(name) + "() can only be called inside a test body");
+  if (name == "fault")
+    return fault(t, args);
+  if (name == "fault_start")
+    return faultStart(t, args);
+  if (name == "fault_stop")
+    return faultStop(t, args);
+  if (name == "assert_eq")
+    return assertEq(t, args);
+  if (name == "assert_true")
+    return assertTrue(t, args);
+  if (name == "sleep")
+    return sleep(t, args);
+  t.fail(std::string(name) + "() is not supported by fbc run yet");
+}
+
+void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId target,
+                               const star::Args &args, std::vector<RuleSpec> &out) {
+  const ir::Service &svc = loaded_.spec().services[target];
+  for (const star::Kwarg &k : args.kwargs) {
+    std::string key(k.name->view());
+    if (key == "run")
+      continue;
+    const ir::Op *op = svc.findOp(key);
+    if (!op && !ir::isSyscallKeyword(key)) {
+      std::string valid;
+      for (std::string_view s : ir::syscallKeywords()) {
+        if (s == "open")
+          continue;
+        valid += valid.empty() ? "" : ", ";
+        valid += s;
+      }
+      std::string msg = std::string(who) + "() unknown keyword " + ir::quote(key) +
+                        " for service " + ir::quote(svc.name) + ". Valid syscalls: " + valid;
+      if (!svc.ops.empty()) {
+        msg += ". Named operations on " + svc.name + ":";
+        for (size_t i = 0; i < svc.ops.size(); ++i)
+          msg += (i ? ", " : " ") + svc.ops[i].name;
+      }
+      t.fail(msg);
+    }
+    auto *fv = valueAs<ir::builtins::FaultValue>(k.value);
+    if (!fv)
+      t.fail(std::string(who) + "() " + key + "= must be a fault (delay/deny/allow), got " +
+             std::string(star::typeName(k.value)) + ". Example: " + key +
+             "=deny(\"ECONNREFUSED\")");
+    if (op) {
+      for (const std::string &sc : op->syscalls) {
+        RuleSpec r;
+        r.target = target;
+        r.syscall = sc;
+        applyFault(fv->data, r);
+        if (!op->path.empty())
+          r.pathGlob = op->path;
+        if (r.label.empty())
+          r.label = key;
+        out.push_back(std::move(r));
+      }
+      continue;
+    }
+    RuleSpec r;
+    r.target = target;
+    r.syscall = key;
+    applyFault(fv->data, r);
+    out.push_back(std::move(r));
+  }
+}
+
+uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules) {
+  const ir::Spec &spec = loaded_.spec();
+  for (const RuleSpec &r : rules) {
+    std::vector<int> nrs;
+    std::string error;
+    if (!expandSyscallFamily(r.syscall, nrs, error))
+      t.fail(std::string(who) + "(): " + error);
+    const std::vector<int> &trapped = traps_.at(r.target);
+    for (int nr : nrs) {
+      if (std::binary_search(trapped.begin(), trapped.end(), nr))
+        continue;
+      std::string list;
+      for (int x : trapped) {
+        list += list.empty() ? "" : ", ";
+        list += syscallName(x);
+      }
+      const std::string &svc = spec.services[r.target].name;
+      t.fail(std::string(who) + "(): service " + ir::quote(svc) + " is not intercepting " +
+             std::string(syscallName(nr)) +
+             ", so this fault could not fire (intercepting: " + (list.empty() ? "nothing" : list) +
+             "). fbc decides what to intercept from the spec before the test starts, and it "
+             "could not see this rule: name the service and the syscall in the fault() call "
+             "itself, e.g. fault(" +
+             svc + ", " + r.syscall + "=deny(...), run=...)");
+    }
+  }
+  std::string error;
+  std::optional<ScopeId> scope = sup_->applyFaults(std::move(rules), error);
+  if (!scope)
+    t.fail(std::string(who) + "(): " + error);
+  return *scope;
+}
+
+Value Executor::fault(star::Thread &t, const star::Args &args) {
+  if (args.positional.empty())
+    t.fail("fault() requires a service or interface argument");
+  if (args.positional.size() > 1)
+    t.fail("fault() takes one positional argument (the target), got " +
+           std::to_string(args.positional.size()));
+  Value target = args.positional[0];
+  Value run = kwarg(args, "run");
+  std::vector<RuleSpec> rules;
+  if (auto *svc = valueAs<ServiceValue>(target)) {
+    std::optional<ServiceId> id = sup_->findService(svc->data.name);
+    if (!id)
+      t.fail("fault(): service " + ir::quote(svc->data.name) + " is not running");
+    rulesFromKwargs(t, "fault", *id, args, rules);
+  } else if (auto *a = valueAs<AssumptionValue>(target)) {
+    for (const star::Kwarg &k : args.kwargs)
+      if (k.name->view() != "run")
+        t.fail("fault(" + a->data.name + ", ...): a fault_assumption carries its own rules; got " +
+               std::string(k.name->view()) + "=");
+    assumptionRules(loaded_.spec(), a->data.name, rules);
+  } else if (valueAs<InterfaceRefValue>(target)) {
+    t.fail("fault(" + star::repr(target) +
+           ", ...): protocol-level faults on an interface are not supported by fbc run yet");
+  } else {
+    t.fail("fault() first arg must be a service, interface_ref, or fault_assumption, got " +
+           std::string(star::typeName(target)));
+  }
+  if (!run)
+    t.fail("fault() requires run= keyword with a callback function");
+  if (!run.isObject() || !run.obj()->callable())
+    t.fail("fault() run= must be a callable");
+  uint64_t scope = pushRules(t, "fault", std::move(rules));
+  Value result;
+  try {
+    result = star::call(t, run, llvm::ArrayRef<Value>{});
+  } catch (...) {
+    sup_->removeFaults(scope);
+    throw;
+  }
+  sup_->removeFaults(scope);
+  return result ? result : star::none();
+}
+
+Value Executor::faultStart(star::Thread &t, const star::Args &args) {
+  if (args.positional.size() != 1)
+    t.fail("fault_start() takes one positional argument (the service)");
+  auto *svc = valueAs<ServiceValue>(args.positional[0]);
+  if (!svc)
+    t.fail("fault_start() first arg must be a service, got " +
+           std::string(star::typeName(args.positional[0])));
+  std::optional<ServiceId> id = sup_->findService(svc->data.name);
+  if (!id)
+    t.fail("fault_start(): service " + ir::quote(svc->data.name) + " is not running");
+  std::vector<RuleSpec> rules;
+  rulesFromKwargs(t, "fault_start", *id, args, rules);
+  started_[*id].push_back(pushRules(t, "fault_start", std::move(rules)));
+  return star::none();
+}
+
+Value Executor::faultStop(star::Thread &t, const star::Args &args) {
+  if (args.positional.size() != 1 || !args.kwargs.empty())
+    t.fail("fault_stop() takes one argument (the service)");
+  auto *svc = valueAs<ServiceValue>(args.positional[0]);
+  if (!svc)
+    t.fail("fault_stop() first arg must be a service, got " +
+           std::string(star::typeName(args.positional[0])));
+  std::optional<ServiceId> id = sup_->findService(svc->data.name);
+  if (id) {
+    auto &scopes = started_[*id];
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+      sup_->removeFaults(*it);
+    scopes.clear();
+  }
+  return star::none();
+}
+
+Value Executor::assertEq(star::Thread &t, const star::Args &args) {
+  if (args.positional.size() < 2)
+    t.fail("assert_eq() requires two arguments");
+  Value msg = args.positional.size() > 2 ? args.positional[2] : kwarg(args, "msg");
+  if (!star::equals(t, args.positional[0], args.positional[1])) {
+    std::string m = "assert_eq failed: " + star::repr(args.positional[0]) +
+                    " != " + star::repr(args.positional[1]);
+    if (msg)
+      m += " (" + star::str(msg) + ")";
+    t.fail(m);
+  }
+  return star::none();
+}
+
+Value Executor::assertTrue(star::Thread &t, const star::Args &args) {
+  if (args.positional.empty())
+    t.fail("assert_true() requires a condition");
+  Value msg = args.positional.size() > 1 ? args.positional[1] : kwarg(args, "msg");
+  if (!star::truth(args.positional[0]))
+    t.fail(msg ? star::str(msg) : "assertion failed");
+  return star::none();
+}
+
+Value Executor::sleep(star::Thread &t, const star::Args &args) {
+  if (args.positional.size() != 1)
+    t.fail("sleep() takes one argument (a duration such as \"500ms\", or nanoseconds)");
+  Value d = args.positional[0];
+  int64_t ns = 0;
+  if (auto *s = d.as<star::String>()) {
+    std::string error;
+    std::optional<int64_t> v = ir::parseDuration(s->view(), error);
+    if (!v)
+      t.fail("sleep(): bad duration " + ir::quote(s->view()) + ": " + error);
+    ns = *v;
+  } else if (d.isSmallInt()) {
+    ns = d.smallInt();
+  } else {
+    t.fail("sleep(): want a duration string or nanoseconds, got " + std::string(star::typeName(d)));
+  }
+  int64_t deadline = monotonicNs() + std::max<int64_t>(ns, 0);
+  std::unique_lock lock(sleepMu_);
+  while (!cancelled()) {
+    int64_t left = deadline - monotonicNs();
+    if (left <= 0)
+      return star::none();
+    sleepCv_.wait_for(lock, std::chrono::nanoseconds(std::min<int64_t>(left, 50000000)));
+  }
+  t.fail("sleep(): cancelled");
+}
+
+// ---------------------------------------------------------------- steps
+
+Value Executor::callStep(star::Thread &t, Value receiver, std::string_view method,
+                         const star::Args &args) {
+  if (!sup_)
+    t.fail(std::string(method) + "() can only be called inside a test body");
+  const ir::Spec &spec = loaded_.spec();
+  std::string svcName;
+  ir::Interface iface;
+  if (auto *sv = valueAs<ServiceValue>(receiver)) {
+    svcName = sv->data.name;
+    const ir::Service *s = spec.findService(svcName);
+    const ir::Interface *def = s ? defaultInterface(*s) : nullptr;
+    if (!def)
+      t.fail("service " + ir::quote(svcName) + " has multiple interfaces, specify which one");
+    iface = *def;
+  } else if (auto *ref = valueAs<InterfaceRefValue>(receiver)) {
+    svcName = ref->service;
+    iface = ref->iface;
+  } else {
+    t.fail(std::string(method) + "(): not a service step");
+  }
+  std::optional<ServiceId> id = sup_->findService(svcName);
+  if (!id)
+    t.fail("service " + ir::quote(svcName) + " is not running");
+  std::string what = svcName + "." + iface.name + "." + std::string(method);
+  auto cancelledFn = [this] { return cancelled(); };
+  uint16_t port = static_cast<uint16_t>(iface.port);
+
+  if (method == "send") {
+    std::string data;
+    bool have = false;
+    if (!args.positional.empty()) {
+      data = strArg(t, args.positional[0], what + "(): data");
+      have = true;
+    }
+    for (const star::Kwarg &k : args.kwargs) {
+      if (k.name->view() != "data")
+        t.fail(what + "(): unexpected keyword " + ir::quote(k.name->view()));
+      data = strArg(t, k.value, what + "(): data");
+      have = true;
+    }
+    if (!have)
+      t.fail("tcp.send requires 'data' argument");
+    sup_->trace().stepSend(*id, {{"method", "send"},
+                                 {"interface", iface.name},
+                                 {"protocol", iface.protocol},
+                                 {"data", truncate(data, 200)}});
+    TcpStepResult r = tcpStep("127.0.0.1", port, data, cancelledFn);
+    std::vector<std::pair<std::string, std::string>> f{
+        {"method", "send"},
+        {"duration_ms", std::to_string(r.durationMs)},
+        {"success", r.ok ? "true" : "false"}};
+    if (r.ok)
+      f.emplace_back("reply", truncate(r.reply, 200));
+    else
+      f.emplace_back("error", truncate(r.error, 200));
+    sup_->trace().stepRecv(*id, std::move(f));
+    if (!r.ok)
+      t.fail("tcp send failed: " + r.error);
+    return star::makeString(t.heap, r.reply);
+  }
+
+  HttpStepRequest req;
+  req.method = upper(std::string(method));
+  std::string path = "/";
+  if (args.positional.size() > 1)
+    t.fail(what + "(): takes at most one positional argument (path)");
+  if (!args.positional.empty())
+    path = strArg(t, args.positional[0], what + "(): path");
+  for (const star::Kwarg &k : args.kwargs) {
+    std::string_view key = k.name->view();
+    if (key == "path") {
+      path = strArg(t, k.value, what + "(): path");
+    } else if (key == "body") {
+      if (auto *s = k.value.as<star::String>())
+        req.body = std::string(s->view());
+      else if (!k.value.is(star::Kind::None))
+        req.body = star::encodeJson(t, k.value);
+      req.hasBody = !k.value.is(star::Kind::None);
+    } else if (key == "headers") {
+      auto *d = k.value.as<star::Dict>();
+      if (!d)
+        t.fail(what + "(): headers must be a dict, got " + std::string(star::typeName(k.value)));
+      for (const auto &e : d->table.entries())
+        if (e.value)
+          req.headers.emplace_back(star::str(e.key), star::str(e.value));
+    } else {
+      t.fail(what + "(): unexpected keyword " + ir::quote(key) + " (want path=, body=, headers=)");
+    }
+  }
+  if (path.empty() || path.front() != '/')
+    path.insert(path.begin(), '/');
+  req.url = "http://127.0.0.1:" + std::to_string(port) + path;
+  std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
+                                                      {"interface", iface.name},
+                                                      {"protocol", iface.protocol},
+                                                      {"path", path}};
+  if (req.hasBody)
+    sf.emplace_back("body", truncate(req.body, 200));
+  sup_->trace().stepSend(*id, std::move(sf));
+  HttpStepResponse r = httpStep(req, cancelledFn);
+  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)}};
+  if (r.status)
+    f.emplace_back("status_code", std::to_string(r.status));
+  f.emplace_back("duration_ms", std::to_string(r.durationMs));
+  f.emplace_back("success", r.ok ? "true" : "false");
+  if (!r.ok)
+    f.emplace_back("error", truncate(r.error, 200));
+  if (r.status && (r.status < 200 || r.status > 299))
+    f.emplace_back("body", truncate(r.body, 2048));
+  sup_->trace().stepRecv(*id, std::move(f));
+  if (cancelled())
+    t.fail(what + "(): cancelled");
+  return Value::object(t.heap.make<ResponseValue>(std::move(r)));
+}
+
+// --------------------------------------------------------- expectations
+
+Value Executor::callExpect(star::Thread &t, const ir::Expect &e, const star::Args &args) {
+  if (args.positional.size() != 1 || !args.kwargs.empty())
+    t.fail(e.display() + ": takes one argument (the scenario's result)");
+  checkExpect(t, e, args.positional[0]);
+  return star::none();
+}
+
+void Executor::checkExpect(star::Thread &t, const ir::Expect &e, Value result) {
+  bool none = result.is(star::Kind::None);
+  auto intField = [&](std::string_view name) -> std::optional<int64_t> {
+    Value v = none ? Value() : resultField(t, result, name);
+    if (v && v.isSmallInt())
+      return v.smallInt();
+    return std::nullopt;
+  };
+  auto status = [&] {
+    std::optional<int64_t> s = intField("status");
+    return s ? s : intField("status_code");
+  };
+  auto errorText = [&]() -> std::string {
+    if (none)
+      return "";
+    if (ResponseValue *r = asResponse(result))
+      return r->resp.ok ? "" : (r->resp.error.empty() ? "request failed" : r->resp.error);
+    Value v = resultField(t, result, "error");
+    auto *s = v ? v.as<star::String>() : nullptr;
+    return s ? std::string(s->view()) : "";
+  };
+  switch (e.kind) {
+  case ir::ExpectKind::Function:
+    star::call(t, e.fn.value, llvm::ArrayRef<Value>{result});
+    return;
+  case ir::ExpectKind::Success: {
+    if (none)
+      t.fail("expect_success: scenario returned None (did it complete?)");
+    if (std::string err = errorText(); !err.empty())
+      t.fail("expect_success: request failed: " + err);
+    if (std::optional<int64_t> s = status(); s && *s >= 500)
+      t.fail("expect_success: status=" + std::to_string(*s) + " (want < 500)");
+    return;
+  }
+  case ir::ExpectKind::ErrorWithin: {
+    std::string head = "expect_error_within(ms=" + std::to_string(e.withinMs) + "): ";
+    if (none)
+      t.fail(head + "scenario didn't return (hang? use expect_hang instead)");
+    std::optional<int64_t> s = status();
+    bool errored = (s && *s >= 500) || !errorText().empty();
+    if (!errored)
+      t.fail(head + "scenario returned success (status=" + std::to_string(s.value_or(0)) +
+             ") — expected an error");
+    if (std::optional<int64_t> d = intField("duration_ms"); d && *d > e.withinMs)
+      t.fail(head + "took " + std::to_string(*d) + "ms — exceeded budget");
+    return;
+  }
+  case ir::ExpectKind::Hang:
+    if (!none)
+      t.fail("expect_hang: scenario returned " + star::repr(result) + " — expected no return");
+    return;
+  }
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,141 @@
+// `fbc run`'s engine: executes a loaded spec's tests against real processes.
+//
+// Per test: compute the rules the test could put in force (test_rules.h)
+// and from them each service's trap set; start every service fresh, in
+// dependency order, under its filter (healthchecks polled); run the body on
+// a worker thread with the body-time builtins bound (fault(), steps,
+// assert_*, sleep, expect_*); for a fault_scenario or matrix cell apply the
+// assumptions around the scenario and hand its result to the expectation;
+// stop the services; classify the outcome (pass / fail / error /
+// inconclusive, with a reason) and keep the ordered trace.
+//
+// A body that outlives its timeout is cancelled (sleeps and steps return at
+// once, Starlark computation stops at its next step) and the test is
+// inconclusive. An interrupt (the flag in RunConfig, set from a signal
+// handler that has already SIGKILLed every service process group) ends the
+// run after the current test without recording it.
+#pragma once
+
+#include "ir/body_runtime.h"
+#include "ir/load_spec.h"
+#include "runtime/rules.h"
+#include "runtime/trace.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fbc::rt {
+
+class Supervisor;
+
+struct RunConfig {
+  uint64_t seed = 0;
+  int64_t timeoutNs = 60 * 1000000000LL; // body timeout of def tests
+  bool timeoutExplicit = false;          // --timeout given: it applies to every test
+  int streamFd = -1;                     // >= 0: stream service output there (-v)
+  int64_t stopGraceMs = 2000;            // SIGTERM → SIGKILL
+  const std::atomic<bool> *interrupted = nullptr;
+};
+
+enum class Result { Pass, Fail, Error, Inconclusive };
+const char *resultName(Result r); // "pass", "fail", "error", "inconclusive"
+
+// One fault rule's life in a test: applied, then removed with its hits.
+struct FaultSummary {
+  std::string service;
+  std::string syscall; // the keyword
+  std::string action;  // deny | delay | allow
+  std::string errnoName;
+  std::string delay; // "500ms" for delay
+  std::string label;
+  std::string path;
+  uint64_t hits = 0;
+};
+
+struct TestOutcome {
+  std::string name;
+  ir::TestKind kind = ir::TestKind::Def;
+  Result result = Result::Pass;
+  std::string reason;
+  uint64_t seed = 0;
+  int64_t durationMs = 0;
+  int64_t startWallNs = 0; // CLOCK_REALTIME when the trace started
+  std::string returnValue; // repr of the body's / scenario's result, "" for None
+  std::vector<TraceEvent> events;
+  std::vector<FaultSummary> faults;
+  std::map<std::string, SyscallSummary> syscallSummary;
+  std::string expectation; // fault_scenario / matrix cell
+  bool expectationViolated = false;
+  std::optional<uint32_t> matrix; // matrix cells
+  std::string scenario, fault;
+  // The reference's matrix outcome word: passed, failed,
+  // expectation_violated, errored, inconclusive.
+  std::string outcomeWord() const;
+};
+
+struct RunReport {
+  std::string starFile;
+  uint64_t seed = 0;
+  std::vector<std::string> serviceNames; // by ServiceId
+  std::vector<TestOutcome> tests;        // in execution order
+  int64_t durationMs = 0;
+  bool interrupted = false;
+  size_t notRun = 0; // tests not run because of the interrupt
+  size_t count(Result r) const;
+};
+
+class Executor final : public ir::BodyRuntime {
+public:
+  Executor(ir::LoadedSpec &loaded, RunConfig cfg);
+  ~Executor() override;
+  Executor(const Executor &) = delete;
+  Executor &operator=(const Executor &) = delete;
+
+  // Runs `tests` in order. Call from the thread that should own the service
+  // processes (their PR_SET_PDEATHSIG follows the forking thread).
+  RunReport run(const std::vector<const ir::Test *> &tests);
+
+  // ir::BodyRuntime
+  star::Value callBuiltin(star::Thread &t, std::string_view name, const star::Args &args) override;
+  star::Value callStep(star::Thread &t, star::Value receiver, std::string_view method,
+                       const star::Args &args) override;
+  star::Value callExpect(star::Thread &t, const ir::Expect &e, const star::Args &args) override;
+
+private:
+  TestOutcome runTest(const ir::Test &t, bool &interrupted);
+  bool cancelled() const;
+  bool interrupted() const;
+
+  star::Value fault(star::Thread &t, const star::Args &args);
+  star::Value faultStart(star::Thread &t, const star::Args &args);
+  star::Value faultStop(star::Thread &t, const star::Args &args);
+  star::Value assertEq(star::Thread &t, const star::Args &args);
+  star::Value assertTrue(star::Thread &t, const star::Args &args);
+  star::Value sleep(star::Thread &t, const star::Args &args);
+  void checkExpect(star::Thread &t, const ir::Expect &e, star::Value result);
+
+  // Pushes `rules` as one fault scope after checking that every syscall they
+  // name is trapped on its target; fails the body otherwise.
+  uint64_t pushRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules);
+  void rulesFromKwargs(star::Thread &t, const char *who, ServiceId target, const star::Args &args,
+                       std::vector<RuleSpec> &out);
+
+  ir::LoadedSpec &loaded_;
+  RunConfig cfg_;
+  // The running test's state (body thread and main thread).
+  Supervisor *sup_ = nullptr;
+  std::vector<std::vector<int>> traps_;
+  std::map<ServiceId, std::vector<uint64_t>> started_; // fault_start scopes per service
+  std::atomic<bool> cancel_{false};
+  std::mutex sleepMu_;
+  std::condition_variable sleepCv_;
+};
+
+} // namespace fbc::rt

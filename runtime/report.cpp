@@ -1,0 +1,443 @@
+#include "runtime/report.h"
+
+#include "runtime/json_writer.h"
+#include "runtime/syscalls.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace fbc::rt {
+namespace {
+
+std::string fmt(const char *f, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, f, args...);
+  return buf;
+}
+
+std::string statusWord(Result r) {
+  switch (r) {
+  case Result::Pass:
+    return "PASS";
+  case Result::Fail:
+    return "FAIL";
+  case Result::Error:
+    return "ERROR";
+  case Result::Inconclusive:
+    return "INCONCLUSIVE";
+  }
+  return "ERROR";
+}
+
+std::string serviceName(const RunReport &r, ServiceId id) {
+  if (id == kNoService)
+    return "test";
+  return id < r.serviceNames.size() ? r.serviceNames[id] : "service#" + std::to_string(id);
+}
+
+std::string decisionOf(const SyscallRecord &s) {
+  if (s.systemPathExempt && !s.fired)
+    return "allow (system path)";
+  return describeAction(s.action);
+}
+
+std::string ruleText(const FaultSummary &f) {
+  std::string s = f.syscall + "=";
+  if (f.action == "deny")
+    s += "deny(" + f.errnoName + ")";
+  else if (f.action == "delay")
+    s += "delay(" + f.delay + ")";
+  else
+    s += f.action + "()";
+  if (!f.path.empty())
+    s += " path=\"" + f.path + "\"";
+  if (!f.label.empty())
+    s += " label=\"" + f.label + "\"";
+  std::vector<int> nrs;
+  std::string err;
+  if (expandSyscallFamily(f.syscall, nrs, err)) {
+    s += " → filter:[";
+    for (size_t i = 0; i < nrs.size(); ++i) {
+      if (i)
+        s += ',';
+      s += syscallName(nrs[i]);
+    }
+    s += "]";
+  }
+  return s;
+}
+
+void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
+  out += "\n--- ";
+  out += statusWord(t.result);
+  out += ": " + t.name + " (" + std::to_string(t.durationMs) + "ms) ---\n";
+  if (!t.reason.empty())
+    out += "  reason: " + t.reason + "\n";
+  if (t.result == Result::Fail)
+    out += "  replay: fbc run " + r.starFile + " --test " + t.name + " --seed " +
+           std::to_string(t.seed) + "\n";
+  size_t syscalls = 0;
+  for (const TraceEvent &e : t.events)
+    syscalls += e.type == EventType::Syscall;
+  if (syscalls) {
+    out += "  syscall trace (" + std::to_string(syscalls) + " events):\n";
+    for (const TraceEvent &e : t.events) {
+      if (e.type != EventType::Syscall)
+        continue;
+      const SyscallRecord &s = e.syscall;
+      if (!(s.fired && s.action.kind != ActionKind::Allow))
+        continue;
+      std::string line = fmt("    #%llu  %-12s %-16s %s", static_cast<unsigned long long>(e.seq),
+                             serviceName(r, e.service).c_str(),
+                             std::string(syscallName(s.nr)).c_str(), decisionOf(s).c_str());
+      if (!s.label.empty())
+        line += "  [" + s.label + "]";
+      if (!s.path.empty())
+        line += "  " + s.path;
+      else if (!s.dest.empty())
+        line += "  " + s.dest;
+      if (s.action.kind == ActionKind::Delay)
+        line += "  (+" + std::to_string(s.latencyNs / 1000000) + "ms)";
+      out += line + "\n";
+    }
+  }
+  uint64_t hits = 0;
+  for (const FaultSummary &f : t.faults) {
+    out += "  fault rule on " + f.service + ": " + ruleText(f);
+    if (f.hits)
+      out += " (" + std::to_string(f.hits) + " hits)";
+    out += "\n";
+    hits += f.hits;
+  }
+  if (!t.faults.empty() && hits == 0)
+    out += "  WARNING: fault rules were installed but no injections fired\n";
+  if (t.result == Result::Fail && !t.syscallSummary.empty()) {
+    out += "  per-service syscall summary:\n";
+    for (const auto &[svc, s] : t.syscallSummary) {
+      std::string parts;
+      for (const auto &[sc, n] : s.breakdown) {
+        if (!parts.empty())
+          parts += ' ';
+        parts += sc;
+        parts += ':';
+        parts += std::to_string(n);
+      }
+      out += fmt("    %-12s %llu total, %llu faulted  [%s]\n", svc.c_str(),
+                 static_cast<unsigned long long>(s.total),
+                 static_cast<unsigned long long>(s.faulted), parts.c_str());
+    }
+  }
+}
+
+std::string padRight(const std::string &s, size_t w) {
+  // Column widths count characters, not bytes (the cell text may hold "—").
+  size_t chars = 0;
+  for (unsigned char c : s)
+    chars += (c & 0xC0) != 0x80;
+  return chars >= w ? s : s + std::string(w - chars, ' ');
+}
+
+std::string repeat(const char *s, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i)
+    out += s;
+  return out;
+}
+
+struct MatrixView {
+  std::vector<std::string> scenarios, faults;
+  std::map<std::pair<std::string, std::string>, const TestOutcome *> cells;
+};
+
+std::map<uint32_t, MatrixView> matrices(const RunReport &r) {
+  std::map<uint32_t, MatrixView> out;
+  for (const TestOutcome &t : r.tests) {
+    if (!t.matrix)
+      continue;
+    MatrixView &m = out[*t.matrix];
+    if (std::find(m.scenarios.begin(), m.scenarios.end(), t.scenario) == m.scenarios.end())
+      m.scenarios.push_back(t.scenario);
+    if (std::find(m.faults.begin(), m.faults.end(), t.fault) == m.faults.end())
+      m.faults.push_back(t.fault);
+    m.cells[{t.scenario, t.fault}] = &t;
+  }
+  return out;
+}
+
+void matrixTable(std::string &out, const MatrixView &m) {
+  size_t total = m.cells.size(), passed = 0;
+  for (const auto &[k, t] : m.cells)
+    passed += t->result == Result::Pass;
+  out += '\n';
+  out += "Fault Matrix: " + std::to_string(m.scenarios.size()) + " scenarios × " +
+         std::to_string(m.faults.size()) + " faults = " + std::to_string(total) + " cells\n\n";
+  size_t scw = 8;
+  for (const std::string &s : m.scenarios)
+    scw = std::max(scw, s.size());
+  scw += 2;
+  std::vector<size_t> fcw;
+  for (const std::string &f : m.faults)
+    fcw.push_back(std::max<size_t>(14, f.size() + 2));
+  std::string line = padRight("", scw);
+  for (size_t i = 0; i < m.faults.size(); ++i)
+    line += "│ " + padRight(m.faults[i], fcw[i]);
+  out += line + "\n";
+  line = repeat("─", scw);
+  for (size_t i = 0; i < m.faults.size(); ++i)
+    line += "┼" + repeat("─", fcw[i] + 1);
+  out += line + "\n";
+  for (const std::string &s : m.scenarios) {
+    line = padRight(s, scw);
+    for (size_t i = 0; i < m.faults.size(); ++i) {
+      auto it = m.cells.find({s, m.faults[i]});
+      std::string cell = "— (excluded)";
+      if (it != m.cells.end())
+        cell = it->second->result == Result::Pass
+                   ? "PASS (" + std::to_string(it->second->durationMs) + "ms)"
+                   : statusWord(it->second->result);
+      line += "│ " + padRight(cell, fcw[i]);
+    }
+    out += line + "\n";
+  }
+  out += '\n';
+  out += "Result: " + std::to_string(passed) + "/" + std::to_string(total) + " passed, " +
+         std::to_string(total - passed) + " failed\n";
+  bool header = false;
+  for (const std::string &s : m.scenarios)
+    for (const std::string &f : m.faults) {
+      auto it = m.cells.find({s, f});
+      if (it == m.cells.end() || it->second->result == Result::Pass)
+        continue;
+      if (!header)
+        out += "Failures:\n";
+      header = true;
+      out += "  " + s + " × " + f + ": " + it->second->reason + "\n";
+    }
+}
+
+std::string rfc3339(int64_t ns) {
+  time_t sec = static_cast<time_t>(ns / 1000000000);
+  tm utc{};
+  gmtime_r(&sec, &utc);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
+  return fmt("%s.%09lldZ", buf, static_cast<long long>(ns % 1000000000));
+}
+
+std::string eventType(const RunReport &r, const TraceEvent &e) {
+  switch (e.type) {
+  case EventType::ServiceStarted:
+    return "lifecycle.started";
+  case EventType::ServiceReady:
+    return "lifecycle.ready";
+  case EventType::ServiceStopped:
+    return "lifecycle.stopped";
+  case EventType::Syscall:
+    return "syscall." + std::string(syscallName(e.syscall.nr));
+  case EventType::StepSend:
+  case EventType::StepRecv:
+    for (const auto &[k, v] : e.fields)
+      if (k == "target")
+        return std::string(eventTypeName(e.type)) + "." + v;
+    break;
+  default:
+    break;
+  }
+  (void)r;
+  return std::string(eventTypeName(e.type));
+}
+
+void writeEvent(JsonWriter &w, const RunReport &r, const TestOutcome &t, const TraceEvent &e) {
+  w.beginObject();
+  w.field("seq", e.seq);
+  w.field("timestamp", rfc3339(t.startWallNs + e.timeNs));
+  w.field("type", eventTypeName(e.type));
+  w.field("event_type", eventType(r, e));
+  w.field("service", serviceName(r, e.service));
+  w.key("fields").beginObject();
+  if (e.type == EventType::Syscall) {
+    const SyscallRecord &s = e.syscall;
+    w.field("syscall", syscallName(s.nr));
+    w.field("pid", std::to_string(s.pid));
+    w.field("decision", decisionOf(s));
+    if (!s.path.empty())
+      w.field("path", s.path);
+    if (!s.dest.empty())
+      w.field("dest", s.dest);
+    if (!s.label.empty())
+      w.field("label", s.label);
+    w.field("latency_us", std::to_string(s.latencyNs / 1000));
+  }
+  for (const auto &[k, v] : e.fields)
+    w.field(k, v);
+  w.endObject();
+  w.endObject();
+}
+
+} // namespace
+
+std::string formatTextReport(const RunReport &r) {
+  std::string out = "Seed: " + std::to_string(r.seed) + "\n";
+  for (const TestOutcome &t : r.tests)
+    if (!t.matrix)
+      testBlock(out, r, t);
+  for (const auto &[idx, m] : matrices(r))
+    matrixTable(out, m);
+  size_t pass = r.count(Result::Pass);
+  size_t fail = r.count(Result::Fail) + r.count(Result::Error);
+  size_t inconclusive = r.count(Result::Inconclusive);
+  out += '\n';
+  out += std::to_string(pass);
+  out += " passed, ";
+  out += std::to_string(fail);
+  out += " failed";
+  if (inconclusive)
+    out += ", " + std::to_string(inconclusive) + " inconclusive";
+  if (r.interrupted)
+    out += ", " + std::to_string(r.notRun) + " not run (interrupted)";
+  out += "\n";
+  return out;
+}
+
+std::string formatJsonReport(const RunReport &r) {
+  std::string out;
+  JsonWriter w(out, 2);
+  w.beginObject();
+  w.field("version", 2);
+  w.field("star_file", r.starFile);
+  w.field("seed", r.seed);
+  w.field("duration_ms", r.durationMs);
+  w.field("pass", static_cast<uint64_t>(r.count(Result::Pass)));
+  w.field("fail", static_cast<uint64_t>(r.count(Result::Fail) + r.count(Result::Error)));
+  if (size_t n = r.count(Result::Inconclusive))
+    w.field("inconclusive", static_cast<uint64_t>(n));
+  if (r.interrupted) {
+    w.field("interrupted", true);
+    w.field("not_run", static_cast<uint64_t>(r.notRun));
+  }
+  w.key("tests").beginArray();
+  for (const TestOutcome &t : r.tests) {
+    w.beginObject();
+    w.field("name", t.name);
+    w.field("result", resultName(t.result));
+    if (!t.reason.empty())
+      w.field("reason", t.reason);
+    w.field("seed", t.seed);
+    w.field("duration_ms", t.durationMs);
+    if (!t.returnValue.empty())
+      w.field("return_value", t.returnValue);
+    if (t.result == Result::Fail)
+      w.field("replay_command",
+              "fbc run " + r.starFile + " --test " + t.name + " --seed " + std::to_string(t.seed));
+    if (!t.expectation.empty())
+      w.field("expectation", t.expectation);
+    if (t.expectationViolated)
+      w.field("expectation_violated", true);
+    if (t.matrix) {
+      w.field("scenario", t.scenario);
+      w.field("fault", t.fault);
+      w.field("outcome", t.outcomeWord());
+    }
+    w.key("faults").beginArray();
+    for (const FaultSummary &f : t.faults) {
+      w.beginObject();
+      w.field("service", f.service);
+      w.field("syscall", f.syscall);
+      w.field("action", f.action);
+      if (!f.errnoName.empty())
+        w.field("errno", f.errnoName);
+      if (!f.delay.empty())
+        w.field("delay", f.delay);
+      if (!f.path.empty())
+        w.field("path", f.path);
+      w.field("hits", f.hits);
+      if (!f.label.empty())
+        w.field("label", f.label);
+      w.endObject();
+    }
+    w.endArray();
+    w.key("syscall_summary").beginObject();
+    for (const auto &[svc, s] : t.syscallSummary) {
+      w.key(svc).beginObject();
+      w.field("total", s.total);
+      w.field("faulted", s.faulted);
+      w.key("breakdown").beginObject();
+      for (const auto &[sc, n] : s.breakdown)
+        w.field(sc, n);
+      w.endObject();
+      w.endObject();
+    }
+    w.endObject();
+    w.key("events").beginArray();
+    for (const TraceEvent &e : t.events)
+      writeEvent(w, r, t, e);
+    w.endArray();
+    w.endObject();
+  }
+  w.endArray();
+  std::map<uint32_t, MatrixView> ms = matrices(r);
+  if (!ms.empty()) {
+    // One matrix object (the reference's shape); with several matrices
+    // their cells are concatenated in declaration order.
+    w.key("matrix").beginObject();
+    std::vector<std::string> scen, faults;
+    size_t total = 0, passed = 0;
+    for (const auto &[idx, m] : ms) {
+      for (const std::string &s : m.scenarios)
+        if (std::find(scen.begin(), scen.end(), s) == scen.end())
+          scen.push_back(s);
+      for (const std::string &f : m.faults)
+        if (std::find(faults.begin(), faults.end(), f) == faults.end())
+          faults.push_back(f);
+    }
+    w.key("scenarios").beginArray();
+    for (const std::string &s : scen)
+      w.value(s);
+    w.endArray();
+    w.key("faults").beginArray();
+    for (const std::string &f : faults)
+      w.value(f);
+    w.endArray();
+    w.key("cells").beginArray();
+    for (const auto &[idx, m] : ms)
+      for (const std::string &s : m.scenarios)
+        for (const std::string &f : m.faults) {
+          auto it = m.cells.find({s, f});
+          if (it == m.cells.end())
+            continue;
+          const TestOutcome &t = *it->second;
+          ++total;
+          passed += t.result == Result::Pass;
+          w.beginObject();
+          w.field("scenario", s);
+          w.field("fault", f);
+          w.field("passed", t.result == Result::Pass);
+          w.field("outcome", t.outcomeWord());
+          if (!t.expectation.empty())
+            w.field("expectation", t.expectation);
+          w.field("duration_ms", t.durationMs);
+          w.endObject();
+        }
+    w.endArray();
+    w.field("total", static_cast<uint64_t>(total));
+    w.field("passed", static_cast<uint64_t>(passed));
+    w.field("failed", static_cast<uint64_t>(total - passed));
+    w.endObject();
+  }
+  w.endObject();
+  out += '\n';
+  return out;
+}
+
+int exitCodeFor(const RunReport &r) {
+  if (r.count(Result::Fail) || r.count(Result::Error))
+    return 2;
+  if (r.count(Result::Inconclusive))
+    return 3;
+  return 0;
+}
+
+} // namespace fbc::rt

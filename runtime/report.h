@@ -1,0 +1,20 @@
+// What `fbc run` prints: the text report (one block per test, the fault
+// matrix table, the closing count line) and the JSON report (the
+// reference's trace.json version 2 shape). Both are deterministic given the
+// results: keys in a fixed order, tests in execution order, services in
+// topological order.
+#pragma once
+
+#include "runtime/executor.h"
+
+#include <string>
+
+namespace fbc::rt {
+
+std::string formatTextReport(const RunReport &r);
+std::string formatJsonReport(const RunReport &r);
+
+// 0 every test passed, 2 any fail or error, 3 only inconclusive ones.
+int exitCodeFor(const RunReport &r);
+
+} // namespace fbc::rt

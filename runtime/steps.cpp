@@ -1,0 +1,252 @@
+#include "runtime/steps.h"
+
+#include "runtime/trace.h"
+
+#include <curl/curl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+namespace fbc::rt {
+namespace {
+
+void curlInitOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+size_t onBody(char *data, size_t size, size_t n, void *user) {
+  auto *out = static_cast<std::string *>(user);
+  size_t len = size * n;
+  // The reference reads at most 64 KiB of a body.
+  if (out->size() < (64u << 10))
+    out->append(data, std::min(len, (64u << 10) - out->size()));
+  return len;
+}
+
+size_t onHeader(char *data, size_t size, size_t n, void *user) {
+  auto *out = static_cast<std::vector<std::pair<std::string, std::string>> *>(user);
+  size_t len = size * n;
+  std::string_view line(data, len);
+  if (line.starts_with("HTTP/")) {
+    out->clear(); // a new response (after a 100 Continue or a redirect)
+    return len;
+  }
+  size_t colon = line.find(':');
+  if (colon == std::string_view::npos)
+    return len;
+  std::string name(line.substr(0, colon));
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string_view value = line.substr(colon + 1);
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+    value.remove_prefix(1);
+  while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
+    value.remove_suffix(1);
+  out->emplace_back(std::move(name), std::string(value));
+  return len;
+}
+
+int onProgress(void *user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto *cancelled = static_cast<const std::function<bool()> *>(user);
+  return (*cancelled && (*cancelled)()) ? 1 : 0;
+}
+
+std::string trimSpace(std::string s) {
+  auto sp = [](unsigned char c) { return std::isspace(c) != 0; };
+  while (!s.empty() && sp(static_cast<unsigned char>(s.back())))
+    s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && sp(static_cast<unsigned char>(s[i])))
+    ++i;
+  return s.substr(i);
+}
+
+} // namespace
+
+HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()> &cancelled) {
+  curlInitOnce();
+  HttpStepResponse out;
+  int64_t t0 = monotonicNs();
+  CURL *c = curl_easy_init();
+  if (!c) {
+    out.error = "curl_easy_init failed";
+    return out;
+  }
+  curl_slist *headers = nullptr;
+  for (const auto &[k, v] : req.headers)
+    headers = curl_slist_append(headers, (k + ": " + v).c_str());
+  // No "Expect: 100-continue" round trip on bodies.
+  headers = curl_slist_append(headers, "Expect:");
+  char errbuf[CURL_ERROR_SIZE] = {};
+  curl_easy_setopt(c, CURLOPT_URL, req.url.c_str());
+  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, req.method.c_str());
+  if (req.method == "GET")
+    curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+  if (req.hasBody) {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, req.body.data());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
+  }
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(req.timeoutMs));
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, onBody);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &out.body);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, onHeader);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &out.headers);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, onProgress);
+  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &cancelled);
+  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+  CURLcode rc = curl_easy_perform(c);
+  if (rc == CURLE_OK) {
+    out.ok = true;
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out.status);
+    out.body = trimSpace(std::move(out.body));
+  } else {
+    out.error = rc == CURLE_ABORTED_BY_CALLBACK ? "cancelled"
+                : errbuf[0]                     ? errbuf
+                                                : curl_easy_strerror(rc);
+    out.body.clear();
+    out.headers.clear();
+  }
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(c);
+  out.durationMs = (monotonicNs() - t0) / 1000000;
+  return out;
+}
+
+namespace {
+
+// Waits for `events` on fd until the deadline, in short slices so that a
+// cancellation is seen promptly. 1 ready, 0 timed out, -1 cancelled/error.
+int waitFd(int fd, short events, int64_t deadlineNs, const std::function<bool()> &cancelled) {
+  for (;;) {
+    if (cancelled && cancelled())
+      return -1;
+    int64_t left = (deadlineNs - monotonicNs()) / 1000000;
+    if (left <= 0)
+      return 0;
+    pollfd p{fd, events, 0};
+    int rc = poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 50)));
+    if (rc > 0)
+      return 1;
+    if (rc < 0 && errno != EINTR)
+      return -1;
+  }
+}
+
+} // namespace
+
+TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string &data,
+                      const std::function<bool()> &cancelled) {
+  TcpStepResult out;
+  int64_t t0 = monotonicNs();
+  auto done = [&](std::string error) {
+    out.error = std::move(error);
+    out.durationMs = (monotonicNs() - t0) / 1000000;
+    return out;
+  };
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV;
+  addrinfo *res = nullptr;
+  std::string service = std::to_string(port);
+  if (int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res); rc != 0)
+    return done(gai_strerror(rc));
+  int fd = -1;
+  std::string lastError = "connection refused";
+  int64_t dialDeadline = t0 + 5 * 1000000000LL;
+  for (addrinfo *ai = res; ai; ai = ai->ai_next) {
+    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+      continue;
+    int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
+    if (rc < 0 && errno == EINPROGRESS) {
+      int w = waitFd(fd, POLLOUT, dialDeadline, cancelled);
+      if (w == 1) {
+        int err = 0;
+        socklen_t len = sizeof err;
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+        rc = err == 0 ? 0 : -1;
+        errno = err;
+      } else {
+        errno = w == 0 ? ETIMEDOUT : ECANCELED;
+        rc = -1;
+      }
+    }
+    if (rc == 0)
+      break;
+    lastError = errno == ECANCELED ? "cancelled" : std::strerror(errno);
+    close(fd);
+    fd = -1;
+  }
+  freeaddrinfo(res);
+  if (fd < 0)
+    return done("dial tcp " + host + ":" + service + ": " + lastError);
+  std::string line = data;
+  if (line.empty() || line.back() != '\n')
+    line += '\n';
+  int64_t ioDeadline = monotonicNs() + 10 * 1000000000LL;
+  size_t sent = 0;
+  while (sent < line.size()) {
+    ssize_t n = send(fd, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      int w = waitFd(fd, POLLOUT, ioDeadline, cancelled);
+      if (w == 1)
+        continue;
+      close(fd);
+      return done(w == 0 ? "write: i/o timeout" : "cancelled");
+    }
+    std::string e = std::strerror(errno);
+    close(fd);
+    return done("write: " + e);
+  }
+  std::string reply;
+  for (;;) {
+    char buf[4096];
+    ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n > 0) {
+      reply.append(buf, static_cast<size_t>(n));
+      if (reply.find('\n') != std::string::npos)
+        break;
+      continue;
+    }
+    if (n == 0)
+      break; // EOF: whatever arrived is the reply
+    if (errno == EAGAIN || errno == EINTR) {
+      int w = waitFd(fd, POLLIN, ioDeadline, cancelled);
+      if (w == 1)
+        continue;
+      close(fd);
+      return done(w == 0 ? "read: i/o timeout" : "cancelled");
+    }
+    std::string e = std::strerror(errno);
+    close(fd);
+    return done("read: " + e);
+  }
+  close(fd);
+  if (size_t nl = reply.find('\n'); nl != std::string::npos)
+    reply.resize(nl);
+  while (!reply.empty() && (reply.back() == '\r' || reply.back() == ' '))
+    reply.pop_back();
+  out.ok = true;
+  out.reply = std::move(reply);
+  out.durationMs = (monotonicNs() - t0) / 1000000;
+  return out;
+}
+
+} // namespace fbc::rt

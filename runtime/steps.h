@@ -1,0 +1,47 @@
+// The test driver's requests to services (the body's steps): HTTP over
+// libcurl and the one-line TCP protocol. Both block the calling (body)
+// thread only, and both give up promptly when `cancelled()` turns true
+// (a body timeout or an interrupt), so a hung service never hangs fbc.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fbc::rt {
+
+struct HttpStepRequest {
+  std::string method = "GET"; // GET POST PUT PATCH DELETE
+  std::string url;            // http://127.0.0.1:8080/path
+  std::string body;
+  bool hasBody = false;
+  std::vector<std::pair<std::string, std::string>> headers;
+  int64_t timeoutMs = 30000;
+};
+
+struct HttpStepResponse {
+  bool ok = false; // a response arrived (any status)
+  long status = 0; // 0 when no response
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers; // names lower-cased, in order
+  std::string error;                                        // when !ok
+  int64_t durationMs = 0;
+};
+
+HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()> &cancelled);
+
+struct TcpStepResult {
+  bool ok = false;
+  std::string reply; // the reply line without "\n" (empty on EOF)
+  std::string error; // "connection refused", "timed out", "cancelled"
+  int64_t durationMs = 0;
+};
+
+// Connects to host:port, sends `data` (a "\n" appended if missing) and reads
+// one reply line. Dial timeout 5 s, I/O timeout 10 s (the reference's).
+TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string &data,
+                      const std::function<bool()> &cancelled);
+
+} // namespace fbc::rt

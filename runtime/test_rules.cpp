@@ -1,0 +1,340 @@
+#include "runtime/test_rules.h"
+
+#include "frontend/eval/function.h"
+#include "frontend/eval/objects.h"
+#include "frontend/eval/program.h"
+#include "frontend/syntax/ast.h"
+#include "ir/builtins/values.h"
+#include "ir/syscalls.h"
+
+#include <algorithm>
+#include <set>
+
+namespace fbc::rt {
+namespace {
+
+std::optional<ServiceId> serviceIndex(const ir::Spec &spec, std::string_view name) {
+  for (size_t i = 0; i < spec.services.size(); ++i)
+    if (spec.services[i].name == name)
+      return static_cast<ServiceId>(i);
+  return std::nullopt;
+}
+
+void addAssumption(const ir::Spec &spec, const std::string &name, std::vector<RuleSpec> &out,
+                   std::set<std::string> &seen) {
+  if (!seen.insert(name).second)
+    return;
+  const ir::FaultAssumption *a = spec.findAssumption(name);
+  if (!a)
+    return;
+  if (a->target.valid())
+    if (std::optional<ServiceId> id = serviceIndex(spec, a->target.service)) {
+      const ir::Service &svc = spec.services[*id];
+      for (const ir::FaultRule &fr : a->rules) {
+        if (!fr.op.empty()) {
+          if (const ir::Op *op = svc.findOp(fr.op))
+            for (const std::string &sc : op->syscalls) {
+              RuleSpec r;
+              r.target = *id;
+              r.syscall = sc;
+              applyFault(fr.fault, r);
+              r.pathGlob = op->path;
+              if (r.label.empty())
+                r.label = fr.keyword;
+              out.push_back(std::move(r));
+            }
+          continue;
+        }
+        RuleSpec r;
+        r.target = *id;
+        r.syscall = fr.keyword;
+        applyFault(fr.fault, r);
+        out.push_back(std::move(r));
+      }
+    }
+  for (const std::string &child : a->faults)
+    addAssumption(spec, child, out, seen);
+}
+
+// Walks functions' syntax for fault() calls.
+class Scanner {
+public:
+  Scanner(const ir::LoadedSpec &loaded, std::vector<RuleSpec> &out)
+      : loaded_(loaded), spec_(loaded.spec()), out_(out) {}
+
+  void function(star::Value v) {
+    auto *fn = v.as<star::Function>();
+    if (!fn || !fn->code || !fn->code->syntax)
+      return;
+    if (!visited_.insert(fn->code->syntax).second)
+      return;
+    module_ = fn->module;
+    stmts(fn->code->syntax->body);
+  }
+
+private:
+  // The value of a global identifier of the root module, or null.
+  star::Value globalValue(const syntax::Expr *e) const {
+    while (auto *p = llvm::dyn_cast<syntax::ParenExpr>(e))
+      e = p->x;
+    auto *id = llvm::dyn_cast<syntax::Ident>(e);
+    if (!id || !id->binding || id->binding->scope != syntax::Scope::Global || !module_)
+      return star::Value();
+    if (id->binding->index < module_->globals.size())
+      return module_->globals[id->binding->index];
+    return star::Value();
+  }
+
+  void widenKeywords(const std::vector<std::string> &keywords) {
+    for (size_t s = 0; s < spec_.services.size(); ++s)
+      serviceKeywords(static_cast<ServiceId>(s), keywords);
+  }
+
+  void serviceKeywords(ServiceId id, const std::vector<std::string> &keywords) {
+    const ir::Service &svc = spec_.services[id];
+    for (const std::string &k : keywords) {
+      if (const ir::Op *op = svc.findOp(k)) {
+        for (const std::string &sc : op->syscalls) {
+          RuleSpec r;
+          r.target = id;
+          r.syscall = sc;
+          out_.push_back(std::move(r));
+        }
+      } else if (ir::isSyscallKeyword(k)) {
+        RuleSpec r;
+        r.target = id;
+        r.syscall = k;
+        out_.push_back(std::move(r));
+      }
+    }
+  }
+
+  void faultCall(const syntax::CallExpr &call) {
+    std::vector<std::string> keywords;
+    const syntax::Expr *target = nullptr;
+    for (const syntax::Argument &a : call.args) {
+      if (a.kind == syntax::Argument::Kind::Named && a.name && a.name->name != "run")
+        keywords.push_back(a.name->name.str());
+      else if (a.kind == syntax::Argument::Kind::Positional && !target)
+        target = a.value;
+    }
+    star::Value v = target ? globalValue(target) : star::Value();
+    if (v) {
+      if (auto *svc = ir::builtins::valueAs<ir::builtins::ServiceValue>(v)) {
+        if (std::optional<ServiceId> id = serviceIndex(spec_, svc->data.name))
+          serviceKeywords(*id, keywords);
+        return;
+      }
+      if (auto *a = ir::builtins::valueAs<ir::builtins::AssumptionValue>(v)) {
+        std::set<std::string> seen;
+        addAssumption(spec_, a->data.name, out_, seen);
+        return;
+      }
+    }
+    // Not statically known: every service may be the target, and the
+    // target may be any assumption.
+    widenKeywords(keywords);
+    if (keywords.empty())
+      for (const ir::FaultAssumption &a : spec_.assumptions) {
+        std::set<std::string> seen;
+        addAssumption(spec_, a.name, out_, seen);
+      }
+  }
+
+  void expr(const syntax::Expr *e) {
+    if (!e)
+      return;
+    using K = syntax::Node::Kind;
+    switch (e->kind()) {
+    case K::Ident: {
+      // A root-file function named anywhere (called or passed as run=) is
+      // reachable.
+      if (star::Value v = globalValue(e); v && v.as<star::Function>())
+        pending_.push_back(v);
+      break;
+    }
+    case K::ListExpr:
+      for (auto *x : llvm::cast<syntax::ListExpr>(e)->elems)
+        expr(x);
+      break;
+    case K::TupleExpr:
+      for (auto *x : llvm::cast<syntax::TupleExpr>(e)->elems)
+        expr(x);
+      break;
+    case K::DictExpr:
+      for (const auto &en : llvm::cast<syntax::DictExpr>(e)->entries) {
+        expr(en.key);
+        expr(en.value);
+      }
+      break;
+    case K::ParenExpr:
+      expr(llvm::cast<syntax::ParenExpr>(e)->x);
+      break;
+    case K::UnaryExpr:
+      expr(llvm::cast<syntax::UnaryExpr>(e)->x);
+      break;
+    case K::BinaryExpr:
+      expr(llvm::cast<syntax::BinaryExpr>(e)->x);
+      expr(llvm::cast<syntax::BinaryExpr>(e)->y);
+      break;
+    case K::CondExpr: {
+      auto *c = llvm::cast<syntax::CondExpr>(e);
+      expr(c->cond);
+      expr(c->then);
+      expr(c->otherwise);
+      break;
+    }
+    case K::CallExpr: {
+      auto *c = llvm::cast<syntax::CallExpr>(e);
+      if (auto *id = llvm::dyn_cast<syntax::Ident>(c->fn);
+          id && id->binding && id->binding->scope == syntax::Scope::Predeclared &&
+          (id->name == "fault" || id->name == "fault_start"))
+        faultCall(*c);
+      expr(c->fn);
+      for (const syntax::Argument &a : c->args)
+        expr(a.value);
+      break;
+    }
+    case K::DotExpr:
+      expr(llvm::cast<syntax::DotExpr>(e)->x);
+      break;
+    case K::IndexExpr:
+      expr(llvm::cast<syntax::IndexExpr>(e)->x);
+      expr(llvm::cast<syntax::IndexExpr>(e)->index);
+      break;
+    case K::SliceExpr: {
+      auto *s = llvm::cast<syntax::SliceExpr>(e);
+      expr(s->x);
+      expr(s->lo);
+      expr(s->hi);
+      expr(s->step);
+      break;
+    }
+    case K::LambdaExpr:
+      stmts(llvm::cast<syntax::LambdaExpr>(e)->fn->body);
+      break;
+    case K::Comprehension: {
+      auto *c = llvm::cast<syntax::Comprehension>(e);
+      expr(c->body);
+      for (const syntax::Clause &cl : c->clauses) {
+        expr(cl.vars);
+        expr(cl.x);
+      }
+      break;
+    }
+    default:
+      break;
+    }
+  }
+
+  void stmts(llvm::ArrayRef<syntax::Stmt *> list) {
+    for (const syntax::Stmt *s : list)
+      stmt(s);
+  }
+
+  void stmt(const syntax::Stmt *s) {
+    using K = syntax::Node::Kind;
+    switch (s->kind()) {
+    case K::ExprStmt:
+      expr(llvm::cast<syntax::ExprStmt>(s)->x);
+      break;
+    case K::AssignStmt:
+      expr(llvm::cast<syntax::AssignStmt>(s)->lhs);
+      expr(llvm::cast<syntax::AssignStmt>(s)->rhs);
+      break;
+    case K::DefStmt: {
+      const syntax::Function *fn = llvm::cast<syntax::DefStmt>(s)->fn;
+      for (const syntax::Param &p : fn->params)
+        expr(p.defaultValue);
+      stmts(fn->body);
+      break;
+    }
+    case K::ReturnStmt:
+      expr(llvm::cast<syntax::ReturnStmt>(s)->result);
+      break;
+    case K::IfStmt: {
+      auto *i = llvm::cast<syntax::IfStmt>(s);
+      expr(i->cond);
+      stmts(i->then);
+      stmts(i->otherwise);
+      break;
+    }
+    case K::ForStmt: {
+      auto *f = llvm::cast<syntax::ForStmt>(s);
+      expr(f->x);
+      stmts(f->body);
+      break;
+    }
+    case K::WhileStmt: {
+      auto *w = llvm::cast<syntax::WhileStmt>(s);
+      expr(w->cond);
+      stmts(w->body);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+
+public:
+  void drain() {
+    while (!pending_.empty()) {
+      star::Value v = pending_.back();
+      pending_.pop_back();
+      function(v);
+    }
+  }
+
+private:
+  const ir::LoadedSpec &loaded_;
+  const ir::Spec &spec_;
+  std::vector<RuleSpec> &out_;
+  star::ModuleEnv *module_ = nullptr;
+  std::set<const syntax::Function *> visited_;
+  std::vector<star::Value> pending_;
+};
+
+} // namespace
+
+void applyFault(const ir::Fault &f, RuleSpec &r) {
+  switch (f.action) {
+  case ir::FaultAction::Deny: {
+    const ir::ErrnoInfo *e = ir::findErrno(f.errnoName);
+    r.action = Action::deny(e ? e->number : 5);
+    break;
+  }
+  case ir::FaultAction::Delay:
+    r.action = Action::delay(f.delayNs);
+    break;
+  case ir::FaultAction::Allow:
+    r.action = Action::allow();
+    break;
+  }
+  r.probability = f.probability;
+  r.label = f.label;
+  if (!f.path.empty())
+    r.pathGlob = f.path;
+}
+
+void assumptionRules(const ir::Spec &spec, const std::string &name, std::vector<RuleSpec> &out) {
+  std::set<std::string> seen;
+  addAssumption(spec, name, out, seen);
+}
+
+std::vector<RuleSpec> potentialRules(const ir::LoadedSpec &loaded, const ir::Test &t) {
+  const ir::Spec &spec = loaded.spec();
+  std::vector<RuleSpec> out;
+  for (const std::string &a : t.faults)
+    assumptionRules(spec, a, out);
+  Scanner scan(loaded, out);
+  if (t.body.value)
+    scan.function(t.body.value);
+  if (t.setup && t.setup->value)
+    scan.function(t.setup->value);
+  if (t.expect && t.expect->kind == ir::ExpectKind::Function && t.expect->fn.value)
+    scan.function(t.expect->fn.value);
+  scan.drain();
+  return out;
+}
+
+} // namespace fbc::rt
