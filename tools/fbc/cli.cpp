@@ -23,6 +23,9 @@ int runFbc(int argc, char **argv) {
   IrOptions irOpts;
   ir->add_option("spec", irOpts.spec, "spec file (.star)")->required();
   ir->add_option("--format", irOpts.format, "text (default) or json");
+  ir->add_option("--stage", irOpts.stage, "spec (default) or plan: the IR after the plan passes");
+  ir->add_option("--print-after", irOpts.printAfter,
+                 "Print the plan IR after a pass: axes, cost, coverage, suggest, diagnostics");
   auto *run = app.add_subcommand("run", "Run a spec's tests against real processes");
   RunOptions runOpts;
   addRunOptions(*run, runOpts);

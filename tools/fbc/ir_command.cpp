@@ -2,7 +2,9 @@
 
 #include "frontend/eval/big_stack.h"
 #include "ir/load_spec.h"
+#include "ir/plan.h"
 #include "ir/print.h"
+#include "passes/pass_manager.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -16,16 +18,48 @@ int runIr(const IrOptions &opts) {
                  opts.format.c_str());
     return 1;
   }
+  if (opts.stage != "spec" && opts.stage != "plan") {
+    std::fprintf(stderr, "fbc: error: unknown stage '%s' (stages: spec, plan)\n",
+                 opts.stage.c_str());
+    return 1;
+  }
+  passes::PassManager pm = passes::PassManager::planPipeline();
+  bool planStage = opts.stage == "plan" || !opts.printAfter.empty();
+  if (!opts.printAfter.empty() && !pm.has(opts.printAfter)) {
+    std::string names;
+    for (const passes::Pass &p : pm.passes())
+      names += std::string(names.empty() ? "" : ", ") + p.name;
+    std::fprintf(stderr, "fbc: error: unknown pass '%s' (passes: %s)\n", opts.printAfter.c_str(),
+                 names.c_str());
+    return 1;
+  }
+  if (planStage && opts.format != "text") {
+    std::fprintf(stderr, "fbc: error: the plan IR has a text form only (use `fbc plan "
+                         "--format=json` for the plan's JSON)\n");
+    return 1;
+  }
   return star::runWithLargeStack([&] {
     std::unique_ptr<ir::LoadedSpec> loaded = ir::loadSpec(opts.spec);
     loaded->printDiagnostics(llvm::errs());
     llvm::errs().flush();
     if (!loaded->ok())
       return 1;
-    if (opts.format == "json")
+    if (planStage) {
+      if (!opts.printAfter.empty())
+        pm.afterPass = [&](const passes::Pass &p, const ir::Plan &plan) {
+          if (opts.printAfter != p.name)
+            return;
+          llvm::outs() << "# plan IR after pass '" << p.name << "'\n";
+          ir::printPlanText(plan, llvm::outs());
+        };
+      ir::Plan plan = pm.run(loaded->spec());
+      if (opts.printAfter.empty())
+        ir::printPlanText(plan, llvm::outs());
+    } else if (opts.format == "json") {
       ir::printSpecJson(loaded->spec(), llvm::outs());
-    else
+    } else {
       ir::printSpecText(loaded->spec(), llvm::outs());
+    }
     llvm::outs().flush();
     return 0;
   });

@@ -1,6 +1,12 @@
 #include "tools/fbc/plan_command.h"
 
+#include "backend/plan_emit.h"
+#include "frontend/eval/big_stack.h"
+#include "ir/load_spec.h"
+#include "passes/pass_manager.h"
+
 #include <CLI/CLI.hpp>
+#include <llvm/Support/raw_ostream.h>
 
 #include <cstdio>
 
@@ -8,11 +14,72 @@ namespace fbc::tools {
 
 void addPlanOptions(CLI::App &sub, PlanOptions &opts) {
   sub.add_option("spec", opts.spec, "spec file (.star)")->required();
+  sub.add_option("--format", opts.format, "text (default), json or dot");
+  sub.add_flag("--coverage", opts.coverage,
+               "Append the coverage table: dependency edges, fault tests, gaps");
+  sub.add_flag("--suggest", opts.suggest,
+               "Print copy-pasteable stubs for uncovered edges (implies --coverage)");
+  sub.add_option("--strategy", opts.strategy,
+                 "Suggestion strategy: rules (default); llm is reserved for v0.14.0");
+  sub.add_flag("--check-cost", opts.checkCost,
+               "Exit 2 if the plan has more than --max-instances instances");
+  sub.add_option("--max-instances", opts.maxInstances, "The budget for --check-cost");
 }
 
-int runPlan(const PlanOptions &) {
-  std::fprintf(stderr, "fbc plan: not implemented yet\n");
-  return 1;
+int runPlan(const PlanOptions &opts) {
+  if (opts.strategy == "llm") {
+    std::fprintf(stderr, "error: --strategy=llm requires Faultbox v0.14.0 (RFC-043); not "
+                         "available in this release\n");
+    return 1;
+  }
+  if (opts.strategy != "rules") {
+    std::fprintf(stderr, "error: --strategy=\"%s\" not recognized (valid: rules; reserved: llm)\n",
+                 opts.strategy.c_str());
+    return 1;
+  }
+  if (opts.checkCost && opts.maxInstances < 0) {
+    std::fprintf(stderr,
+                 "error: --check-cost requires --max-instances N (the budget to gate against)\n");
+    return 1;
+  }
+  if (opts.format != "text" && opts.format != "json" && opts.format != "dot") {
+    std::fprintf(stderr, "error: unknown --format=%s (valid: text, json, dot)\n",
+                 opts.format.c_str());
+    return 1;
+  }
+
+  return star::runWithLargeStack([&] {
+    std::unique_ptr<ir::LoadedSpec> loaded = ir::loadSpec(opts.spec);
+    loaded->printDiagnostics(llvm::errs());
+    llvm::errs().flush();
+    if (!loaded->ok())
+      return 1;
+
+    ir::Plan plan = passes::buildPlan(loaded->spec());
+    frontend::DiagnosticList warnings;
+    ir::reportPlanDiagnostics(plan, warnings);
+    warnings.print(llvm::errs());
+    llvm::errs().flush();
+
+    backend::PlanEmitOptions emit;
+    emit.coverage = opts.coverage || opts.suggest;
+    emit.suggest = opts.suggest;
+    if (opts.format == "json")
+      backend::emitPlanJson(plan, emit, llvm::outs());
+    else if (opts.format == "dot")
+      backend::emitPlanDot(plan, llvm::outs());
+    else
+      backend::emitPlanText(plan, emit, llvm::outs());
+    llvm::outs().flush();
+
+    if (opts.checkCost && plan.total.value > uint64_t(opts.maxInstances)) {
+      llvm::errs() << "\ncost gate: plan has " << plan.total.str()
+                   << " instances; --max-instances=" << opts.maxInstances << " exceeded\n";
+      llvm::errs().flush();
+      return 2;
+    }
+    return 0;
+  });
 }
 
 } // namespace fbc::tools

@@ -1,7 +1,9 @@
 // `fbc plan`: its options and entry point. The command's logic lives in the
-// pipeline libraries; this file only binds flags and calls them.
+// pipeline libraries (passes/ builds the plan, backend/ renders it); this
+// file only binds flags and calls them. docs/plan.md is the user doc.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace CLI {
@@ -12,12 +14,19 @@ namespace fbc::tools {
 
 struct PlanOptions {
   std::string spec;
+  std::string format = "text"; // text | json | dot
+  bool coverage = false;
+  bool suggest = false;           // implies coverage
+  std::string strategy = "rules"; // rules | llm (reserved)
+  bool checkCost = false;
+  int64_t maxInstances = -1; // -1: not given
 };
 
 // Declares the subcommand's positional arguments and flags on `sub`.
 void addPlanOptions(CLI::App &sub, PlanOptions &opts);
 
-// Returns the process exit code.
+// Returns the process exit code: 0; 1 on a usage or load error; 2 when the
+// cost gate (--check-cost --max-instances N) finds more than N instances.
 int runPlan(const PlanOptions &opts);
 
 } // namespace fbc::tools

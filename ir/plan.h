@@ -1,0 +1,183 @@
+// ir::Plan: what `fbc plan` computes from an ir::Spec, and what the
+// lowering to leaves (backend/) will enumerate. The passes in passes/ fill it:
+//
+//   axes         per test, the fan-out axes read from the test body's AST and
+//                from the fault assumptions the test installs
+//   cost         per test the product of its axes; the plan entries (matrix
+//                cells grouped per scenario) and the total
+//   coverage     dependency edges and the fault tests that cover them
+//   suggest      a fault_scenario stub per uncovered edge
+//   diagnostics  warnings: unmodeled_fanout, choose() only in a helper
+//
+// Leaf enumeration contract (shared with the runtime). A test's leaves are
+// the mixed-radix product of PlanTest::axes in vector order, the FIRST axis
+// varying fastest: leaf i decodes as
+//     rem = i; for axis in axes: digit = rem % size(axis); rem /= size(axis)
+// The axes are ordered choose axes (body AST pre-order), then probability
+// sites (assumption rules in install order, then body fault() calls in
+// source order), then interleaving sites (source order). A probability
+// site's digit d pins occurrence k of the rule to bit k of d (occurrence 0
+// is the least significant bit); an "all"/"critical"/N interleaving site's
+// digit d selects the d-th lexicographic permutation of its branches. So the
+// count a plan prints is the number of leaves a run executes.
+#pragma once
+
+#include "frontend/source/diagnostic.h"
+#include "ir/spec.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace fbc::ir {
+
+// An instance count: exact, or a lower bound ("at least"). Arithmetic
+// saturates at UINT64_MAX, and a saturated count is a lower bound: a count
+// is never silently rounded down.
+struct Count {
+  uint64_t value = 1;
+  bool exact = true;
+
+  Count &operator*=(const Count &o);
+  Count &operator+=(const Count &o);
+  // "N" or "at least N".
+  std::string str() const;
+};
+
+enum class AxisKind { Choose, Probability, Interleaving };
+const char *axisKindName(AxisKind k); // choose, probability, interleaving
+
+// Why an axis size is not known statically.
+enum class UnknownReason {
+  None,
+  ComputedOptions,  // choose(): the option list is computed in the body
+  ComputedMaxFires, // max_fires= is not a literal or a module constant
+  ComputedBranches, // parallel(*fns): the branch count is computed
+  ComputedPolicy,   // interleavings= is not a literal or a module constant
+  TooLarge,         // 2^max_fires or B! does not fit 64 bits
+};
+
+struct PlanAxis {
+  AxisKind kind = AxisKind::Choose;
+  // choose: the axis name ("choose#k" when the name is not a literal);
+  // probability: the rule label, else "<service>:<keyword>";
+  // interleaving: "<file>:<line>" of the parallel() call.
+  std::string name;
+  std::optional<uint64_t> size; // nullopt: unknown (counted as 1)
+  UnknownReason unknown = UnknownReason::None;
+  Loc loc; // the choose / deny / delay / parallel call (or the rule keyword)
+
+  // choose: the options, rendered ("0ms", "10", "True").
+  std::vector<std::string> values;
+  // probability
+  int64_t maxFires = 0; // 0 when unknown
+  std::optional<double> probability;
+  std::string fault; // the assumption it comes from; "" for body fault()
+  // interleaving
+  uint32_t branches = 0; // 0 when unknown
+  std::string policy;    // "all", "critical", "<N>", "" when unknown
+
+  // The size used in products: the known size, else 1.
+  uint64_t factor() const { return size ? *size : 1; }
+};
+
+// A `helper()` call in a test body whose callee (transitively) calls a
+// named choose(): not attributed to the test (the run does not fan out on
+// it either), reported as a warning at the call site.
+struct HelperChoose {
+  std::string helper;
+  std::string axis; // the first choose() name found in the helper
+  Loc loc;          // the call in the test body
+};
+
+// A probabilistic deny()/delay() without max_fires=: it runs stochastically
+// and the plan counts it once.
+struct UnmodeledFanout {
+  std::string where; // "fault_assumption \"x\" rule fsync" or "fault() in test_y"
+  double probability = 1;
+  Loc loc;
+};
+
+// One ir::Test (a matrix cell is its own test here).
+struct PlanTest {
+  const Test *test = nullptr; // into the Spec the plan was built from
+  std::vector<PlanAxis> axes; // in leaf-enumeration order (see above)
+  std::vector<HelperChoose> helperChooses;
+  std::vector<UnmodeledFanout> unmodeled;
+  Count count; // product of the axes
+};
+
+// One node of the plan tree and one element of JSON `tests[]`: a test, or
+// all the cells of the fault matrices that share a scenario function
+// (named test_matrix_<scenario>).
+struct PlanEntry {
+  std::string name;
+  TestKind kind = TestKind::Def;
+  std::vector<uint32_t> tests; // indices into Plan::tests (matrix cells in name order)
+  Count count;
+  // fault_matrix
+  std::string scenario;
+  std::vector<std::string> matrixFaults; // sorted, unique
+  std::vector<std::string> matrixCells;  // sorted test names
+  // fault_scenario
+  std::vector<std::string> faults; // sorted
+  std::string expect;              // display form; "(mixed)" for mixed matrix expects
+  std::string timeout;             // Go duration (test_builtin only)
+};
+
+struct PlanEdge {
+  std::string from, to;
+  std::string protocol;                // of the target interface; "" if none
+  std::string via;                     // "depends_on" | "env"
+  std::string envKey;                  // via env: the env variable
+  std::vector<std::string> faultTests; // sorted test names faulting `to`
+  bool covered() const { return !faultTests.empty(); }
+};
+
+struct PlanCoverage {
+  bool computed = false;
+  std::vector<PlanEdge> edges; // sorted by (from, to)
+  uint64_t uncovered = 0;
+  std::vector<std::string> coveredProtocols;   // sorted
+  std::vector<std::string> uncoveredProtocols; // sorted; only on uncovered edges
+};
+
+struct Suggestion {
+  uint32_t edge = 0; // index into PlanCoverage::edges
+  std::string text;  // the stub, lines ending in '\n' (no trailing blank line)
+};
+
+struct PlanDiagnostic {
+  frontend::Severity severity = frontend::Severity::Warning;
+  std::string code; // "unmodeled_fanout", "helper_choose"
+  std::string message;
+  Loc loc;
+};
+
+struct Plan {
+  const Spec *spec = nullptr;
+  std::vector<PlanTest> tests;    // parallel to Spec::tests
+  std::vector<PlanEntry> entries; // sorted by name
+  Count total{0, true};
+  // Which axis kinds have an unknown size somewhere (for the "at least" note).
+  bool unknownChoose = false, unknownProbability = false, unknownInterleaving = false;
+  PlanCoverage coverage;
+  bool suggested = false;
+  std::vector<Suggestion> suggestions;     // sorted by (from, to)
+  std::vector<PlanDiagnostic> diagnostics; // sorted by location, then code
+};
+
+// The plan IR's text dump (`fbc ir --stage=plan`, `--print-after=<pass>`):
+// every field, one entity per line, deterministic.
+void printPlanText(const Plan &plan, llvm::raw_ostream &os);
+
+// Reports the plan's diagnostics in the common `file:line:col: warning:`
+// form with the source line and a caret.
+void reportPlanDiagnostics(const Plan &plan, frontend::DiagnosticList &out);
+
+} // namespace fbc::ir

@@ -1,0 +1,691 @@
+// The axes pass: per test, the fan-out axes, in leaf-enumeration order (see
+// ir/plan.h).
+//
+// From the test body's AST (the def, the scenario function, test(body=)),
+// walked pre-order including nested defs and lambdas:
+//   choose("name", options)  a choose axis. The name is the string literal
+//       (or a module string constant); otherwise "choose#k" (k counts such
+//       sites in the body from 1). Options: a list literal is sized by its
+//       elements; a module-level constant list (globals are bound once and
+//       frozen after load) is sized and rendered from its value; anything
+//       else is computed, size unknown. A repeated name is one axis (the
+//       first site), as the run de-duplicates by name. Anonymous
+//       choose([...]) is single-leaf at run time and is not an axis.
+//   fault(target, kw=deny(...)/delay(...), ...), fault_start, fault_all
+//       a probability site per rule with probability<1 and max_fires=N:
+//       2^N outcomes, key = label, else "<service>:<keyword>".
+//   parallel(f1, ..., fB, interleavings=P)  an interleaving site: "all" B!,
+//       "critical" min(2B-1, B!), N min(N, B!); 1 / omitted: no axis.
+//   helper(...)  a call to a module function that (transitively) calls a
+//       named choose(): recorded, not attributed (the run will not fan out).
+// From the fault assumptions a fault_scenario / matrix cell installs
+// (composed assumptions flattened depth-first): a probability site per
+// rule with probability<1 and max_fires=N.
+// A probabilistic rule without max_fires= (and not mode="stochastic") is
+// recorded as unmodeled fan-out.
+#include "passes/pass_manager.h"
+
+#include "frontend/eval/function.h"
+#include "frontend/eval/objects.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/program.h"
+#include "ir/builtins/values.h"
+#include "ir/print.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/Support/Casting.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace fbc::passes {
+namespace {
+
+using llvm::dyn_cast;
+using llvm::isa;
+using namespace fbc::syntax;
+
+// What a body contributes, cached per syntax::Function (matrix cells share
+// their scenario function).
+struct BodyAxes {
+  std::vector<ir::PlanAxis> choose, probability, interleaving;
+  std::vector<ir::HelperChoose> helpers;
+  std::vector<ir::UnmodeledFanout> unmodeled;
+};
+
+bool isBuiltinCall(const CallExpr *call, llvm::StringRef name) {
+  auto *id = dyn_cast<Ident>(call->fn);
+  if (!id || id->name != name)
+    return false;
+  return !id->binding || id->binding->scope == Scope::Predeclared;
+}
+
+// Pre-order walk calling `fn` on every CallExpr, into nested functions.
+template <class F> void walkExpr(const Expr *e, F &fn);
+template <class F> void walkStmts(llvm::ArrayRef<Stmt *> stmts, F &fn);
+
+template <class F> void walkFunction(const Function *f, F &fn) {
+  for (const Param &p : f->params)
+    if (p.defaultValue)
+      walkExpr(p.defaultValue, fn);
+  walkStmts(f->body, fn);
+}
+
+template <class F> void walkExpr(const Expr *e, F &fn) {
+  if (!e)
+    return;
+  switch (e->kind()) {
+  case Node::Kind::ListExpr:
+    for (const Expr *x : llvm::cast<ListExpr>(e)->elems)
+      walkExpr(x, fn);
+    break;
+  case Node::Kind::TupleExpr:
+    for (const Expr *x : llvm::cast<TupleExpr>(e)->elems)
+      walkExpr(x, fn);
+    break;
+  case Node::Kind::DictExpr:
+    for (const DictEntry &d : llvm::cast<DictExpr>(e)->entries) {
+      walkExpr(d.key, fn);
+      walkExpr(d.value, fn);
+    }
+    break;
+  case Node::Kind::ParenExpr:
+    walkExpr(llvm::cast<ParenExpr>(e)->x, fn);
+    break;
+  case Node::Kind::UnaryExpr:
+    walkExpr(llvm::cast<UnaryExpr>(e)->x, fn);
+    break;
+  case Node::Kind::BinaryExpr: {
+    auto *b = llvm::cast<BinaryExpr>(e);
+    walkExpr(b->x, fn);
+    walkExpr(b->y, fn);
+    break;
+  }
+  case Node::Kind::CondExpr: {
+    auto *c = llvm::cast<CondExpr>(e);
+    walkExpr(c->then, fn);
+    walkExpr(c->cond, fn);
+    walkExpr(c->otherwise, fn);
+    break;
+  }
+  case Node::Kind::CallExpr: {
+    auto *c = llvm::cast<CallExpr>(e);
+    fn(c);
+    walkExpr(c->fn, fn);
+    for (const Argument &a : c->args)
+      walkExpr(a.value, fn);
+    break;
+  }
+  case Node::Kind::DotExpr:
+    walkExpr(llvm::cast<DotExpr>(e)->x, fn);
+    break;
+  case Node::Kind::IndexExpr: {
+    auto *i = llvm::cast<IndexExpr>(e);
+    walkExpr(i->x, fn);
+    walkExpr(i->index, fn);
+    break;
+  }
+  case Node::Kind::SliceExpr: {
+    auto *s = llvm::cast<SliceExpr>(e);
+    walkExpr(s->x, fn);
+    walkExpr(s->lo, fn);
+    walkExpr(s->hi, fn);
+    walkExpr(s->step, fn);
+    break;
+  }
+  case Node::Kind::LambdaExpr:
+    walkFunction(llvm::cast<LambdaExpr>(e)->fn, fn);
+    break;
+  case Node::Kind::Comprehension: {
+    auto *c = llvm::cast<Comprehension>(e);
+    for (const Clause &cl : c->clauses) {
+      walkExpr(cl.vars, fn);
+      walkExpr(cl.x, fn);
+    }
+    walkExpr(c->body, fn);
+    break;
+  }
+  default:
+    break;
+  }
+}
+
+template <class F> void walkStmts(llvm::ArrayRef<Stmt *> stmts, F &fn) {
+  for (const Stmt *s : stmts) {
+    switch (s->kind()) {
+    case Node::Kind::ExprStmt:
+      walkExpr(llvm::cast<ExprStmt>(s)->x, fn);
+      break;
+    case Node::Kind::AssignStmt: {
+      auto *a = llvm::cast<AssignStmt>(s);
+      walkExpr(a->lhs, fn);
+      walkExpr(a->rhs, fn);
+      break;
+    }
+    case Node::Kind::DefStmt:
+      walkFunction(llvm::cast<DefStmt>(s)->fn, fn);
+      break;
+    case Node::Kind::ReturnStmt:
+      walkExpr(llvm::cast<ReturnStmt>(s)->result, fn);
+      break;
+    case Node::Kind::IfStmt: {
+      auto *i = llvm::cast<IfStmt>(s);
+      walkExpr(i->cond, fn);
+      walkStmts(i->then, fn);
+      walkStmts(i->otherwise, fn);
+      break;
+    }
+    case Node::Kind::ForStmt: {
+      auto *f = llvm::cast<ForStmt>(s);
+      walkExpr(f->vars, fn);
+      walkExpr(f->x, fn);
+      walkStmts(f->body, fn);
+      break;
+    }
+    case Node::Kind::WhileStmt: {
+      auto *w = llvm::cast<WhileStmt>(s);
+      walkExpr(w->cond, fn);
+      walkStmts(w->body, fn);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+}
+
+// Go's %v of a float64 is close enough to the IR's shortest form.
+std::string renderLiteral(const Expr *e) {
+  if (auto *p = dyn_cast<ParenExpr>(e))
+    return renderLiteral(p->x);
+  if (auto *s = dyn_cast<StringLit>(e))
+    return s->value.str();
+  if (auto *b = dyn_cast<BytesLit>(e))
+    return b->value.str();
+  if (auto *i = dyn_cast<IntLit>(e))
+    return i->bigText.empty() ? std::to_string(i->value) : i->bigText.str();
+  if (auto *f = dyn_cast<FloatLit>(e))
+    return ir::formatNumber(f->value);
+  if (auto *id = dyn_cast<Ident>(e))
+    return id->name.str();
+  if (auto *u = dyn_cast<UnaryExpr>(e))
+    if (u->op == syntax::Op::Minus && (isa<IntLit>(u->x) || isa<FloatLit>(u->x)))
+      return "-" + renderLiteral(u->x);
+  return "<expr>";
+}
+
+std::string renderValue(star::Value v) {
+  if (auto *f = v.as<star::Float>())
+    return ir::formatNumber(f->value);
+  return star::str(v);
+}
+
+uint64_t factorialOr0(uint32_t n) { // 0 when it does not fit
+  uint64_t r = 1;
+  for (uint32_t i = 2; i <= n; ++i) {
+    if (r > UINT64_MAX / i)
+      return 0;
+    r *= i;
+  }
+  return r;
+}
+
+class AxesBuilder {
+public:
+  AxesBuilder(const ir::Spec &spec) : spec_(spec) {}
+
+  const BodyAxes &body(const ir::FunctionRef &ref) {
+    auto it = cache_.find(ref.syntax);
+    if (it != cache_.end())
+      return it->second;
+    BodyAxes &out = cache_[ref.syntax];
+    const star::ModuleEnv *mod = nullptr;
+    const frontend::SourceFile *file = ref.loc.file;
+    if (auto *fn = ref.value.as<star::Function>()) {
+      mod = fn->module;
+      if (fn->code->file)
+        file = fn->code->file;
+    }
+    if (ref.syntax)
+      scanBody(*ref.syntax, mod, file, out);
+    return out;
+  }
+
+  // Probability sites and unmodeled rules of the assumptions a fault
+  // scenario / matrix cell installs.
+  void assumptionSites(const std::vector<std::string> &faults, std::vector<ir::PlanAxis> &sites,
+                       std::vector<ir::UnmodeledFanout> &unmodeled) {
+    std::set<std::string> seen;
+    for (const std::string &f : faults)
+      flatten(f, f, seen, sites, unmodeled);
+  }
+
+private:
+  void flatten(const std::string &name, const std::string &top, std::set<std::string> &seen,
+               std::vector<ir::PlanAxis> &sites, std::vector<ir::UnmodeledFanout> &unmodeled) {
+    if (!seen.insert(name).second)
+      return;
+    const ir::FaultAssumption *a = spec_.findAssumption(name);
+    if (!a)
+      return;
+    for (const ir::FaultRule &r : a->rules)
+      ruleSite(r.fault, a->target.service, r.keyword, top, r.loc,
+               "fault_assumption \"" + a->name + "\" rule " + r.keyword, sites, unmodeled);
+    for (const std::string &child : a->faults)
+      flatten(child, top, seen, sites, unmodeled);
+  }
+
+  static void ruleSite(const ir::Fault &f, const std::string &service, const std::string &keyword,
+                       const std::string &fault, const ir::Loc &ruleLoc, std::string where,
+                       std::vector<ir::PlanAxis> &sites,
+                       std::vector<ir::UnmodeledFanout> &unmodeled) {
+    if (f.action == ir::FaultAction::Allow || f.probability >= 1)
+      return;
+    if (f.maxFires <= 0) {
+      if (f.mode != ir::FaultMode::Stochastic)
+        unmodeled.push_back({std::move(where), f.probability, f.loc.valid() ? f.loc : ruleLoc});
+      return;
+    }
+    ir::PlanAxis ax;
+    ax.kind = ir::AxisKind::Probability;
+    ax.name = !f.label.empty() ? f.label : (service.empty() ? "?" : service) + ":" + keyword;
+    ax.maxFires = f.maxFires;
+    ax.probability = f.probability;
+    ax.fault = fault;
+    ax.loc = f.loc.valid() ? f.loc : ruleLoc;
+    if (f.maxFires < 64)
+      ax.size = uint64_t(1) << f.maxFires;
+    else
+      ax.unknown = ir::UnknownReason::TooLarge;
+    addUnique(sites, std::move(ax));
+  }
+
+  static void addUnique(std::vector<ir::PlanAxis> &axes, ir::PlanAxis ax) {
+    for (const ir::PlanAxis &a : axes)
+      if (a.name == ax.name)
+        return;
+    axes.push_back(std::move(ax));
+  }
+
+  // ------------------------------------------------------------ body scan
+
+  struct Scope {
+    const star::ModuleEnv *mod;
+    const frontend::SourceFile *file;
+    ir::Loc loc(Pos p) const { return ir::Loc{file, p}; }
+  };
+
+  static star::Value global(const Expr *e, const Scope &sc) {
+    while (auto *p = dyn_cast<ParenExpr>(e))
+      e = p->x;
+    auto *id = dyn_cast<Ident>(e);
+    if (!id || !id->binding || id->binding->scope != syntax::Scope::Global || !sc.mod)
+      return {};
+    uint32_t i = id->binding->index;
+    if (i < sc.mod->globals.size() && i < sc.mod->names.size() && sc.mod->names[i] == id->name)
+      return sc.mod->globals[i];
+    return sc.mod->get(id->name);
+  }
+
+  static std::optional<std::string> stringConst(const Expr *e, const Scope &sc) {
+    while (auto *p = dyn_cast<ParenExpr>(e))
+      e = p->x;
+    if (auto *s = dyn_cast<StringLit>(e))
+      return s->value.str();
+    if (star::Value v = global(e, sc))
+      if (auto *s = v.as<star::String>())
+        return std::string(s->view());
+    return std::nullopt;
+  }
+
+  static std::optional<int64_t> intConst(const Expr *e, const Scope &sc) {
+    while (auto *p = dyn_cast<ParenExpr>(e))
+      e = p->x;
+    if (auto *i = dyn_cast<IntLit>(e))
+      return i->bigText.empty() ? std::optional<int64_t>(i->value) : std::nullopt;
+    if (auto *u = dyn_cast<UnaryExpr>(e))
+      if (u->op == syntax::Op::Minus)
+        if (auto v = intConst(u->x, sc))
+          return -*v;
+    if (star::Value v = global(e, sc))
+      if (v.isSmallInt())
+        return v.smallInt();
+    return std::nullopt;
+  }
+
+  // probability= as the fault builtins read it (values above 1 and "N%"
+  // are percentages).
+  static std::optional<double> probabilityConst(const Expr *e, const Scope &sc) {
+    while (auto *p = dyn_cast<ParenExpr>(e))
+      e = p->x;
+    double p = 0;
+    bool percent = false;
+    if (auto *f = dyn_cast<FloatLit>(e)) {
+      p = f->value;
+    } else if (auto i = intConst(e, sc)) {
+      p = double(*i);
+    } else if (auto s = stringConst(e, sc)) {
+      std::string text = *s;
+      if (!text.empty() && text.back() == '%') {
+        percent = true;
+        text.pop_back();
+      }
+      char *end = nullptr;
+      p = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size())
+        return std::nullopt;
+    } else if (star::Value v = global(e, sc)) {
+      auto *f = v.as<star::Float>();
+      if (!f)
+        return std::nullopt;
+      p = f->value;
+    } else {
+      return std::nullopt;
+    }
+    if (percent || p > 1)
+      p /= 100;
+    if (!std::isfinite(p))
+      return std::nullopt;
+    return p;
+  }
+
+  static const Argument *keyword(const CallExpr *c, llvm::StringRef name) {
+    for (const Argument &a : c->args)
+      if (a.kind == Argument::Kind::Named && a.name && a.name->name == name)
+        return &a;
+    return nullptr;
+  }
+
+  void scanBody(const Function &fn, const star::ModuleEnv *mod, const frontend::SourceFile *file,
+                BodyAxes &out) {
+    Scope sc{mod, file};
+    unsigned unnamed = 0;
+    std::set<std::pair<uint32_t, uint32_t>> helperSites;
+    auto visit = [&](const CallExpr *c) {
+      if (isBuiltinCall(c, "choose"))
+        chooseSite(c, sc, unnamed, out);
+      else if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start") ||
+               isBuiltinCall(c, "fault_all"))
+        faultSite(c, sc, out);
+      else if (isBuiltinCall(c, "parallel"))
+        parallelSite(c, sc, out);
+      else if (star::Value v = global(c->fn, sc))
+        if (auto *f = v.as<star::Function>()) {
+          std::set<const star::FunctionCode *> visiting;
+          std::string axis = helperChoose(f, visiting);
+          if (!axis.empty() && helperSites.insert({c->lparen.line, c->lparen.col}).second)
+            out.helpers.push_back({std::string(f->code->name), axis, sc.loc(c->lparen)});
+        }
+    };
+    walkFunction(&fn, visit);
+  }
+
+  void chooseSite(const CallExpr *c, const Scope &sc, unsigned &unnamed, BodyAxes &out) {
+    // Only choose(name, options) with two positional arguments fans out;
+    // other shapes are single-leaf (anonymous) or a run-time error.
+    if (c->args.size() != 2)
+      return;
+    for (const Argument &a : c->args)
+      if (a.kind != Argument::Kind::Positional)
+        return;
+    ir::PlanAxis ax;
+    ax.kind = ir::AxisKind::Choose;
+    ax.loc = sc.loc(c->lparen);
+    if (auto name = stringConst(c->args[0].value, sc))
+      ax.name = *name;
+    else
+      ax.name = "choose#" + std::to_string(++unnamed);
+    const Expr *opts = c->args[1].value;
+    while (auto *p = dyn_cast<ParenExpr>(opts))
+      opts = p->x;
+    if (auto *list = dyn_cast<ListExpr>(opts)) {
+      for (const Expr *x : list->elems)
+        ax.values.push_back(renderLiteral(x));
+      ax.size = std::max<uint64_t>(1, list->elems.size());
+    } else if (star::Value v = global(opts, sc)) {
+      auto *list = v.as<star::List>();
+      if (!list)
+        return; // a run-time error: the test runs once
+      for (star::Value x : list->elems)
+        ax.values.push_back(renderValue(x));
+      ax.size = std::max<uint64_t>(1, list->elems.size());
+    } else {
+      ax.unknown = ir::UnknownReason::ComputedOptions;
+    }
+    addUnique(out.choose, std::move(ax));
+  }
+
+  // The service a fault() target names, or "".
+  static std::string targetService(const Expr *e, const Scope &sc) {
+    while (auto *p = dyn_cast<ParenExpr>(e))
+      e = p->x;
+    if (auto *d = dyn_cast<DotExpr>(e))
+      e = d->x;
+    if (star::Value v = global(e, sc)) {
+      if (auto *s = ir::builtins::valueAs<ir::builtins::ServiceValue>(v))
+        return s->data.name;
+      if (auto *r = ir::builtins::valueAs<ir::builtins::InterfaceRefValue>(v))
+        return r->service;
+    }
+    return "";
+  }
+
+  void faultSite(const CallExpr *c, const Scope &sc, BodyAxes &out) {
+    std::string service = "*";
+    bool isAll = isBuiltinCall(c, "fault_all");
+    const Expr *target = nullptr;
+    for (const Argument &a : c->args)
+      if (a.kind == Argument::Kind::Positional) {
+        target = a.value;
+        break;
+      }
+    if (target && !isAll) {
+      // fault(assumption, run=...): the assumption's rules.
+      if (star::Value v = global(target, sc))
+        if (auto *a = ir::builtins::valueAs<ir::builtins::AssumptionValue>(v)) {
+          std::vector<ir::PlanAxis> sites;
+          std::set<std::string> seen;
+          flatten(a->data.name, a->data.name, seen, sites, out.unmodeled);
+          for (ir::PlanAxis &s : sites) {
+            s.fault.clear();
+            addUnique(out.probability, std::move(s));
+          }
+          return;
+        }
+      service = targetService(target, sc);
+      if (service.empty())
+        service = "?";
+    }
+    std::string where = std::string(llvm::cast<Ident>(c->fn)->name) + "()";
+    for (const Argument &a : c->args) {
+      if (a.kind != Argument::Kind::Named || !a.name)
+        continue;
+      std::string kw = a.name->name.str();
+      const Expr *v = a.value;
+      while (auto *p = dyn_cast<ParenExpr>(v))
+        v = p->x;
+      if (star::Value g = global(v, sc)) {
+        if (auto *f = ir::builtins::valueAs<ir::builtins::FaultValue>(g)) {
+          ir::Fault fault = f->data;
+          ruleSite(fault, service, kw, "", sc.loc(a.pos), where + " " + kw, out.probability,
+                   out.unmodeled);
+        }
+        continue;
+      }
+      auto *call = dyn_cast<CallExpr>(v);
+      if (!call || !(isBuiltinCall(call, "deny") || isBuiltinCall(call, "delay")))
+        continue;
+      literalRule(call, sc, service, kw, where + " " + kw, out);
+    }
+  }
+
+  // deny(...)/delay(...) written in the body: read its keywords statically.
+  void literalRule(const CallExpr *call, const Scope &sc, const std::string &service,
+                   const std::string &kw, std::string where, BodyAxes &out) {
+    const Argument *prob = keyword(call, "probability");
+    const Argument *maxFires = keyword(call, "max_fires");
+    const Argument *mode = keyword(call, "mode");
+    const Argument *label = keyword(call, "label");
+    std::optional<double> p = prob ? probabilityConst(prob->value, sc) : std::optional<double>(1);
+    std::optional<std::string> m =
+        mode ? stringConst(mode->value, sc) : std::optional<std::string>("");
+    if (!maxFires) {
+      if (p && *p < 1 && m && *m != "stochastic")
+        out.unmodeled.push_back({std::move(where), *p, sc.loc(call->lparen)});
+      return;
+    }
+    if (p && *p >= 1)
+      return; // a run-time error (max_fires needs probability < 1)
+    ir::PlanAxis ax;
+    ax.kind = ir::AxisKind::Probability;
+    ax.loc = sc.loc(call->lparen);
+    ax.probability = p;
+    std::optional<std::string> l = label ? stringConst(label->value, sc) : std::nullopt;
+    if (l && !l->empty())
+      ax.name = *l;
+    else if (label)
+      ax.name = "<label>:" + kw;
+    else
+      ax.name = service + ":" + kw;
+    if (auto n = intConst(maxFires->value, sc)) {
+      if (*n <= 0)
+        return; // a run-time error
+      ax.maxFires = *n;
+      if (*n < 64)
+        ax.size = uint64_t(1) << *n;
+      else
+        ax.unknown = ir::UnknownReason::TooLarge;
+    } else {
+      ax.unknown = ir::UnknownReason::ComputedMaxFires;
+    }
+    addUnique(out.probability, std::move(ax));
+  }
+
+  void parallelSite(const CallExpr *c, const Scope &sc, BodyAxes &out) {
+    uint32_t branches = 0;
+    bool starArgs = false;
+    const Argument *policyArg = nullptr;
+    for (const Argument &a : c->args) {
+      if (a.kind == Argument::Kind::Positional)
+        ++branches;
+      else if (a.kind == Argument::Kind::Star)
+        starArgs = true;
+      else if (a.kind == Argument::Kind::Named && a.name && a.name->name == "interleavings")
+        policyArg = &a;
+    }
+    ir::PlanAxis ax;
+    ax.kind = ir::AxisKind::Interleaving;
+    ax.loc = sc.loc(c->lparen);
+    ax.name = (sc.file ? sc.file->path() : std::string("?")) + ":" + std::to_string(c->lparen.line);
+    if (!policyArg)
+      return; // single execution
+    if (auto n = intConst(policyArg->value, sc)) {
+      if (*n <= 1)
+        return; // 1: single; <= 0: a run-time error
+      ax.policy = std::to_string(*n);
+    } else if (auto s = stringConst(policyArg->value, sc)) {
+      if (*s == "all" || *s == "critical")
+        ax.policy = *s;
+      else
+        return; // "1" is single; anything else a run-time error
+    } else {
+      ax.unknown = ir::UnknownReason::ComputedPolicy;
+    }
+    if (starArgs) {
+      if (ax.unknown == ir::UnknownReason::None)
+        ax.unknown = ir::UnknownReason::ComputedBranches;
+    } else {
+      if (branches < 2)
+        return; // a run-time error
+      ax.branches = branches;
+    }
+    if (ax.unknown == ir::UnknownReason::None) {
+      uint64_t all = factorialOr0(branches);
+      if (all == 0) {
+        // B! does not fit: only a cap can bound it.
+        if (ax.policy == "critical")
+          ax.size = 2 * uint64_t(branches) - 1;
+        else if (ax.policy != "all")
+          ax.size = uint64_t(std::stoll(ax.policy));
+        else
+          ax.unknown = ir::UnknownReason::TooLarge;
+      } else if (ax.policy == "all") {
+        ax.size = all;
+      } else if (ax.policy == "critical") {
+        ax.size = std::min<uint64_t>(2 * uint64_t(branches) - 1, all);
+      } else {
+        ax.size = std::min<uint64_t>(uint64_t(std::stoll(ax.policy)), all);
+      }
+    }
+    addUnique(out.interleaving, std::move(ax));
+  }
+
+  // The first named choose() a module function reaches (through further
+  // module functions), or "".
+  std::string helperChoose(const star::Function *f,
+                           std::set<const star::FunctionCode *> &visiting) {
+    auto memo = helperMemo_.find(f->code);
+    if (memo != helperMemo_.end())
+      return memo->second;
+    if (!f->code->syntax || !visiting.insert(f->code).second)
+      return "";
+    Scope sc{f->module, f->code->file};
+    std::string found;
+    auto visit = [&](const CallExpr *c) {
+      if (!found.empty())
+        return;
+      if (isBuiltinCall(c, "choose")) {
+        if (c->args.size() == 2 && c->args[0].kind == Argument::Kind::Positional &&
+            c->args[1].kind == Argument::Kind::Positional) {
+          auto name = stringConst(c->args[0].value, sc);
+          found = name ? *name : "choose";
+        }
+      } else if (star::Value v = global(c->fn, sc)) {
+        if (auto *g = v.as<star::Function>())
+          found = helperChoose(g, visiting);
+      }
+    };
+    walkFunction(f->code->syntax, visit);
+    helperMemo_[f->code] = found;
+    return found;
+  }
+
+  const ir::Spec &spec_;
+  std::map<const syntax::Function *, BodyAxes> cache_;
+  std::map<const star::FunctionCode *, std::string> helperMemo_;
+};
+
+} // namespace
+
+void runAxesPass(const ir::Spec &spec, ir::Plan &plan) {
+  AxesBuilder b(spec);
+  plan.tests.clear();
+  plan.tests.reserve(spec.tests.size());
+  for (const ir::Test &t : spec.tests) {
+    ir::PlanTest pt;
+    pt.test = &t;
+    const BodyAxes &body = b.body(t.body);
+    pt.axes = body.choose;
+    std::vector<ir::PlanAxis> prob;
+    if (t.kind == ir::TestKind::FaultScenario || t.kind == ir::TestKind::FaultMatrix)
+      b.assumptionSites(t.faults, prob, pt.unmodeled);
+    for (const ir::PlanAxis &a : body.probability) {
+      bool dup = false;
+      for (const ir::PlanAxis &p : prob)
+        dup = dup || p.name == a.name;
+      if (!dup)
+        prob.push_back(a);
+    }
+    pt.axes.insert(pt.axes.end(), prob.begin(), prob.end());
+    pt.axes.insert(pt.axes.end(), body.interleaving.begin(), body.interleaving.end());
+    pt.helperChooses = body.helpers;
+    pt.unmodeled.insert(pt.unmodeled.end(), body.unmodeled.begin(), body.unmodeled.end());
+    plan.tests.push_back(std::move(pt));
+  }
+}
+
+} // namespace fbc::passes

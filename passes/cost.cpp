@@ -1,0 +1,104 @@
+// The cost pass: per test the product of its axes (exact, or a lower bound
+// when an axis size is unknown); the plan entries (one per test, the cells
+// of the fault matrices grouped per scenario function as
+// test_matrix_<scenario>); the total, which is exact or "at least".
+#include "passes/pass_manager.h"
+
+#include "ir/duration.h"
+
+#include <algorithm>
+#include <map>
+
+namespace fbc::passes {
+
+void runCostPass(const ir::Spec &, ir::Plan &plan) {
+  plan.entries.clear();
+  plan.unknownChoose = plan.unknownProbability = plan.unknownInterleaving = false;
+  for (ir::PlanTest &t : plan.tests) {
+    t.count = ir::Count{};
+    for (const ir::PlanAxis &a : t.axes) {
+      if (a.size) {
+        t.count *= ir::Count{*a.size, true};
+        continue;
+      }
+      t.count.exact = false;
+      switch (a.kind) {
+      case ir::AxisKind::Choose:
+        plan.unknownChoose = true;
+        break;
+      case ir::AxisKind::Probability:
+        plan.unknownProbability = true;
+        break;
+      case ir::AxisKind::Interleaving:
+        plan.unknownInterleaving = true;
+        break;
+      }
+    }
+  }
+
+  // Matrix cells per scenario function; tests are already in name order.
+  std::map<std::string, size_t> matrixEntry;
+  for (uint32_t i = 0; i < plan.tests.size(); ++i) {
+    const ir::Test &t = *plan.tests[i].test;
+    if (t.kind == ir::TestKind::FaultMatrix) {
+      auto [it, fresh] = matrixEntry.try_emplace(t.cell.scenario, plan.entries.size());
+      if (fresh) {
+        ir::PlanEntry e;
+        e.name = "test_matrix_" + t.cell.scenario;
+        e.kind = ir::TestKind::FaultMatrix;
+        e.scenario = t.cell.scenario;
+        e.count = ir::Count{0, true};
+        plan.entries.push_back(std::move(e));
+      }
+      plan.entries[it->second].tests.push_back(i);
+      continue;
+    }
+    ir::PlanEntry e;
+    e.name = t.name;
+    e.kind = t.kind;
+    e.tests.push_back(i);
+    if (t.kind == ir::TestKind::FaultScenario) {
+      e.faults = t.faults;
+      std::sort(e.faults.begin(), e.faults.end());
+    }
+    if (t.expect)
+      e.expect = t.expect->display();
+    if (t.kind == ir::TestKind::TestBuiltin && t.timeoutNs && *t.timeoutNs > 0)
+      e.timeout = ir::formatDuration(*t.timeoutNs);
+    plan.entries.push_back(std::move(e));
+  }
+
+  for (ir::PlanEntry &e : plan.entries) {
+    e.count = ir::Count{0, true};
+    for (uint32_t i : e.tests)
+      e.count += plan.tests[i].count;
+    if (e.kind != ir::TestKind::FaultMatrix)
+      continue;
+    bool mixed = false;
+    for (uint32_t i : e.tests) {
+      const ir::Test &t = *plan.tests[i].test;
+      e.matrixCells.push_back(t.name);
+      e.matrixFaults.insert(e.matrixFaults.end(), t.faults.begin(), t.faults.end());
+      if (!t.expect)
+        continue;
+      std::string x = t.expect->display();
+      if (e.expect.empty())
+        e.expect = x;
+      else if (e.expect != x)
+        mixed = true;
+    }
+    if (mixed)
+      e.expect = "(mixed)";
+    std::sort(e.matrixFaults.begin(), e.matrixFaults.end());
+    e.matrixFaults.erase(std::unique(e.matrixFaults.begin(), e.matrixFaults.end()),
+                         e.matrixFaults.end());
+  }
+  std::stable_sort(plan.entries.begin(), plan.entries.end(),
+                   [](const ir::PlanEntry &a, const ir::PlanEntry &b) { return a.name < b.name; });
+
+  plan.total = ir::Count{0, true};
+  for (const ir::PlanEntry &e : plan.entries)
+    plan.total += e.count;
+}
+
+} // namespace fbc::passes

@@ -1,0 +1,205 @@
+// The coverage pass: the dependency edges of the topology and the fault
+// tests that cover them.
+//
+// Edges (one per (from, to) pair, sorted by from, then to):
+//   depends_on  every declared service a service depends on;
+//   env         an env value that references another service: a host equal
+//               to its name ("db:5432", "postgres://u@db/x"), or localhost /
+//               127.0.0.1 with one of its interface ports (what db.main.addr
+//               evaluates to). The protocol is the matched interface's (by
+//               port), else the service's first interface's.
+// An edge A -> B is covered iff some fault_scenario or fault_matrix cell
+// installs an assumption (or a composed one) that targets B or one of B's
+// interfaces; its fault tests are those tests, by name.
+#include "passes/pass_manager.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace fbc::passes {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char &c : out)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool hostChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
+}
+
+struct HostRef {
+  std::string host;
+  std::optional<int64_t> port;
+};
+
+// Host names (and ports) in an env value: runs of host characters, a port
+// when ":<digits>" follows; a run followed by "://" is a URL scheme.
+std::vector<HostRef> hostRefs(std::string_view value) {
+  std::vector<HostRef> out;
+  std::string v = lower(value);
+  size_t i = 0;
+  while (i < v.size()) {
+    if (!hostChar(v[i])) {
+      ++i;
+      continue;
+    }
+    size_t start = i;
+    while (i < v.size() && hostChar(v[i]))
+      ++i;
+    HostRef ref{v.substr(start, i - start), std::nullopt};
+    if (i < v.size() && v[i] == ':') {
+      if (v.compare(i, 3, "://") == 0)
+        continue; // a scheme
+      size_t j = i + 1;
+      int64_t port = 0;
+      while (j < v.size() && std::isdigit(static_cast<unsigned char>(v[j])) && j - i <= 6)
+        port = port * 10 + (v[j++] - '0');
+      if (j > i + 1)
+        ref.port = port;
+    }
+    out.push_back(std::move(ref));
+  }
+  return out;
+}
+
+const std::string &primaryProtocol(const ir::Service &s) {
+  static const std::string none;
+  return s.interfaces.empty() ? none : s.interfaces.front().protocol;
+}
+
+const ir::Interface *interfaceByPort(const ir::Service &s, int64_t port) {
+  for (const ir::Interface &i : s.interfaces)
+    if (i.port == port)
+      return &i;
+  return nullptr;
+}
+
+} // namespace
+
+void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
+  ir::PlanCoverage &cov = plan.coverage;
+  cov = ir::PlanCoverage{};
+  cov.computed = true;
+
+  std::map<std::string, size_t> byName; // lower-case name -> service
+  std::map<int64_t, std::vector<size_t>> byPort;
+  for (size_t i = 0; i < spec.services.size(); ++i) {
+    byName.emplace(lower(spec.services[i].name), i);
+    for (const ir::Interface &f : spec.services[i].interfaces) {
+      std::vector<size_t> &v = byPort[f.port];
+      if (v.empty() || v.back() != i)
+        v.push_back(i);
+    }
+  }
+
+  std::map<std::pair<std::string, std::string>, ir::PlanEdge> edges;
+  auto addEdge = [&](const ir::Service &from, const ir::Service &to, std::string via,
+                     std::string envKey, std::string protocol) {
+    if (&from == &to)
+      return;
+    auto key = std::make_pair(from.name, to.name);
+    if (edges.count(key))
+      return;
+    ir::PlanEdge e;
+    e.from = from.name;
+    e.to = to.name;
+    e.via = std::move(via);
+    e.envKey = std::move(envKey);
+    e.protocol = std::move(protocol);
+    edges.emplace(std::move(key), std::move(e));
+  };
+
+  for (const ir::Service &s : spec.services) {
+    for (const ir::Dependency &d : s.dependsOn)
+      if (const ir::Service *to = spec.findService(d.name))
+        addEdge(s, *to, "depends_on", "", primaryProtocol(*to));
+    std::vector<const std::pair<std::string, std::string> *> env;
+    for (const auto &kv : s.env)
+      env.push_back(&kv);
+    std::stable_sort(env.begin(), env.end(), [](auto *a, auto *b) { return a->first < b->first; });
+    for (const auto *kv : env) {
+      for (const HostRef &ref : hostRefs(kv->second)) {
+        if ((ref.host == "localhost" || ref.host == "127.0.0.1") && ref.port) {
+          auto it = byPort.find(*ref.port);
+          if (it == byPort.end())
+            continue;
+          for (size_t o : it->second) {
+            const ir::Service &to = spec.services[o];
+            addEdge(s, to, "env", kv->first, interfaceByPort(to, *ref.port)->protocol);
+          }
+          continue;
+        }
+        auto it = byName.find(ref.host);
+        if (it == byName.end())
+          continue;
+        const ir::Service &to = spec.services[it->second];
+        const ir::Interface *f = ref.port ? interfaceByPort(to, *ref.port) : nullptr;
+        addEdge(s, to, "env", kv->first, f ? f->protocol : primaryProtocol(to));
+      }
+    }
+  }
+
+  // Services each fault test faults (composed assumptions flattened).
+  std::map<std::string, std::vector<std::string>> targetsOf; // assumption -> services
+  std::function<void(const std::string &, std::set<std::string> &, std::vector<std::string> &)>
+      flatten =
+          [&](const std::string &name, std::set<std::string> &seen, std::vector<std::string> &out) {
+            if (!seen.insert(name).second)
+              return;
+            const ir::FaultAssumption *a = spec.findAssumption(name);
+            if (!a)
+              return;
+            if (a->target.valid())
+              out.push_back(a->target.service);
+            for (const std::string &c : a->faults)
+              flatten(c, seen, out);
+          };
+  std::map<std::string, std::vector<std::string>> faultTests; // service -> tests
+  for (const ir::Test &t : spec.tests) {
+    if (t.kind != ir::TestKind::FaultScenario && t.kind != ir::TestKind::FaultMatrix)
+      continue;
+    for (const std::string &f : t.faults) {
+      auto it = targetsOf.find(f);
+      if (it == targetsOf.end()) {
+        std::set<std::string> seen;
+        std::vector<std::string> out;
+        flatten(f, seen, out);
+        it = targetsOf.emplace(f, std::move(out)).first;
+      }
+      for (const std::string &svc : it->second) {
+        std::vector<std::string> &v = faultTests[svc];
+        if (v.empty() || v.back() != t.name)
+          v.push_back(t.name);
+      }
+    }
+  }
+
+  std::set<std::string> covered, all;
+  for (auto &[key, e] : edges) {
+    auto it = faultTests.find(e.to);
+    if (it != faultTests.end()) {
+      e.faultTests = it->second;
+      std::sort(e.faultTests.begin(), e.faultTests.end());
+      e.faultTests.erase(std::unique(e.faultTests.begin(), e.faultTests.end()), e.faultTests.end());
+    }
+    if (!e.covered())
+      ++cov.uncovered;
+    if (!e.protocol.empty()) {
+      all.insert(e.protocol);
+      if (e.covered())
+        covered.insert(e.protocol);
+    }
+    cov.edges.push_back(std::move(e));
+  }
+  cov.coveredProtocols.assign(covered.begin(), covered.end());
+  for (const std::string &p : all)
+    if (!covered.count(p))
+      cov.uncoveredProtocols.push_back(p);
+}
+
+} // namespace fbc::passes

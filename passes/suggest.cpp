@@ -1,0 +1,67 @@
+// The suggest pass: a copy-pasteable fault_scenario stub per uncovered edge
+// (the seed's rule set): the target is the variable that holds the service
+// (a TODO when no module global holds it), identifiers are sanitised, and
+// the faulted syscall is `sendto` for a udp edge, `connect` otherwise.
+#include "passes/pass_manager.h"
+
+#include <cctype>
+
+namespace fbc::passes {
+namespace {
+
+std::string identifier(std::string_view name) {
+  std::string out;
+  for (char c : name)
+    out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
+    out.insert(out.begin(), '_');
+  return out;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char &c : out)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+} // namespace
+
+void runSuggestPass(const ir::Spec &spec, ir::Plan &plan) {
+  plan.suggestions.clear();
+  plan.suggested = true;
+  const std::vector<ir::PlanEdge> &edges = plan.coverage.edges; // sorted by (from, to)
+  for (uint32_t i = 0; i < edges.size(); ++i) {
+    const ir::PlanEdge &e = edges[i];
+    if (e.covered())
+      continue;
+    std::string from = identifier(e.from), to = identifier(e.to);
+    std::string target;
+    const ir::Service *svc = spec.findService(e.to);
+    if (svc && !svc->globals.empty())
+      target = "    target = " + svc->globals.front() + ",\n";
+    else
+      target = "    target = " + to + ",  # TODO: no module global holds service(" + "\"" + e.to +
+               "\", ...); use the value it returns\n";
+    std::string syscall = lower(e.protocol) == "udp" ? "sendto" : "connect";
+    std::string s;
+    s += "# Uncovered edge: " + e.from + " → " + e.to;
+    if (!e.protocol.empty())
+      s += " (" + e.protocol + ")";
+    s += "\n";
+    s += to + "_unavailable = fault_assumption(\"" + to + "_unavailable\",\n";
+    s += target;
+    s += "    " + syscall + " = deny(\"ECONNREFUSED\"),\n";
+    s += ")\n";
+    s += "def scenario_" + from + "_calls_" + to + "():\n";
+    s += "    # TODO: call " + e.from + " functionality that exercises " + e.to + ".\n";
+    s += "    pass\n";
+    s += "fault_scenario(\"" + from + "_when_" + to + "_down\",\n";
+    s += "    scenario = scenario_" + from + "_calls_" + to + ",\n";
+    s += "    faults   = " + to + "_unavailable,\n";
+    s += ")\n";
+    plan.suggestions.push_back({i, std::move(s)});
+  }
+}
+
+} // namespace fbc::passes
