@@ -204,7 +204,8 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
         continue;
       auto *hc = valueAs<HealthcheckValue>(v);
       if (!hc)
-        site.fail(at, "service() healthcheck must be a tcp() or http() value");
+        site.fail(at, "service() healthcheck must be a tcp(), http() or ready() value, got " +
+                          typeOf(v));
       s.healthcheck = hc->data;
     } else if (k == "env") {
       parseEnv(site, s, v);
