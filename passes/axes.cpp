@@ -418,7 +418,7 @@ private:
           std::set<const star::FunctionCode *> visiting;
           std::string axis = helperChoose(f, visiting);
           if (!axis.empty() && helperSites.insert({c->lparen.line, c->lparen.col}).second)
-            out.helpers.push_back({std::string(f->code->name), axis, sc.loc(c->lparen)});
+            out.helpers.push_back({std::string(f->code->name), axis, sc.loc(c->fn->pos)});
         }
     };
     walkFunction(&fn, visit);
