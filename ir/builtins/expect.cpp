@@ -1,6 +1,7 @@
 // expect_success(), expect_error_within(ms=), expect_hang(): predicates on a
 // scenario's result, made at load time and checked at run time.
 #include "frontend/eval/args.h"
+#include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/expect_value.h"
@@ -49,9 +50,12 @@ Value expectErrorWithinFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   Value ms;
   star::bindArgs(t, "expect_error_within", args, {"ms"}, {&ms});
-  if (!ms.isSmallInt())
+  if (!ms.isInt())
     site.fail(site.at(site.param(0, "ms")),
               "expect_error_within: for parameter ms: got " + typeOf(ms) + ", want int");
+  if (!ms.isSmallInt())
+    site.fail(site.at(site.param(0, "ms")),
+              "expect_error_within: ms is out of range (got " + star::repr(ms) + ")");
   if (ms.smallInt() <= 0)
     site.fail(site.at(site.param(0, "ms")),
               "expect_error_within: ms must be > 0 (got " + std::to_string(ms.smallInt()) + ")");

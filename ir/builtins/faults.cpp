@@ -41,6 +41,8 @@ double parseProbability(const CallSite &site, std::string_view fn, Value v) {
     p = f->value;
   } else if (v.isSmallInt()) {
     p = double(v.smallInt());
+  } else if (v.isInt()) {
+    p = -1; // an int too large for a probability (or a percentage)
   } else if (auto *s = v.as<star::String>()) {
     std::string_view text = s->view();
     if (!text.empty() && text.back() == '%') {
@@ -99,8 +101,10 @@ void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args
   std::string p = std::string(fn) + "(): ";
   if (maxFires) {
     Loc at = site.at(site.keywordValue("max_fires"));
-    if (!maxFires.isSmallInt())
+    if (!maxFires.isInt())
       site.fail(at, p + "max_fires must be an integer, got " + typeOf(maxFires));
+    if (!maxFires.isSmallInt())
+      site.fail(at, p + "max_fires= is out of range, got " + star::repr(maxFires));
     if (maxFires.smallInt() <= 0)
       site.fail(at, p + "max_fires must be > 0, got " + std::to_string(maxFires.smallInt()));
     if (f.probability >= 1)

@@ -1,6 +1,7 @@
 // service(), interface() and op(): the topology of a spec.
 #include "frontend/eval/args.h"
 #include "frontend/eval/objects.h"
+#include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
@@ -268,20 +269,20 @@ Value interfaceFn(star::Thread &t, Value, const star::Args &args) {
   auto *p = protocol.as<star::String>();
   if (!p)
     want(protocol, 1, "protocol", "string");
-  if (!port.isSmallInt())
+  if (!port.isInt())
     want(port, 2, "port", "int");
   auto *iface = t.heap.make<InterfaceValue>();
   Interface &i = iface->data;
   i.name = std::string(n->view());
   i.protocol = std::string(p->view());
-  i.port = port.smallInt();
+  i.port = port.isSmallInt() ? port.smallInt() : 0; // a big int is out of range
   i.loc = site.loc();
   std::string prefix = "interface(" + quote(i.name) + ")";
   if (i.name.empty())
     site.fail(site.at(site.param(0, "name")), "interface() name must not be empty");
   if (i.port < 1 || i.port > 65535)
     site.fail(site.at(site.param(2, "port")),
-              prefix + ": port must be between 1 and 65535, got " + std::to_string(i.port));
+              prefix + ": port must be between 1 and 65535, got " + star::repr(port));
   if (spec && !isNone(spec)) {
     auto *s = spec.as<star::String>();
     if (!s)
