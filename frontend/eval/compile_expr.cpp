@@ -133,6 +133,7 @@ public:
   DictLit(Pos p, std::vector<Entry> entries) : ExprCode(p), entries_(std::move(entries)) {}
   Value eval(Frame &fr) const override {
     Dict *d = fr.t.heap.make<Dict>();
+    d->table.reserve(fr.t, entries_.size());
     for (const Entry &e : entries_) {
       Value k = e.key->eval(fr);
       Value v = e.value->eval(fr);
@@ -579,12 +580,10 @@ CallArgs compileArgs(Compiler &c, llvm::ArrayRef<syntax::Argument> args) {
   return out;
 }
 
-template <BinOp OP>
-const ExprCode *arith(Compiler &c, const syntax::BinaryExpr *b) {
+template <BinOp OP> const ExprCode *arith(Compiler &c, const syntax::BinaryExpr *b) {
   return c.node<ArithNode<OP>>(b->pos, b->opPos, c.expr(b->x), c.expr(b->y));
 }
-template <CmpOp OP>
-const ExprCode *cmp(Compiler &c, const syntax::BinaryExpr *b) {
+template <CmpOp OP> const ExprCode *cmp(Compiler &c, const syntax::BinaryExpr *b) {
   return c.node<CompareNode<OP>>(b->pos, b->opPos, c.expr(b->x), c.expr(b->y));
 }
 
@@ -695,8 +694,7 @@ const ExprCode *Compiler::expr(const syntax::Expr *e) {
   case K::StringLit:
     return node<Const>(e->pos, Value::object(intern(llvm::cast<syntax::StringLit>(e)->value)));
   case K::BytesLit:
-    return node<Const>(e->pos,
-                       makeBytes(prog.constants, llvm::cast<syntax::BytesLit>(e)->value));
+    return node<Const>(e->pos, makeBytes(prog.constants, llvm::cast<syntax::BytesLit>(e)->value));
   case K::ListExpr: {
     std::vector<const ExprCode *> elems;
     for (const syntax::Expr *x : llvm::cast<syntax::ListExpr>(e)->elems)

@@ -41,8 +41,12 @@ public:
 // The singletons. They live in static storage, never in a Heap.
 Value none();
 Value boolean(bool b);
-inline Value trueValue() { return boolean(true); }
-inline Value falseValue() { return boolean(false); }
+inline Value trueValue() {
+  return boolean(true);
+}
+inline Value falseValue() {
+  return boolean(false);
+}
 
 // An integer outside the inline range. Always normalised: a BigInt never
 // holds a value that fits Value::small(). Arithmetic lives in numeric.h.
@@ -185,7 +189,8 @@ Tuple *makeTupleUninit(Heap &h, uint32_t n);
 
 // An insertion-ordered hash table keyed by Starlark values, shared by Dict
 // and Set. Deleted entries leave tombstones that a rehash compacts, so
-// iteration order is insertion order and survives growth.
+// iteration order is insertion order and survives growth. Its arrays live
+// in the Heap of the Thread that fills it (no malloc, nothing to free).
 class HashTable {
 public:
   struct Entry {
@@ -194,6 +199,10 @@ public:
     uint32_t hash;
   };
 
+  HashTable() = default;
+  HashTable(const HashTable &) = delete;
+  HashTable &operator=(const HashTable &) = delete;
+
   // Returns the value for key, or null. Throws if key is unhashable.
   Value get(Thread &t, Value key) const;
   // Inserts or updates; an update keeps the key's position.
@@ -201,26 +210,32 @@ public:
   // Removes key; returns its value or null.
   Value erase(Thread &t, Value key);
   void clear();
+  // Makes room for n entries in all (a literal of known size).
+  void reserve(Thread &t, size_t n);
+  // Replaces the contents with a copy of other's live entries.
+  void assign(Thread &t, const HashTable &other);
   size_t size() const { return live_; }
   // Entries in insertion order, including tombstones (value null).
-  llvm::ArrayRef<Entry> entries() const { return entries_; }
+  llvm::ArrayRef<Entry> entries() const { return {entries_, size_}; }
   // Position in entries() of the oldest live entry, or -1 when empty
   // (dict.popitem, set.pop).
   int64_t first() const;
 
 private:
   int64_t find(Thread &t, Value key, uint32_t hash) const;
-  void rehash(size_t capacity);
-  std::vector<Entry> entries_;
-  std::vector<int32_t> index_; // open addressing into entries_; -1 empty
-  size_t live_ = 0;
-  mutable size_t head_ = 0; // entries_[0..head_) are all deleted
+  void rehash(Thread &t, size_t indexSize);
+  void grow(Thread &t, size_t capacity);
+  Entry *entries_ = nullptr;
+  int32_t *index_ = nullptr; // open addressing into entries_; -1 empty
+  uint32_t size_ = 0, capacity_ = 0, indexSize_ = 0;
+  uint32_t live_ = 0;
+  mutable uint32_t head_ = 0; // entries_[0..head_) are all deleted
 };
 
 class Dict final : public Object {
 public:
   static constexpr Kind kKind = Kind::Dict;
-  static constexpr bool kNeedsDestroy = true;
+  static constexpr bool kNeedsDestroy = false;
   Dict() : Object(Kind::Dict) {}
   std::string_view typeName() const override { return "dict"; }
   void repr(Printer &p) const override;
@@ -242,7 +257,7 @@ public:
 class Set final : public Object {
 public:
   static constexpr Kind kKind = Kind::Set;
-  static constexpr bool kNeedsDestroy = true;
+  static constexpr bool kNeedsDestroy = false;
   Set() : Object(Kind::Set) {}
   std::string_view typeName() const override { return "set"; }
   void repr(Printer &p) const override;

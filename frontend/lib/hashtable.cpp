@@ -1,6 +1,6 @@
 // The insertion-ordered hash table behind dict and set.
 //
-// Entries live in a vector in insertion order, which is the iteration order.
+// Entries live in an array in insertion order, which is the iteration order.
 // Small tables (the common case: keyword dicts, struct-like records) are
 // scanned linearly and have no index at all. Larger ones add an open-
 // addressing index of entry positions, kept at most half full. Deleting from
@@ -9,8 +9,10 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 
 namespace fbc::star {
 
@@ -48,9 +50,9 @@ size_t firstSlot(uint32_t hash, size_t indexSize) {
   return (hash * 0x85EBCA6Bu) >> (32 - bits);
 }
 
-void place(std::vector<int32_t> &index, int32_t entry, uint32_t hash) {
-  size_t mask = index.size() - 1;
-  size_t slot = firstSlot(hash, index.size());
+void place(int32_t *index, size_t indexSize, int32_t entry, uint32_t hash) {
+  size_t mask = indexSize - 1;
+  size_t slot = firstSlot(hash, indexSize);
   while (index[slot] >= 0)
     slot = (slot + 1) & mask;
   index[slot] = entry;
@@ -59,16 +61,16 @@ void place(std::vector<int32_t> &index, int32_t entry, uint32_t hash) {
 } // namespace
 
 int64_t HashTable::find(Thread &t, Value key, uint32_t hash) const {
-  if (index_.empty()) {
-    for (size_t i = head_, n = entries_.size(); i < n; ++i) {
+  if (indexSize_ == 0) {
+    for (size_t i = head_, n = size_; i < n; ++i) {
       const Entry &e = entries_[i];
       if (e.hash == hash && !e.value.isNull() && (e.key == key || sameKey(t, e.key, key)))
         return static_cast<int64_t>(i);
     }
     return -1;
   }
-  size_t mask = index_.size() - 1;
-  for (size_t slot = firstSlot(hash, index_.size());; slot = (slot + 1) & mask) {
+  size_t mask = indexSize_ - 1;
+  for (size_t slot = firstSlot(hash, indexSize_);; slot = (slot + 1) & mask) {
     int32_t i = index_[slot];
     if (i < 0)
       return -1;
@@ -86,6 +88,23 @@ Value HashTable::get(Thread &t, Value key) const {
   return i < 0 ? Value() : entries_[i].value;
 }
 
+// Moves the entries to a heap array of `capacity` (>= size_) entries. The
+// old array stays in the heap as garbage, as every dropped object does.
+void HashTable::grow(Thread &t, size_t capacity) {
+  if (capacity > uint32_t(INT32_MAX))
+    t.fail("hash table too large");
+  auto *mem = static_cast<Entry *>(t.heap.allocate(sizeof(Entry) * capacity, alignof(Entry)));
+  if (size_)
+    std::memcpy(static_cast<void *>(mem), entries_, sizeof(Entry) * size_);
+  entries_ = mem;
+  capacity_ = static_cast<uint32_t>(capacity);
+}
+
+void HashTable::reserve(Thread &t, size_t n) {
+  if (n > capacity_)
+    grow(t, n);
+}
+
 void HashTable::set(Thread &t, Value key, Value value) {
   uint32_t hash = hashValue(t, key);
   if (live_ != 0) {
@@ -95,11 +114,13 @@ void HashTable::set(Thread &t, Value key, Value value) {
       return;
     }
   }
-  if (index_.empty() ? entries_.size() >= kLinearLimit : (entries_.size() + 1) * 2 > index_.size())
-    rehash(indexSizeFor(live_ + 1));
-  entries_.push_back(Entry{key, value, hash});
-  if (!index_.empty())
-    place(index_, static_cast<int32_t>(entries_.size() - 1), hash);
+  if (indexSize_ == 0 ? size_ >= kLinearLimit : (size_t(size_) + 1) * 2 > indexSize_)
+    rehash(t, indexSizeFor(live_ + 1));
+  if (size_ == capacity_)
+    grow(t, capacity_ < 2 ? 2 : size_t(capacity_) * 2);
+  entries_[size_++] = Entry{key, value, hash};
+  if (indexSize_)
+    place(index_, indexSize_, static_cast<int32_t>(size_ - 1), hash);
   ++live_;
 }
 
@@ -113,23 +134,37 @@ Value HashTable::erase(Thread &t, Value key) {
   Value v = entries_[i].value;
   if (--live_ == 0) {
     clear();
-  } else if (index_.empty()) {
-    entries_.erase(entries_.begin() + i); // no index to keep valid
+  } else if (indexSize_ == 0) {
+    // No index to keep valid: close the gap.
+    std::memmove(static_cast<void *>(entries_ + i), entries_ + i + 1,
+                 sizeof(Entry) * (size_ - i - 1));
+    --size_;
   } else {
     entries_[i].key = Value();
     entries_[i].value = Value();
     // Mostly tombstones: compact, so scans (iteration, popitem) stay linear.
-    if (live_ * 2 < entries_.size())
-      rehash(live_ <= kLinearLimit ? 0 : indexSizeFor(live_));
+    if (size_t(live_) * 2 < size_)
+      rehash(t, live_ <= kLinearLimit ? 0 : indexSizeFor(live_));
   }
   return v;
 }
 
 void HashTable::clear() {
-  entries_.clear();
-  index_.clear();
+  size_ = 0;
+  indexSize_ = 0;
   live_ = 0;
   head_ = 0;
+}
+
+void HashTable::assign(Thread &t, const HashTable &other) {
+  clear();
+  reserve(t, other.live_);
+  for (const Entry &e : other.entries())
+    if (!e.value.isNull())
+      entries_[size_++] = e;
+  live_ = size_;
+  if (size_ > kLinearLimit)
+    rehash(t, indexSizeFor(size_));
 }
 
 int64_t HashTable::first() const {
@@ -140,25 +175,28 @@ int64_t HashTable::first() const {
   return static_cast<int64_t>(head_);
 }
 
-// Drops the tombstones and rebuilds the index with `capacity` slots (0: no
+// Drops the tombstones and rebuilds the index with `indexSize` slots (0: no
 // index, for a small table).
-void HashTable::rehash(size_t capacity) {
-  if (live_ != entries_.size()) {
+void HashTable::rehash(Thread &t, size_t indexSize) {
+  if (live_ != size_) {
     size_t out = 0;
-    for (size_t i = 0, n = entries_.size(); i < n; ++i)
+    for (size_t i = 0, n = size_; i < n; ++i)
       if (!entries_[i].value.isNull())
         entries_[out++] = entries_[i];
-    entries_.resize(out);
+    size_ = static_cast<uint32_t>(out);
   }
   head_ = 0;
-  if (capacity == 0) {
-    index_.clear();
+  if (indexSize == 0) {
+    indexSize_ = 0;
     return;
   }
-  index_.assign(capacity, -1);
-  entries_.reserve(capacity / 2); // the most entries before the next rehash
-  for (size_t i = 0, n = entries_.size(); i < n; ++i)
-    place(index_, static_cast<int32_t>(i), entries_[i].hash);
+  if (indexSize > indexSize_ || !index_)
+    index_ = static_cast<int32_t *>(t.heap.allocate(sizeof(int32_t) * indexSize, alignof(int32_t)));
+  indexSize_ = static_cast<uint32_t>(indexSize);
+  std::fill(index_, index_ + indexSize, -1);
+  reserve(t, indexSize / 2); // the most entries before the next rehash
+  for (size_t i = 0, n = size_; i < n; ++i)
+    place(index_, indexSize_, static_cast<int32_t>(i), entries_[i].hash);
 }
 
 } // namespace fbc::star

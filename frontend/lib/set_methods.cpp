@@ -23,7 +23,7 @@ void checkSetMutable(Thread &t, const char *fn, const Set &s, std::string_view v
 
 Set *cloneSet(Thread &t, const Set &s) {
   Set *copy = t.heap.make<Set>();
-  copy->table = s.table;
+  copy->table.assign(t, s.table);
   return copy;
 }
 
