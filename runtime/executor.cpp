@@ -156,8 +156,11 @@ ServiceSpec serviceSpec(const ir::Spec &spec, const ir::Service &s, const std::s
   ServiceSpec out;
   out.name = s.name;
   std::string bin = s.binary;
-  if (bin.find('/') != std::string::npos && bin.front() != '/')
+  if (bin.find('/') != std::string::npos && bin.front() != '/') {
+    while (bin.starts_with("./"))
+      bin.erase(0, 2);
     bin = dir + "/" + bin;
+  }
   out.launch.binary = bin;
   out.launch.args = s.args;
   // The reference's discovery variables for every service's interfaces,
@@ -443,6 +446,10 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
     worker.join();
     th.maxSteps = UINT64_MAX;
     cancel_ = false;
+    // An interrupt kills the services first, so a body that finished after
+    // it saw dead services: its result means nothing.
+    if (interrupted())
+      intr = true;
     if (timedOut) {
       o.result = Result::Inconclusive;
       o.reason = "test timeout: body did not complete within " + formatGoDuration(timeout);

@@ -1,0 +1,371 @@
+// End-to-end tests of `fbc run`: the fixture services (tests/fixtures/)
+// driven by the specs in tests/e2e/run_specs/ through the real fbc binary.
+//
+// Each test copies a spec into a fresh directory, fills in the fixture
+// binaries and free ports (@KV_BIN@, @API_BIN@, @CRASH_BIN@, @KV_PORT@,
+// @API_PORT@), runs `fbc run` there and checks the exit code, exact
+// outcomes and reasons, and, where the output is deterministic, the whole
+// text report against tests/e2e/golden/<name>.txt.
+//
+// Golden normalisation (normalize() below), because these parts vary from
+// run to run and nothing else does:
+//   - durations "(123ms)" -> "(Nms)", delays "(+501ms)" -> "(+Nms)";
+//   - event sequence numbers "#17" -> "#N" and "syscall trace (9 events)"
+//     -> "(N events)": allowed trapped syscalls before the fault (log
+//     writes, healthcheck connections) vary in number;
+//   - per-service syscall counts in failure summaries -> N;
+//   - matrix table padding after a normalised duration ("PASS (Nms) │");
+//   - the scratch directory -> $DIR, the ports -> $KV_PORT / $API_PORT.
+// FBC_UPDATE_GOLDEN=1 rewrites the golden files (read them before committing).
+#include "tests/e2e/e2e_util.h"
+
+#include <gtest/gtest.h>
+#include <re2/re2.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fbc::rt::e2e {
+namespace {
+
+struct Spec {
+  TempDir dir;
+  uint16_t kvPort = freePort();
+  uint16_t apiPort = freePort();
+  std::string path; // "spec.star" inside dir
+
+  explicit Spec(const std::string &name) {
+    std::string text = readFile(std::string(FBC_RUN_SPECS) + "/" + name + ".star");
+    auto subst = [&](const std::string &from, const std::string &to) {
+      for (size_t p; (p = text.find(from)) != std::string::npos;)
+        text.replace(p, from.size(), to);
+    };
+    while (apiPort == kvPort)
+      apiPort = freePort();
+    subst("@KV_BIN@", FBC_FIXTURE_KV);
+    subst("@API_BIN@", FBC_FIXTURE_API);
+    subst("@CRASH_BIN@", FBC_FIXTURE_CRASH);
+    subst("@KV_PORT@", std::to_string(kvPort));
+    subst("@API_PORT@", std::to_string(apiPort));
+    std::ofstream(dir.file("spec.star")) << text;
+    path = "spec.star";
+  }
+};
+
+struct FbcRun {
+  int exit = -1;
+  std::string out, err;
+};
+
+// Runs fbc with `args` in `cwd`. `onStderr` sees stderr as it grows and
+// may act on the child (its pid is given); the run is killed after
+// `timeoutMs` (a test failure).
+FbcRun runFbc(const std::vector<std::string> &args, const std::string &cwd,
+              const std::function<void(const std::string &, pid_t)> &onStderr = {},
+              int timeoutMs = 120000) {
+  int outPipe[2], errPipe[2];
+  EXPECT_EQ(pipe2(outPipe, O_CLOEXEC), 0);
+  EXPECT_EQ(pipe2(errPipe, O_CLOEXEC), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(outPipe[1], 1);
+    dup2(errPipe[1], 2);
+    if (chdir(cwd.c_str()) != 0)
+      _exit(126);
+    std::vector<char *> argv;
+    std::string bin = FBC_BINARY;
+    argv.push_back(bin.data());
+    std::vector<std::string> copy = args;
+    for (std::string &a : copy)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+  close(outPipe[1]);
+  close(errPipe[1]);
+  FbcRun r;
+  auto t0 = std::chrono::steady_clock::now();
+  bool outOpen = true, errOpen = true;
+  while (outOpen || errOpen) {
+    pollfd p[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
+    poll(p, 2, 100);
+    char buf[4096];
+    if (p[0].revents) {
+      ssize_t n = read(outPipe[0], buf, sizeof buf);
+      if (n > 0)
+        r.out.append(buf, static_cast<size_t>(n));
+      else
+        outOpen = false;
+    }
+    if (p[1].revents) {
+      ssize_t n = read(errPipe[0], buf, sizeof buf);
+      if (n > 0) {
+        r.err.append(buf, static_cast<size_t>(n));
+        if (onStderr)
+          onStderr(r.err, pid);
+      } else {
+        errOpen = false;
+      }
+    }
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(timeoutMs)) {
+      ADD_FAILURE() << "fbc run did not finish in " << timeoutMs << "ms";
+      kill(pid, SIGKILL);
+      break;
+    }
+  }
+  close(outPipe[0]);
+  close(errPipe[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+std::string normalize(std::string s, const Spec &spec) {
+  auto replaceAll = [&](const std::string &from, const std::string &to) {
+    for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size())
+      s.replace(p, from.size(), to);
+  };
+  replaceAll(spec.dir.path(), "$DIR");
+  replaceAll(std::to_string(spec.kvPort), "$KV_PORT");
+  replaceAll(std::to_string(spec.apiPort), "$API_PORT");
+  RE2::GlobalReplace(&s, R"( \(\d+ms\))", " (Nms)");
+  RE2::GlobalReplace(&s, R"(\(\+\d+ms\))", "(+Nms)");
+  RE2::GlobalReplace(&s, R"(#\d+ )", "#N ");
+  RE2::GlobalReplace(&s, R"(syscall trace \(\d+ events\))", "syscall trace (N events)");
+  RE2::GlobalReplace(&s, R"(\d+ total, \d+ faulted  \[[^\]]*\])", "N total, N faulted  [...]");
+  RE2::GlobalReplace(&s, R"(\(Nms\) +│)", "(Nms) │");
+  RE2::GlobalReplace(&s, R"((?m)\(Nms\) +$)", "(Nms)");
+  return s;
+}
+
+void checkGolden(const std::string &name, const std::string &actual) {
+  std::string path = std::string(FBC_RUN_GOLDEN) + "/" + name + ".txt";
+  if (std::getenv("FBC_UPDATE_GOLDEN")) {
+    std::ofstream(path) << actual;
+    return;
+  }
+  EXPECT_EQ(readFile(path), actual)
+      << "golden " << path << " differs (FBC_UPDATE_GOLDEN=1 rewrites it)";
+}
+
+// The pids of processes whose working directory is `dir` (the services of
+// a spec there run in the spec's directory).
+std::vector<int> processesIn(const std::string &dir) {
+  std::vector<int> out;
+  DIR *d = opendir("/proc");
+  if (!d)
+    return out;
+  while (dirent *e = readdir(d)) {
+    char *end = nullptr;
+    long pid = std::strtol(e->d_name, &end, 10);
+    if (!end || *end || pid <= 0)
+      continue;
+    char link[64], target[4096];
+    std::snprintf(link, sizeof link, "/proc/%ld/cwd", pid);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0)
+      continue;
+    target[n] = 0;
+    if (dir == target && processAlive(static_cast<int>(pid)))
+      out.push_back(static_cast<int>(pid));
+  }
+  closedir(d);
+  return out;
+}
+
+bool contains(const std::string &haystack, const std::string &needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST(FbcRun, SyscallFaultsEndToEnd) {
+  Spec spec("faults");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "7"}, spec.dir.path());
+  // Seven tests pass, test_expected_failure fails: exit 2.
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "7 passed, 1 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_wal_write_eio (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "kv           write            deny(input/output error)  " +
+                                  spec.dir.path() + "/kv.wal"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "deny(no space left on device)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "kv           fsync            deny(input/output error)")) << r.out;
+  // The store's connect fault is seen by the API's connect to the store.
+  EXPECT_TRUE(contains(r.out, "api          connect          deny(connection refused)  127.0.0.1:" +
+                                  std::to_string(spec.kvPort)))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "kv           fsync            delay(500ms)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "openat           deny(permission denied)  " + spec.dir.path() +
+                                  "/snap-denied.txt"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "--- FAIL: test_expected_failure (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  reason: assert_eq failed: 500 != 200\n")) << r.out;
+  checkGolden("faults", normalize(r.out, spec));
+}
+
+TEST(FbcRun, JsonReportShape) {
+  Spec spec("faults");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "7", "--format=json", "--test", "~wal_write"},
+                    spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  for (const char *s :
+       {"\"version\": 2", "\"star_file\": \"spec.star\"", "\"pass\": 2", "\"fail\": 0",
+        "\"name\": \"test_wal_write_enospc\"", "\"name\": \"test_wal_write_eio\"",
+        "\"result\": \"pass\"", "\"seed\": 7", "\"errno\": \"ENOSPC\"", "\"errno\": \"EIO\"",
+        "\"syscall_summary\": {", "\"event_type\": \"lifecycle.started\"",
+        "\"event_type\": \"syscall.write\"", "\"decision\": \"deny(input/output error)\"",
+        "\"type\": \"step_send\"", "\"type\": \"step_recv\"", "\"type\": \"fault_applied\"",
+        "\"type\": \"fault_removed\"", "\"type\": \"service_stopped\""})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  // Only the two selected tests ran, in name order.
+  EXPECT_LT(r.out.find("test_wal_write_eio"), r.out.find("test_wal_write_enospc"));
+  EXPECT_FALSE(contains(r.out, "test_happy_path"));
+}
+
+TEST(FbcRun, DelayShowsInDurationMs) {
+  Spec spec("faults");
+  FbcRun r =
+      runFbc({"run", spec.path, "--seed", "1", "--test", "fsync_delay_visible", "--format=json"},
+             spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  // The delayed syscall's latency is recorded too (>= 500000 us).
+  std::string latency;
+  ASSERT_TRUE(RE2::PartialMatch(
+      r.out, R"re("decision": "delay\(500ms\)",\s*"path": "[^"]*",\s*"latency_us": "(\d+)")re",
+      &latency))
+      << r.out;
+  EXPECT_GE(std::stoll(latency), 500000);
+}
+
+TEST(FbcRun, MatrixWithOverrides) {
+  Spec spec("matrix");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "3"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  // store_item x disk_full / store_down pass only because of their overrides
+  // (the default expect_success would fail them); store_item x slow_disk
+  // fails because its override is wrong; read_missing uses the default.
+  EXPECT_TRUE(contains(r.out, "Result: 5/6 passed, 1 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  store_item × slow_disk: expect_error_within(ms=5000): scenario "
+                              "returned success (status=200) — expected an error\n"))
+      << r.out;
+  checkGolden("matrix", normalize(r.out, spec));
+
+  FbcRun j = runFbc({"run", spec.path, "--seed", "3", "--format=json"}, spec.dir.path());
+  EXPECT_EQ(j.exit, 2);
+  for (const char *s :
+       {"\"outcome\": \"expectation_violated\"", "\"expectation\": \"expect_unavailable\"",
+        "\"expectation\": \"expect_error_within\"", "\"expectation\": \"expect_success\"",
+        "\"total\": 6", "\"passed\": 5", "\"failed\": 1",
+        "\"name\": \"test_matrix_store_item_store_down\""})
+    EXPECT_TRUE(contains(j.out, s)) << s << "\n" << j.out;
+}
+
+TEST(FbcRun, ServiceCrashingAtStartIsAnErrorAndTheRunGoesOn) {
+  Spec spec("crash");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  std::string reason = "  reason: service \"broken\": crashed at start (exited with status 3; "
+                       "stderr: crash_at_start: configuration missing, giving up)\n";
+  EXPECT_TRUE(contains(r.out, "--- ERROR: test_first (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "--- ERROR: test_second (")) << r.out;
+  size_t first = r.out.find(reason);
+  ASSERT_NE(first, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(reason, first + 1), std::string::npos) << r.out;
+  EXPECT_TRUE(contains(r.out, "0 passed, 2 failed\n")) << r.out;
+  checkGolden("crash", normalize(r.out, spec));
+  EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+}
+
+TEST(FbcRun, MissingBinaryIsAnError) {
+  Spec spec("missing");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "  reason: service \"ghost\": missing binary")) << r.out;
+}
+
+TEST(FbcRun, BodyHangingPastTimeoutIsInconclusive) {
+  Spec spec("hang");
+  auto t0 = std::chrono::steady_clock::now();
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--timeout", "2s"}, spec.dir.path());
+  auto took = std::chrono::steady_clock::now() - t0;
+  EXPECT_EQ(r.exit, 3) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- INCONCLUSIVE: test_hangs (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  reason: test timeout: body did not complete within 2s\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_then_works (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "1 passed, 0 failed, 1 inconclusive\n")) << r.out;
+  // Cancelled promptly: nowhere near the hour-long delay or a 60 s default.
+  EXPECT_LT(took, std::chrono::seconds(30));
+  checkGolden("hang", normalize(r.out, spec));
+  EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+}
+
+TEST(FbcRun, SigintKillsEveryServiceAndPrintsResultsSoFar) {
+  Spec spec("sigint");
+  bool sent = false;
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path(),
+                    [&](const std::string &err, pid_t pid) {
+                      // The body prints once both services are up and it runs.
+                      if (!sent && contains(err, "test_a_long: sleeping")) {
+                        // Let the request reach the delayed fsync.
+                        usleep(300 * 1000);
+                        kill(pid, SIGINT);
+                        sent = true;
+                      }
+                    });
+  EXPECT_TRUE(sent) << r.err;
+  EXPECT_EQ(r.exit, 130) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_0_quick (")) << r.out;
+  EXPECT_FALSE(contains(r.out, "test_a_long (")) << r.out;
+  EXPECT_FALSE(contains(r.out, "test_b_never")) << r.out;
+  EXPECT_TRUE(contains(r.out, "1 passed, 0 failed, 2 not run (interrupted)\n")) << r.out;
+  // No service process outlives fbc.
+  EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+}
+
+TEST(FbcRun, TestFilterForms) {
+  Spec spec("faults");
+  auto names = [&](const std::string &filter) {
+    FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--test", filter, "--timeout", "30s"},
+                      spec.dir.path());
+    std::string out;
+    re2::StringPiece in(r.out);
+    std::string name;
+    while (RE2::FindAndConsume(&in, R"(--- \w+: (test_\w+) )", &name))
+      out += name + " ";
+    return out;
+  };
+  EXPECT_EQ(names("test_happy_path"), "test_happy_path ");
+  EXPECT_EQ(names("happy_path"), "test_happy_path ");
+  EXPECT_EQ(names("wal_*"), "test_wal_fsync_deny test_wal_write_eio test_wal_write_enospc ");
+  EXPECT_EQ(names("~(snapshot|happy)"), "test_happy_path test_snapshot_path_glob ");
+  FbcRun none = runFbc({"run", spec.path, "--test", "nothing"}, spec.dir.path());
+  EXPECT_EQ(none.exit, 1);
+  EXPECT_TRUE(contains(none.err, "fbc run: error: no test matched filter \"nothing\" (available: "
+                                 "test_expected_failure, test_fsync_delay_visible,"))
+      << none.err;
+}
+
+TEST(FbcRun, UsageErrorsExitOne) {
+  Spec spec("faults");
+  EXPECT_EQ(runFbc({"run", spec.path, "--format=yaml"}, spec.dir.path()).exit, 1);
+  EXPECT_EQ(runFbc({"run", spec.path, "--timeout", "soon"}, spec.dir.path()).exit, 1);
+  EXPECT_EQ(runFbc({"run", spec.path, "--seed", "-4"}, spec.dir.path()).exit, 1);
+  EXPECT_EQ(runFbc({"run", "no-such-spec.star"}, spec.dir.path()).exit, 1);
+}
+
+} // namespace
+} // namespace fbc::rt::e2e
