@@ -36,6 +36,12 @@ int64_t durationArg(const CallSite &site, star::Value v, const Loc &at, std::str
 [[noreturn]] void failUnknownKeyword(const CallSite &site, std::string_view prefix,
                                      std::string_view name, llvm::ArrayRef<std::string_view> valid);
 
+// The reference's `fault_scenario() unexpected keyword "k"` wording, plus
+// the valid keywords and a suggestion as above.
+[[noreturn]] void failUnexpectedKeyword(const CallSite &site, std::string_view fn,
+                                        std::string_view name,
+                                        llvm::ArrayRef<std::string_view> valid);
+
 // "a, b, c"
 std::string joinNames(llvm::ArrayRef<std::string_view> names);
 std::string joinNames(llvm::ArrayRef<std::string> names);

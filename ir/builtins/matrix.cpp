@@ -126,7 +126,9 @@ Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
         site.fail(at, "fault_matrix() require_faults_fire= must be a bool, got " + typeOf(v));
       m.requireFaultsFire = flag->value;
     } else {
-      site.fail(site.at(site.keyword(k)), "fault_matrix() unexpected keyword " + quote(k));
+      failUnexpectedKeyword(site, "fault_matrix", k,
+                            {"scenarios", "faults", "default_expect", "overrides", "exclude",
+                             "monitors", "require_faults_fire"});
     }
   }
   if (m.scenarios.empty())

@@ -118,7 +118,8 @@ Value faultScenarioFn(star::Thread &t, Value, const star::Args &args) {
     } else if (k == "timeout") {
       test.timeoutNs = durationArg(site, v, at, "fault_scenario() bad timeout");
     } else {
-      site.fail(site.at(site.keyword(k)), "fault_scenario() unexpected keyword " + quote(k));
+      failUnexpectedKeyword(site, "fault_scenario", k,
+                            {"scenario", "faults", "expect", "monitors", "timeout"});
     }
   }
   if (!haveScenario)
