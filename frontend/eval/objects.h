@@ -99,12 +99,28 @@ public:
 private:
   friend class Heap;
   friend Value makeString(Heap &, std::string_view);
+  friend char *makeStringUninit(Heap &, size_t, Value &);
   explicit String(uint32_t size) : Object(Kind::String), size_(size) { frozen_ = true; }
   uint32_t size_;
   mutable uint32_t hash_ = 0;
   mutable bool hashed_ = false;
 };
 Value makeString(Heap &h, std::string_view s);
+// Allocates a String of n >= 2 bytes, stores it in `out` and returns its
+// bytes for the caller to fill before the string is used.
+char *makeStringUninit(Heap &h, size_t n, Value &out);
+// A String of n bytes written by fill(char *) in place: builds a result
+// whose length is known without a temporary std::string.
+template <class F> Value makeStringWith(Heap &h, size_t n, F &&fill) {
+  if (n <= 1) {
+    char one[1];
+    fill(one);
+    return makeString(h, std::string_view(one, n));
+  }
+  Value out;
+  fill(makeStringUninit(h, n, out));
+  return out;
+}
 
 class Bytes final : public Object {
 public:

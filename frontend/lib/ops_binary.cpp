@@ -7,6 +7,7 @@
 #include "frontend/lib/format.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace fbc::star {
 
@@ -98,10 +99,10 @@ Value concat(Thread &t, Value x, Value y) {
   case Kind::String: {
     std::string_view a = static_cast<const String *>(x.obj())->view();
     std::string_view b = static_cast<const String *>(y.obj())->view();
-    std::string s;
-    s.reserve(a.size() + b.size());
-    s.append(a).append(b);
-    return makeString(t.heap, s);
+    return makeStringWith(t.heap, a.size() + b.size(), [&](char *out) {
+      std::memcpy(out, a.data(), a.size());
+      std::memcpy(out + a.size(), b.data(), b.size());
+    });
   }
   case Kind::List: {
     const auto &a = static_cast<const List *>(x.obj())->elems;

@@ -45,12 +45,18 @@ Value makeString(Heap &h, std::string_view s) {
   }();
   if (s.size() <= 1)
     return Value::object(shared[s.empty() ? 256 : static_cast<unsigned char>(s[0])]);
+  Value out;
+  std::memcpy(makeStringUninit(h, s.size(), out), s.data(), s.size());
+  return out;
+}
+
+char *makeStringUninit(Heap &h, size_t n, Value &out) {
   // The length is 32 bits; a larger string cannot be represented.
-  if (s.size() > std::numeric_limits<uint32_t>::max())
+  if (n > std::numeric_limits<uint32_t>::max())
     llvm::report_fatal_error("string of 4 GiB or more");
-  auto *str = h.makeWithTrailing<String>(s.size(), static_cast<uint32_t>(s.size()));
-  std::memcpy(reinterpret_cast<char *>(str + 1), s.data(), s.size());
-  return Value::object(str);
+  auto *str = h.makeWithTrailing<String>(n, static_cast<uint32_t>(n));
+  out = Value::object(str);
+  return reinterpret_cast<char *>(str + 1);
 }
 
 void String::repr(Printer &p) const {

@@ -14,8 +14,10 @@
 #include <llvm/ADT/SmallVector.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace fbc::star {
 
@@ -151,30 +153,39 @@ static Value string_join(Thread &t, Value self, const Args &args) {
   bindPositional(t, "join", args, 1, {&iterable});
   wantIterable(t, "join", "1", iterable);
   std::string_view sep = receiver(self);
-  std::string out;
-  bool first = true;
-  auto add = [&](Value x) {
-    String *s = x.as<String>();
-    if (!s)
-      t.fail("join: in list, want string, got " + std::string(typeName(x)));
-    if (!first)
-      out.append(sep);
-    first = false;
-    out.append(s->view());
+  // Two passes over the elements (type check and length, then copy) write
+  // the result in place; a list is locked against changes meanwhile.
+  auto build = [&](llvm::ArrayRef<Value> elems) {
+    size_t n = elems.empty() ? 0 : sep.size() * (elems.size() - 1);
+    for (Value x : elems) {
+      String *s = x.as<String>();
+      if (!s)
+        t.fail("join: in list, want string, got " + std::string(typeName(x)));
+      n += s->size();
+    }
+    return makeStringWith(t.heap, n, [&](char *out) {
+      for (size_t i = 0; i < elems.size(); ++i) {
+        if (i) {
+          std::memcpy(out, sep.data(), sep.size());
+          out += sep.size();
+        }
+        std::string_view v = static_cast<const String *>(elems[i].obj())->view();
+        std::memcpy(out, v.data(), v.size());
+        out += v.size();
+      }
+    });
   };
   if (List *l = iterable.as<List>()) {
     IterationGuard guard(l);
-    for (size_t i = 0; i < l->elems.size(); ++i)
-      add(l->elems[i]);
-  } else if (Tuple *tu = iterable.as<Tuple>()) {
-    for (Value x : tu->elems())
-      add(x);
-  } else {
-    IterationScope it(t, iterable);
-    for (Value x; it.next(x);)
-      add(x);
+    return build(l->elems);
   }
-  return makeString(t.heap, out);
+  if (Tuple *tu = iterable.as<Tuple>())
+    return build(tu->elems());
+  std::vector<Value> elems;
+  IterationScope it(t, iterable);
+  for (Value x; it.next(x);)
+    elems.push_back(x);
+  return build(elems);
 }
 
 static Value partitionImpl(Thread &t, const char *fn, Value self, const Args &args, bool last) {
