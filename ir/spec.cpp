@@ -85,17 +85,15 @@ const Op *Service::findOp(std::string_view n) const {
 }
 
 const Service *Spec::findService(std::string_view n) const {
-  for (const Service &s : services)
-    if (s.name == n)
-      return &s;
-  return nullptr;
+  ptrdiff_t i =
+      serviceIndex_.find(services, n, [](const Service &s) -> std::string_view { return s.name; });
+  return i < 0 ? nullptr : &services[size_t(i)];
 }
 
 const FaultAssumption *Spec::findAssumption(std::string_view n) const {
-  for (const FaultAssumption &a : assumptions)
-    if (a.name == n)
-      return &a;
-  return nullptr;
+  ptrdiff_t i = assumptionIndex_.find(
+      assumptions, n, [](const FaultAssumption &a) -> std::string_view { return a.name; });
+  return i < 0 ? nullptr : &assumptions[size_t(i)];
 }
 
 const Test *Spec::findTest(std::string_view n) const {

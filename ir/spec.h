@@ -15,6 +15,7 @@
 #include "frontend/eval/value.h"
 #include "frontend/source/source_manager.h"
 #include "frontend/syntax/ast.h"
+#include "ir/name_index.h"
 
 #include <cstdint>
 #include <optional>
@@ -234,6 +235,9 @@ struct Spec {
   const Service *findService(std::string_view name) const;
   const FaultAssumption *findAssumption(std::string_view name) const;
   const Test *findTest(std::string_view name) const;
+
+private:
+  NameIndex serviceIndex_, assumptionIndex_; // for findService / findAssumption
 };
 
 } // namespace fbc::ir

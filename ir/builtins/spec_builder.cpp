@@ -4,6 +4,8 @@
 #include "ir/discovery.h"
 #include "ir/topology.h"
 
+#include <llvm/ADT/DenseMap.h>
+
 #include <algorithm>
 
 namespace fbc::ir::builtins {
@@ -13,42 +15,37 @@ SpecBuilder &SpecBuilder::of(star::Thread &t) {
 }
 
 ServiceValue *SpecBuilder::findService(std::string_view name) const {
-  for (ServiceValue *s : services)
-    if (s->data.name == name)
-      return s;
-  return nullptr;
+  ptrdiff_t i = serviceIndex_.find(
+      services, name, [](const ServiceValue *s) -> std::string_view { return s->data.name; });
+  return i < 0 ? nullptr : services[size_t(i)];
 }
 
 AssumptionValue *SpecBuilder::findAssumption(std::string_view name) const {
-  for (AssumptionValue *a : assumptions)
-    if (a->data.name == name)
-      return a;
-  return nullptr;
+  ptrdiff_t i = assumptionIndex_.find(
+      assumptions, name, [](const AssumptionValue *a) -> std::string_view { return a->data.name; });
+  return i < 0 ? nullptr : assumptions[size_t(i)];
 }
 
 const Scenario *SpecBuilder::findScenario(std::string_view name) const {
-  for (const Scenario &s : scenarios)
-    if (s.name == name)
-      return &s;
-  return nullptr;
+  ptrdiff_t i = scenarioIndex_.find(scenarios, name,
+                                    [](const Scenario &s) -> std::string_view { return s.name; });
+  return i < 0 ? nullptr : &scenarios[size_t(i)];
 }
 
 const Test *SpecBuilder::findFaultScenarioTest(std::string_view name) const {
-  for (const Test &t : faultScenarioTests)
-    if (t.name == name)
-      return &t;
-  return nullptr;
+  ptrdiff_t i = faultScenarioIndex_.find(faultScenarioTests, name,
+                                         [](const Test &t) -> std::string_view { return t.name; });
+  return i < 0 ? nullptr : &faultScenarioTests[size_t(i)];
 }
 
 const Test *SpecBuilder::findBuiltinTest(std::string_view name) const {
-  for (const Test &t : builtinTests)
-    if (t.name == name)
-      return &t;
-  return nullptr;
+  ptrdiff_t i = builtinIndex_.find(builtinTests, name,
+                                   [](const Test &t) -> std::string_view { return t.name; });
+  return i < 0 ? nullptr : &builtinTests[size_t(i)];
 }
 
 Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
-                         frontend::DiagnosticList &diags) const {
+                         frontend::DiagnosticList &diags) {
   Spec spec;
   spec.path = std::move(path);
   if (determinism)
@@ -63,16 +60,26 @@ Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
   std::sort(globals.begin(), globals.end(),
             [](const auto &a, const auto &b) { return a.first < b.first; });
 
+  // The globals holding each service (in name order), in one pass.
+  llvm::DenseMap<const star::Object *, std::vector<std::string>> holders;
+  for (const ServiceValue *s : services)
+    holders.try_emplace(s);
+  for (const auto &[name, v] : globals)
+    if (v.isObject()) {
+      auto it = holders.find(v.obj());
+      if (it != holders.end())
+        it->second.push_back(name);
+    }
   std::vector<Service> declared;
+  declared.reserve(services.size());
   for (const ServiceValue *s : services) {
     Service svc = s->data;
-    for (const auto &[name, v] : globals)
-      if (v == star::Value::object(s))
-        svc.globals.push_back(name);
+    svc.globals = holders.lookup(s);
     declared.push_back(std::move(svc));
   }
+  spec.services.reserve(declared.size());
   for (size_t i : topologicalOrder(declared))
-    spec.services.push_back(declared[i]);
+    spec.services.push_back(std::move(declared[i]));
 
   for (const AssumptionValue *a : assumptions)
     spec.assumptions.push_back(a->data);
@@ -102,8 +109,12 @@ Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
     t.loc = s.loc;
     candidates.push_back(std::move(t));
   }
-  candidates.insert(candidates.end(), faultScenarioTests.begin(), faultScenarioTests.end());
-  candidates.insert(candidates.end(), builtinTests.begin(), builtinTests.end());
+  // The registries are not used after finish(): move, do not copy.
+  candidates.reserve(candidates.size() + faultScenarioTests.size() + builtinTests.size());
+  std::move(faultScenarioTests.begin(), faultScenarioTests.end(), std::back_inserter(candidates));
+  std::move(builtinTests.begin(), builtinTests.end(), std::back_inserter(candidates));
+  faultScenarioTests.clear();
+  builtinTests.clear();
   spec.tests = discoverTests(std::move(candidates), diags);
   return spec;
 }

@@ -8,6 +8,7 @@
 #include "ir/body_runtime.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"
+#include "ir/name_index.h"
 #include "ir/spec.h"
 
 #include <optional>
@@ -45,7 +46,12 @@ public:
   // The IR of everything registered. `root` is the main file's module
   // (its def test_* and the globals naming services); test-name
   // collisions are reported to `diags` as warnings.
-  Spec finish(const star::ModuleEnv &root, std::string path, frontend::DiagnosticList &diags) const;
+  // The registered tests move into the Spec: call it once, at the end.
+  Spec finish(const star::ModuleEnv &root, std::string path, frontend::DiagnosticList &diags);
+
+private:
+  // Name indexes for the find*() lookups (one per registration).
+  NameIndex serviceIndex_, assumptionIndex_, scenarioIndex_, faultScenarioIndex_, builtinIndex_;
 };
 
 } // namespace fbc::ir::builtins
