@@ -31,6 +31,12 @@ public:
   explicit ExprCode(frontend::Pos pos) : pos(pos) {}
   virtual ~ExprCode() = default;
   virtual Value eval(Frame &fr) const = 0;
+  // bool(eval(fr)); comparisons and `not` answer without making a Value.
+  virtual bool cond(Frame &fr) const;
+  // For the compiler's operand specialisation: the slot of a local read
+  // (else -1), the value of a constant (else null).
+  virtual int localSlot() const { return -1; }
+  virtual Value constant() const { return Value(); }
   frontend::Pos pos;
 };
 
@@ -51,7 +57,9 @@ public:
 };
 
 // Marks the operation in progress, for error positions.
-inline void at(Frame &fr, frontend::Pos p) { fr.cf->pos = p; }
+inline void at(Frame &fr, frontend::Pos p) {
+  fr.cf->pos = p;
+}
 
 // Owns every node of a Program.
 struct Program::Arena {

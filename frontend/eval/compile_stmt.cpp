@@ -275,7 +275,7 @@ public:
   IfNode(const ExprCode *cond, const StmtCode *then, const StmtCode *otherwise)
       : cond_(cond), then_(then), otherwise_(otherwise) {}
   Flow exec(Frame &fr) const override {
-    if (truth(cond_->eval(fr)))
+    if (cond_->cond(fr))
       return then_->exec(fr);
     return otherwise_ ? otherwise_->exec(fr) : Flow::Normal;
   }
@@ -319,7 +319,7 @@ class WhileNode final : public StmtCode {
 public:
   WhileNode(const ExprCode *cond, const StmtCode *body) : cond_(cond), body_(body) {}
   Flow exec(Frame &fr) const override {
-    while (truth(cond_->eval(fr))) {
+    while (cond_->cond(fr)) {
       fr.t.step();
       Flow f = body_->exec(fr);
       if (f == Flow::Break)
@@ -358,8 +358,7 @@ private:
 
 class DefNode final : public StmtCode {
 public:
-  DefNode(const FunctionCode *code, std::vector<const ExprCode *> defaults,
-          const TargetCode *name)
+  DefNode(const FunctionCode *code, std::vector<const ExprCode *> defaults, const TargetCode *name)
       : code_(code), defaults_(std::move(defaults)), name_(name) {}
   Flow exec(Frame &fr) const override {
     name_->assign(fr, makeClosure(fr, code_, defaults_));
@@ -459,8 +458,8 @@ const TargetCode *Compiler::target(const syntax::Expr *e) {
   case K::TupleExpr:
   case K::ListExpr: {
     llvm::ArrayRef<syntax::Expr *> elems = llvm::isa<syntax::TupleExpr>(e)
-                                              ? llvm::cast<syntax::TupleExpr>(e)->elems
-                                              : llvm::cast<syntax::ListExpr>(e)->elems;
+                                               ? llvm::cast<syntax::TupleExpr>(e)->elems
+                                               : llvm::cast<syntax::ListExpr>(e)->elems;
     std::vector<const TargetCode *> targets;
     for (const syntax::Expr *x : elems)
       targets.push_back(target(x));

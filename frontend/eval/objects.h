@@ -39,8 +39,16 @@ public:
 };
 
 // The singletons. They live in static storage, never in a Heap.
-Value none();
-Value boolean(bool b);
+namespace singletons {
+extern NoneType none;
+extern Bool falseValue, trueValue;
+} // namespace singletons
+inline Value none() {
+  return Value::object(&singletons::none);
+}
+inline Value boolean(bool b) {
+  return Value::object(b ? &singletons::trueValue : &singletons::falseValue);
+}
 inline Value trueValue() {
   return boolean(true);
 }

@@ -4,19 +4,12 @@
 
 namespace fbc::star {
 
-namespace {
+namespace singletons {
 // Never in a Heap; Values refer to them by address, so identity is equality.
-NoneType noneObject;
-Bool falseObject(false);
-Bool trueObject(true);
-} // namespace
-
-Value none() {
-  return Value::object(&noneObject);
-}
-Value boolean(bool b) {
-  return Value::object(b ? &trueObject : &falseObject);
-}
+NoneType none;
+Bool falseValue(false);
+Bool trueValue(true);
+} // namespace singletons
 
 void NoneType::repr(Printer &p) const {
   p.write("None");

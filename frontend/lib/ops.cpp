@@ -126,7 +126,17 @@ std::string_view typeName(Value v) {
 }
 
 bool truth(Value v) {
-  return v.isSmallInt() ? v.smallInt() != 0 : v.obj()->truth();
+  if (v.isSmallInt())
+    return v.smallInt() != 0;
+  Object *o = v.obj();
+  switch (o->kind()) {
+  case Kind::Bool:
+    return static_cast<const Bool *>(o)->value;
+  case Kind::None:
+    return false;
+  default:
+    return o->truth();
+  }
 }
 
 uint32_t hashValue(Thread &t, Value v) {
