@@ -3,7 +3,8 @@
 #include "runtime/target_memory.h"
 
 #include <fcntl.h>
-#include <sys/epoll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -125,21 +126,77 @@ NotificationListener::NotificationListener(EventLoop &loop, int fd, ServiceId se
 }
 
 NotificationListener::~NotificationListener() {
+  stopThread();
   if (fd_ >= 0)
     ::close(fd_);
 }
 
+namespace {
+
+// The signal that knocks a receive thread out of a blocking NOTIF_RECV
+// (EINTR): a handler that does nothing, installed without SA_RESTART.
+int wakeSignal() {
+  static const int sig = [] {
+    int s = SIGRTMIN + 5;
+    struct sigaction sa {};
+    sa.sa_handler = [](int) {};
+    sigemptyset(&sa.sa_mask);
+    sigaction(s, &sa, nullptr);
+    return s;
+  }();
+  return sig;
+}
+
+} // namespace
+
 void NotificationListener::start() {
-  loop_.add(fd_, EPOLLIN, this);
-  registered_ = true;
+  wakeSignal();
+  thread_ = std::thread([this] { receiveLoop(); });
+}
+
+void NotificationListener::receiveLoop() {
+  // Unblock the wake signal here whatever the creator's mask was.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, wakeSignal());
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  while (!stopping_.load(std::memory_order_acquire)) {
+    // The kernel insists on a zeroed request.
+    std::memset(&req_, 0, sizeof req_);
+    if (ioctl(fd_, SECCOMP_IOCTL_NOTIF_RECV, &req_) < 0) {
+      if (errno == EINTR)
+        continue;
+      // ENOENT: the syscall was interrupted before we got it.
+      if (errno == ENOENT) {
+        stats_.dropped.fetch_add(1, std::memory_order_relaxed);
+        continue;
+      }
+      break; // the listener is gone
+    }
+    handle();
+  }
+  exited_.store(true, std::memory_order_release);
+}
+
+void NotificationListener::stopThread() {
+  if (!thread_.joinable())
+    return;
+  stopping_.store(true, std::memory_order_release);
+  // The signal may land just before the thread enters NOTIF_RECV: repeat
+  // until it has left.
+  while (!exited_.load(std::memory_order_acquire)) {
+    pthread_kill(thread_.native_handle(), wakeSignal());
+    if (exited_.load(std::memory_order_acquire))
+      break;
+    usleep(200);
+  }
+  thread_.join();
 }
 
 void NotificationListener::close() {
   if (fd_ < 0)
     return;
-  if (registered_)
-    loop_.remove(fd_);
-  registered_ = false;
+  stopThread();
   ::close(fd_);
   fd_ = -1;
 }
@@ -159,25 +216,7 @@ void NotificationListener::respond(uint64_t id, const Action &a) {
     stats_.dropped.fetch_add(1, std::memory_order_relaxed);
 }
 
-void NotificationListener::onEvents(uint32_t events) {
-  if (fd_ < 0)
-    return;
-  if (!(events & EPOLLIN)) {
-    // EPOLLHUP: every process under the filter is gone. Stop polling; the
-    // service's exit handler closes the fd.
-    if (registered_)
-      loop_.remove(fd_);
-    registered_ = false;
-    return;
-  }
-  // The kernel insists on a zeroed request.
-  std::memset(&req_, 0, sizeof req_);
-  if (ioctl(fd_, SECCOMP_IOCTL_NOTIF_RECV, &req_) < 0) {
-    // ENOENT: the syscall was interrupted before we got it.
-    if (errno == ENOENT)
-      stats_.dropped.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
+void NotificationListener::handle() {
   int64_t t0 = monotonicNs();
   stats_.notifications.fetch_add(1, std::memory_order_relaxed);
   NotifFacts facts(req_, pathBuf_);
@@ -205,13 +244,18 @@ void NotificationListener::onEvents(uint32_t events) {
   if (d.fired && d.action.kind != ActionKind::Allow)
     stats_.faulted.fetch_add(1, std::memory_order_relaxed);
   if (d.fired && d.action.kind == ActionKind::Delay) {
+    // Answered later by the event loop's timer: this thread goes straight
+    // back to receiving, so other syscalls of the service are not held up.
     uint64_t id = req_.id;
-    loop_.addTimer(t0 + d.action.delayNs, [this, id, t0, record, rec = std::move(rec)]() mutable {
-      respond(id, Action::allow());
-      if (record) {
-        rec.latencyNs = monotonicNs() - t0;
-        trace_.recordSyscall(service_, std::move(rec));
-      }
+    int64_t deadline = t0 + d.action.delayNs;
+    loop_.post([this, id, t0, deadline, record, rec = std::move(rec)]() mutable {
+      loop_.addTimer(deadline, [this, id, t0, record, rec = std::move(rec)]() mutable {
+        respond(id, Action::allow());
+        if (record) {
+          rec.latencyNs = monotonicNs() - t0;
+          trace_.recordSyscall(service_, std::move(rec));
+        }
+      });
     });
     return;
   }

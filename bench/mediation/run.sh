@@ -12,13 +12,13 @@
 # "added" is the cost per call above bare. Targets: (b) <= 1.05x bare,
 # (c) added <= 1.5x (d) added and <= 1/3 of (e) added.
 # Knobs: ROUNDS (default 5), N_FAST (untrapped calls, 2000000), N_SLOW
-# (trapped calls, 50000; strace's when= is capped at 65535), JOBS (2).
+# (trapped calls, 50000; strace's when= is capped at 65535), JOBS (2), BUILD (the build dir, build/mediation).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-5}
 N_FAST=${N_FAST:-2000000}
 N_SLOW=${N_SLOW:-50000}
-BUILD=build/mediation
+BUILD=${BUILD:-build/mediation}
 
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFBC_BUILD_BENCH=ON >/dev/null
 cmake --build "$BUILD" --target mediation_target mediation_floor mediation_fbc -j"${JOBS:-2}" >/dev/null

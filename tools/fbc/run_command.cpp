@@ -27,8 +27,11 @@ std::atomic<bool> gInterrupted{false};
 // the run is blocked on returns), the executor sees the flag, and the
 // results so far are printed. A second signal exits immediately.
 void onSignal(int) {
+  // The flag first: whatever finishes because its services died must
+  // already see it.
+  bool again = gInterrupted.exchange(true);
   rt::signalAllProcessGroups(SIGKILL);
-  if (gInterrupted.exchange(true))
+  if (again)
     _exit(130);
 }
 
