@@ -1,5 +1,7 @@
 #include "ir/syscalls.h"
 
+#include <seccomp.h>
+
 #include <algorithm>
 #include <array>
 
@@ -64,6 +66,19 @@ llvm::ArrayRef<std::string_view> syscallKeywords() {
 
 bool isSyscallKeyword(std::string_view name) {
   return std::find(kKeywords.begin(), kKeywords.end(), name) != kKeywords.end();
+}
+
+bool isSyscallName(std::string_view name) {
+  if (isSyscallKeyword(name))
+    return true;
+  if (name.empty() || name.size() > 64)
+    return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+      return false;
+  std::string z(name); // libseccomp wants a NUL-terminated name
+  // Pseudo-syscalls (negative numbers) exist only inside libseccomp.
+  return seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, z.c_str()) >= 0;
 }
 
 std::vector<std::string> expandSyscallFamily(std::string_view keyword) {

@@ -16,6 +16,10 @@ namespace fbc::ir {
 // family.
 llvm::ArrayRef<std::string_view> syscallKeywords();
 bool isSyscallKeyword(std::string_view name);
+// A keyword, or any other syscall name of this machine's architecture
+// (libseccomp's table): what fault_assumption() and op() accept, as the
+// reference does (`unlinkat=deny("EACCES")`). fault() takes keywords only.
+bool isSyscallName(std::string_view name);
 
 // The syscalls a keyword stands for: write -> write, writev, pwrite64;
 // read -> read, readv, pread64; open -> open, openat; fsync -> fsync,

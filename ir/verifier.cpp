@@ -185,8 +185,8 @@ private:
         if (!r.op.empty()) {
           if (target && !target->findOp(r.op))
             error(r.loc, rw + " names op " + quote(r.op) + ", which the target does not have");
-        } else if (!isSyscallKeyword(r.keyword)) {
-          error(r.loc, rw + ": " + quote(r.keyword) + " is not a syscall keyword");
+        } else if (!isSyscallName(r.keyword)) {
+          error(r.loc, rw + ": " + quote(r.keyword) + " is not a syscall");
         }
         fault(r.fault, r.loc, rw);
       }

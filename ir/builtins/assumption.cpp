@@ -110,11 +110,12 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
   }
 
   // Syscall keywords are resolved once the target (and its ops) is known:
-  // a named op of the target first, then the syscall families.
+  // a named op of the target first, then the syscall families, then any
+  // other syscall name (itself).
   for (const Pending &p : syscallFaults) {
     const syntax::Argument *arg = site.keyword(p.keyword);
     const Op *op = targetService ? targetService->data.findOp(p.keyword) : nullptr;
-    if (!op && !isSyscallKeyword(p.keyword)) {
+    if (!op && !isSyscallName(p.keyword)) {
       std::vector<std::string_view> valid = validKeywords();
       std::string ops;
       if (targetService)
@@ -126,7 +127,7 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
       std::string extra = ops.empty() ? "" : "; ops of " + a.target.service + ": " + ops;
       std::string msg = prefix + ": unknown keyword argument " + quote(p.keyword) +
                         " (not a parameter, a syscall or an op of the target); valid: " +
-                        joinNames(validKeywords()) + extra;
+                        joinNames(validKeywords()) + ", any other syscall name" + extra;
       std::string_view near = star::nearestName(p.keyword, valid);
       if (!near.empty())
         msg += " (did you mean " + quote(near) + "?)";

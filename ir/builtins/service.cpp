@@ -317,9 +317,9 @@ Value opFn(star::Thread &t, Value, const star::Args &args) {
         auto *s = items[i].as<star::String>();
         if (!s)
           site.fail(at, "op() syscalls items must be strings, got " + typeOf(items[i]));
-        if (!isSyscallKeyword(s->view()))
-          site.fail(at, "op(): unknown syscall " + quote(s->view()) +
-                            "; valid: " + joinNames(syscallKeywords()));
+        if (!isSyscallName(s->view()))
+          site.fail(at, "op(): unknown syscall " + quote(s->view()) + "; valid: " +
+                            joinNames(syscallKeywords()) + ", any other syscall name");
         o.syscalls.emplace_back(s->view());
       }
       haveSyscalls = true;

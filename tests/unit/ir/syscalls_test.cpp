@@ -27,6 +27,15 @@ TEST(Syscalls, KeywordsAreTheFaultableSetPlusOpen) {
   EXPECT_FALSE(isSyscallKeyword("pwritev2"));
 }
 
+TEST(Syscalls, NamesAreKeywordsOrSyscallsOfThisArchitecture) {
+  for (std::string_view k : syscallKeywords())
+    EXPECT_TRUE(isSyscallName(k)) << k;
+  for (const char *name : {"unlinkat", "mkdirat", "socket", "pwritev2", "ftruncate", "renameat2"})
+    EXPECT_TRUE(isSyscallName(name)) << name;
+  for (const char *name : {"", "wirte", "Write", "write ", "../write", "fsnyc", "kill\n"})
+    EXPECT_FALSE(isSyscallName(name)) << name;
+}
+
 TEST(Errno, TableIsSortedWithLinuxNumbers) {
   auto table = errnoTable();
   EXPECT_EQ(table.size(), 29u);
