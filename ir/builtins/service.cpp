@@ -257,6 +257,11 @@ Value interfaceFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
   Value name, protocol, port, spec, tls;
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    if (k != "name" && k != "protocol" && k != "port" && k != "spec" && k != "tls")
+      failUnknownKeyword(site, "interface():", k, {"name", "protocol", "port", "spec", "tls"});
+  }
   star::bindArgs(t, "interface", args, {"name", "protocol", "port", "spec?", "tls?"},
                  {&name, &protocol, &port, &spec, &tls});
   auto want = [&](Value v, size_t i, const char *param, const char *type) {
