@@ -27,6 +27,7 @@ std::string describeTest(const Test &t) {
 
 std::vector<Test> discoverTests(std::vector<Test> candidates, frontend::DiagnosticList &diags) {
   std::vector<Test> tests;
+  tests.reserve(candidates.size());
   std::map<std::string, size_t> byName; // name -> index in tests
   for (Test &c : candidates) {
     auto it = byName.find(c.name);
@@ -41,9 +42,17 @@ std::vector<Test> discoverTests(std::vector<Test> candidates, frontend::Diagnost
     byName.emplace(c.name, tests.size());
     tests.push_back(std::move(c));
   }
-  std::stable_sort(tests.begin(), tests.end(),
-                   [](const Test &a, const Test &b) { return a.name < b.name; });
-  return tests;
+  // Sort positions, not the (large) tests themselves.
+  std::vector<uint32_t> order(tests.size());
+  for (uint32_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return tests[a].name < tests[b].name; });
+  std::vector<Test> sorted;
+  sorted.reserve(tests.size());
+  for (uint32_t i : order)
+    sorted.push_back(std::move(tests[i]));
+  return sorted;
 }
 
 } // namespace fbc::ir

@@ -4,6 +4,7 @@
 #include "frontend/eval/big_stack.h"
 #include "ir/load_spec.h"
 #include "passes/pass_manager.h"
+#include "tools/fbc/heap_tuning.h"
 
 #include <CLI/CLI.hpp>
 #include <llvm/Support/raw_ostream.h>
@@ -48,6 +49,7 @@ int runPlan(const PlanOptions &opts) {
     return 1;
   }
 
+  tuneHeapForBatchRun();
   return star::runWithLargeStack([&] {
     std::unique_ptr<ir::LoadedSpec> loaded = ir::loadSpec(opts.spec);
     loaded->printDiagnostics(llvm::errs());
@@ -55,7 +57,11 @@ int runPlan(const PlanOptions &opts) {
     if (!loaded->ok())
       return 1;
 
-    ir::Plan plan = passes::buildPlan(loaded->spec());
+    // The process ends right after printing: the loaded spec (interpreter,
+    // heap, ASTs) and the plan are left to the OS instead of being torn
+    // down object by object (about 5% of `fbc plan` on a large spec).
+    ir::LoadedSpec *spec = loaded.release();
+    ir::Plan &plan = *new ir::Plan(passes::buildPlan(spec->spec()));
     frontend::DiagnosticList warnings;
     ir::reportPlanDiagnostics(plan, warnings);
     warnings.print(llvm::errs());
