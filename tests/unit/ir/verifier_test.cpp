@@ -121,6 +121,22 @@ TEST_F(VerifierTest, FaultRuleInvariants) {
                       }));
 }
 
+TEST_F(VerifierTest, RuleKeywordsAreSyscallNames) {
+  FaultRule raw = spec_.assumptions[0].rules[0];
+  raw.keyword = "unlinkat"; // not a keyword, but a syscall: covers itself
+  raw.syscalls = {"unlinkat"};
+  FaultRule bogus = raw;
+  bogus.keyword = "unlinkatt";
+  bogus.syscalls = {"unlinkatt"};
+  bogus.loc = at(9);
+  spec_.assumptions[0].rules.push_back(raw);
+  spec_.assumptions[0].rules.push_back(bogus);
+  EXPECT_EQ(errors(), (Messages{
+                          "9: fault assumption \"db_down\" rule \"unlinkatt\": \"unlinkatt\" is "
+                          "not a syscall",
+                      }));
+}
+
 TEST_F(VerifierTest, AssumptionReferences) {
   spec_.assumptions[0].target = {"db", "admin"};
   spec_.assumptions[0].faults = {"later"};
