@@ -287,7 +287,6 @@ public:
   void repr(Printer &p) const override;
   bool truth() const override { return table.size() != 0; }
   bool equals(Thread &t, const Object &other, int depth) const override;
-  int compare(Thread &t, const Object &other, int depth) const override;
   void freeze() override;
   int64_t length() const override { return static_cast<int64_t>(table.size()); }
   Iterator *iterate(Thread &t) override;

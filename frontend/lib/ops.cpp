@@ -47,6 +47,7 @@ bool isUnordered(Kind k) {
   switch (k) {
   case Kind::None:
   case Kind::Dict:
+  case Kind::Set:
   case Kind::Range:
   case Kind::Function:
   case Kind::Builtin:

@@ -172,11 +172,7 @@ Value setAlgebra(Thread &t, BinOp op, const Set &x, const Set &y) {
         r->insert(t, k);
     });
     break;
-  default: // Sub: difference
-    forEachKey(x.table, [&](Value k, Value) {
-      if (!tableHas(t, y.table, k))
-        r->insert(t, k);
-    });
+  default:
     break;
   }
   return Value::object(r);
@@ -336,7 +332,6 @@ Value binary(Thread &t, BinOp op, Value x, Value y) {
     [[fallthrough]];
   case BinOp::BitAnd:
   case BinOp::BitXor:
-  case BinOp::Sub:
     if (kx == Kind::Set && ky == Kind::Set)
       return setAlgebra(t, op, *static_cast<const Set *>(x.obj()),
                         *static_cast<const Set *>(y.obj()));

@@ -32,18 +32,6 @@ bool Set::equals(Thread &t, const Object &other, int) const {
   return table.size() == y.table.size() && containsAll(t, y.table, table);
 }
 
-// Sets are ordered by inclusion (newer Go: `<` is "proper subset"). Two
-// sets neither of which contains the other are unordered: 2, the same
-// convention as numericCompare().
-int Set::compare(Thread &t, const Object &other, int) const {
-  const Set &y = static_cast<const Set &>(other);
-  if (table.size() <= y.table.size() && containsAll(t, y.table, table))
-    return table.size() == y.table.size() ? 0 : -1;
-  if (table.size() > y.table.size() && containsAll(t, table, y.table))
-    return 1;
-  return 2;
-}
-
 void Set::freeze() {
   if (frozen_)
     return;
