@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""`fbc plan` on a large generated spec against the Go Starlark implementation
+merely executing the same file with stand-in builtins, in one run; plus the
+linearity check (the spec 10x larger).
+
+  1. gen_spec.py writes build/bench/plan/spec1.star (--scale 1: 1,000 services,
+     5,000 tests, 10,000 matrix cells, ~1.4 MB) and spec10.star (--scale 10).
+  2. sgo_plan.go (our stand-in builtins over go.starlark.net, Debian
+     golang-starlark-dev) is built into build/bench/sgo_plan, as
+     bench/starlark/compare.py builds sgo.
+  3. Each round runs, interleaved: fbc plan spec1, sgo_plan spec1, fbc plan
+     spec10. Medians over the rounds of wall time and of CPU time (user+sys
+     of the child, which includes Go's GC threads).
+
+Targets: fbc plan <= 0.5x the Go time; spec10 <= 11x the spec1 time.
+Exit status 1 if a target is missed (on wall time, the acceptance measure).
+
+Usage: bench/plan/run.py [--fbc PATH] [--rounds N]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import gen_spec  # noqa: E402
+
+
+def build_sgo_plan(out_dir):
+    out = os.path.join(out_dir, "sgo_plan")
+    src = os.path.join(HERE, "sgo_plan.go")
+    if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
+        return out
+    env = dict(os.environ, GO111MODULE="off", GOPATH="/usr/share/gocode",
+               GOCACHE=os.path.join(out_dir, "gocache"))
+    subprocess.run(["go", "build", "-o", out, src], check=True, env=env)
+    return out
+
+
+def run(cmd):
+    """Wall and CPU (user+sys) seconds of one child process."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode()
+    p.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit("%s failed (exit %d):\n%s" % (" ".join(cmd), code, err))
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fbc", default=os.path.join(ROOT, "build", "release", "tools", "fbc", "fbc"))
+    ap.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args()
+
+    out_dir = os.path.join(ROOT, "build", "bench")
+    os.makedirs(os.path.join(out_dir, "plan"), exist_ok=True)
+    specs = {}
+    for scale in (1, 10):
+        path = os.path.join(out_dir, "plan", "spec%d.star" % scale)
+        text = gen_spec.generate(scale)
+        if not os.path.exists(path) or open(path).read() != text:
+            with open(path, "w") as f:
+                f.write(text)
+        specs[scale] = path
+    sgo = build_sgo_plan(out_dir)
+    print("spec1:  %s (%.2f MB)" % (specs[1], os.path.getsize(specs[1]) / 1e6))
+    print("spec10: %s (%.2f MB)" % (specs[10], os.path.getsize(specs[10]) / 1e6))
+
+    jobs = {
+        "fbc plan spec1": [args.fbc, "plan", specs[1]],
+        "go exec spec1": [sgo, specs[1]],
+        "fbc plan spec10": [args.fbc, "plan", specs[10]],
+    }
+    samples = {k: [] for k in jobs}
+    run(jobs["fbc plan spec1"])  # warm the page cache
+    run(jobs["go exec spec1"])
+    for _ in range(args.rounds):
+        for name, cmd in jobs.items():
+            samples[name].append(run(cmd))
+
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+           for k, v in samples.items()}
+    print("%-16s %9s %9s" % ("", "wall (s)", "cpu (s)"))
+    for k, (w, c) in med.items():
+        print("%-16s %9.3f %9.3f" % (k, w, c))
+    speed_wall = med["fbc plan spec1"][0] / med["go exec spec1"][0]
+    speed_cpu = med["fbc plan spec1"][1] / med["go exec spec1"][1]
+    lin_wall = med["fbc plan spec10"][0] / med["fbc plan spec1"][0]
+    lin_cpu = med["fbc plan spec10"][1] / med["fbc plan spec1"][1]
+    print("fbc plan / go exec:   %.2fx wall, %.2fx cpu   (target <= 0.50x)" % (speed_wall, speed_cpu))
+    print("spec10 / spec1 (fbc): %.2fx wall, %.2fx cpu   (target <= 11x)" % (lin_wall, lin_cpu))
+    ok = speed_wall <= 0.5 and lin_wall <= 11
+    print("PASS" if ok else "FAIL")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
