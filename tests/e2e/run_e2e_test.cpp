@@ -296,6 +296,17 @@ TEST(FbcRun, MissingBinaryIsAnError) {
   EXPECT_TRUE(contains(r.out, "  reason: service \"ghost\": missing binary")) << r.out;
 }
 
+TEST(FbcRun, HealthcheckTimeoutIsAnError) {
+  Spec spec("unready");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- ERROR: test_never_ready (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  reason: service \"kv\": healthcheck timed out (tcp 127.0.0.1:" +
+                                  std::to_string(spec.apiPort) + " not ready after 1000ms"))
+      << r.out;
+  EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+}
+
 TEST(FbcRun, BodyHangingPastTimeoutIsInconclusive) {
   Spec spec("hang");
   auto t0 = std::chrono::steady_clock::now();
