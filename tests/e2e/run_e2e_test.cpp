@@ -235,6 +235,45 @@ TEST(FbcRun, JsonReportShape) {
   EXPECT_FALSE(contains(r.out, "test_happy_path"));
 }
 
+// The filter traps exactly what the test's rules could touch: nothing for a
+// test without faults (no syscall events at all), only kv's write family
+// for a write fault on kv.
+TEST(FbcRun, FilterTrapsOnlyWhatTheTestCanFault) {
+  Spec spec("faults");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--format=json", "--test",
+                     "~^test_(happy_path|wal_write_eio)$"},
+                    spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  size_t happy = r.out.find("\"name\": \"test_happy_path\"");
+  size_t eio = r.out.find("\"name\": \"test_wal_write_eio\"");
+  ASSERT_NE(happy, std::string::npos);
+  ASSERT_NE(eio, std::string::npos);
+  ASSERT_LT(happy, eio);
+  std::string happyText = r.out.substr(happy, eio - happy);
+  std::string eioText = r.out.substr(eio);
+  EXPECT_TRUE(contains(happyText, "\"syscall_summary\": {}")) << happyText;
+  EXPECT_FALSE(contains(happyText, "\"type\": \"syscall\"")) << happyText;
+  std::string summary = eioText.substr(eioText.find("\"syscall_summary\""));
+  summary = summary.substr(0, summary.find("\"events\""));
+  EXPECT_TRUE(contains(summary, "\"kv\": {")) << summary;
+  EXPECT_FALSE(contains(summary, "\"api\"")) << summary;
+  for (const char *sc : {"\"read\"", "\"fsync\"", "\"connect\"", "\"openat\""})
+    EXPECT_FALSE(contains(summary, sc)) << sc << summary;
+}
+
+// -v streams each service's output, prefixed with its name.
+TEST(FbcRun, VerboseStreamsServiceOutput) {
+  Spec spec("faults");
+  FbcRun r =
+      runFbc({"run", spec.path, "--seed", "1", "-v", "--test", "happy_path"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "kv | kv_store: listening on 127.0.0.1:" +
+                                  std::to_string(spec.kvPort) + ", wal kv.wal\n"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "api | http_api: listening on 127.0.0.1:")) << r.err;
+  EXPECT_FALSE(contains(r.out, "kv | ")) << r.out;
+}
+
 TEST(FbcRun, DelayShowsInDurationMs) {
   Spec spec("faults");
   FbcRun r =
