@@ -7,6 +7,8 @@
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -15,7 +17,8 @@ namespace fbc::star {
 
 namespace {
 
-using Fields = std::vector<std::string_view>;
+// Most splits have a handful of fields: keep them off the malloc heap.
+using Fields = llvm::SmallVector<std::string_view, 8>;
 
 // Fields separated by runs of white space, left to right. With max >= 0,
 // after `max` fields the rest of the string (from the next non-space) is
