@@ -191,8 +191,14 @@ Value allowFn(star::Thread &t, Value, const star::Args &args) {
       f.label = stringKwarg(site, "allow", k, kw.value);
     else if (k == "path")
       f.path = stringKwarg(site, "allow", k, kw.value);
+    else if (k == "probability" || k == "max_fires" || k == "mode")
+      // The reference ignores them; say so instead of failing the spec.
+      SpecBuilder::of(t).warnings.emplace_back(
+          site.at(site.keyword(k)), "allow() never fires, so " + std::string(k) +
+                                        "= has no effect (allow() only makes the service's "
+                                        "filter trap the syscall)");
     else
-      failUnknownKeyword(site, "allow():", k, {"label", "path"});
+      failUnknownKeyword(site, "allow():", k, kRuleKeywords);
   }
   return Value::object(fault);
 }

@@ -46,6 +46,8 @@ const Test *SpecBuilder::findBuiltinTest(std::string_view name) const {
 
 Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
                          frontend::DiagnosticList &diags) {
+  for (const auto &[loc, message] : warnings)
+    diags.warning(loc.file, loc.pos, message);
   Spec spec;
   spec.path = std::move(path);
   if (determinism)

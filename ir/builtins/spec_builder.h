@@ -34,6 +34,8 @@ public:
   std::vector<Test> faultScenarioTests;
   std::vector<Test> builtinTests;
   std::optional<Determinism> determinism;
+  // Load-time warnings (location, message), reported by finish().
+  std::vector<std::pair<Loc, std::string>> warnings;
   // Set by a runtime that executes test bodies (see ir/body_runtime.h).
   BodyRuntime *body = nullptr;
 
