@@ -3,7 +3,7 @@
 # tests/golden/ir/docs/ and examples/, each twice per format, in separate
 # processes; the second run gets a different environment size, which moves
 # the stack and the heap, so output that depended on addresses or hash seeds
-# would differ.
+# would differ. The JSON output must also parse (schema_version 1).
 #
 #   cmake -DFBC=<fbc binary> -DFBC_SOURCE_DIR=<repo> -P ir_determinism.cmake
 if(NOT FBC OR NOT FBC_SOURCE_DIR)
@@ -39,11 +39,17 @@ foreach(spec ${specs})
       string(APPEND failures "  ${name} (${format}): empty output\n")
     elseif(NOT rc1 EQUAL rc2 OR NOT out1 STREQUAL out2 OR NOT err1 STREQUAL err2)
       string(APPEND failures "  ${name} (${format}): the two runs differ\n")
+    elseif(format STREQUAL "json")
+      # The JSON form parses, and says which schema it follows.
+      string(JSON version ERROR_VARIABLE json_error GET "${out1}" schema_version)
+      if(json_error OR NOT version EQUAL 1)
+        string(APPEND failures "  ${name} (json): not valid IR JSON: ${json_error}\n")
+      endif()
     endif()
   endforeach()
 endforeach()
 
 if(failures)
-  message(FATAL_ERROR "fbc ir is not deterministic:\n${failures}")
+  message(FATAL_ERROR "fbc ir: determinism check failed:\n${failures}")
 endif()
 message(STATUS "fbc ir: ${count} specs, ${runs} runs, text and JSON byte-identical")
