@@ -194,9 +194,9 @@ bool contains(const std::string &haystack, const std::string &needle) {
 TEST(FbcRun, SyscallFaultsEndToEnd) {
   Spec spec("faults");
   FbcRun r = runFbc({"run", spec.path, "--seed", "7"}, spec.dir.path());
-  // Seven tests pass, test_expected_failure fails: exit 2.
+  // Eight tests pass, test_expected_failure fails: exit 2.
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "7 passed, 1 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "8 passed, 1 failed\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "--- PASS: test_wal_write_eio (")) << r.out;
   EXPECT_TRUE(contains(r.out, "kv           write            deny(input/output error)  " +
                                   spec.dir.path() + "/kv.wal"))
@@ -287,6 +287,22 @@ TEST(FbcRun, DelayShowsInDurationMs) {
       &latency))
       << r.out;
   EXPECT_GE(std::stoll(latency), 500000);
+}
+
+TEST(FbcRun, ProbabilityIsReproducibleFromTheSeed) {
+  Spec spec("prob");
+  auto pattern = [&](const char *seed) {
+    FbcRun r = runFbc({"run", spec.path, "--seed", seed}, spec.dir.path());
+    EXPECT_EQ(r.exit, 0) << r.out << r.err;
+    std::string p;
+    EXPECT_TRUE(RE2::PartialMatch(r.err, R"(pattern: ([x.]{32}))", &p)) << r.err;
+    return p;
+  };
+  std::string a = pattern("5"), b = pattern("5"), c = pattern("6");
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c); // equal with probability 2^-32
+  EXPECT_NE(a.find('x'), std::string::npos) << a;
+  EXPECT_NE(a.find('.'), std::string::npos) << a;
 }
 
 TEST(FbcRun, MatrixWithOverrides) {
