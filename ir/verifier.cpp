@@ -85,11 +85,17 @@ private:
         undeclared = true;
         std::string msg = "service " + quote(s.name) + " depends on " + quote(d.name) +
                           ", which is not a declared service";
-        std::string_view near = star::nearestName(d.name, sorted);
+        std::vector<std::string> others; // the services it could depend on
+        for (const std::string &n : sorted)
+          if (n != s.name)
+            others.push_back(n);
+        std::string_view near = star::nearestName(d.name, others);
         if (!near.empty())
           msg += " (did you mean " + quote(near) + "?)";
+        else if (!others.empty())
+          msg += " (declared: " + joinSorted(others) + ")";
         else
-          msg += sorted.empty() ? "" : " (services: " + joinSorted(sorted) + ")";
+          msg += " (no other service is declared)";
         error(d.loc, std::move(msg));
       }
     std::vector<std::string> cycle = findCycle(spec_.services);

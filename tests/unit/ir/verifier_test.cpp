@@ -71,9 +71,9 @@ TEST_F(VerifierTest, UndeclaredDependency) {
   spec_.services[1].dependsOn.push_back({"zzz", at(10)});
   EXPECT_EQ(errors(), (Messages{
                           "9: service \"api\" depends on \"cahce\", which is not a declared "
-                          "service (services: api, db)",
+                          "service (declared: db)",
                           "10: service \"api\" depends on \"zzz\", which is not a declared "
-                          "service (services: api, db)",
+                          "service (declared: db)",
                       }));
 }
 
