@@ -12,6 +12,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -41,7 +42,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "starlark_exec: error: %s\n", error.c_str());
     return 1;
   }
-  return star::runWithLargeStack([&] {
+  return star::runWithLargeStack([&]() -> int {
     star::Interpreter interp(sources, dialect);
     interp.thread.print = [](std::string_view line) {
       std::fwrite(line.data(), 1, line.size(), stdout);
@@ -49,15 +50,17 @@ int main(int argc, char **argv) {
     };
     frontend::DiagnosticList diags;
     star::Interpreter::Result r = interp.execFile(*src, diags);
-    std::fflush(stdout);
+    int rc = 0;
     if (r.staticErrors) {
       diags.print(llvm::errs());
-      return 1;
-    }
-    if (r.error) {
+      rc = 1;
+    } else if (r.error) {
       star::printRuntimeError(llvm::errs(), *r.error, sources);
-      return 1;
+      rc = 1;
     }
-    return 0;
+    // As fbc exec: exit without tearing the heap down object by object.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(rc);
   });
 }

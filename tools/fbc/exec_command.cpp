@@ -9,6 +9,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace fbc::tools {
 namespace {
@@ -57,7 +58,7 @@ int runExec(const ExecOptions &opts) {
     return 1;
   }
 
-  return star::runWithLargeStack([&] {
+  return star::runWithLargeStack([&]() -> int {
     star::Interpreter interp(sources, dialect);
     interp.thread.print = [](std::string_view line) {
       std::fwrite(line.data(), 1, line.size(), stdout);
@@ -66,15 +67,20 @@ int runExec(const ExecOptions &opts) {
     frontend::DiagnosticList diags;
     star::Interpreter::Result r = interp.execFile(*src, diags);
     std::fflush(stdout);
+    int rc = 0;
     if (r.staticErrors) {
       diags.print(llvm::errs());
-      return 1;
-    }
-    if (r.error) {
+      rc = 1;
+    } else if (r.error) {
       star::printRuntimeError(llvm::errs(), *r.error, sources);
-      return 1;
+      rc = 1;
     }
-    return 0;
+    // The process ends here: exit without destroying the interpreter, whose
+    // heap teardown (a destructor per list, then the slabs) was up to 7% of
+    // the run time of allocation-heavy programs. The OS reclaims it all.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(rc);
   });
 }
 
