@@ -79,10 +79,14 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   if (t.result == Result::Fail)
     out += "  replay: fbc run " + r.starFile + " --test " + t.name + " --seed " +
            std::to_string(t.seed) + "\n";
-  size_t syscalls = 0;
+  size_t syscalls = 0, decided = 0;
   for (const TraceEvent &e : t.events)
-    syscalls += e.type == EventType::Syscall;
-  if (syscalls) {
+    if (e.type == EventType::Syscall) {
+      ++syscalls;
+      decided += e.syscall.fired && e.syscall.action.kind != ActionKind::Allow;
+    }
+  // The count covers every trapped syscall; the lines, those a rule decided.
+  if (decided) {
     out += "  syscall trace (" + std::to_string(syscalls) + " events):\n";
     for (const TraceEvent &e : t.events) {
       if (e.type != EventType::Syscall)
