@@ -173,6 +173,7 @@ void NotificationListener::receiveLoop() {
       }
       break; // the listener is gone
     }
+    std::lock_guard lock(handleMu_);
     handle();
   }
   exited_.store(true, std::memory_order_release);
@@ -250,20 +251,26 @@ void NotificationListener::handle() {
     int64_t deadline = t0 + d.action.delayNs;
     loop_.post([this, id, t0, deadline, record, rec = std::move(rec)]() mutable {
       loop_.addTimer(deadline, [this, id, t0, record, rec = std::move(rec)]() mutable {
-        respond(id, Action::allow());
         if (record) {
           rec.latencyNs = monotonicNs() - t0;
           trace_.recordSyscall(service_, std::move(rec));
         }
+        respond(id, Action::allow());
       });
     });
     return;
   }
-  respond(req_.id, d.action);
+  // Recorded before the answer: whatever the target does next (a reply
+  // the test reads, its exit) comes after this event in the trace.
   if (record) {
     rec.latencyNs = monotonicNs() - t0;
     trace_.recordSyscall(service_, std::move(rec));
   }
+  respond(req_.id, d.action);
+}
+
+void NotificationListener::quiesce() {
+  std::lock_guard lock(handleMu_);
 }
 
 } // namespace fbc::rt

@@ -26,6 +26,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -51,6 +52,9 @@ public:
   // delays are dropped: the kernel fails their syscalls once the listener
   // is closed.
   void close();
+  // Returns once no notification is being handled (any thread): what the
+  // receive thread already took is in the trace.
+  void quiesce();
 
   const ListenerStats &stats() const { return stats_; }
 
@@ -69,6 +73,7 @@ private:
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> exited_{false};
+  std::mutex handleMu_; // held while a notification is handled
   ListenerStats stats_;
   seccomp_notif req_{};
   std::string pathBuf_; // reused between notifications

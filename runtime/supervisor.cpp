@@ -50,6 +50,9 @@ struct Supervisor::Incarnation {
       return;
     sup.loop_.remove(proc.pidfd);
     watching = false;
+    // A syscall the receive thread took before the exit goes first.
+    if (listener)
+      listener->quiesce();
     // Whatever it wrote before dying belongs to the error report.
     if (out)
       out->onEvents(EPOLLIN);
@@ -133,6 +136,9 @@ ServiceError Supervisor::start(ServiceId id) {
     return error;
   }
   startOrder_.push_back(id);
+  // Recorded before anything can take the child's first trapped syscall.
+  trace_.record(EventType::ServiceStarted, id,
+                {{"pid", std::to_string(inc.proc.pid)}, {"binary", inc.proc.resolvedBinary}});
   // Serve the listener before waiting for the exec: the child's exec-failure
   // report may itself be a trapped syscall.
   loop_.call([&] {
@@ -153,8 +159,6 @@ ServiceError Supervisor::start(ServiceId id) {
     loop_.add(inc.proc.pidfd, EPOLLIN, &inc.watcher);
     inc.watching = true;
   });
-  trace_.record(EventType::ServiceStarted, id,
-                {{"pid", std::to_string(inc.proc.pid)}, {"binary", inc.proc.resolvedBinary}});
   if (!awaitExec(inc.proc, le)) {
     stop(id);
     error.kind = le.kind == LaunchError::Kind::MissingBinary ? ServiceError::Kind::MissingBinary
