@@ -5,6 +5,7 @@
 #include "frontend/lib/struct.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/values.h"
 
 namespace fbc::ir::builtins {
 
@@ -48,6 +49,72 @@ constexpr const char *kBodyTime[] = {
     "trace_start",   "trace_stop",
 };
 
+// The reference's builtins beyond its syscall-level tier, which fbc does
+// not have yet: bound so a spec using them gets a clear error, not
+// "undefined". Sorted.
+struct Unsupported {
+  const char *name;
+  const char *what;
+};
+constexpr const char *kProxy = "protocol-level proxy faults";
+constexpr const char *kMocks = "mock services";
+constexpr const char *kTemporal = "temporal properties and monitors";
+constexpr const char *kNetwork = "network faults (gVisor runtime)";
+constexpr const char *kObserve = "output observation";
+constexpr const char *kFiles = "loading data files";
+constexpr Unsupported kUnsupported[] = {
+    {"always", kTemporal},
+    {"assume", kTemporal},
+    {"await_event", kTemporal},
+    {"await_stable", kTemporal},
+    {"bandwidth", kNetwork},
+    {"bytes_response", kMocks},
+    {"client", "API clients"},
+    {"decoder", kObserve},
+    {"drop", kProxy},
+    {"duplicate", kProxy},
+    {"dynamic", kMocks},
+    {"error", kProxy},
+    {"eventually", kTemporal},
+    {"grpc_error", kMocks},
+    {"grpc_raw_response", kMocks},
+    {"grpc_response", kMocks},
+    {"grpc_typed_response", kMocks},
+    {"json_response", kMocks},
+    {"jwt_jwks", kMocks},
+    {"jwt_keypair", kMocks},
+    {"jwt_sign", kMocks},
+    {"kafka_ready", "Kafka healthchecks"},
+    {"load_file", kFiles},
+    {"load_json", kFiles},
+    {"load_yaml", kFiles},
+    {"match", kTemporal},
+    {"mock_service", kMocks},
+    {"monitor", kTemporal},
+    {"mtu", kNetwork},
+    {"observe", kObserve},
+    {"packet_corrupt", kNetwork},
+    {"packet_delay", kNetwork},
+    {"packet_drop", kNetwork},
+    {"packet_duplicate", kNetwork},
+    {"packet_pass", kNetwork},
+    {"packet_reorder", kNetwork},
+    {"packet_reset", kNetwork},
+    {"packet_window", kNetwork},
+    {"partition", kNetwork},
+    {"partition_start", kNetwork},
+    {"partition_stop", kNetwork},
+    {"redirect", kMocks},
+    {"remotes", "remote services"},
+    {"response", kProxy},
+    {"status_only", kMocks},
+    {"text_response", kMocks},
+    {"tls_cert", "TLS interfaces"},
+    {"watch", kTemporal},
+    {"watch_start", kTemporal},
+    {"watch_stop", kTemporal},
+};
+
 std::vector<std::string_view> names(bool loadTime) {
   std::vector<std::string_view> out;
   if (loadTime)
@@ -67,6 +134,9 @@ void installSpecBuiltins(star::Interpreter &interp, SpecBuilder &builder) {
     interp.predeclared[e.name] = star::Value::object(interp.heap.make<star::Builtin>(e.name, e.fn));
   for (const char *n : kBodyTime)
     interp.predeclared[n] = star::Value::object(interp.heap.make<star::Builtin>(n, bodyOnlyFn));
+  for (const Unsupported &u : kUnsupported)
+    interp.predeclared[u.name] =
+        star::Value::object(interp.heap.make<UnsupportedValue>(u.name, u.what));
   interp.predeclared["struct"] = star::makeStructBuiltin();
 }
 
