@@ -162,6 +162,9 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
                                                ": duplicate fault assumption name (first "
                                                "declared at " +
                                                prev->data.loc.str() + ")");
+  if (a.rules.empty() && a.faults.empty())
+    b.warnings.emplace_back(a.loc, prefix + " has no fault rules and composes no other "
+                                            "assumption: applying it injects nothing");
   b.assumptions.push_back(value);
   return Value::object(value);
 }
