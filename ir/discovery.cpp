@@ -2,8 +2,9 @@
 
 #include "ir/quote.h"
 
+#include <llvm/ADT/StringMap.h>
+
 #include <algorithm>
-#include <map>
 
 namespace fbc::ir {
 
@@ -28,7 +29,7 @@ std::string describeTest(const Test &t) {
 std::vector<Test> discoverTests(std::vector<Test> candidates, frontend::DiagnosticList &diags) {
   std::vector<Test> tests;
   tests.reserve(candidates.size());
-  std::map<std::string, size_t> byName; // name -> index in tests
+  llvm::StringMap<size_t> byName; // name -> index in tests
   for (Test &c : candidates) {
     auto it = byName.find(c.name);
     if (it != byName.end()) {
@@ -39,7 +40,7 @@ std::vector<Test> discoverTests(std::vector<Test> candidates, frontend::Diagnost
       diags.note(first.loc.file, first.loc.pos, describeTest(first) + " is defined here");
       continue;
     }
-    byName.emplace(c.name, tests.size());
+    byName.try_emplace(c.name, tests.size());
     tests.push_back(std::move(c));
   }
   // Sort positions, not the (large) tests themselves.

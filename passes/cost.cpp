@@ -6,8 +6,9 @@
 
 #include "ir/duration.h"
 
+#include <llvm/ADT/StringMap.h>
+
 #include <algorithm>
-#include <map>
 
 namespace fbc::passes {
 
@@ -37,7 +38,7 @@ void runCostPass(const ir::Spec &, ir::Plan &plan) {
   }
 
   // Matrix cells per scenario function; tests are already in name order.
-  std::map<std::string, size_t> matrixEntry;
+  llvm::StringMap<size_t> matrixEntry;
   for (uint32_t i = 0; i < plan.tests.size(); ++i) {
     const ir::Test &t = *plan.tests[i].test;
     if (t.kind == ir::TestKind::FaultMatrix) {

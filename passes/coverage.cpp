@@ -13,10 +13,13 @@
 // interfaces; its fault tests are those tests, by name.
 #include "passes/pass_manager.h"
 
+#include <llvm/ADT/StringMap.h>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace fbc::passes {
 namespace {
@@ -86,10 +89,10 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
   cov = ir::PlanCoverage{};
   cov.computed = true;
 
-  std::map<std::string, size_t> byName; // lower-case name -> service
+  llvm::StringMap<size_t> byName; // lower-case name -> service
   std::map<int64_t, std::vector<size_t>> byPort;
   for (size_t i = 0; i < spec.services.size(); ++i) {
-    byName.emplace(lower(spec.services[i].name), i);
+    byName.try_emplace(lower(spec.services[i].name), i);
     for (const ir::Interface &f : spec.services[i].interfaces) {
       std::vector<size_t> &v = byPort[f.port];
       if (v.empty() || v.back() != i)
@@ -97,24 +100,25 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
     }
   }
 
-  std::map<std::pair<std::string, std::string>, ir::PlanEdge> edges;
+  // Edges of one service at a time: its targets so far, for de-duplication.
+  std::vector<ir::PlanEdge> edges;
+  std::vector<const ir::Service *> targets;
   auto addEdge = [&](const ir::Service &from, const ir::Service &to, std::string via,
                      std::string envKey, std::string protocol) {
-    if (&from == &to)
+    if (&from == &to || std::find(targets.begin(), targets.end(), &to) != targets.end())
       return;
-    auto key = std::make_pair(from.name, to.name);
-    if (edges.count(key))
-      return;
+    targets.push_back(&to);
     ir::PlanEdge e;
     e.from = from.name;
     e.to = to.name;
     e.via = std::move(via);
     e.envKey = std::move(envKey);
     e.protocol = std::move(protocol);
-    edges.emplace(std::move(key), std::move(e));
+    edges.push_back(std::move(e));
   };
 
   for (const ir::Service &s : spec.services) {
+    targets.clear();
     for (const ir::Dependency &d : s.dependsOn)
       if (const ir::Service *to = spec.findService(d.name))
         addEdge(s, *to, "depends_on", "", primaryProtocol(*to));
@@ -143,9 +147,12 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
       }
     }
   }
+  std::stable_sort(edges.begin(), edges.end(), [](const ir::PlanEdge &a, const ir::PlanEdge &b) {
+    return std::tie(a.from, a.to) < std::tie(b.from, b.to);
+  });
 
   // Services each fault test faults (composed assumptions flattened).
-  std::map<std::string, std::vector<std::string>> targetsOf; // assumption -> services
+  llvm::StringMap<std::vector<std::string>> targetsOf; // assumption -> services
   std::function<void(const std::string &, std::set<std::string> &, std::vector<std::string> &)>
       flatten =
           [&](const std::string &name, std::set<std::string> &seen, std::vector<std::string> &out) {
@@ -159,7 +166,7 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
             for (const std::string &c : a->faults)
               flatten(c, seen, out);
           };
-  std::map<std::string, std::vector<std::string>> faultTests; // service -> tests
+  llvm::StringMap<std::vector<std::string>> faultTests; // service -> tests
   for (const ir::Test &t : spec.tests) {
     if (t.kind != ir::TestKind::FaultScenario && t.kind != ir::TestKind::FaultMatrix)
       continue;
@@ -169,7 +176,7 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
         std::set<std::string> seen;
         std::vector<std::string> out;
         flatten(f, seen, out);
-        it = targetsOf.emplace(f, std::move(out)).first;
+        it = targetsOf.try_emplace(f, std::move(out)).first;
       }
       for (const std::string &svc : it->second) {
         std::vector<std::string> &v = faultTests[svc];
@@ -180,7 +187,7 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
   }
 
   std::set<std::string> covered, all;
-  for (auto &[key, e] : edges) {
+  for (ir::PlanEdge &e : edges) {
     auto it = faultTests.find(e.to);
     if (it != faultTests.end()) {
       e.faultTests = it->second;
