@@ -119,6 +119,8 @@ private:
   star::Value assertEq(star::Thread &t, const star::Args &args);
   star::Value assertTrue(star::Thread &t, const star::Args &args);
   star::Value sleep(star::Thread &t, const star::Args &args);
+  // events(**filters, where=), assert_eventually(...), assert_never(...)
+  star::Value queryEvents(star::Thread &t, std::string_view who, const star::Args &args);
   void checkExpect(star::Thread &t, const ir::Expect &e, star::Value result);
 
   // Pushes `rules` as one fault scope after checking that every syscall they

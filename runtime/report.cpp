@@ -1,5 +1,6 @@
 #include "runtime/report.h"
 
+#include "runtime/event_value.h"
 #include "runtime/json_writer.h"
 #include "runtime/syscalls.h"
 
@@ -231,51 +232,16 @@ std::string rfc3339(int64_t ns) {
   return fmt("%s.%09lldZ", buf, static_cast<long long>(ns % 1000000000));
 }
 
-std::string eventType(const RunReport &r, const TraceEvent &e) {
-  switch (e.type) {
-  case EventType::ServiceStarted:
-    return "lifecycle.started";
-  case EventType::ServiceReady:
-    return "lifecycle.ready";
-  case EventType::ServiceStopped:
-    return "lifecycle.stopped";
-  case EventType::Syscall:
-    return "syscall." + std::string(syscallName(e.syscall.nr));
-  case EventType::StepSend:
-  case EventType::StepRecv:
-    for (const auto &[k, v] : e.fields)
-      if (k == "target")
-        return std::string(eventTypeName(e.type)) + "." + v;
-    break;
-  default:
-    break;
-  }
-  (void)r;
-  return std::string(eventTypeName(e.type));
-}
-
 void writeEvent(JsonWriter &w, const RunReport &r, const TestOutcome &t, const TraceEvent &e) {
+  FlatEvent f = flattenEvent(e, r.serviceNames);
   w.beginObject();
-  w.field("seq", e.seq);
+  w.field("seq", f.seq);
   w.field("timestamp", rfc3339(t.startWallNs + e.timeNs));
-  w.field("type", eventTypeName(e.type));
-  w.field("event_type", eventType(r, e));
-  w.field("service", serviceName(r, e.service));
+  w.field("type", f.type);
+  w.field("event_type", f.eventType);
+  w.field("service", f.service);
   w.key("fields").beginObject();
-  if (e.type == EventType::Syscall) {
-    const SyscallRecord &s = e.syscall;
-    w.field("syscall", syscallName(s.nr));
-    w.field("pid", std::to_string(s.pid));
-    w.field("decision", decisionOf(s));
-    if (!s.path.empty())
-      w.field("path", s.path);
-    if (!s.dest.empty())
-      w.field("dest", s.dest);
-    if (!s.label.empty())
-      w.field("label", s.label);
-    w.field("latency_us", std::to_string(s.latencyNs / 1000));
-  }
-  for (const auto &[k, v] : e.fields)
+  for (const auto &[k, v] : f.fields)
     w.field(k, v);
   w.endObject();
   w.endObject();

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,6 +82,10 @@ struct Supervisor::Incarnation {
 };
 
 Supervisor::Supervisor(SupervisorOptions opts) : opts_(opts), rules_(opts.seed) {
+  // Orphans of a service (its background children, once the main process
+  // is gone) become our children, so teardown can reap them and knows when
+  // the whole process group is really gone.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   loopThread_ = std::thread([this] { loop_.run(); });
 }
 
@@ -246,6 +251,17 @@ void Supervisor::teardown(ServiceId id, Incarnation &inc) {
     siginfo_t info{};
     waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(inc.proc.pidfd), &info, WEXITED);
     inc.onExit();
+  }
+  // The rest of the group got SIGKILL above; wait until it is gone (its
+  // members are our children now, see the constructor), within reason.
+  int64_t deadline = monotonicNs() + 5000000000LL;
+  for (;;) {
+    pid_t r = waitpid(-pgid, nullptr, WNOHANG);
+    if (r > 0)
+      continue;
+    if (r < 0 || monotonicNs() > deadline)
+      break; // ECHILD: nobody left
+    usleep(1000);
   }
   closeLaunched(inc.proc);
   inc.tornDown = true;

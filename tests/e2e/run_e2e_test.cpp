@@ -194,9 +194,9 @@ bool contains(const std::string &haystack, const std::string &needle) {
 TEST(FbcRun, SyscallFaultsEndToEnd) {
   Spec spec("faults");
   FbcRun r = runFbc({"run", spec.path, "--seed", "7"}, spec.dir.path());
-  // Eight tests pass, test_expected_failure fails: exit 2.
+  // Nine tests pass, test_expected_failure fails: exit 2.
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "8 passed, 1 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "9 passed, 1 failed\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "--- PASS: test_wal_write_eio (")) << r.out;
   EXPECT_TRUE(contains(r.out, "kv           write            deny(input/output error)  " +
                                   spec.dir.path() + "/kv.wal"))
@@ -421,7 +421,7 @@ TEST(FbcRun, TestFilterForms) {
   FbcRun none = runFbc({"run", spec.path, "--test", "nothing"}, spec.dir.path());
   EXPECT_EQ(none.exit, 1);
   EXPECT_TRUE(contains(none.err, "fbc run: error: no test matched filter \"nothing\" (available: "
-                                 "test_expected_failure, test_fsync_delay_visible,"))
+                                 "test_events_queries, test_expected_failure,"))
       << none.err;
 }
 

@@ -1,0 +1,44 @@
+// A trace event as the test body sees it (events(), assert_eventually(),
+// assert_never()): .seq (int), .type ("syscall", "step_recv", ...),
+// .event_type ("syscall.write", "lifecycle.started", ...), .service,
+// .fields (dict of strings), and any field by name (.syscall, .decision,
+// .path, .status_code, ...; "" when absent, as in the reference).
+#pragma once
+
+#include "frontend/eval/objects.h"
+#include "runtime/trace.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fbc::rt {
+
+struct FlatEvent {
+  uint64_t seq = 0;
+  std::string type, eventType, service;
+  std::vector<std::pair<std::string, std::string>> fields;
+  const std::string *field(std::string_view name) const;
+};
+
+// `e` with its service named by `names` (ServiceId -> name; "test" for the
+// test's own events): the one flat form of an event, used by the JSON
+// report and the body's event queries.
+FlatEvent flattenEvent(const TraceEvent &e, const std::vector<std::string> &names);
+
+class EventValue final : public star::Object {
+public:
+  static constexpr star::Kind kKind = star::Kind::Host;
+  static constexpr bool kNeedsDestroy = true;
+  static constexpr std::string_view kTypeName = "event";
+  explicit EventValue(FlatEvent e) : star::Object(star::Kind::Host), ev(std::move(e)) { freeze(); }
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+  star::Value attr(star::Thread &t, std::string_view name) override;
+  void attrNames(std::vector<std::string> &out) const override;
+
+  FlatEvent ev;
+};
+
+} // namespace fbc::rt
