@@ -379,7 +379,7 @@ TEST(FbcRun, BodyHangingPastTimeoutIsInconclusive) {
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
 
-TEST(FbcRun, SigintKillsEveryServiceAndPrintsResultsSoFar) {
+void interruptMidRun(int sig) {
   Spec spec("sigint");
   bool sent = false;
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path(),
@@ -388,7 +388,7 @@ TEST(FbcRun, SigintKillsEveryServiceAndPrintsResultsSoFar) {
                       if (!sent && contains(err, "test_a_long: sleeping")) {
                         // Let the request reach the delayed fsync.
                         usleep(300 * 1000);
-                        kill(pid, SIGINT);
+                        kill(pid, sig);
                         sent = true;
                       }
                     });
@@ -400,6 +400,14 @@ TEST(FbcRun, SigintKillsEveryServiceAndPrintsResultsSoFar) {
   EXPECT_TRUE(contains(r.out, "1 passed, 0 failed, 2 not run (interrupted)\n")) << r.out;
   // No service process outlives fbc.
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+}
+
+TEST(FbcRun, SigintKillsEveryServiceAndPrintsResultsSoFar) {
+  interruptMidRun(SIGINT);
+}
+
+TEST(FbcRun, SigtermKillsEveryServiceAndPrintsResultsSoFar) {
+  interruptMidRun(SIGTERM);
 }
 
 TEST(FbcRun, TestFilterForms) {
