@@ -23,7 +23,12 @@ int runFbc(int argc, char **argv) {
   IrOptions irOpts;
   ir->add_option("spec", irOpts.spec, "spec file (.star)")->required();
   ir->add_option("--format", irOpts.format, "text (default) or json");
-  ir->add_option("--stage", irOpts.stage, "spec (default) or plan: the IR after the plan passes");
+  ir->add_option("--stage", irOpts.stage,
+                 "spec (default), plan (the IR after the plan passes) or leaves (the leaf "
+                 "program: per test its axes, leaf count and one leaf's assignment)");
+  ir->add_option("--test", irOpts.test, "--stage=leaves: only this test");
+  ir->add_option("--leaf", irOpts.leaf,
+                 "--stage=leaves: the leaf id to decode (default: the last)");
   ir->add_option("--print-after", irOpts.printAfter,
                  "Print the plan IR after a pass: axes, cost, coverage, suggest, diagnostics");
   auto *run = app.add_subcommand("run", "Run a spec's tests against real processes");

@@ -1,6 +1,8 @@
 #include "tools/fbc/ir_command.h"
 
+#include "backend/leaf_lower.h"
 #include "frontend/eval/big_stack.h"
+#include "ir/leaf_program.h"
 #include "ir/load_spec.h"
 #include "ir/plan.h"
 #include "ir/print.h"
@@ -18,9 +20,19 @@ int runIr(const IrOptions &opts) {
                  opts.format.c_str());
     return 1;
   }
-  if (opts.stage != "spec" && opts.stage != "plan") {
-    std::fprintf(stderr, "fbc: error: unknown stage '%s' (stages: spec, plan)\n",
+  if (opts.stage != "spec" && opts.stage != "plan" && opts.stage != "leaves") {
+    std::fprintf(stderr, "fbc: error: unknown stage '%s' (stages: spec, plan, leaves)\n",
                  opts.stage.c_str());
+    return 1;
+  }
+  bool leavesStage = opts.stage == "leaves";
+  if ((!opts.test.empty() || !opts.leaf.empty()) && !leavesStage) {
+    std::fprintf(stderr, "fbc: error: --test and --leaf need --stage=leaves\n");
+    return 1;
+  }
+  if (leavesStage && (!opts.printAfter.empty() || opts.format != "text")) {
+    std::fprintf(stderr, "fbc: error: the leaf program has a text form only (and no "
+                         "--print-after)\n");
     return 1;
   }
   passes::PassManager pm = passes::PassManager::planPipeline();
@@ -44,7 +56,20 @@ int runIr(const IrOptions &opts) {
     llvm::errs().flush();
     if (!loaded->ok())
       return 1;
-    if (planStage) {
+    if (leavesStage) {
+      ir::Plan plan = pm.run(loaded->spec());
+      ir::LeafProgram leaves = backend::lowerToLeaves(plan);
+      ir::LeafPrintOptions po;
+      po.test = opts.test;
+      if (!opts.leaf.empty())
+        po.leaf = opts.leaf;
+      std::string err;
+      if (!ir::printLeafProgramText(leaves, po, llvm::outs(), err)) {
+        llvm::outs().flush();
+        llvm::errs() << "fbc: error: " << err << '\n';
+        return 1;
+      }
+    } else if (planStage) {
       if (!opts.printAfter.empty())
         pm.afterPass = [&](const passes::Pass &p, const ir::Plan &plan) {
           if (opts.printAfter != p.name)

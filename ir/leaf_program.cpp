@@ -1,0 +1,231 @@
+#include "ir/leaf_program.h"
+
+#include "ir/quote.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <map>
+
+namespace fbc::ir {
+
+LeafAssignment LeafTest::decode(uint64_t index) const {
+  LeafAssignment a;
+  a.index = index;
+  uint64_t rem = index;
+  a.digits.reserve(axes.size());
+  for (const LeafAxis &ax : axes) {
+    uint64_t size = std::max<uint64_t>(1, ax.size);
+    a.digits.push_back(rem % size);
+    rem /= size;
+  }
+  return a;
+}
+
+void LeafTest::resize(size_t axis, uint64_t size) {
+  axes[axis].size = std::max<uint64_t>(1, size);
+  axes[axis].known = true;
+  axes[axis].unknown = UnknownReason::None;
+  recount();
+}
+
+void LeafTest::recount() {
+  count = Count{1, true};
+  for (const LeafAxis &ax : axes)
+    count *= Count{std::max<uint64_t>(1, ax.size), ax.known};
+}
+
+const LeafTest *LeafProgram::find(std::string_view testName) const {
+  for (const LeafTest &t : tests)
+    if (t.test->name == testName)
+      return &t;
+  return nullptr;
+}
+
+std::vector<bool> probabilityVector(uint64_t digit, int64_t maxFires) {
+  std::vector<bool> v(size_t(std::max<int64_t>(0, maxFires)));
+  for (size_t k = 0; k < v.size(); ++k)
+    v[k] = k < 64 && ((digit >> k) & 1);
+  return v;
+}
+
+std::vector<uint32_t> launchOrder(uint64_t k, uint32_t n) {
+  std::vector<uint32_t> pool(n), out;
+  for (uint32_t i = 0; i < n; ++i)
+    pool[i] = i;
+  // factorials up to 20! fit 64 bits; beyond that the leading digits are 0.
+  std::vector<uint64_t> fact(n + 1, 1);
+  bool overflow = false;
+  for (uint32_t i = 1; i <= n; ++i) {
+    if (fact[i - 1] > UINT64_MAX / i)
+      overflow = true;
+    fact[i] = overflow ? UINT64_MAX : fact[i - 1] * i;
+  }
+  if (!overflow && k >= fact[n])
+    return pool;
+  for (uint32_t i = n; i > 0; --i) {
+    uint64_t f = fact[i - 1];
+    uint64_t d = f == UINT64_MAX ? 0 : k / f;
+    if (f != UINT64_MAX)
+      k %= f;
+    out.push_back(pool[d]);
+    pool.erase(pool.begin() + d);
+  }
+  return out;
+}
+
+namespace {
+
+std::string bits(const std::vector<bool> &v) {
+  std::string s;
+  for (bool b : v)
+    s += b ? '1' : '0';
+  return s;
+}
+
+std::string basename(const std::string &s) {
+  size_t slash = s.rfind('/');
+  return slash == std::string::npos ? s : s.substr(slash + 1);
+}
+
+} // namespace
+
+std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a) {
+  std::map<std::string, std::string> choices, probs, inter;
+  for (size_t i = 0; i < t.axes.size(); ++i) {
+    const LeafAxis &ax = t.axes[i];
+    uint64_t d = i < a.digits.size() ? a.digits[i] : 0;
+    switch (ax.kind) {
+    case AxisKind::Choose:
+      choices.emplace(ax.name, ax.name + "=" + std::to_string(d));
+      break;
+    case AxisKind::Probability:
+      probs.emplace(ax.name, ax.name + "[" + bits(probabilityVector(d, ax.maxFires)) + "]");
+      break;
+    case AxisKind::Interleaving:
+      inter.emplace(ax.name, basename(ax.name) + "#" + std::to_string(d));
+      break;
+    }
+  }
+  std::string out;
+  for (const auto *m : {&choices, &probs, &inter})
+    for (const auto &[k, v] : *m)
+      out += (out.empty() ? "" : ", ") + v;
+  return out;
+}
+
+namespace {
+
+void printAxis(llvm::raw_ostream &os, size_t i, const LeafAxis &ax) {
+  os << "  axis " << i << ' ' << axisKindName(ax.kind) << ' ' << quote(ax.name) << " size=";
+  if (ax.known)
+    os << ax.size;
+  else
+    os << "unknown";
+  if (ax.kind == AxisKind::Choose && !ax.values.empty()) {
+    os << " values=[";
+    for (size_t k = 0; k < ax.values.size(); ++k)
+      os << (k ? ", " : "") << quote(ax.values[k]);
+    os << ']';
+  }
+  if (ax.kind == AxisKind::Probability && ax.maxFires)
+    os << " max_fires=" << ax.maxFires;
+  if (ax.kind == AxisKind::Interleaving) {
+    if (ax.branches)
+      os << " branches=" << ax.branches;
+    if (!ax.policy.empty())
+      os << " policy=" << ax.policy;
+  }
+  if (ax.loc.valid())
+    os << "  # " << ax.loc.str();
+  os << '\n';
+}
+
+void printAssignment(llvm::raw_ostream &os, const LeafTest &t, const LeafAssignment &a) {
+  os << "  leaf " << quote(a.id()) << " digits=[";
+  for (size_t i = 0; i < a.digits.size(); ++i)
+    os << (i ? ", " : "") << a.digits[i];
+  os << "]\n";
+  for (size_t i = 0; i < t.axes.size(); ++i) {
+    const LeafAxis &ax = t.axes[i];
+    uint64_t d = a.digits[i];
+    os << "    " << axisKindName(ax.kind) << ' ' << quote(ax.name);
+    switch (ax.kind) {
+    case AxisKind::Choose:
+      os << " option=" << d;
+      if (d < ax.values.size())
+        os << " value=" << quote(ax.values[d]);
+      break;
+    case AxisKind::Probability:
+      os << " fires=" << bits(probabilityVector(d, ax.maxFires));
+      break;
+    case AxisKind::Interleaving: {
+      os << " ordering=" << d;
+      if (ax.branches) {
+        os << " launch=[";
+        std::vector<uint32_t> order = launchOrder(d, ax.branches);
+        for (size_t k = 0; k < order.size(); ++k)
+          os << (k ? ", " : "") << order[k];
+        os << ']';
+      }
+      break;
+    }
+    }
+    os << '\n';
+  }
+  std::string label = leafAxesLabel(t, a);
+  os << "    display "
+     << quote(t.test->name + " [leaf " + a.id() + (label.empty() ? "" : " \u2014 " + label) + "]")
+     << '\n';
+}
+
+} // namespace
+
+bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, llvm::raw_ostream &os,
+                          std::string &err) {
+  std::optional<uint64_t> leaf;
+  if (opts.leaf) {
+    const std::string &s = *opts.leaf;
+    bool ok = !s.empty() && s.size() <= 19 && (s == "0" || s[0] != '0') &&
+              std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!ok) {
+      err = "leaf id " + quote(s) + " is not a leaf index (\"0\" .. \"N-1\")";
+      return false;
+    }
+    leaf = std::stoull(s);
+  }
+  const LeafTest *only = nullptr;
+  if (!opts.test.empty()) {
+    only = p.find(opts.test);
+    if (!only) {
+      err = "no test named " + quote(opts.test);
+      return false;
+    }
+    if (leaf && *leaf >= only->count.value) {
+      err = "test " + quote(opts.test) + " has " + only->count.str() + " leaves; no leaf " +
+            quote(*opts.leaf);
+      return false;
+    }
+  }
+  os << "leaves " << quote(p.spec ? p.spec->path : "") << '\n';
+  for (const LeafTest &t : p.tests) {
+    if (only && only != &t)
+      continue;
+    os << "\ntest " << quote(t.test->name) << " kind=" << testKindName(t.test->kind)
+       << " leaves=" << t.count.str() << '\n';
+    for (size_t i = 0; i < t.axes.size(); ++i)
+      printAxis(os, i, t.axes[i]);
+    if (!t.fansOut())
+      continue; // one leaf, the run's single-leaf row (no leaf id)
+    uint64_t index = leaf ? *leaf : t.count.value - 1;
+    if (index < t.count.value)
+      printAssignment(os, t, t.decode(index));
+    else
+      os << "  leaf " << quote(*opts.leaf) << " none\n";
+  }
+  if (!only)
+    os << "\ntotal " << p.total.str() << '\n';
+  return true;
+}
+
+} // namespace fbc::ir

@@ -1,0 +1,88 @@
+// ir::LeafProgram: what `fbc run` executes, lowered from ir::Plan by
+// backend/leaf_lower.h. Per test the ordered fan-out axes (choose axes,
+// then probability sites, then interleaving sites, as in PlanTest::axes),
+// the leaf count, and the mixed-radix decode of a leaf index (the first
+// axis varies fastest). Leaf ids are "0" .. "N-1".
+//
+// The plan's count and the run's leaf count are the same number because
+// both come from these axes: an axis whose size the plan cannot know (a
+// computed choose() list, max_fires= or branch list) counts as 1 in the
+// plan ("at least") and is sized by the run while it executes leaf 0
+// (resize()); the remaining leaves then follow.
+#pragma once
+
+#include "ir/plan.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace fbc::ir {
+
+struct LeafAxis {
+  AxisKind kind = AxisKind::Choose;
+  std::string name; // choose name / probability key / "file:line"
+  uint64_t size = 1;
+  bool known = true; // false: sized while leaf 0 runs (resize())
+  UnknownReason unknown = UnknownReason::None;
+  Loc loc;
+  std::vector<std::string> values; // choose: rendered options
+  int64_t maxFires = 0;            // probability: N (the vector length)
+  uint32_t branches = 0;           // interleaving
+  std::string policy;              // interleaving: all, critical, <N>
+};
+
+// One leaf: a digit per axis (parallel to LeafTest::axes).
+struct LeafAssignment {
+  uint64_t index = 0;
+  std::vector<uint64_t> digits;
+  std::string id() const { return std::to_string(index); }
+};
+
+struct LeafTest {
+  const Test *test = nullptr;
+  std::vector<LeafAxis> axes;
+  Count count; // product of the axis sizes; "at least" while an axis is unknown
+
+  bool fansOut() const { return !axes.empty(); }
+  // Leaf `index` (< count.value): rem = index; digit = rem % size; rem /= size.
+  LeafAssignment decode(uint64_t index) const;
+  // Sizes an unknown axis (at run time, during leaf 0) and recomputes count.
+  void resize(size_t axis, uint64_t size);
+  void recount();
+};
+
+struct LeafProgram {
+  const Spec *spec = nullptr;
+  std::vector<LeafTest> tests; // parallel to Spec::tests
+  Count total{0, true};
+  const LeafTest *find(std::string_view testName) const;
+};
+
+// Probability site digit -> per-occurrence vector: occurrence k fires iff
+// bit k of `digit` (occurrence 0 first).
+std::vector<bool> probabilityVector(uint64_t digit, int64_t maxFires);
+// The k-th lexicographic permutation of [0, n) (Lehmer decode); k >= n!
+// gives the identity.
+std::vector<uint32_t> launchOrder(uint64_t k, uint32_t n);
+// "retries=1, wal[10], spec.star:7#0": choices, vectors, interleavings,
+// each kind sorted by key; "" when there are no axes.
+std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a);
+
+// `fbc ir --stage=leaves`: every test's axes and count; with `leaf`, that
+// leaf's assignment (for every test that has it).
+struct LeafPrintOptions {
+  std::string test;                // "" = every test
+  std::optional<std::string> leaf; // a leaf id
+};
+// Returns false (after writing an error to `err`) when the test or leaf
+// does not exist.
+bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, llvm::raw_ostream &os,
+                          std::string &err);
+
+} // namespace fbc::ir
