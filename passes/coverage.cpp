@@ -189,11 +189,10 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
   std::set<std::string> covered, all;
   for (ir::PlanEdge &e : edges) {
     auto it = faultTests.find(e.to);
-    if (it != faultTests.end()) {
+    // Sorted and unique as built: tests are visited in name order, and a
+    // test is appended once per service.
+    if (it != faultTests.end())
       e.faultTests = it->second;
-      std::sort(e.faultTests.begin(), e.faultTests.end());
-      e.faultTests.erase(std::unique(e.faultTests.begin(), e.faultTests.end()), e.faultTests.end());
-    }
     if (!e.covered())
       ++cov.uncovered;
     if (!e.protocol.empty()) {

@@ -20,18 +20,20 @@ ir::Plan PassManager::run(const ir::Spec &spec) const {
   return plan;
 }
 
-PassManager PassManager::planPipeline() {
+PassManager PassManager::planPipeline(bool coverage) {
   PassManager pm;
   pm.add({"axes", runAxesPass});
   pm.add({"cost", runCostPass});
-  pm.add({"coverage", runCoveragePass});
-  pm.add({"suggest", runSuggestPass});
+  if (coverage) {
+    pm.add({"coverage", runCoveragePass});
+    pm.add({"suggest", runSuggestPass});
+  }
   pm.add({"diagnostics", runDiagnosticsPass});
   return pm;
 }
 
-ir::Plan buildPlan(const ir::Spec &spec) {
-  return PassManager::planPipeline().run(spec);
+ir::Plan buildPlan(const ir::Spec &spec, bool coverage) {
+  return PassManager::planPipeline(coverage).run(spec);
 }
 
 } // namespace fbc::passes

@@ -43,14 +43,16 @@ public:
   // Runs every pass on a fresh plan of `spec`.
   ir::Plan run(const ir::Spec &spec) const;
 
-  // axes, cost, coverage, suggest, diagnostics.
-  static PassManager planPipeline();
+  // axes, cost, coverage, suggest, diagnostics; without `coverage`, the
+  // coverage and suggest passes are left out (the plan's coverage stays
+  // `computed = false`).
+  static PassManager planPipeline(bool coverage = true);
 
 private:
   std::vector<Pass> passes_;
 };
 
-// The whole pipeline, no hooks.
-ir::Plan buildPlan(const ir::Spec &spec);
+// The pipeline (see planPipeline), no hooks.
+ir::Plan buildPlan(const ir::Spec &spec, bool coverage = true);
 
 } // namespace fbc::passes

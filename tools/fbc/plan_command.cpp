@@ -61,7 +61,9 @@ int runPlan(const PlanOptions &opts) {
     // heap, ASTs) and the plan are left to the OS instead of being torn
     // down object by object (about 5% of `fbc plan` on a large spec).
     ir::LoadedSpec *spec = loaded.release();
-    ir::Plan &plan = *new ir::Plan(passes::buildPlan(spec->spec()));
+    // Coverage and suggestions are computed only when they are printed.
+    bool coverage = opts.format != "dot" && (opts.coverage || opts.suggest);
+    ir::Plan &plan = *new ir::Plan(passes::buildPlan(spec->spec(), coverage));
     frontend::DiagnosticList warnings;
     ir::reportPlanDiagnostics(plan, warnings);
     warnings.print(llvm::errs());
