@@ -228,6 +228,7 @@ void NotificationListener::handle() {
     stats_.dropped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
+  trace_.countSyscall(service_, req_.data.nr, d.fired && d.action.kind != ActionKind::Allow);
   bool record = recordAllowed_ || d.fired || d.systemPathExempt;
   SyscallRecord rec;
   if (record) {

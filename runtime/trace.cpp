@@ -1,6 +1,7 @@
 #include "runtime/trace.h"
 
 #include "runtime/json_writer.h"
+#include "runtime/syscalls.h"
 
 #include <time.h>
 
@@ -103,21 +104,37 @@ size_t Trace::size() const {
 void Trace::clear() {
   std::lock_guard lock(mu_);
   events_.clear();
+  counts_.clear();
   nextSeq_ = 1;
   startNs_ = monotonicNs();
 }
 
+void Trace::countSyscall(ServiceId service, int nr, bool faulted) {
+  if (nr < 0 || nr >= kMaxSyscall || service == kNoService)
+    return;
+  std::lock_guard lock(mu_);
+  if (counts_.size() <= service)
+    counts_.resize(service + 1);
+  std::vector<Counts> &c = counts_[service];
+  if (c.empty())
+    c.resize(kMaxSyscall);
+  ++c[static_cast<size_t>(nr)].total;
+  c[static_cast<size_t>(nr)].faulted += faulted;
+}
+
 std::map<std::string, SyscallSummary> Trace::syscallSummary() const {
   std::map<std::string, SyscallSummary> out;
-  for (const TraceEvent &e : events()) {
-    if (e.type != EventType::Syscall)
-      continue;
-    SyscallSummary &s = out[serviceName(e.service)];
-    ++s.total;
-    if (e.syscall.fired && e.syscall.action.kind != ActionKind::Allow)
-      ++s.faulted;
-    ++s.breakdown[std::string(syscallName(e.syscall.nr))];
-  }
+  std::lock_guard lock(mu_);
+  for (size_t svc = 0; svc < counts_.size(); ++svc)
+    for (size_t nr = 0; nr < counts_[svc].size(); ++nr) {
+      const Counts &c = counts_[svc][nr];
+      if (!c.total)
+        continue;
+      SyscallSummary &s = out[svc < names_.size() ? names_[svc] : "service#" + std::to_string(svc)];
+      s.total += c.total;
+      s.faulted += c.faulted;
+      s.breakdown[std::string(syscallName(static_cast<int>(nr)))] += c.total;
+    }
   return out;
 }
 

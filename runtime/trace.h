@@ -71,6 +71,11 @@ public:
   uint64_t record(EventType type, ServiceId service,
                   std::vector<std::pair<std::string, std::string>> fields = {});
   uint64_t recordSyscall(ServiceId service, SyscallRecord s);
+  // Counts one trapped syscall of `service` for syscallSummary(), whether
+  // or not it is recorded as an event (fbc run logs only the syscalls a
+  // rule decided, and counts every one: a log line per allowed write costs
+  // more than the mediation itself).
+  void countSyscall(ServiceId service, int nr, bool faulted);
 
   // The step API the body builtins use: "test" is the source, `target` the service.
   uint64_t stepSend(ServiceId target, std::vector<std::pair<std::string, std::string>> fields);
@@ -92,6 +97,11 @@ private:
   uint64_t nextSeq_ = 1;
   std::vector<TraceEvent> events_;
   std::vector<std::string> names_;
+  struct Counts {
+    uint64_t total = 0, faulted = 0;
+  };
+  // Per service, per syscall number (sized on first use).
+  std::vector<std::vector<Counts>> counts_;
 };
 
 int64_t monotonicNs();

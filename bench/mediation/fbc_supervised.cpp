@@ -1,11 +1,14 @@
 // mediation_fbc: runs the benchmark target under fbc's supervisor.
 //   mediation_fbc trapped   PROGRAM N   getppid trapped (and allowed)
+//   mediation_fbc trapped-logall PROGRAM N   the same, logging every allowed
+//                                       syscall as a trace event
 //   mediation_fbc untrapped PROGRAM N   a filter that traps a typical fault
 //                                       set (openat, connect, fsync, ...) but
 //                                       not getppid
 // Prints the target's output (ns per getppid) and, on stderr, the
-// listener's counters. The supervisor is configured as `fbc run` will be:
-// every trapped syscall goes through the rule table and into the trace.
+// listener's counters. The supervisor is configured as `fbc run` is: every
+// trapped syscall goes through the rule table and is counted; the syscalls
+// a rule decided are logged as trace events.
 #include "runtime/supervisor.h"
 #include "runtime/syscalls.h"
 
@@ -19,8 +22,12 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: mediation_fbc trapped|untrapped PROGRAM N\n");
     return 2;
   }
-  bool trapped = std::strcmp(argv[1], "trapped") == 0;
-  Supervisor sup;
+  bool trapped = std::strncmp(argv[1], "trapped", 7) == 0;
+  SupervisorOptions opts;
+  // As `fbc run`: every trapped syscall counted, only decided ones logged.
+  // "trapped-logall" also logs an event per allowed syscall.
+  opts.recordAllowedSyscalls = std::strcmp(argv[1], "trapped-logall") == 0;
+  Supervisor sup(opts);
   ServiceSpec s;
   s.name = "target";
   s.launch.binary = argv[2];
