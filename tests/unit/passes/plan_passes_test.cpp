@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -251,6 +252,31 @@ api = service("api", "/bin/api", depends_on = [stats])
   EXPECT_NE(s.find("# Uncovered edge: api → stats-d (udp)"), std::string::npos);
 }
 
+TEST(Leaves, MixedRadixFirstAxisFastestCoversTheCount) {
+  Loaded l = plan(R"(
+def f():
+    pass
+def test_x():
+    a = choose("a", [1, 2])
+    b = choose("b", [1, 2, 3])
+    fault(f, write = deny("EIO", probability = 0.5, max_fires = 1), run = f)
+    parallel(f, f, f, interleavings = "critical")
+)");
+  const ir::PlanTest &t = testNamed(l.plan, "test_x");
+  ASSERT_EQ(t.axes.size(), 4u);
+  EXPECT_EQ(t.axes[0].kind, ir::AxisKind::Choose);
+  EXPECT_EQ(t.axes[2].kind, ir::AxisKind::Probability);
+  EXPECT_EQ(t.axes[3].kind, ir::AxisKind::Interleaving);
+  ASSERT_EQ(t.count.str(), "60"); // 2 * 3 * 2 * 5
+  EXPECT_EQ(ir::leafDigits(t, 4), (std::vector<uint64_t>{0, 2, 0, 0}));
+  EXPECT_EQ(ir::leafDigits(t, 5), (std::vector<uint64_t>{1, 2, 0, 0}));
+  EXPECT_EQ(ir::leafDigits(t, 59), (std::vector<uint64_t>{1, 2, 1, 4}));
+  std::set<std::vector<uint64_t>> seen;
+  for (uint64_t i = 0; i < t.count.value; ++i)
+    seen.insert(ir::leafDigits(t, i));
+  EXPECT_EQ(seen.size(), t.count.value);
+}
+
 TEST(PassManager, RunsNamedPassesInOrder) {
   passes::PassManager pm = passes::PassManager::planPipeline();
   std::vector<std::string> names;
@@ -258,6 +284,10 @@ TEST(PassManager, RunsNamedPassesInOrder) {
     names.push_back(p.name);
   EXPECT_EQ(names,
             (std::vector<std::string>{"axes", "cost", "coverage", "suggest", "diagnostics"}));
+  std::vector<std::string> lean;
+  for (const passes::Pass &p : passes::PassManager::planPipeline(false).passes())
+    lean.push_back(p.name);
+  EXPECT_EQ(lean, (std::vector<std::string>{"axes", "cost", "diagnostics"}));
   EXPECT_TRUE(pm.has("cost"));
   EXPECT_FALSE(pm.has("lower"));
 }
