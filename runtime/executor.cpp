@@ -280,7 +280,22 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
     report.serviceNames.push_back(s.name);
   int64_t t0 = monotonicNs();
   loaded_.setBodyRuntime(this);
+  warnings_.clear();
+  warnedAt_.clear();
   for (size_t i = 0; i < tests.size(); ++i) {
+    const ir::LeafTest *lt = nullptr;
+    if (cfg_.leaves)
+      for (const ir::LeafTest &x : cfg_.leaves->tests)
+        if (x.test == tests[i])
+          lt = &x;
+    if (lt && lt->fansOut()) {
+      if (interrupted() || !runLeaves(*tests[i], *lt, report)) {
+        report.interrupted = true;
+        report.notRun = tests.size() - i;
+        break;
+      }
+      continue;
+    }
     bool intr = interrupted();
     TestOutcome o;
     if (!intr)
@@ -290,11 +305,249 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
       report.notRun = tests.size() - i;
       break;
     }
+    if (cfg_.leafId && *cfg_.leafId != 0) {
+      o.result = Result::Error;
+      o.reason = "no leaf \"" + std::to_string(*cfg_.leafId) + "\": the test has 1 leaf";
+      o.events.clear();
+      o.faults.clear();
+      o.syscallSummary.clear();
+    }
     report.tests.push_back(std::move(o));
   }
+  report.warnings = std::move(warnings_);
   loaded_.setBodyRuntime(nullptr);
   report.durationMs = (monotonicNs() - t0) / 1000000;
   return report;
+}
+
+bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &report) {
+  // A copy: axes of unknown size are sized while leaf 0 runs.
+  ir::LeafTest work = lt;
+  bool unknown = std::any_of(work.axes.begin(), work.axes.end(),
+                             [](const ir::LeafAxis &a) { return !a.known; });
+  std::optional<uint64_t> only = cfg_.leafId;
+  auto runOne = [&](uint64_t index, bool record) {
+    leafTest_ = &work;
+    leaf_ = work.decode(index);
+    sizing_ = index == 0 && unknown;
+    if (sizing_)
+      sized_.assign(work.axes.size(), 0);
+    bool intr = false;
+    TestOutcome o = runTest(t, intr);
+    bool wasSizing = sizing_;
+    leafTest_ = nullptr;
+    sizing_ = false;
+    if (intr)
+      return false;
+    if (wasSizing) {
+      // An axis the body never reached adds no leaves.
+      for (size_t a = 0; a < work.axes.size(); ++a)
+        if (!work.axes[a].known)
+          work.resize(a, std::max<uint64_t>(1, sized_[a]));
+      unknown = false;
+    }
+    if (!record)
+      return true;
+    LeafInfo info;
+    info.id = leaf_.id();
+    info.label = ir::leafAxesLabel(work, leaf_);
+    for (size_t a = 0; a < work.axes.size(); ++a) {
+      const ir::LeafAxis &ax = work.axes[a];
+      uint64_t d = leaf_.digits[a];
+      switch (ax.kind) {
+      case ir::AxisKind::Choose:
+        info.choices.emplace_back(ax.name, d);
+        break;
+      case ir::AxisKind::Probability:
+        info.probability.emplace_back(ax.name, ir::probabilityVector(d, ax.maxFires));
+        break;
+      case ir::AxisKind::Interleaving:
+        info.interleavings.emplace_back(ax.name, d);
+        break;
+      }
+    }
+    std::sort(info.choices.begin(), info.choices.end());
+    std::sort(info.probability.begin(), info.probability.end());
+    std::sort(info.interleavings.begin(), info.interleavings.end());
+    o.leaf = std::move(info);
+    report.tests.push_back(std::move(o));
+    return true;
+  };
+  if (only) {
+    if (*only > 0 && unknown && !runOne(0, false)) // sizes the axes, not reported
+      return false;
+    if (*only >= work.count.value) {
+      TestOutcome o;
+      o.name = t.name;
+      o.kind = t.kind;
+      o.seed = cfg_.seed;
+      o.result = Result::Error;
+      o.reason =
+          "no leaf \"" + std::to_string(*only) + "\": the test has " + work.count.str() + " leaves";
+      report.tests.push_back(std::move(o));
+      return true;
+    }
+    return runOne(*only, true);
+  }
+  if (!runOne(0, true))
+    return false;
+  for (uint64_t k = 1; k < work.count.value; ++k) {
+    if (interrupted() || !runOne(k, true))
+      return false;
+  }
+  return true;
+}
+
+void Executor::warnOnce(star::Thread &t, std::string message) {
+  ir::Loc loc;
+  if (t.top && t.top->parent && t.top->parent->file)
+    loc = ir::Loc{t.top->parent->file, t.top->parent->pos};
+  std::string key = loc.str() + "\n" + message;
+  if (std::find(warnedAt_.begin(), warnedAt_.end(), key) != warnedAt_.end())
+    return;
+  warnedAt_.push_back(key);
+  warnings_.push_back({loc, std::move(message)});
+}
+
+std::optional<uint64_t> Executor::leafDigit(ir::AxisKind kind, const std::string &name,
+                                            const ir::Loc &loc, uint64_t size) {
+  if (!leafTest_)
+    return std::nullopt;
+  const std::vector<ir::LeafAxis> &axes = leafTest_->axes;
+  size_t found = axes.size();
+  for (size_t a = 0; a < axes.size() && found == axes.size(); ++a)
+    if (axes[a].kind == kind && axes[a].name == name)
+      found = a;
+  // choose(NAME, ...) with a computed name: the plan's "choose#k" axis at
+  // the same call.
+  if (found == axes.size() && kind == ir::AxisKind::Choose && loc.valid())
+    for (size_t a = 0; a < axes.size() && found == axes.size(); ++a)
+      if (axes[a].kind == kind && axes[a].loc.file == loc.file && axes[a].loc.pos == loc.pos)
+        found = a;
+  if (found == axes.size())
+    return std::nullopt;
+  if (sizing_ && !axes[found].known && sized_[found] == 0)
+    sized_[found] = std::max<uint64_t>(1, size);
+  return leaf_.digits[found];
+}
+
+namespace {
+
+ir::Loc callerLoc(star::Thread &t) {
+  if (t.top && t.top->parent && t.top->parent->file)
+    return ir::Loc{t.top->parent->file, t.top->parent->pos};
+  return ir::Loc{};
+}
+
+// A body-time argument error, located at the call.
+[[noreturn]] void failAt(star::Thread &t, const std::string &msg) {
+  ir::Loc loc = callerLoc(t);
+  t.fail(loc.valid() ? loc.str() + ": " + msg : msg);
+}
+
+} // namespace
+
+// choose("name", options) / choose(options), after chooseFn checked the
+// arguments: the leaf's option of a planned axis, else the first option.
+Value Executor::choose(star::Thread &t, const star::Args &args) {
+  auto *list = args.positional.back().as<star::List>();
+  Value first = list->elems.front();
+  size_t n = list->elems.size();
+  if (args.positional.size() == 1) {
+    if (n > 1)
+      warnOnce(t, "choose() without a name is not a planned axis: it returns its first option "
+                  "(name it, choose(\"name\", options), to run every option)");
+    return first;
+  }
+  std::string name(args.positional[0].as<star::String>()->view());
+  std::optional<uint64_t> d = leafDigit(ir::AxisKind::Choose, name, callerLoc(t), n);
+  if (!d) {
+    if (n > 1)
+      warnOnce(t, "choose(" + ir::quote(name) +
+                      ") is not a planned axis of this test (fbc plan does not count choose() "
+                      "reached through a helper): it returns its first option");
+    return first;
+  }
+  return *d < n ? list->elems[*d] : first;
+}
+
+// parallel(f1, ..., fB, interleavings=P): with a planned interleaving axis
+// the branches run one after another in the leaf's launch order (the d-th
+// lexicographic permutation); otherwise (1 / omitted) once, in argument
+// order. The results come back in argument order.
+Value Executor::parallel(star::Thread &t, const star::Args &args) {
+  enum class Policy { Single, All, Critical, N } policy = Policy::Single;
+  uint64_t cap = 1;
+  if (Value p = kwarg(args, "interleavings")) {
+    if (p.isInt()) {
+      if (!p.isSmallInt() || p.smallInt() <= 0)
+        failAt(t, "parallel(): interleavings= must be a positive integer, got " + star::repr(p));
+      cap = uint64_t(p.smallInt());
+      policy = cap == 1 ? Policy::Single : Policy::N;
+    } else if (auto *s = p.as<star::String>()) {
+      std::string v(s->view());
+      if (v == "1")
+        policy = Policy::Single;
+      else if (v == "all")
+        policy = Policy::All;
+      else if (v == "critical")
+        policy = Policy::Critical;
+      else if (v == "dpor")
+        failAt(t, "parallel(): interleavings=\"dpor\" is reserved for a future Faultbox release "
+                  "(see RFC-009 — independence-relation refinement)");
+      else if (v == "sut-internal")
+        failAt(t, "parallel(): interleavings=\"sut-internal\" requires L5 "
+                  "(instruction-boundary determinism); not available in this release (see "
+                  "RFC-040 Appendix A)");
+      else
+        failAt(t, "parallel(): interleavings= must be 1, an integer N, \"all\", or "
+                  "\"critical\"; got " +
+                      ir::quote(v));
+    } else {
+      failAt(t, "parallel(): interleavings= must be int or string, got " +
+                    std::string(star::typeName(p)));
+    }
+  }
+  for (const star::Kwarg &k : args.kwargs)
+    if (k.name->view() != "interleavings")
+      failAt(t, "parallel(): unrecognized keyword argument " + ir::quote(k.name->view()));
+  size_t b = args.positional.size();
+  if (b < 2)
+    failAt(t, "parallel() requires at least 2 callables");
+  for (size_t i = 0; i < b; ++i) {
+    Value f = args.positional[i];
+    if (!f.isObject() || !f.obj()->callable())
+      failAt(t, "parallel() argument " + std::to_string(i + 1) + " is not callable (got " +
+                    std::string(star::typeName(f)) + ")");
+  }
+  std::vector<uint32_t> order(b);
+  for (uint32_t i = 0; i < b; ++i)
+    order[i] = i;
+  if (policy != Policy::Single) {
+    // The size this call has: B!, min(2B-1, B!), min(N, B!).
+    uint64_t fact = 1;
+    for (uint64_t i = 2; i <= b && fact != UINT64_MAX; ++i)
+      fact = fact > UINT64_MAX / i ? UINT64_MAX : fact * i;
+    uint64_t size = policy == Policy::All        ? fact
+                    : policy == Policy::Critical ? std::min<uint64_t>(2 * b - 1, fact)
+                                                 : std::min<uint64_t>(cap, fact);
+    ir::Loc loc = callerLoc(t);
+    std::string key = loc.str();
+    if (size_t c = key.rfind(':'); c != std::string::npos)
+      key.resize(c);
+    if (std::optional<uint64_t> d = leafDigit(ir::AxisKind::Interleaving, key, loc, size))
+      order = ir::launchOrder(*d < size ? *d : 0, uint32_t(b));
+    else
+      warnOnce(t, "parallel() site " + ir::quote(key) +
+                      " is not a planned axis of this test: its branches run once, in "
+                      "argument order");
+  }
+  std::vector<Value> results(b, star::none());
+  for (uint32_t i : order) {
+    Value r = star::call(t, args.positional[i], llvm::ArrayRef<Value>{});
+    results[i] = r ? r : star::none();
+  }
+  return Value::object(t.heap.make<star::List>(std::move(results)));
 }
 
 TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
@@ -490,6 +743,17 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
 Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::Args &args) {
   if (!sup_)
     t.fail(std::string(name) + "() can only be called inside a test body");
+  if (name == "choose")
+    return choose(t, args);
+  if (name == "nondet") {
+    if (!args.positional.empty() || !args.kwargs.empty())
+      t.fail("nondet() takes no arguments");
+    warnOnce(t, "nondet() is not a planned axis: it returns True (its first option); name the "
+                "choice with choose(\"name\", [True, False]) to run both");
+    return star::trueValue();
+  }
+  if (name == "parallel")
+    return parallel(t, args);
   if (name == "fault")
     return fault(t, args);
   if (name == "fault_start")
@@ -584,6 +848,29 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
              "itself, e.g. fault(" +
              svc + ", " + r.syscall + "=deny(...), run=...)");
     }
+  }
+  // Exhaustive probability rules: the leaf pins occurrence k to bit k of
+  // its site's digit; past max_fires (or off the plan) the seeded stream.
+  for (RuleSpec &r : rules) {
+    if (!r.leafBits)
+      continue;
+    std::string key = !r.label.empty() ? r.label : spec.services[r.target].name + ":" + r.syscall;
+    uint64_t size = r.leafBits < 64 ? uint64_t(1) << r.leafBits : 0;
+    std::optional<uint64_t> digit = leafDigit(ir::AxisKind::Probability, key, ir::Loc{}, size);
+    if (!digit) {
+      warnOnce(t, std::string(who) + "(): probability site " + ir::quote(key) +
+                      " is not a planned axis of this test: its max_fires=" +
+                      std::to_string(r.leafBits) +
+                      " occurrences are drawn from the seeded "
+                      "stream instead of fanning out");
+      continue;
+    }
+    std::vector<bool> vec = ir::probabilityVector(*digit, int64_t(r.leafBits));
+    r.decisionOverride = [vec](uint64_t k) -> std::optional<bool> {
+      if (k < vec.size())
+        return bool(vec[k]);
+      return std::nullopt;
+    };
   }
   std::string error;
   std::optional<ScopeId> scope = sup_->applyFaults(std::move(rules), error);

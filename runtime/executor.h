@@ -17,6 +17,7 @@
 #pragma once
 
 #include "ir/body_runtime.h"
+#include "ir/leaf_program.h"
 #include "ir/load_spec.h"
 #include "runtime/rules.h"
 #include "runtime/trace.h"
@@ -42,6 +43,26 @@ struct RunConfig {
   int streamFd = -1;                     // >= 0: stream service output there (-v)
   int64_t stopGraceMs = 2000;            // SIGTERM → SIGKILL
   const std::atomic<bool> *interrupted = nullptr;
+  // The leaf program (lowered from the plan): every leaf of every test runs
+  // (docs/leaves.md). Null: each test runs once, choose() gives option 0.
+  const ir::LeafProgram *leaves = nullptr;
+  std::optional<uint64_t> leafId; // --leaf: only this leaf of each test
+};
+
+// The leaf a row belongs to (tests that fan out only). Keys sorted.
+struct LeafInfo {
+  std::string id;    // "0" .. "N-1"
+  std::string label; // "retries=1, wal[10], spec.star:7#0"
+  std::vector<std::pair<std::string, uint64_t>> choices;
+  std::vector<std::pair<std::string, std::vector<bool>>> probability;
+  std::vector<std::pair<std::string, uint64_t>> interleavings;
+};
+
+// A run-time warning at a spec location (a choose() that is not a planned
+// axis, ...), reported once per location.
+struct RunWarning {
+  ir::Loc loc;
+  std::string message;
 };
 
 enum class Result { Pass, Fail, Error, Inconclusive };
@@ -75,6 +96,7 @@ struct TestOutcome {
   bool expectationViolated = false;
   std::optional<uint32_t> matrix; // matrix cells
   std::string scenario, fault;
+  std::optional<LeafInfo> leaf;
   // The reference's matrix outcome word: passed, failed,
   // expectation_violated, errored, inconclusive.
   std::string outcomeWord() const;
@@ -88,6 +110,7 @@ struct RunReport {
   int64_t durationMs = 0;
   bool interrupted = false;
   size_t notRun = 0; // tests not run because of the interrupt
+  std::vector<RunWarning> warnings;
   size_t count(Result r) const;
 };
 
@@ -110,6 +133,16 @@ public:
 
 private:
   TestOutcome runTest(const ir::Test &t, bool &interrupted);
+  // Runs the leaves of a test that fans out; false when interrupted.
+  bool runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &report);
+  void warnOnce(star::Thread &t, std::string message);
+  // The leaf's digit for the axis of `kind` named `name` (or, for choose,
+  // at `loc`); nullopt when the axis is not planned for this test. During
+  // leaf 0 an axis of unknown size records `size`.
+  std::optional<uint64_t> leafDigit(ir::AxisKind kind, const std::string &name, const ir::Loc &loc,
+                                    uint64_t size);
+  star::Value choose(star::Thread &t, const star::Args &args);
+  star::Value parallel(star::Thread &t, const star::Args &args);
   bool cancelled() const;
   bool interrupted() const;
 
@@ -138,6 +171,13 @@ private:
   std::atomic<bool> cancel_{false};
   std::mutex sleepMu_;
   std::condition_variable sleepCv_;
+  // The running leaf (null for a test without fan-out).
+  const ir::LeafTest *leafTest_ = nullptr;
+  ir::LeafAssignment leaf_;
+  bool sizing_ = false;         // leaf 0 of a test with an axis of unknown size
+  std::vector<uint64_t> sized_; // per axis: the size seen during leaf 0 (0: not reached)
+  std::vector<std::string> warnedAt_;
+  std::vector<RunWarning> warnings_;
 };
 
 } // namespace fbc::rt

@@ -74,12 +74,15 @@ std::string ruleText(const FaultSummary &f) {
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += "\n--- ";
   out += statusWord(t.result);
-  out += ": " + t.name + " (" + std::to_string(t.durationMs) + "ms) ---\n";
+  out += ": " + t.name;
+  if (t.leaf)
+    out += " [leaf " + t.leaf->id + (t.leaf->label.empty() ? "" : " \u2014 " + t.leaf->label) + "]";
+  out += " (" + std::to_string(t.durationMs) + "ms) ---\n";
   if (!t.reason.empty())
     out += "  reason: " + t.reason + "\n";
   if (t.result == Result::Fail)
     out += "  replay: fbc run " + r.starFile + " --test " + t.name + " --seed " +
-           std::to_string(t.seed) + "\n";
+           std::to_string(t.seed) + (t.leaf ? " --leaf " + t.leaf->id : "") + "\n";
   uint64_t syscalls = 0, decided = 0;
   for (const auto &[svc, s] : t.syscallSummary)
     syscalls += s.total;
@@ -292,6 +295,31 @@ std::string formatJsonReport(const RunReport &r) {
   for (const TestOutcome &t : r.tests) {
     w.beginObject();
     w.field("name", t.name);
+    if (t.leaf) {
+      w.field("leaf_id", t.leaf->id);
+      if (!t.leaf->choices.empty()) {
+        w.key("leaf_choices").beginObject();
+        for (const auto &[k, v] : t.leaf->choices)
+          w.field(k, v);
+        w.endObject();
+      }
+      if (!t.leaf->probability.empty()) {
+        w.key("leaf_probability_outcomes").beginObject();
+        for (const auto &[k, v] : t.leaf->probability) {
+          w.key(k).beginArray();
+          for (bool b : v)
+            w.value(b);
+          w.endArray();
+        }
+        w.endObject();
+      }
+      if (!t.leaf->interleavings.empty()) {
+        w.key("leaf_interleavings").beginObject();
+        for (const auto &[k, v] : t.leaf->interleavings)
+          w.field(k, v);
+        w.endObject();
+      }
+    }
     w.field("result", resultName(t.result));
     if (!t.reason.empty())
       w.field("reason", t.reason);
@@ -300,8 +328,9 @@ std::string formatJsonReport(const RunReport &r) {
     if (!t.returnValue.empty())
       w.field("return_value", t.returnValue);
     if (t.result == Result::Fail)
-      w.field("replay_command",
-              "fbc run " + r.starFile + " --test " + t.name + " --seed " + std::to_string(t.seed));
+      w.field("replay_command", "fbc run " + r.starFile + " --test " + t.name + " --seed " +
+                                    std::to_string(t.seed) +
+                                    (t.leaf ? " --leaf " + t.leaf->id : ""));
     if (!t.expectation.empty())
       w.field("expectation", t.expectation);
     if (t.expectationViolated)

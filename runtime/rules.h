@@ -70,6 +70,9 @@ struct RuleSpec {
   std::string label;
   std::string pathGlob; // empty: any path (system paths excepted)
   DecisionOverride decisionOverride;
+  // max_fires=N of an exhaustive probabilistic rule (probability < 1, mode
+  // not "stochastic"): a leaf pins its first N occurrences; 0 otherwise.
+  uint64_t leafBits = 0;
 };
 
 // What the listener knows about one trapped syscall. The path and the

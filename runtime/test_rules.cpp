@@ -311,6 +311,8 @@ void applyFault(const ir::Fault &f, RuleSpec &r) {
     break;
   }
   r.probability = f.probability;
+  if (f.maxFires > 0 && f.probability < 1 && f.mode != ir::FaultMode::Stochastic)
+    r.leafBits = static_cast<uint64_t>(f.maxFires);
   r.label = f.label;
   if (!f.path.empty())
     r.pathGlob = f.path;

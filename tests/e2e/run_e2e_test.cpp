@@ -441,5 +441,154 @@ TEST(FbcRun, UsageErrorsExitOne) {
   EXPECT_EQ(runFbc({"run", "no-such-spec.star"}, spec.dir.path()).exit, 1);
 }
 
+// ---- leaf fan-out (issue #7): run_specs/leaves.star
+
+// All matches of `re` (one capture group) in `text`, in order.
+std::vector<std::string> allMatches(const std::string &text, const char *re) {
+  std::vector<std::string> out;
+  re2::StringPiece in(text);
+  std::string m;
+  while (RE2::FindAndConsume(&in, re, &m))
+    out.push_back(m);
+  return out;
+}
+
+FbcRun runLeaves(Spec &spec, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"run", spec.path, "--seed", "1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return runFbc(args, spec.dir.path());
+}
+
+TEST(FbcRunLeaves, ChooseGivesOneRowPerOption) {
+  Spec spec("leaves");
+  FbcRun r = runLeaves(spec, {"--test", "test_choose"});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_EQ(allMatches(r.out, R"(--- PASS: (test_choose \[leaf \d+ — retries=\d\]))"),
+            (std::vector<std::string>{"test_choose [leaf 0 — retries=0]",
+                                      "test_choose [leaf 1 — retries=1]",
+                                      "test_choose [leaf 2 — retries=2]"}))
+      << r.out;
+  // Each leaf's body saw its option.
+  EXPECT_EQ(allMatches(r.err, R"(retries=(\d))"), (std::vector<std::string>{"0", "1", "3"}));
+  FbcRun j = runLeaves(spec, {"--test", "test_choose", "--format=json"});
+  for (const char *s :
+       {"\"leaf_id\": \"0\"", "\"leaf_id\": \"2\"", "\"leaf_choices\": {", "\"retries\": 2"})
+    EXPECT_TRUE(contains(j.out, s)) << s << "\n" << j.out;
+  EXPECT_FALSE(contains(j.out, "leaf_probability_outcomes")) << j.out;
+  EXPECT_FALSE(contains(j.out, "leaf_interleavings")) << j.out;
+}
+
+TEST(FbcRunLeaves, MaxFiresVectorsPinEachOccurrence) {
+  Spec spec("leaves");
+  FbcRun r = runLeaves(spec, {"--test", "test_wal"});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_EQ(allMatches(r.out, R"(test_wal \[leaf \d — wal\[(\d\d)\]\])"),
+            (std::vector<std::string>{"00", "10", "01", "11"}))
+      << r.out;
+  // Occurrence k of the WAL write failed iff bit k: the SET replies differ
+  // exactly as the vectors say.
+  EXPECT_EQ(allMatches(r.err, R"(wal: ([x.]{2}))"),
+            (std::vector<std::string>{"..", "x.", ".x", "xx"}))
+      << r.err;
+  FbcRun j = runLeaves(spec, {"--test", "test_wal", "--format=json"});
+  std::string compact;
+  for (char c : j.out)
+    if (c != ' ' && c != '\n')
+      compact += c;
+  for (const char *s : {R"("leaf_probability_outcomes":{"wal":[false,false]})",
+                        R"("leaf_probability_outcomes":{"wal":[true,false]})",
+                        R"("leaf_probability_outcomes":{"wal":[false,true]})",
+                        R"("leaf_probability_outcomes":{"wal":[true,true]})"})
+    EXPECT_TRUE(contains(compact, s)) << s << "\n" << j.out;
+}
+
+TEST(FbcRunLeaves, AllInterleavingsGiveDistinctLaunchOrders) {
+  Spec spec("leaves");
+  FbcRun r = runLeaves(spec, {"--test", "test_interleavings"});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_EQ(allMatches(r.out, R"(--- PASS: test_interleavings \[leaf \d — spec\.star:\d+#(\d)\])"),
+            (std::vector<std::string>{"0", "1", "2", "3", "4", "5"}))
+      << r.out;
+  std::vector<std::string> branches = allMatches(r.err, R"(branch ([abc]))");
+  ASSERT_EQ(branches.size(), 18u) << r.err;
+  std::vector<std::string> orders;
+  for (size_t i = 0; i < 18; i += 3)
+    orders.push_back(branches[i] + branches[i + 1] + branches[i + 2]);
+  // The lexicographic permutations of the three branches, leaf by leaf.
+  EXPECT_EQ(orders, (std::vector<std::string>{"abc", "acb", "bac", "bca", "cab", "cba"}));
+}
+
+TEST(FbcRunLeaves, AxesMultiplyAndComputedListsAreSizedDuringLeafZero) {
+  Spec spec("leaves");
+  FbcRun r = runLeaves(spec, {"--test", "~test_(product|computed)"});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  // choose(3) x wal(4) x parallel(2) = 24.
+  EXPECT_EQ(allMatches(r.out, R"(--- PASS: test_product \[leaf (\d+) )").size(), 24u) << r.out;
+  EXPECT_TRUE(contains(r.out, "test_product [leaf 23 — n=2, wal[11], spec.star:")) << r.out;
+  // A computed option list: exactly its 5 options, leaf 0 run once.
+  EXPECT_EQ(allMatches(r.err, R"(k=(\d+))"),
+            (std::vector<std::string>{"0", "10", "20", "30", "40"}))
+      << r.err;
+  EXPECT_EQ(allMatches(r.out, R"(--- PASS: (test_computed) )").size(), 5u) << r.out;
+}
+
+TEST(FbcRunLeaves, SingleLeafShapeAndOneLeafRuns) {
+  Spec spec("leaves");
+  FbcRun plain = runLeaves(spec, {"--test", "test_plain", "--format=json"});
+  EXPECT_EQ(plain.exit, 0) << plain.out << plain.err;
+  EXPECT_FALSE(contains(plain.out, "leaf_")) << plain.out;
+  FbcRun text = runLeaves(spec, {"--test", "test_plain"});
+  EXPECT_TRUE(contains(text.out, "--- PASS: test_plain (")) << text.out;
+
+  FbcRun one = runLeaves(spec, {"--test", "test_wal", "--leaf", "2"});
+  EXPECT_EQ(one.exit, 0) << one.out << one.err;
+  EXPECT_EQ(allMatches(one.out, R"(--- PASS: (test_wal \[leaf \d — wal\[\d\d\]\]))"),
+            (std::vector<std::string>{"test_wal [leaf 2 — wal[01]]"}))
+      << one.out;
+  EXPECT_EQ(allMatches(one.err, R"(wal: ([x.]{2}))"), (std::vector<std::string>{".x"}));
+  // Leaf 3 of the computed list: leaf 0 sizes it (not reported).
+  FbcRun computed = runLeaves(spec, {"--test", "test_computed", "--leaf", "3"});
+  EXPECT_TRUE(contains(computed.out, "--- PASS: test_computed [leaf 3 — k=3] (")) << computed.out;
+  EXPECT_TRUE(contains(computed.err, "k=30")) << computed.err;
+  FbcRun bad = runLeaves(spec, {"--test", "test_choose", "--leaf", "3"});
+  EXPECT_EQ(bad.exit, 2) << bad.out;
+  EXPECT_TRUE(contains(bad.out, "no leaf \"3\": the test has 3 leaves")) << bad.out;
+  EXPECT_EQ(runLeaves(spec, {"--leaf", "x"}).exit, 1);
+}
+
+TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
+  Spec spec("leaves");
+  FbcRun r = runLeaves(spec, {"--test", "test_helper"});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_helper (")) << r.out;
+  EXPECT_EQ(allMatches(r.err, R"(mode=(\w+))"), (std::vector<std::string>{"fast", "fast"}));
+  EXPECT_EQ(
+      allMatches(r.err, R"((spec\.star:\d+:\d+: warning: choose\("mode"\) is not a planned axis))")
+          .size(),
+      1u)
+      << r.err;
+}
+
+// plan = run: the number of rows `fbc run` prints is the total `fbc plan`
+// prints (at least it, where the plan says "at least"), with real runs.
+TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
+  for (const char *name : {"leaves", "faults", "matrix", "prob"}) {
+    Spec spec(name);
+    FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+    ASSERT_EQ(plan.exit, 0) << name << plan.err;
+    std::string atLeast, total;
+    ASSERT_TRUE(RE2::PartialMatch(plan.out, R"(Total: (at least )?(\d+) plan instances?)", &atLeast,
+                                  &total))
+        << plan.out;
+    FbcRun run = runFbc({"run", spec.path, "--seed", "1", "--format=json"}, spec.dir.path());
+    // One "result" per test row (matrix cells included).
+    size_t rows = allMatches(run.out, R"re(\n {6}"result": "(\w+)")re").size();
+    if (atLeast.empty())
+      EXPECT_EQ(rows, std::stoull(total)) << name << "\n" << run.out;
+    else
+      EXPECT_GE(rows, std::stoull(total)) << name << "\n" << run.out;
+  }
+}
+
 } // namespace
 } // namespace fbc::rt::e2e

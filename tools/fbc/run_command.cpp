@@ -1,8 +1,10 @@
 #include "tools/fbc/run_command.h"
 
+#include "backend/leaf_lower.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/duration.h"
 #include "ir/load_spec.h"
+#include "passes/pass_manager.h"
 #include "runtime/executor.h"
 #include "runtime/process_groups.h"
 #include "runtime/report.h"
@@ -96,6 +98,8 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
   sub.add_option("--format", opts.format, "text (default) or json");
   sub.add_option("--timeout", opts.timeout, "body timeout per test, e.g. 30s (default 60s)");
   sub.add_flag("-v,--verbose", opts.verbose, "stream service output, prefixed by service name");
+  sub.add_option("--leaf", opts.leaf,
+                 "run only this leaf (\"0\" .. \"N-1\", see fbc ir --stage=leaves) of each test");
 }
 
 int runRun(const RunOptions &opts) {
@@ -130,6 +134,17 @@ int runRun(const RunOptions &opts) {
     std::random_device rd;
     cfg.seed = (static_cast<uint64_t>(rd()) << 32 | rd()) & ((uint64_t(1) << 53) - 1);
   }
+  if (!opts.leaf.empty()) {
+    const std::string &l = opts.leaf;
+    bool ok = l.size() <= 19 && (l == "0" || l[0] != '0') &&
+              l.find_first_not_of("0123456789") == std::string::npos;
+    if (!ok) {
+      std::fprintf(stderr, "fbc run: error: bad --leaf \"%s\": want a leaf id \"0\" .. \"N-1\"\n",
+                   l.c_str());
+      return 1;
+    }
+    cfg.leafId = std::stoull(l);
+  }
   cfg.streamFd = opts.verbose ? STDERR_FILENO : -1;
   cfg.interrupted = &gInterrupted;
 
@@ -145,11 +160,23 @@ int runRun(const RunOptions &opts) {
       std::fprintf(stderr, "fbc run: error: %s\n", error.c_str());
       return 1;
     }
+    // The leaf program: the plan's axes, lowered; every leaf of every test
+    // runs (docs/leaves.md).
+    ir::Plan plan = passes::buildPlan(loaded->spec());
+    ir::LeafProgram leaves = backend::lowerToLeaves(plan);
+    cfg.leaves = &leaves;
     installSignalHandlers();
     rt::RunReport report;
     {
       rt::Executor exec(*loaded, cfg);
       report = exec.run(tests);
+    }
+    if (!report.warnings.empty()) {
+      frontend::DiagnosticList warnings;
+      for (const rt::RunWarning &w : report.warnings)
+        warnings.warning(w.loc.file, w.loc.pos, w.message);
+      warnings.print(llvm::errs());
+      llvm::errs().flush();
     }
     std::string out =
         opts.format == "json" ? rt::formatJsonReport(report) : rt::formatTextReport(report);

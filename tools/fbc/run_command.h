@@ -19,6 +19,7 @@ struct RunOptions {
   std::string format = "text"; // --format text|json
   std::string timeout;         // --timeout D (Go duration; default 60s)
   bool verbose = false;        // -v: stream service output to stderr
+  std::string leaf;            // --leaf ID: only this leaf of each selected test
 };
 
 // Declares the subcommand's positional arguments and flags on `sub`.
