@@ -110,8 +110,7 @@ private:
   friend char *makeStringUninit(Heap &, size_t, Value &);
   explicit String(uint32_t size) : Object(Kind::String), size_(size) { frozen_ = true; }
   uint32_t size_;
-  mutable uint32_t hash_ = 0;
-  mutable bool hashed_ = false;
+  mutable uint32_t hash_ = 0; // hashCode(), once computed (0: not yet)
 };
 Value makeString(Heap &h, std::string_view s);
 // Allocates a String of n >= 2 bytes, stores it in `out` and returns its

@@ -68,7 +68,7 @@ void String::repr(Printer &p) const {
 // reference implementation's utf16.IsSurrogate test never matches a
 // decoded rune); invalid bytes count as U+FFFD. hash("😿") == 128575.
 uint32_t String::hashCode() const {
-  if (hashed_)
+  if (hash_ != 0)
     return hash_;
   uint32_t h = 0;
   std::string_view s = view();
@@ -83,8 +83,8 @@ uint32_t String::hashCode() const {
     h = 31 * h + d.rune;
     i += d.size;
   }
-  hash_ = h;
-  hashed_ = true;
+  if (h != 0)  // 0 means "not computed": a string hashing to 0 is rehashed
+    hash_ = h; // (never written for the shared strings, read by all threads)
   return h;
 }
 
