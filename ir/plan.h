@@ -103,12 +103,21 @@ struct UnmodeledFanout {
   Loc loc;
 };
 
+// A call in a test body whose literal arguments will fail when the body
+// runs (parallel() policies and branches, deny()/delay() max_fires= and
+// mode=): the plan reports it with the message the run gives.
+struct BodyArgError {
+  std::string message;
+  Loc loc;
+};
+
 // One ir::Test (a matrix cell is its own test here).
 struct PlanTest {
   const Test *test = nullptr; // into the Spec the plan was built from
   std::vector<PlanAxis> axes; // in leaf-enumeration order (see above)
   std::vector<HelperChoose> helperChooses;
   std::vector<UnmodeledFanout> unmodeled;
+  std::vector<BodyArgError> argErrors;
   Count count; // product of the axes
 };
 
@@ -154,7 +163,7 @@ struct Suggestion {
 
 struct PlanDiagnostic {
   frontend::Severity severity = frontend::Severity::Warning;
-  std::string code; // "unmodeled_fanout", "helper_choose"
+  std::string code; // "unmodeled_fanout", "helper_choose", "body_argument" (an error)
   std::string message;
   Loc loc;
 };

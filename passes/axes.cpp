@@ -55,6 +55,7 @@ struct BodyAxes {
   std::vector<ir::PlanAxis> choose, probability, interleaving;
   std::vector<ir::HelperChoose> helpers;
   std::vector<ir::UnmodeledFanout> unmodeled;
+  std::vector<ir::BodyArgError> errors;
 };
 
 bool isBuiltinCall(const CallExpr *call, llvm::StringRef name) {
@@ -533,6 +534,26 @@ private:
     std::optional<double> p = prob ? probabilityConst(prob->value, sc) : std::optional<double>(1);
     std::optional<std::string> m =
         mode ? stringConst(mode->value, sc) : std::optional<std::string>("");
+    // Literal max_fires=/mode= the run rejects, checked in the reference's
+    // order: max_fires > 0, probability < 1, mode value, max_fires with
+    // "stochastic", "exhaustive" without max_fires.
+    {
+      std::string fn = llvm::cast<Ident>(call->fn)->name.str() + "(): ";
+      std::optional<int64_t> n = maxFires ? intConst(maxFires->value, sc) : std::nullopt;
+      auto argError = [&](const Argument *a, std::string msg) {
+        out.errors.push_back({fn + msg, sc.loc(a ? a->value->pos : call->lparen)});
+      };
+      if (n && *n <= 0)
+        return argError(maxFires, "max_fires must be > 0, got " + std::to_string(*n));
+      if (maxFires && p && *p >= 1)
+        return argError(maxFires, "max_fires= is only meaningful with probability < 1");
+      if (mode && m && *m != "exhaustive" && *m != "stochastic")
+        return argError(mode, "mode= must be \"exhaustive\" or \"stochastic\", got \"" + *m + "\"");
+      if (maxFires && m && *m == "stochastic")
+        return argError(maxFires, "max_fires= is incompatible with mode=\"stochastic\"");
+      if (!maxFires && m && *m == "exhaustive")
+        return argError(mode, "mode=\"exhaustive\" requires max_fires= > 0");
+    }
     if (!maxFires) {
       if (p && *p < 1 && m && *m != "stochastic")
         out.unmodeled.push_back({std::move(where), *p, sc.loc(call->lparen)});
@@ -581,17 +602,43 @@ private:
     ax.kind = ir::AxisKind::Interleaving;
     ax.loc = sc.loc(c->lparen);
     ax.name = (sc.file ? sc.file->path() : std::string("?")) + ":" + std::to_string(c->lparen.line);
+    // Literal arguments the run rejects: the same messages, at the call.
+    auto argError = [&](std::string msg) { out.errors.push_back({std::move(msg), ax.loc}); };
+    if (policyArg) {
+      if (auto n = intConst(policyArg->value, sc)) {
+        if (*n <= 0)
+          return argError("parallel(): interleavings= must be a positive integer, got " +
+                          std::to_string(*n));
+      } else if (auto s = stringConst(policyArg->value, sc)) {
+        if (*s == "dpor")
+          return argError("parallel(): interleavings=\"dpor\" is reserved for a future Faultbox "
+                          "release (see RFC-009 — independence-relation refinement)");
+        if (*s == "sut-internal")
+          return argError("parallel(): interleavings=\"sut-internal\" requires L5 "
+                          "(instruction-boundary determinism); not available in this release "
+                          "(see RFC-040 Appendix A)");
+        if (*s != "1" && *s != "all" && *s != "critical")
+          return argError("parallel(): interleavings= must be 1, an integer N, \"all\", or "
+                          "\"critical\"; got \"" +
+                          *s + "\"");
+      }
+    }
+    for (const Argument &a : c->args)
+      if (a.kind == Argument::Kind::Named && a.name && a.name->name != "interleavings")
+        return argError("parallel(): unrecognized keyword argument \"" + a.name->name.str() + "\"");
+    if (!starArgs && branches < 2)
+      return argError("parallel() requires at least 2 callables");
     if (!policyArg)
       return; // single execution
     if (auto n = intConst(policyArg->value, sc)) {
       if (*n <= 1)
-        return; // 1: single; <= 0: a run-time error
+        return; // 1: single
       ax.policy = std::to_string(*n);
     } else if (auto s = stringConst(policyArg->value, sc)) {
       if (*s == "all" || *s == "critical")
         ax.policy = *s;
       else
-        return; // "1" is single; anything else a run-time error
+        return; // "1" is single
     } else {
       ax.unknown = ir::UnknownReason::ComputedPolicy;
     }
@@ -683,6 +730,7 @@ void runAxesPass(const ir::Spec &spec, ir::Plan &plan) {
     pt.axes.insert(pt.axes.end(), prob.begin(), prob.end());
     pt.axes.insert(pt.axes.end(), body.interleaving.begin(), body.interleaving.end());
     pt.helperChooses = body.helpers;
+    pt.argErrors = body.errors;
     pt.unmodeled.insert(pt.unmodeled.end(), body.unmodeled.begin(), body.unmodeled.end());
     plan.tests.push_back(std::move(pt));
   }

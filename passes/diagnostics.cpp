@@ -4,7 +4,11 @@
 //                     it runs stochastically and the plan counts it once;
 //   helper_choose     a call in a test body to a helper that calls a named
 //                     choose(): not attributed to the test, and the run does
-//                     not fan out on it either.
+//                     not fan out on it either;
+//   body_argument     (an error) a call in a test body whose literal
+//                     arguments the run will reject (parallel() policies and
+//                     branches, deny()/delay() max_fires= and mode=), with
+//                     the run's message.
 #include "passes/pass_manager.h"
 
 #include "ir/print.h"
@@ -18,11 +22,11 @@ namespace fbc::passes {
 void runDiagnosticsPass(const ir::Spec &, ir::Plan &plan) {
   plan.diagnostics.clear();
   std::set<std::tuple<const void *, uint32_t, uint32_t, std::string>> seen;
-  auto add = [&](std::string code, std::string message, const ir::Loc &loc) {
+  auto add = [&](std::string code, std::string message, const ir::Loc &loc,
+                 frontend::Severity severity = frontend::Severity::Warning) {
     if (!seen.emplace(loc.file, loc.pos.line, loc.pos.col, code).second)
       return;
-    plan.diagnostics.push_back(
-        {frontend::Severity::Warning, std::move(code), std::move(message), loc});
+    plan.diagnostics.push_back({severity, std::move(code), std::move(message), loc});
   };
   for (const ir::PlanTest &t : plan.tests) {
     for (const ir::UnmodeledFanout &u : t.unmodeled)
@@ -37,6 +41,8 @@ void runDiagnosticsPass(const ir::Spec &, ir::Plan &plan) {
               "(), so it is not a plan axis and the run will not fan out on it; call choose() "
               "in the test body to make it an axis",
           h.loc);
+    for (const ir::BodyArgError &e : t.argErrors)
+      add("body_argument", e.message, e.loc, frontend::Severity::Error);
   }
   std::stable_sort(plan.diagnostics.begin(), plan.diagnostics.end(),
                    [](const ir::PlanDiagnostic &a, const ir::PlanDiagnostic &b) {

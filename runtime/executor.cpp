@@ -807,6 +807,7 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
         r.target = target;
         r.syscall = sc;
         applyFault(fv->data, r);
+        r.siteKey = r.label.empty() ? svc.name + ":" + key : r.label;
         if (!op->path.empty())
           r.pathGlob = op->path;
         if (r.label.empty())
@@ -819,6 +820,7 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
     r.target = target;
     r.syscall = key;
     applyFault(fv->data, r);
+    r.siteKey = r.label.empty() ? svc.name + ":" + key : r.label;
     out.push_back(std::move(r));
   }
 }
@@ -854,7 +856,9 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
   for (RuleSpec &r : rules) {
     if (!r.leafBits)
       continue;
-    std::string key = !r.label.empty() ? r.label : spec.services[r.target].name + ":" + r.syscall;
+    std::string key = !r.siteKey.empty() ? r.siteKey
+                      : !r.label.empty() ? r.label
+                                         : spec.services[r.target].name + ":" + r.syscall;
     uint64_t size = r.leafBits < 64 ? uint64_t(1) << r.leafBits : 0;
     std::optional<uint64_t> digit = leafDigit(ir::AxisKind::Probability, key, ir::Loc{}, size);
     if (!digit) {

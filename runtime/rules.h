@@ -73,6 +73,9 @@ struct RuleSpec {
   // max_fires=N of an exhaustive probabilistic rule (probability < 1, mode
   // not "stochastic"): a leaf pins its first N occurrences; 0 otherwise.
   uint64_t leafBits = 0;
+  // The plan's probability-site key of the rule: its label, else
+  // "<service>:<keyword>" (the keyword as written, an op name included).
+  std::string siteKey;
 };
 
 // What the listener knows about one trapped syscall. The path and the

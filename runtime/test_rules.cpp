@@ -38,6 +38,7 @@ void addAssumption(const ir::Spec &spec, const std::string &name, std::vector<Ru
               r.target = *id;
               r.syscall = sc;
               applyFault(fr.fault, r);
+              r.siteKey = r.label.empty() ? svc.name + ":" + fr.keyword : r.label;
               r.pathGlob = op->path;
               if (r.label.empty())
                 r.label = fr.keyword;
@@ -49,6 +50,7 @@ void addAssumption(const ir::Spec &spec, const std::string &name, std::vector<Ru
         r.target = *id;
         r.syscall = fr.keyword;
         applyFault(fr.fault, r);
+        r.siteKey = r.label.empty() ? svc.name + ":" + fr.keyword : r.label;
         out.push_back(std::move(r));
       }
     }

@@ -1,5 +1,7 @@
 #include "ir/builtins/call_site.h"
 
+#include "ir/builtins/spec_builder.h"
+
 namespace fbc::ir::builtins {
 
 namespace {
@@ -228,8 +230,16 @@ Loc CallSite::at(const syntax::Argument *a) const {
 }
 
 void CallSite::fail(const Loc &where, std::string msg) const {
-  if (caller_ && where.file == file_ && where.pos.valid())
+  bool here = caller_ && where.file == file_ && where.pos.valid();
+  if (here)
     caller_->pos = where.pos;
+  // In a test body the error becomes the test's failure reason, which
+  // carries no traceback: put the location in the message.
+  if (t_.userData && SpecBuilder::of(t_).body) {
+    Loc at = here ? where : lparen();
+    if (at.valid())
+      msg = at.str() + ": " + msg;
+  }
   t_.fail(std::move(msg));
 }
 

@@ -590,5 +590,25 @@ TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
   }
 }
 
+// Run-time argument errors are located at the call, with the reference's
+// messages; `fbc plan` reports the same statically and exits 1.
+TEST(FbcRunLeaves, ArgumentErrorsAreLocated) {
+  Spec spec("leaves_errors");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  for (const char *s :
+       {"  reason: spec.star:14:13: parallel(): interleavings= must be a positive integer, got 0\n",
+        "  reason: spec.star:17:13: parallel(): unrecognized keyword argument \"order\"\n",
+        "  reason: spec.star:20:66: deny(): max_fires must be > 0, got 0\n"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+  EXPECT_EQ(plan.exit, 1) << plan.err;
+  for (const char *s :
+       {"spec.star:14:13: error: parallel(): interleavings= must be a positive integer, got 0",
+        "spec.star:17:13: error: parallel(): unrecognized keyword argument \"order\"",
+        "spec.star:20:66: error: deny(): max_fires must be > 0, got 0"})
+    EXPECT_TRUE(contains(plan.err, s)) << s << "\n" << plan.err;
+}
+
 } // namespace
 } // namespace fbc::rt::e2e

@@ -79,6 +79,10 @@ int runPlan(const PlanOptions &opts) {
     else
       backend::emitPlanText(plan, emit, llvm::outs());
     llvm::outs().flush();
+    // A test body whose literal arguments the run rejects (body_argument):
+    // the plan is printed, and the command fails.
+    if (warnings.hasErrors())
+      return 1;
 
     if (opts.checkCost && plan.total.value > uint64_t(opts.maxInstances)) {
       llvm::errs() << "\ncost gate: plan has " << plan.total.str()
