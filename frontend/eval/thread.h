@@ -10,6 +10,7 @@
 #include "frontend/source/source_manager.h"
 #include "frontend/syntax/dialect.h"
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -85,8 +86,10 @@ public:
   // the default is no limit (embedders such as the fuzzer set one).
   uint64_t steps = 0;
   uint64_t maxSteps = UINT64_MAX;
+  // maxSteps may be lowered from another thread to cancel a running body
+  // (fbc run's timeout), so it is read atomically; relaxed is a plain load.
   void step() {
-    if (++steps > maxSteps)
+    if (++steps > std::atomic_ref<uint64_t>(maxSteps).load(std::memory_order_relaxed))
       tooManySteps();
   }
 
