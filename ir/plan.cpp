@@ -35,17 +35,6 @@ std::string Count::str() const {
   return (exact ? "" : "at least ") + std::to_string(value);
 }
 
-std::vector<uint64_t> leafDigits(const PlanTest &t, uint64_t index) {
-  std::vector<uint64_t> digits;
-  digits.reserve(t.axes.size());
-  for (const PlanAxis &a : t.axes) {
-    uint64_t radix = a.factor();
-    digits.push_back(index % radix);
-    index /= radix;
-  }
-  return digits;
-}
-
 const char *axisKindName(AxisKind k) {
   switch (k) {
   case AxisKind::Choose:

@@ -181,12 +181,6 @@ struct Plan {
   std::vector<PlanDiagnostic> diagnostics; // sorted by location, then code
 };
 
-// The digit of each axis of `t` for leaf `index` (0 <= index < t.count.value
-// when the count is exact): mixed radix over t.axes, the first axis varying
-// fastest; an axis of unknown size gets digit 0. This is the enumeration the
-// plan counts and the run executes.
-std::vector<uint64_t> leafDigits(const PlanTest &t, uint64_t index);
-
 // The plan IR's text dump (`fbc ir --stage=plan`, `--print-after=<pass>`):
 // every field, one entity per line, deterministic.
 void printPlanText(const Plan &plan, llvm::raw_ostream &os);

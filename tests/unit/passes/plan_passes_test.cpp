@@ -1,5 +1,6 @@
 // The plan passes on small specs: axes, cost, coverage, suggest,
 // diagnostics, the pass manager, and byte-stable output.
+#include "backend/leaf_lower.h"
 #include "backend/plan_emit.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/load_spec.h"
@@ -268,13 +269,18 @@ def test_x():
   EXPECT_EQ(t.axes[2].kind, ir::AxisKind::Probability);
   EXPECT_EQ(t.axes[3].kind, ir::AxisKind::Interleaving);
   ASSERT_EQ(t.count.str(), "60"); // 2 * 3 * 2 * 5
-  EXPECT_EQ(ir::leafDigits(t, 4), (std::vector<uint64_t>{0, 2, 0, 0}));
-  EXPECT_EQ(ir::leafDigits(t, 5), (std::vector<uint64_t>{1, 2, 0, 0}));
-  EXPECT_EQ(ir::leafDigits(t, 59), (std::vector<uint64_t>{1, 2, 1, 4}));
+  // The run decodes leaves with the lowered program: same axes, same order.
+  ir::LeafProgram program = backend::lowerToLeaves(l.plan);
+  const ir::LeafTest *lt = program.find("test_x");
+  ASSERT_NE(lt, nullptr);
+  ASSERT_EQ(lt->count.str(), "60");
+  EXPECT_EQ(lt->decode(4).digits, (std::vector<uint64_t>{0, 2, 0, 0}));
+  EXPECT_EQ(lt->decode(5).digits, (std::vector<uint64_t>{1, 2, 0, 0}));
+  EXPECT_EQ(lt->decode(59).digits, (std::vector<uint64_t>{1, 2, 1, 4}));
   std::set<std::vector<uint64_t>> seen;
-  for (uint64_t i = 0; i < t.count.value; ++i)
-    seen.insert(ir::leafDigits(t, i));
-  EXPECT_EQ(seen.size(), t.count.value);
+  for (uint64_t i = 0; i < lt->count.value; ++i)
+    seen.insert(lt->decode(i).digits);
+  EXPECT_EQ(seen.size(), lt->count.value);
 }
 
 TEST(PassManager, RunsNamedPassesInOrder) {
