@@ -30,6 +30,7 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/program.h"
 #include "ir/builtins/values.h"
+#include "ir/composed_assumptions.h"
 #include "ir/print.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -260,26 +261,20 @@ public:
   // scenario / matrix cell installs.
   void assumptionSites(const std::vector<std::string> &faults, std::vector<ir::PlanAxis> &sites,
                        std::vector<ir::UnmodeledFanout> &unmodeled) {
-    std::set<std::string> seen;
-    for (const std::string &f : faults)
-      flatten(f, f, seen, sites, unmodeled);
+    std::vector<const ir::FaultAssumption *> installed;
+    for (const std::string &f : faults) {
+      size_t from = installed.size();
+      ir::appendComposedAssumptions(spec_, f, installed);
+      for (size_t i = from; i < installed.size(); ++i) {
+        const ir::FaultAssumption *a = installed[i];
+        for (const ir::FaultRule &r : a->rules)
+          ruleSite(r.fault, a->target.service, r.keyword, f, r.loc,
+                   "fault_assumption \"" + a->name + "\" rule " + r.keyword, sites, unmodeled);
+      }
+    }
   }
 
 private:
-  void flatten(const std::string &name, const std::string &top, std::set<std::string> &seen,
-               std::vector<ir::PlanAxis> &sites, std::vector<ir::UnmodeledFanout> &unmodeled) {
-    if (!seen.insert(name).second)
-      return;
-    const ir::FaultAssumption *a = spec_.findAssumption(name);
-    if (!a)
-      return;
-    for (const ir::FaultRule &r : a->rules)
-      ruleSite(r.fault, a->target.service, r.keyword, top, r.loc,
-               "fault_assumption \"" + a->name + "\" rule " + r.keyword, sites, unmodeled);
-    for (const std::string &child : a->faults)
-      flatten(child, top, seen, sites, unmodeled);
-  }
-
   static void ruleSite(const ir::Fault &f, const std::string &service, const std::string &keyword,
                        const std::string &fault, const ir::Loc &ruleLoc, std::string where,
                        std::vector<ir::PlanAxis> &sites,
@@ -489,8 +484,7 @@ private:
       if (star::Value v = global(target, sc))
         if (auto *a = ir::builtins::valueAs<ir::builtins::AssumptionValue>(v)) {
           std::vector<ir::PlanAxis> sites;
-          std::set<std::string> seen;
-          flatten(a->data.name, a->data.name, seen, sites, out.unmodeled);
+          assumptionSites({a->data.name}, sites, out.unmodeled);
           for (ir::PlanAxis &s : sites) {
             s.fault.clear();
             addUnique(out.probability, std::move(s));

@@ -11,6 +11,7 @@
 // An edge A -> B is covered iff some fault_scenario or fault_matrix cell
 // installs an assumption (or a composed one) that targets B or one of B's
 // interfaces; its fault tests are those tests, by name.
+#include "ir/composed_assumptions.h"
 #include "passes/pass_manager.h"
 
 #include <llvm/ADT/StringMap.h>
@@ -152,20 +153,7 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
   });
 
   // Services each fault test faults (composed assumptions flattened).
-  llvm::StringMap<std::vector<std::string>> targetsOf; // assumption -> services
-  std::function<void(const std::string &, std::set<std::string> &, std::vector<std::string> &)>
-      flatten =
-          [&](const std::string &name, std::set<std::string> &seen, std::vector<std::string> &out) {
-            if (!seen.insert(name).second)
-              return;
-            const ir::FaultAssumption *a = spec.findAssumption(name);
-            if (!a)
-              return;
-            if (a->target.valid())
-              out.push_back(a->target.service);
-            for (const std::string &c : a->faults)
-              flatten(c, seen, out);
-          };
+  llvm::StringMap<std::vector<std::string>> targetsOf;  // assumption -> services
   llvm::StringMap<std::vector<std::string>> faultTests; // service -> tests
   for (const ir::Test &t : spec.tests) {
     if (t.kind != ir::TestKind::FaultScenario && t.kind != ir::TestKind::FaultMatrix)
@@ -173,9 +161,10 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
     for (const std::string &f : t.faults) {
       auto it = targetsOf.find(f);
       if (it == targetsOf.end()) {
-        std::set<std::string> seen;
         std::vector<std::string> out;
-        flatten(f, seen, out);
+        for (const ir::FaultAssumption *a : ir::composedAssumptions(spec, f))
+          if (a->target.valid())
+            out.push_back(a->target.service);
         it = targetsOf.try_emplace(f, std::move(out)).first;
       }
       for (const std::string &svc : it->second) {

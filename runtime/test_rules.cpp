@@ -5,6 +5,7 @@
 #include "frontend/eval/program.h"
 #include "frontend/syntax/ast.h"
 #include "ir/builtins/values.h"
+#include "ir/composed_assumptions.h"
 #include "ir/syscalls.h"
 
 #include <algorithm>
@@ -13,49 +14,54 @@
 namespace fbc::rt {
 namespace {
 
+// The service's position in Spec::services (its ServiceId), by the spec's
+// name index.
 std::optional<ServiceId> serviceIndex(const ir::Spec &spec, std::string_view name) {
-  for (size_t i = 0; i < spec.services.size(); ++i)
-    if (spec.services[i].name == name)
-      return static_cast<ServiceId>(i);
-  return std::nullopt;
+  const ir::Service *s = spec.findService(name);
+  if (!s)
+    return std::nullopt;
+  return static_cast<ServiceId>(s - spec.services.data());
 }
 
-void addAssumption(const ir::Spec &spec, const std::string &name, std::vector<RuleSpec> &out,
-                   std::set<std::string> &seen) {
-  if (!seen.insert(name).second)
+// The rules of one assumption on its target service (op keywords expanded
+// to the op's syscalls).
+void addAssumptionRules(const ir::Spec &spec, const ir::FaultAssumption &a,
+                        std::vector<RuleSpec> &out) {
+  if (!a.target.valid())
     return;
-  const ir::FaultAssumption *a = spec.findAssumption(name);
-  if (!a)
+  std::optional<ServiceId> id = serviceIndex(spec, a.target.service);
+  if (!id)
     return;
-  if (a->target.valid())
-    if (std::optional<ServiceId> id = serviceIndex(spec, a->target.service)) {
-      const ir::Service &svc = spec.services[*id];
-      for (const ir::FaultRule &fr : a->rules) {
-        if (!fr.op.empty()) {
-          if (const ir::Op *op = svc.findOp(fr.op))
-            for (const std::string &sc : op->syscalls) {
-              RuleSpec r;
-              r.target = *id;
-              r.syscall = sc;
-              applyFault(fr.fault, r);
-              r.siteKey = r.label.empty() ? svc.name + ":" + fr.keyword : r.label;
-              r.pathGlob = op->path;
-              if (r.label.empty())
-                r.label = fr.keyword;
-              out.push_back(std::move(r));
-            }
-          continue;
+  const ir::Service &svc = spec.services[*id];
+  for (const ir::FaultRule &fr : a.rules) {
+    if (!fr.op.empty()) {
+      if (const ir::Op *op = svc.findOp(fr.op))
+        for (const std::string &sc : op->syscalls) {
+          RuleSpec r;
+          r.target = *id;
+          r.syscall = sc;
+          applyFault(fr.fault, r);
+          r.siteKey = r.label.empty() ? svc.name + ":" + fr.keyword : r.label;
+          r.pathGlob = op->path;
+          if (r.label.empty())
+            r.label = fr.keyword;
+          out.push_back(std::move(r));
         }
-        RuleSpec r;
-        r.target = *id;
-        r.syscall = fr.keyword;
-        applyFault(fr.fault, r);
-        r.siteKey = r.label.empty() ? svc.name + ":" + fr.keyword : r.label;
-        out.push_back(std::move(r));
-      }
+      continue;
     }
-  for (const std::string &child : a->faults)
-    addAssumption(spec, child, out, seen);
+    RuleSpec r;
+    r.target = *id;
+    r.syscall = fr.keyword;
+    applyFault(fr.fault, r);
+    r.siteKey = r.label.empty() ? svc.name + ":" + fr.keyword : r.label;
+    out.push_back(std::move(r));
+  }
+}
+
+// Every rule the assumption `name` installs, composed ones included.
+void addAssumption(const ir::Spec &spec, std::string_view name, std::vector<RuleSpec> &out) {
+  for (const ir::FaultAssumption *a : ir::composedAssumptions(spec, name))
+    addAssumptionRules(spec, *a, out);
 }
 
 // Walks functions' syntax for fault() calls.
@@ -128,8 +134,7 @@ private:
         return;
       }
       if (auto *a = ir::builtins::valueAs<ir::builtins::AssumptionValue>(v)) {
-        std::set<std::string> seen;
-        addAssumption(spec_, a->data.name, out_, seen);
+        addAssumption(spec_, a->data.name, out_);
         return;
       }
     }
@@ -137,10 +142,8 @@ private:
     // target may be any assumption.
     widenKeywords(keywords);
     if (keywords.empty())
-      for (const ir::FaultAssumption &a : spec_.assumptions) {
-        std::set<std::string> seen;
-        addAssumption(spec_, a.name, out_, seen);
-      }
+      for (const ir::FaultAssumption &a : spec_.assumptions)
+        addAssumption(spec_, a.name, out_);
   }
 
   void expr(const syntax::Expr *e) {
@@ -321,8 +324,7 @@ void applyFault(const ir::Fault &f, RuleSpec &r) {
 }
 
 void assumptionRules(const ir::Spec &spec, const std::string &name, std::vector<RuleSpec> &out) {
-  std::set<std::string> seen;
-  addAssumption(spec, name, out, seen);
+  addAssumption(spec, name, out);
 }
 
 std::vector<RuleSpec> potentialRules(const ir::LoadedSpec &loaded, const ir::Test &t) {
