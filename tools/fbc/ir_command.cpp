@@ -3,10 +3,10 @@
 #include "backend/leaf_lower.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/leaf_program.h"
-#include "ir/load_spec.h"
 #include "ir/plan.h"
 #include "ir/print.h"
 #include "passes/pass_manager.h"
+#include "tools/fbc/load_for_command.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -51,10 +51,8 @@ int runIr(const IrOptions &opts) {
     return 1;
   }
   return star::runWithLargeStack([&] {
-    std::unique_ptr<ir::LoadedSpec> loaded = ir::loadSpec(opts.spec);
-    loaded->printDiagnostics(llvm::errs());
-    llvm::errs().flush();
-    if (!loaded->ok())
+    std::unique_ptr<ir::LoadedSpec> loaded = loadSpecForCommand(opts.spec);
+    if (!loaded)
       return 1;
     if (leavesStage) {
       ir::Plan plan = pm.run(loaded->spec());

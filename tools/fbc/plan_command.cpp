@@ -2,9 +2,9 @@
 
 #include "backend/plan_emit.h"
 #include "frontend/eval/big_stack.h"
-#include "ir/load_spec.h"
 #include "passes/pass_manager.h"
 #include "tools/fbc/heap_tuning.h"
+#include "tools/fbc/load_for_command.h"
 
 #include <CLI/CLI.hpp>
 #include <llvm/Support/raw_ostream.h>
@@ -18,10 +18,8 @@ namespace {
 
 // Loads, plans and prints; returns the exit code. Runs on the large stack.
 int planOnLargeStack(const PlanOptions &opts) {
-  std::unique_ptr<ir::LoadedSpec> loaded = ir::loadSpec(opts.spec);
-  loaded->printDiagnostics(llvm::errs());
-  llvm::errs().flush();
-  if (!loaded->ok())
+  std::unique_ptr<ir::LoadedSpec> loaded = loadSpecForCommand(opts.spec);
+  if (!loaded)
     return 1;
 
   // Deliberately never freed: the caller ends the process with _Exit.

@@ -3,11 +3,11 @@
 #include "backend/leaf_lower.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/duration.h"
-#include "ir/load_spec.h"
 #include "passes/pass_manager.h"
 #include "runtime/executor.h"
 #include "runtime/process_groups.h"
 #include "runtime/report.h"
+#include "tools/fbc/load_for_command.h"
 
 #include <CLI/CLI.hpp>
 #include <fnmatch.h>
@@ -149,10 +149,8 @@ int runRun(const RunOptions &opts) {
   cfg.interrupted = &gInterrupted;
 
   return star::runWithLargeStack([&] {
-    std::unique_ptr<ir::LoadedSpec> loaded = ir::loadSpec(opts.spec);
-    loaded->printDiagnostics(llvm::errs());
-    llvm::errs().flush();
-    if (!loaded->ok())
+    std::unique_ptr<ir::LoadedSpec> loaded = loadSpecForCommand(opts.spec);
+    if (!loaded)
       return 1;
     std::vector<const ir::Test *> tests;
     std::string error;
