@@ -29,6 +29,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/program.h"
+#include "frontend/syntax/walk.h"
 #include "ir/builtins/values.h"
 #include "ir/composed_assumptions.h"
 #include "ir/print.h"
@@ -64,140 +65,6 @@ bool isBuiltinCall(const CallExpr *call, llvm::StringRef name) {
   if (!id || id->name != name)
     return false;
   return !id->binding || id->binding->scope == Scope::Predeclared;
-}
-
-// Pre-order walk calling `fn` on every CallExpr, into nested functions.
-template <class F> void walkExpr(const Expr *e, F &fn);
-template <class F> void walkStmts(llvm::ArrayRef<Stmt *> stmts, F &fn);
-
-template <class F> void walkFunction(const Function *f, F &fn) {
-  for (const Param &p : f->params)
-    if (p.defaultValue)
-      walkExpr(p.defaultValue, fn);
-  walkStmts(f->body, fn);
-}
-
-template <class F> void walkExpr(const Expr *e, F &fn) {
-  if (!e)
-    return;
-  switch (e->kind()) {
-  case Node::Kind::ListExpr:
-    for (const Expr *x : llvm::cast<ListExpr>(e)->elems)
-      walkExpr(x, fn);
-    break;
-  case Node::Kind::TupleExpr:
-    for (const Expr *x : llvm::cast<TupleExpr>(e)->elems)
-      walkExpr(x, fn);
-    break;
-  case Node::Kind::DictExpr:
-    for (const DictEntry &d : llvm::cast<DictExpr>(e)->entries) {
-      walkExpr(d.key, fn);
-      walkExpr(d.value, fn);
-    }
-    break;
-  case Node::Kind::ParenExpr:
-    walkExpr(llvm::cast<ParenExpr>(e)->x, fn);
-    break;
-  case Node::Kind::UnaryExpr:
-    walkExpr(llvm::cast<UnaryExpr>(e)->x, fn);
-    break;
-  case Node::Kind::BinaryExpr: {
-    auto *b = llvm::cast<BinaryExpr>(e);
-    walkExpr(b->x, fn);
-    walkExpr(b->y, fn);
-    break;
-  }
-  case Node::Kind::CondExpr: {
-    auto *c = llvm::cast<CondExpr>(e);
-    walkExpr(c->then, fn);
-    walkExpr(c->cond, fn);
-    walkExpr(c->otherwise, fn);
-    break;
-  }
-  case Node::Kind::CallExpr: {
-    auto *c = llvm::cast<CallExpr>(e);
-    fn(c);
-    walkExpr(c->fn, fn);
-    for (const Argument &a : c->args)
-      walkExpr(a.value, fn);
-    break;
-  }
-  case Node::Kind::DotExpr:
-    walkExpr(llvm::cast<DotExpr>(e)->x, fn);
-    break;
-  case Node::Kind::IndexExpr: {
-    auto *i = llvm::cast<IndexExpr>(e);
-    walkExpr(i->x, fn);
-    walkExpr(i->index, fn);
-    break;
-  }
-  case Node::Kind::SliceExpr: {
-    auto *s = llvm::cast<SliceExpr>(e);
-    walkExpr(s->x, fn);
-    walkExpr(s->lo, fn);
-    walkExpr(s->hi, fn);
-    walkExpr(s->step, fn);
-    break;
-  }
-  case Node::Kind::LambdaExpr:
-    walkFunction(llvm::cast<LambdaExpr>(e)->fn, fn);
-    break;
-  case Node::Kind::Comprehension: {
-    auto *c = llvm::cast<Comprehension>(e);
-    for (const Clause &cl : c->clauses) {
-      walkExpr(cl.vars, fn);
-      walkExpr(cl.x, fn);
-    }
-    walkExpr(c->body, fn);
-    break;
-  }
-  default:
-    break;
-  }
-}
-
-template <class F> void walkStmts(llvm::ArrayRef<Stmt *> stmts, F &fn) {
-  for (const Stmt *s : stmts) {
-    switch (s->kind()) {
-    case Node::Kind::ExprStmt:
-      walkExpr(llvm::cast<ExprStmt>(s)->x, fn);
-      break;
-    case Node::Kind::AssignStmt: {
-      auto *a = llvm::cast<AssignStmt>(s);
-      walkExpr(a->lhs, fn);
-      walkExpr(a->rhs, fn);
-      break;
-    }
-    case Node::Kind::DefStmt:
-      walkFunction(llvm::cast<DefStmt>(s)->fn, fn);
-      break;
-    case Node::Kind::ReturnStmt:
-      walkExpr(llvm::cast<ReturnStmt>(s)->result, fn);
-      break;
-    case Node::Kind::IfStmt: {
-      auto *i = llvm::cast<IfStmt>(s);
-      walkExpr(i->cond, fn);
-      walkStmts(i->then, fn);
-      walkStmts(i->otherwise, fn);
-      break;
-    }
-    case Node::Kind::ForStmt: {
-      auto *f = llvm::cast<ForStmt>(s);
-      walkExpr(f->vars, fn);
-      walkExpr(f->x, fn);
-      walkStmts(f->body, fn);
-      break;
-    }
-    case Node::Kind::WhileStmt: {
-      auto *w = llvm::cast<WhileStmt>(s);
-      walkExpr(w->cond, fn);
-      walkStmts(w->body, fn);
-      break;
-    }
-    default:
-      break;
-    }
-  }
 }
 
 // Go's %v of a float64 is close enough to the IR's shortest form.
@@ -417,7 +284,7 @@ private:
             out.helpers.push_back({std::string(f->code->name), axis, sc.loc(c->fn->pos)});
         }
     };
-    walkFunction(&fn, visit);
+    forEachCall(&fn, visit);
   }
 
   void chooseSite(const CallExpr *c, const Scope &sc, unsigned &unnamed, BodyAxes &out) {
@@ -690,7 +557,7 @@ private:
           found = helperChoose(g, visiting);
       }
     };
-    walkFunction(f->code->syntax, visit);
+    forEachCall(f->code->syntax, visit);
     helperMemo_[f->code] = found;
     return found;
   }

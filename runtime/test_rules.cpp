@@ -4,6 +4,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/program.h"
 #include "frontend/syntax/ast.h"
+#include "frontend/syntax/walk.h"
 #include "ir/builtins/values.h"
 #include "ir/composed_assumptions.h"
 #include "ir/syscalls.h"
@@ -77,7 +78,7 @@ public:
     if (!visited_.insert(fn->code->syntax).second)
       return;
     module_ = fn->module;
-    stmts(fn->code->syntax->body);
+    body(*fn->code->syntax);
   }
 
 private:
@@ -146,139 +147,20 @@ private:
         addAssumption(spec_, a.name, out_);
   }
 
-  void expr(const syntax::Expr *e) {
-    if (!e)
-      return;
-    using K = syntax::Node::Kind;
-    switch (e->kind()) {
-    case K::Ident: {
-      // A root-file function named anywhere (called or passed as run=) is
-      // reachable.
-      if (star::Value v = globalValue(e); v && v.as<star::Function>())
-        pending_.push_back(v);
-      break;
-    }
-    case K::ListExpr:
-      for (auto *x : llvm::cast<syntax::ListExpr>(e)->elems)
-        expr(x);
-      break;
-    case K::TupleExpr:
-      for (auto *x : llvm::cast<syntax::TupleExpr>(e)->elems)
-        expr(x);
-      break;
-    case K::DictExpr:
-      for (const auto &en : llvm::cast<syntax::DictExpr>(e)->entries) {
-        expr(en.key);
-        expr(en.value);
+  // Every fault() / fault_start() call, and every root-file function named
+  // anywhere (called or passed as run=), which is then reachable too.
+  void body(const syntax::Function &fn) {
+    syntax::forEachExpr(&fn, [&](const syntax::Expr *e) {
+      if (auto *c = llvm::dyn_cast<syntax::CallExpr>(e)) {
+        if (auto *id = llvm::dyn_cast<syntax::Ident>(c->fn);
+            id && id->binding && id->binding->scope == syntax::Scope::Predeclared &&
+            (id->name == "fault" || id->name == "fault_start"))
+          faultCall(*c);
+      } else if (llvm::isa<syntax::Ident>(e)) {
+        if (star::Value v = globalValue(e); v && v.as<star::Function>())
+          pending_.push_back(v);
       }
-      break;
-    case K::ParenExpr:
-      expr(llvm::cast<syntax::ParenExpr>(e)->x);
-      break;
-    case K::UnaryExpr:
-      expr(llvm::cast<syntax::UnaryExpr>(e)->x);
-      break;
-    case K::BinaryExpr:
-      expr(llvm::cast<syntax::BinaryExpr>(e)->x);
-      expr(llvm::cast<syntax::BinaryExpr>(e)->y);
-      break;
-    case K::CondExpr: {
-      auto *c = llvm::cast<syntax::CondExpr>(e);
-      expr(c->cond);
-      expr(c->then);
-      expr(c->otherwise);
-      break;
-    }
-    case K::CallExpr: {
-      auto *c = llvm::cast<syntax::CallExpr>(e);
-      if (auto *id = llvm::dyn_cast<syntax::Ident>(c->fn);
-          id && id->binding && id->binding->scope == syntax::Scope::Predeclared &&
-          (id->name == "fault" || id->name == "fault_start"))
-        faultCall(*c);
-      expr(c->fn);
-      for (const syntax::Argument &a : c->args)
-        expr(a.value);
-      break;
-    }
-    case K::DotExpr:
-      expr(llvm::cast<syntax::DotExpr>(e)->x);
-      break;
-    case K::IndexExpr:
-      expr(llvm::cast<syntax::IndexExpr>(e)->x);
-      expr(llvm::cast<syntax::IndexExpr>(e)->index);
-      break;
-    case K::SliceExpr: {
-      auto *s = llvm::cast<syntax::SliceExpr>(e);
-      expr(s->x);
-      expr(s->lo);
-      expr(s->hi);
-      expr(s->step);
-      break;
-    }
-    case K::LambdaExpr:
-      stmts(llvm::cast<syntax::LambdaExpr>(e)->fn->body);
-      break;
-    case K::Comprehension: {
-      auto *c = llvm::cast<syntax::Comprehension>(e);
-      expr(c->body);
-      for (const syntax::Clause &cl : c->clauses) {
-        expr(cl.vars);
-        expr(cl.x);
-      }
-      break;
-    }
-    default:
-      break;
-    }
-  }
-
-  void stmts(llvm::ArrayRef<syntax::Stmt *> list) {
-    for (const syntax::Stmt *s : list)
-      stmt(s);
-  }
-
-  void stmt(const syntax::Stmt *s) {
-    using K = syntax::Node::Kind;
-    switch (s->kind()) {
-    case K::ExprStmt:
-      expr(llvm::cast<syntax::ExprStmt>(s)->x);
-      break;
-    case K::AssignStmt:
-      expr(llvm::cast<syntax::AssignStmt>(s)->lhs);
-      expr(llvm::cast<syntax::AssignStmt>(s)->rhs);
-      break;
-    case K::DefStmt: {
-      const syntax::Function *fn = llvm::cast<syntax::DefStmt>(s)->fn;
-      for (const syntax::Param &p : fn->params)
-        expr(p.defaultValue);
-      stmts(fn->body);
-      break;
-    }
-    case K::ReturnStmt:
-      expr(llvm::cast<syntax::ReturnStmt>(s)->result);
-      break;
-    case K::IfStmt: {
-      auto *i = llvm::cast<syntax::IfStmt>(s);
-      expr(i->cond);
-      stmts(i->then);
-      stmts(i->otherwise);
-      break;
-    }
-    case K::ForStmt: {
-      auto *f = llvm::cast<syntax::ForStmt>(s);
-      expr(f->x);
-      stmts(f->body);
-      break;
-    }
-    case K::WhileStmt: {
-      auto *w = llvm::cast<syntax::WhileStmt>(s);
-      expr(w->cond);
-      stmts(w->body);
-      break;
-    }
-    default:
-      break;
-    }
+    });
   }
 
 public:

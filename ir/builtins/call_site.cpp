@@ -1,5 +1,6 @@
 #include "ir/builtins/call_site.h"
 
+#include "frontend/syntax/walk.h"
 #include "ir/builtins/spec_builder.h"
 
 namespace fbc::ir::builtins {
@@ -7,128 +8,6 @@ namespace fbc::ir::builtins {
 namespace {
 
 using namespace fbc::syntax;
-
-// Collects every call in a file, including those in function bodies.
-class CallCollector {
-public:
-  explicit CallCollector(std::map<std::pair<uint32_t, uint32_t>, const CallExpr *> &out)
-      : out_(out) {}
-
-  void stmts(llvm::ArrayRef<Stmt *> list) {
-    for (const Stmt *s : list)
-      stmt(s);
-  }
-
-  void stmt(const Stmt *s) {
-    if (!s)
-      return;
-    if (auto *x = llvm::dyn_cast<ExprStmt>(s)) {
-      expr(x->x);
-    } else if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
-      expr(a->lhs);
-      expr(a->rhs);
-    } else if (auto *d = llvm::dyn_cast<DefStmt>(s)) {
-      function(d->fn);
-    } else if (auto *r = llvm::dyn_cast<ReturnStmt>(s)) {
-      expr(r->result);
-    } else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
-      expr(i->cond);
-      stmts(i->then);
-      stmts(i->otherwise);
-    } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
-      expr(f->vars);
-      expr(f->x);
-      stmts(f->body);
-    } else if (auto *w = llvm::dyn_cast<WhileStmt>(s)) {
-      expr(w->cond);
-      stmts(w->body);
-    }
-  }
-
-  void function(const Function *fn) {
-    for (const Param &p : fn->params)
-      expr(p.defaultValue);
-    stmts(fn->body);
-  }
-
-  void expr(const Expr *e) {
-    if (!e)
-      return;
-    switch (e->kind()) {
-    case Node::Kind::ListExpr:
-      for (const Expr *x : llvm::cast<ListExpr>(e)->elems)
-        expr(x);
-      break;
-    case Node::Kind::TupleExpr:
-      for (const Expr *x : llvm::cast<TupleExpr>(e)->elems)
-        expr(x);
-      break;
-    case Node::Kind::DictExpr:
-      for (const DictEntry &d : llvm::cast<DictExpr>(e)->entries) {
-        expr(d.key);
-        expr(d.value);
-      }
-      break;
-    case Node::Kind::ParenExpr:
-      expr(llvm::cast<ParenExpr>(e)->x);
-      break;
-    case Node::Kind::UnaryExpr:
-      expr(llvm::cast<UnaryExpr>(e)->x);
-      break;
-    case Node::Kind::BinaryExpr:
-      expr(llvm::cast<BinaryExpr>(e)->x);
-      expr(llvm::cast<BinaryExpr>(e)->y);
-      break;
-    case Node::Kind::CondExpr: {
-      auto *c = llvm::cast<CondExpr>(e);
-      expr(c->cond);
-      expr(c->then);
-      expr(c->otherwise);
-      break;
-    }
-    case Node::Kind::CallExpr: {
-      auto *c = llvm::cast<CallExpr>(e);
-      out_[{c->lparen.line, c->lparen.col}] = c;
-      expr(c->fn);
-      for (const Argument &a : c->args)
-        expr(a.value);
-      break;
-    }
-    case Node::Kind::DotExpr:
-      expr(llvm::cast<DotExpr>(e)->x);
-      break;
-    case Node::Kind::IndexExpr:
-      expr(llvm::cast<IndexExpr>(e)->x);
-      expr(llvm::cast<IndexExpr>(e)->index);
-      break;
-    case Node::Kind::SliceExpr: {
-      auto *s = llvm::cast<SliceExpr>(e);
-      expr(s->x);
-      expr(s->lo);
-      expr(s->hi);
-      expr(s->step);
-      break;
-    }
-    case Node::Kind::LambdaExpr:
-      function(llvm::cast<LambdaExpr>(e)->fn);
-      break;
-    case Node::Kind::Comprehension: {
-      auto *c = llvm::cast<Comprehension>(e);
-      expr(c->body);
-      for (const Clause &cl : c->clauses) {
-        expr(cl.vars);
-        expr(cl.x);
-      }
-      break;
-    }
-    default:
-      break;
-    }
-  }
-
-private:
-  std::map<std::pair<uint32_t, uint32_t>, const CallExpr *> &out_;
-};
 
 const Expr *unparen(const Expr *e) {
   while (e && llvm::isa<ParenExpr>(e))
@@ -150,7 +29,10 @@ const syntax::CallExpr *CallSiteIndex::find(const frontend::SourceFile *file,
     return nullptr;
   FileCalls &fc = it->second;
   if (!fc.built) {
-    CallCollector(fc.calls).stmts(fc.ast->stmts);
+    // Every call in the file, function bodies included, by position.
+    syntax::forEachCall(llvm::ArrayRef<Stmt *>(fc.ast->stmts), [&](const CallExpr *c) {
+      fc.calls[{c->lparen.line, c->lparen.col}] = c;
+    });
     fc.built = true;
   }
   auto c = fc.calls.find({lparen.line, lparen.col});
