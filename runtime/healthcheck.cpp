@@ -1,5 +1,6 @@
 #include "runtime/healthcheck.h"
 
+#include "runtime/tcp_dial.h"
 #include "runtime/trace.h"
 
 #include <curl/curl.h>
@@ -46,41 +47,11 @@ std::string Healthcheck::describe() const {
 }
 
 bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error) {
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_NUMERICSERV;
-  addrinfo *res = nullptr;
-  std::string service = std::to_string(port);
-  if (int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res); rc != 0) {
-    error = gai_strerror(rc);
+  int fd = dialTcp(host, port, monotonicNs() + timeoutMs * 1000000, nullptr, error);
+  if (fd < 0)
     return false;
-  }
-  bool ok = false;
-  for (addrinfo *ai = res; ai && !ok; ai = ai->ai_next) {
-    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-      continue;
-    int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
-    if (rc < 0 && errno == EINPROGRESS) {
-      pollfd p{fd, POLLOUT, 0};
-      if (poll(&p, 1, static_cast<int>(timeoutMs)) == 1) {
-        int soErr = 0;
-        socklen_t len = sizeof soErr;
-        getsockopt(fd, SOL_SOCKET, SO_ERROR, &soErr, &len);
-        rc = soErr == 0 ? 0 : -1;
-        errno = soErr;
-      } else {
-        errno = ETIMEDOUT;
-      }
-    }
-    if (rc == 0)
-      ok = true;
-    else
-      error = std::strerror(errno);
-    close(fd);
-  }
-  freeaddrinfo(res);
-  return ok;
+  close(fd);
+  return true;
 }
 
 namespace {

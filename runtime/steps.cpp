@@ -1,5 +1,6 @@
 #include "runtime/steps.h"
 
+#include "runtime/tcp_dial.h"
 #include "runtime/trace.h"
 
 #include <curl/curl.h>
@@ -125,28 +126,6 @@ HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()
   return out;
 }
 
-namespace {
-
-// Waits for `events` on fd until the deadline, in short slices so that a
-// cancellation is seen promptly. 1 ready, 0 timed out, -1 cancelled/error.
-int waitFd(int fd, short events, int64_t deadlineNs, const std::function<bool()> &cancelled) {
-  for (;;) {
-    if (cancelled && cancelled())
-      return -1;
-    int64_t left = (deadlineNs - monotonicNs()) / 1000000;
-    if (left <= 0)
-      return 0;
-    pollfd p{fd, events, 0};
-    int rc = poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 50)));
-    if (rc > 0)
-      return 1;
-    if (rc < 0 && errno != EINTR)
-      return -1;
-  }
-}
-
-} // namespace
-
 TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string &data,
                       const std::function<bool()> &cancelled) {
   TcpStepResult out;
@@ -156,43 +135,10 @@ TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string 
     out.durationMs = (monotonicNs() - t0) / 1000000;
     return out;
   };
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_NUMERICSERV;
-  addrinfo *res = nullptr;
-  std::string service = std::to_string(port);
-  if (int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res); rc != 0)
-    return done(gai_strerror(rc));
-  int fd = -1;
-  std::string lastError = "connection refused";
-  int64_t dialDeadline = t0 + 5 * 1000000000LL;
-  for (addrinfo *ai = res; ai; ai = ai->ai_next) {
-    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-      continue;
-    int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
-    if (rc < 0 && errno == EINPROGRESS) {
-      int w = waitFd(fd, POLLOUT, dialDeadline, cancelled);
-      if (w == 1) {
-        int err = 0;
-        socklen_t len = sizeof err;
-        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
-        rc = err == 0 ? 0 : -1;
-        errno = err;
-      } else {
-        errno = w == 0 ? ETIMEDOUT : ECANCELED;
-        rc = -1;
-      }
-    }
-    if (rc == 0)
-      break;
-    lastError = errno == ECANCELED ? "cancelled" : std::strerror(errno);
-    close(fd);
-    fd = -1;
-  }
-  freeaddrinfo(res);
+  std::string dialError;
+  int fd = dialTcp(host, port, t0 + 5 * 1000000000LL, cancelled, dialError);
   if (fd < 0)
-    return done("dial tcp " + host + ":" + service + ": " + lastError);
+    return done("dial tcp " + host + ":" + std::to_string(port) + ": " + dialError);
   std::string line = data;
   if (line.empty() || line.back() != '\n')
     line += '\n';

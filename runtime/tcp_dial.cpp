@@ -1,0 +1,75 @@
+#include "runtime/tcp_dial.h"
+
+#include "runtime/trace.h"
+
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace fbc::rt {
+
+int waitFd(int fd, short events, int64_t deadlineNs, const std::function<bool()> &cancelled) {
+  for (;;) {
+    if (cancelled && cancelled())
+      return -1;
+    int64_t left = (deadlineNs - monotonicNs()) / 1000000;
+    if (left <= 0)
+      return 0;
+    pollfd p{fd, events, 0};
+    int rc = poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 50)));
+    if (rc > 0)
+      return 1;
+    if (rc < 0 && errno != EINTR)
+      return -1;
+  }
+}
+
+int dialTcp(const std::string &host, uint16_t port, int64_t deadlineNs,
+            const std::function<bool()> &cancelled, std::string &error) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV;
+  addrinfo *res = nullptr;
+  std::string service = std::to_string(port);
+  if (int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res); rc != 0) {
+    error = gai_strerror(rc);
+    return -1;
+  }
+  int fd = -1;
+  error = "connection refused"; // when no address yields a socket
+  for (addrinfo *ai = res; ai; ai = ai->ai_next) {
+    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+      continue;
+    int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
+    if (rc < 0 && errno == EINPROGRESS) {
+      int w = waitFd(fd, POLLOUT, deadlineNs, cancelled);
+      if (w == 1) {
+        int err = 0;
+        socklen_t len = sizeof err;
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+        rc = err == 0 ? 0 : -1;
+        errno = err;
+      } else {
+        errno = w == 0 ? ETIMEDOUT : ECANCELED;
+        rc = -1;
+      }
+    }
+    if (rc == 0)
+      break;
+    error = errno == ECANCELED ? "cancelled" : std::strerror(errno);
+    close(fd);
+    fd = -1;
+  }
+  freeaddrinfo(res);
+  if (fd >= 0)
+    error.clear();
+  return fd;
+}
+
+} // namespace fbc::rt
