@@ -264,7 +264,7 @@ Executor::~Executor() {
 }
 
 bool Executor::cancelled() const {
-  return cancel_.load(std::memory_order_relaxed) || interrupted();
+  return body_.cancelled() || interrupted();
 }
 
 bool Executor::interrupted() const {
@@ -473,8 +473,8 @@ Value Executor::choose(star::Thread &t, const star::Args &args) {
 
 // parallel(f1, ..., fB, interleavings=P): with a planned interleaving axis
 // the branches run one after another in the leaf's launch order (the d-th
-// lexicographic permutation); otherwise (1 / omitted) once, in argument
-// order. The results come back in argument order.
+// lexicographic permutation); otherwise (1 / omitted) once, concurrently,
+// each on its own thread. The results come back in argument order.
 Value Executor::parallel(star::Thread &t, const star::Args &args) {
   enum class Policy { Single, All, Critical, N } policy = Policy::Single;
   uint64_t cap = 1;
@@ -520,9 +520,7 @@ Value Executor::parallel(star::Thread &t, const star::Args &args) {
       failAt(t, "parallel() argument " + std::to_string(i + 1) + " is not callable (got " +
                     std::string(star::typeName(f)) + ")");
   }
-  std::vector<uint32_t> order(b);
-  for (uint32_t i = 0; i < b; ++i)
-    order[i] = i;
+  std::optional<std::vector<uint32_t>> order;
   if (policy != Policy::Single) {
     // The size this call has: B!, min(2B-1, B!), min(N, B!).
     uint64_t fact = 1;
@@ -539,15 +537,23 @@ Value Executor::parallel(star::Thread &t, const star::Args &args) {
       order = ir::launchOrder(*d < size ? *d : 0, uint32_t(b));
     else
       warnOnce(t, "parallel() site " + ir::quote(key) +
-                      " is not a planned axis of this test: its branches run once, in "
-                      "argument order");
+                      " is not a planned axis of this test: its branches run once, concurrently");
   }
-  std::vector<Value> results(b, star::none());
-  for (uint32_t i : order) {
-    Value r = star::call(t, args.positional[i], llvm::ArrayRef<Value>{});
-    results[i] = r ? r : star::none();
+  llvm::ArrayRef<Value> fns(args.positional.data(), b);
+  std::vector<BranchResult> results =
+      order ? body_.runInOrder(t, fns, *order) : body_.runConcurrently(t, fns);
+  // Every branch has finished; the first failing one (by argument index)
+  // fails the call.
+  std::vector<Value> values;
+  for (size_t i = 0; i < b; ++i) {
+    const BranchResult &r = results[i];
+    if (r.failed && r.internal)
+      throw std::runtime_error(r.error);
+    if (r.failed)
+      t.fail("parallel() callable " + std::to_string(i) + " failed: " + r.error);
+    values.push_back(r.value);
   }
-  return Value::object(t.heap.make<star::List>(std::move(results)));
+  return Value::object(t.heap.make<star::List>(std::move(values)));
 }
 
 TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
@@ -615,8 +621,10 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
     std::mutex mu;
     std::condition_variable cv;
     bool done = false;
-    cancel_ = false;
+    body_.reset();
     std::thread worker([&] {
+      std::lock_guard turn(body_.lock());
+      BodyThreads::Running running(body_, th);
       try {
         th.steps = 0;
         Value result;
@@ -695,15 +703,14 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
       }
     }
     if (!done) {
-      // Cancel the body: sleeps and steps return, Starlark stops at its next
-      // step (maxSteps is only ever lowered from here while the body runs).
-      cancel_ = true;
+      // Cancel the body: sleeps and steps return, and every Starlark thread
+      // (the body's and its parallel() branches') stops at its next step.
+      body_.cancel();
       sleepCv_.notify_all();
-      std::atomic_ref<uint64_t>(th.maxSteps).store(0, std::memory_order_relaxed);
     }
     worker.join();
-    th.maxSteps = UINT64_MAX;
-    cancel_ = false;
+    th.setMaxSteps(UINT64_MAX);
+    body_.reset();
     // An interrupt kills the services first, so a body that finished after
     // it saw dead services: its result means nothing.
     if (interrupted())
@@ -999,12 +1006,15 @@ Value Executor::sleep(star::Thread &t, const star::Args &args) {
     t.fail("sleep(): want a duration string or nanoseconds, got " + std::string(star::typeName(d)));
   }
   int64_t deadline = monotonicNs() + std::max<int64_t>(ns, 0);
-  std::unique_lock lock(sleepMu_);
-  while (!cancelled()) {
-    int64_t left = deadline - monotonicNs();
-    if (left <= 0)
-      return star::none();
-    sleepCv_.wait_for(lock, std::chrono::nanoseconds(std::min<int64_t>(left, 50000000)));
+  {
+    InterpreterLock::Released sleeping(body_.lock());
+    std::unique_lock lock(sleepMu_);
+    while (!cancelled()) {
+      int64_t left = deadline - monotonicNs();
+      if (left <= 0)
+        return star::none();
+      sleepCv_.wait_for(lock, std::chrono::nanoseconds(std::min<int64_t>(left, 50000000)));
+    }
   }
   t.fail("sleep(): cancelled");
 }
@@ -1135,7 +1145,11 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
                                  {"interface", iface.name},
                                  {"protocol", iface.protocol},
                                  {"data", truncate(data, 200)}});
-    TcpStepResult r = tcpStep("127.0.0.1", port, data, cancelledFn);
+    TcpStepResult r;
+    {
+      InterpreterLock::Released waiting(body_.lock());
+      r = tcpStep("127.0.0.1", port, data, cancelledFn);
+    }
     std::vector<std::pair<std::string, std::string>> f{
         {"method", "send"},
         {"duration_ms", std::to_string(r.durationMs)},
@@ -1188,7 +1202,11 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   if (req.hasBody)
     sf.emplace_back("body", truncate(req.body, 200));
   sup_->trace().stepSend(*id, std::move(sf));
-  HttpStepResponse r = httpStep(req, cancelledFn);
+  HttpStepResponse r;
+  {
+    InterpreterLock::Released waiting(body_.lock());
+    r = httpStep(req, cancelledFn);
+  }
   std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)}};
   if (r.status)
     f.emplace_back("status_code", std::to_string(r.status));

@@ -19,6 +19,7 @@
 #include "ir/body_runtime.h"
 #include "ir/leaf_program.h"
 #include "ir/load_spec.h"
+#include "runtime/body_threads.h"
 #include "runtime/rules.h"
 #include "runtime/trace.h"
 
@@ -168,7 +169,7 @@ private:
   Supervisor *sup_ = nullptr;
   std::vector<std::vector<int>> traps_;
   std::map<ServiceId, std::vector<uint64_t>> started_; // fault_start scopes per service
-  std::atomic<bool> cancel_{false};
+  BodyThreads body_; // the body's Starlark threads, their lock and cancellation
   std::mutex sleepMu_;
   std::condition_variable sleepCv_;
   // The running leaf (null for a test without fan-out).

@@ -18,9 +18,35 @@ void Thread::fail(std::string msg) {
   throw err;
 }
 
-void Thread::tooManySteps() { fail("Starlark computation cancelled: too many steps"); }
+// The slow path of step(): past maxSteps, fail; otherwise call the
+// checkpoint (if any: a spare call, on the first step, is harmless).
+// Then set the next bound. cancel() may run concurrently on another thread;
+// every access here is sequentially consistent, and the bound is re-checked
+// against maxSteps after it is stored, so a cancel is never overwritten: either
+// this thread's re-read sees maxSteps == 0, or cancel()'s store of the bound
+// comes after ours.
+void Thread::stepBoundReached() {
+  std::atomic_ref<uint64_t> max(maxSteps), bound(nextCheck_);
+  if (steps > max.load())
+    fail("Starlark computation cancelled: too many steps");
+  uint64_t next = max.load();
+  if (checkpoint) {
+    checkpoint();
+    next = std::min(next, steps + checkpointEvery);
+  }
+  bound.store(next);
+  if (uint64_t now = max.load(); now < next)
+    bound.store(now);
+}
 
-void Thread::tooDeep() { fail("call stack too deep (more than " + std::to_string(maxDepth) + " calls)"); }
+void Thread::cancel() {
+  std::atomic_ref<uint64_t>(maxSteps).store(0);
+  std::atomic_ref<uint64_t>(nextCheck_).store(0);
+}
+
+void Thread::tooDeep() {
+  fail("call stack too deep (more than " + std::to_string(maxDepth) + " calls)");
+}
 
 const TraceFrame *EvalError::innermostSourceFrame() const {
   for (auto it = frames.rbegin(); it != frames.rend(); ++it)
@@ -43,8 +69,10 @@ std::string EvalError::backtrace() const {
     const TraceFrame &f = frames[i];
     out.append("  ").append(f.file);
     if (f.pos.valid())
-      out.append(":").append(std::to_string(f.pos.line)).append(":").append(
-          std::to_string(f.pos.col));
+      out.append(":")
+          .append(std::to_string(f.pos.line))
+          .append(":")
+          .append(std::to_string(f.pos.col));
     out.append(": in ").append(f.function).append("\n");
   }
   out.append("Error").append(suffix).append(": ").append(msg_);

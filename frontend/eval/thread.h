@@ -50,8 +50,8 @@ private:
 // failure anywhere reports the right line and column.
 struct CallFrame {
   CallFrame *parent = nullptr;
-  const Function *fn = nullptr;  // null for <toplevel> or a builtin
-  const char *name = nullptr;    // "<toplevel>", a function or builtin name
+  const Function *fn = nullptr;               // null for <toplevel> or a builtin
+  const char *name = nullptr;                 // "<toplevel>", a function or builtin name
   const frontend::SourceFile *file = nullptr; // null for builtins
   frontend::Pos pos;
 };
@@ -83,15 +83,28 @@ public:
   // Execution steps so far: one per call of a Starlark function and one per
   // iteration of a for/while loop or comprehension clause. Past maxSteps
   // execution fails with "Starlark computation cancelled: too many steps";
-  // the default is no limit (embedders such as the fuzzer set one).
+  // the default is no limit (embedders such as the fuzzer set one). Assign
+  // maxSteps before the first step, or later through setMaxSteps(); to stop
+  // a running thread, call cancel() from any thread.
   uint64_t steps = 0;
   uint64_t maxSteps = UINT64_MAX;
-  // maxSteps may be lowered from another thread to cancel a running body
-  // (fbc run's timeout), so it is read atomically; relaxed is a plain load.
-  void step() {
-    if (++steps > std::atomic_ref<uint64_t>(maxSteps).load(std::memory_order_relaxed))
-      tooManySteps();
+  void setMaxSteps(uint64_t n) {
+    maxSteps = n;
+    nextCheck_ = 0;
   }
+  // When set, called every checkpointEvery steps on this thread (fbc run
+  // lets the other branches of a parallel() take their turn here).
+  std::function<void()> checkpoint;
+  uint64_t checkpointEvery = 10000;
+
+  void step() {
+    // One relaxed load: nextCheck_ folds maxSteps and the next checkpoint
+    // into the single bound the hot path compares against.
+    if (++steps > std::atomic_ref<uint64_t>(nextCheck_).load(std::memory_order_relaxed))
+      stepBoundReached();
+  }
+  // Makes the thread fail at its next step; safe from any thread.
+  void cancel();
 
   // Pushes/pops a frame; use CallScope or BuiltinFrame rather than these.
   void push(CallFrame &f) {
@@ -108,7 +121,9 @@ public:
 
 private:
   [[noreturn]] void tooDeep();
-  [[noreturn]] void tooManySteps();
+  void stepBoundReached();
+  // 0 at first, so the first step computes the real bound from maxSteps.
+  uint64_t nextCheck_ = 0;
 };
 
 // Keeps a builtin's frame on the stack while it runs ("<builtin>: in min").

@@ -572,7 +572,7 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // plan = run: the number of rows `fbc run` prints is the total `fbc plan`
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
-  for (const char *name : {"leaves", "faults", "matrix", "prob"}) {
+  for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -608,6 +608,42 @@ TEST(FbcRunLeaves, ArgumentErrorsAreLocated) {
         "spec.star:17:13: error: parallel(): unrecognized keyword argument \"order\"",
         "spec.star:20:66: error: deny(): max_fires must be > 0, got 0"})
     EXPECT_TRUE(contains(plan.err, s)) << s << "\n" << plan.err;
+}
+
+// ---- parallel() without an interleaving axis: one concurrent execution
+// (run_specs/parallel.star)
+
+TEST(FbcRunParallel, BranchesOverlapInTheirRequests) {
+  Spec spec("parallel");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--test", "~test_(overlap|spin_yields)"},
+                    spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_overlap (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_spin_yields (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "    #9  kv           fsync            delay(1s)")) << r.out;
+}
+
+TEST(FbcRunParallel, FirstFailingBranchFailsTheCallAfterAllRan) {
+  Spec spec("parallel");
+  FbcRun r =
+      runFbc({"run", spec.path, "--seed", "1", "--test", "test_branch_fails"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- FAIL: test_branch_fails (")) << r.out;
+  EXPECT_TRUE(
+      contains(r.out, "  reason: parallel() callable 1 failed: key \"missing\" not in dict\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.err, "branch ok ran")) << r.err;
+}
+
+TEST(FbcRunParallel, TimeoutStopsEveryBranch) {
+  Spec spec("parallel");
+  FbcRun r = runFbc(
+      {"run", spec.path, "--seed", "1", "--test", "test_branches_time_out", "--timeout", "1s"},
+      spec.dir.path(), {}, 60000);
+  EXPECT_EQ(r.exit, 3) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- INCONCLUSIVE: test_branches_time_out (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  reason: test timeout: body did not complete within 1s\n"))
+      << r.out;
 }
 
 } // namespace
