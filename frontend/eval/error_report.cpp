@@ -24,8 +24,12 @@ void printRuntimeError(llvm::raw_ostream &os, const EvalError &e,
   for (const TraceFrame &tf : e.frames)
     if (tf.file != "<builtin>")
       ++starlarkFrames;
-  if (mode == TracebackMode::Always || starlarkFrames > 1)
+  // fbc exec prints Go's whole backtrace; elsewhere the diagnostic above
+  // already says the message, so the frames alone follow it.
+  if (mode == TracebackMode::Always)
     os << e.backtrace() << "\n";
+  else if (starlarkFrames > 1)
+    os << e.backtrace(/*errorLine=*/false) << "\n";
 }
 
 } // namespace fbc::star

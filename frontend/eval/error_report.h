@@ -14,7 +14,7 @@ namespace fbc::star {
 
 enum class TracebackMode {
   Always,   // fbc exec: always print the backtrace
-  IfNested, // spec loading: only when the error is inside a function call
+  IfNested, // spec loading: the frames only, when the error is inside a call
 };
 
 // `sources` finds the frame's file (by path) for the source line; a frame

@@ -32,7 +32,13 @@ const syntax::File *Interpreter::parse(const frontend::SourceFile &file,
     return nullptr;
   auto isPredeclared = [this](llvm::StringRef name) { return predeclared.count(name) != 0; };
   auto universal = [](llvm::StringRef name) { return isUniversal(name); };
-  resolve::Environment env{isPredeclared, universal};
+  auto all = [this](std::vector<llvm::StringRef> &out) {
+    for (const auto &entry : predeclared)
+      out.push_back(entry.first());
+    for (const auto &[name, value] : universeMembers())
+      out.push_back(name);
+  };
+  resolve::Environment env{isPredeclared, universal, all};
   if (!resolve::resolveFile(ctx, *ast, dialect, env, diags))
     return nullptr;
   if (onParse)
@@ -111,11 +117,20 @@ Value Interpreter::loadModule(std::string_view module, const frontend::SourceFil
   const syntax::File *ast = parse(*file, diags);
   if (!ast) {
     loaded_.erase(key);
-    std::string first;
-    llvm::raw_string_ostream os(first);
+    // Fail as the module's top level would at the error, so the report
+    // shows the module's line with a caret and the load() in the backtrace,
+    // as a runtime error inside the module does.
     const frontend::Diagnostic &d = diags.all().front();
-    os << d.file->path() << ":" << d.pos.line << ":" << d.pos.col << ": " << d.message;
-    thread.fail("cannot load " + std::string(module) + ": " + os.str());
+    CallFrame at;
+    at.name = "<toplevel>";
+    at.file = d.file;
+    at.pos = d.pos;
+    thread.push(at);
+    struct Pop {
+      Thread &t;
+      ~Pop() { t.pop(); }
+    } pop{thread};
+    thread.fail("cannot load " + std::string(module) + ": " + d.message);
   }
   ModuleEnv *env;
   try {

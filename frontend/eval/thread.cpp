@@ -57,7 +57,7 @@ const TraceFrame *EvalError::innermostSourceFrame() const {
 
 // Go's format: the frames, outermost first; if the innermost frame is a
 // builtin it is folded into the last line ("Error in append: ...").
-std::string EvalError::backtrace() const {
+std::string EvalError::backtrace(bool errorLine) const {
   std::string out = "Traceback (most recent call last):\n";
   size_t n = frames.size();
   std::string suffix;
@@ -74,6 +74,10 @@ std::string EvalError::backtrace() const {
           .append(":")
           .append(std::to_string(f.pos.col));
     out.append(": in ").append(f.function).append("\n");
+  }
+  if (!errorLine) {
+    out.pop_back(); // the frames' last "\n"
+    return out;
   }
   out.append("Error").append(suffix).append(": ").append(msg_);
   return out;

@@ -29,14 +29,15 @@ struct TraceFrame {
 };
 
 // A Starlark runtime error. what() is the message only (as Go's Error());
-// backtrace() renders "Traceback (most recent call last):" and the frames.
+// backtrace() renders "Traceback (most recent call last):", the frames and
+// (unless errorLine is false) the closing "Error: <message>" line.
 class EvalError : public std::exception {
 public:
   explicit EvalError(std::string msg) : msg_(std::move(msg)) {}
   const char *what() const noexcept override { return msg_.c_str(); }
   const std::string &message() const { return msg_; }
   std::vector<TraceFrame> frames; // outermost first
-  std::string backtrace() const;
+  std::string backtrace(bool errorLine = true) const;
   // The innermost frame that belongs to a Starlark file (not <builtin>).
   const TraceFrame *innermostSourceFrame() const;
 
@@ -106,7 +107,7 @@ public:
   // Makes the thread fail at its next step; safe from any thread.
   void cancel();
 
-  // Pushes/pops a frame; use CallScope or BuiltinFrame rather than these.
+  // Pushes/pops a frame; pair them with a scope guard (BuiltinFrame is one).
   void push(CallFrame &f) {
     if (depth >= maxDepth)
       tooDeep(); // before linking: a throwing push leaves the stack intact

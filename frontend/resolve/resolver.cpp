@@ -240,7 +240,8 @@ private:
   }
 
   // The nearest name to a misspelled one among the enclosing blocks'
-  // bindings and the module's globals.
+  // bindings, the module's globals and (when the embedder lists them) the
+  // predeclared and universal names.
   std::string_view spellcheck(const Use &u) {
     spellNames_.clear();
     for (Block *b = u.env; b; b = b->parent)
@@ -248,6 +249,8 @@ private:
         spellNames_.push_back(entry.first);
     for (Binding *g : moduleGlobals_)
       spellNames_.push_back(g->first->name);
+    if (environment_.allPredeclared)
+      environment_.allPredeclared(spellNames_);
     std::sort(spellNames_.begin(), spellNames_.end());
     llvm::SmallVector<std::string_view, 32> names;
     for (llvm::StringRef n : spellNames_)

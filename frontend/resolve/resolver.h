@@ -10,12 +10,18 @@
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 
+#include <vector>
+
 namespace fbc::resolve {
 
 struct Environment {
   // Names the embedder predeclares (spec builtins), and the universe.
   llvm::function_ref<bool(llvm::StringRef)> isPredeclared;
   llvm::function_ref<bool(llvm::StringRef)> isUniversal;
+  // Optional: appends every predeclared and universal name, the further
+  // candidates of "undefined: x (did you mean y?)" (Go's resolver cannot
+  // enumerate them, so it suggests only the file's own names).
+  llvm::function_ref<void(std::vector<llvm::StringRef> &)> allPredeclared = nullptr;
 };
 
 // Returns false if any error was reported.
