@@ -808,27 +808,7 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
       t.fail(std::string(who) + "() " + key + "= must be a fault (delay/deny/allow), got " +
              std::string(star::typeName(k.value)) + ". Example: " + key +
              "=deny(\"ECONNREFUSED\")");
-    if (op) {
-      for (const std::string &sc : op->syscalls) {
-        RuleSpec r;
-        r.target = target;
-        r.syscall = sc;
-        applyFault(fv->data, r);
-        r.siteKey = r.label.empty() ? svc.name + ":" + key : r.label;
-        if (!op->path.empty())
-          r.pathGlob = op->path;
-        if (r.label.empty())
-          r.label = key;
-        out.push_back(std::move(r));
-      }
-      continue;
-    }
-    RuleSpec r;
-    r.target = target;
-    r.syscall = key;
-    applyFault(fv->data, r);
-    r.siteKey = r.label.empty() ? svc.name + ":" + key : r.label;
-    out.push_back(std::move(r));
+    keywordRules(target, svc, key, fv->data, out);
   }
 }
 

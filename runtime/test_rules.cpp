@@ -34,29 +34,8 @@ void addAssumptionRules(const ir::Spec &spec, const ir::FaultAssumption &a,
   if (!id)
     return;
   const ir::Service &svc = spec.services[*id];
-  for (const ir::FaultRule &fr : a.rules) {
-    if (!fr.op.empty()) {
-      if (const ir::Op *op = svc.findOp(fr.op))
-        for (const std::string &sc : op->syscalls) {
-          RuleSpec r;
-          r.target = *id;
-          r.syscall = sc;
-          applyFault(fr.fault, r);
-          r.siteKey = r.label.empty() ? svc.name + ":" + fr.keyword : r.label;
-          r.pathGlob = op->path;
-          if (r.label.empty())
-            r.label = fr.keyword;
-          out.push_back(std::move(r));
-        }
-      continue;
-    }
-    RuleSpec r;
-    r.target = *id;
-    r.syscall = fr.keyword;
-    applyFault(fr.fault, r);
-    r.siteKey = r.label.empty() ? svc.name + ":" + fr.keyword : r.label;
-    out.push_back(std::move(r));
-  }
+  for (const ir::FaultRule &fr : a.rules)
+    keywordRules(*id, svc, fr.keyword, fr.fault, out);
 }
 
 // Every rule the assumption `name` installs, composed ones included.
@@ -203,6 +182,26 @@ void applyFault(const ir::Fault &f, RuleSpec &r) {
   r.label = f.label;
   if (!f.path.empty())
     r.pathGlob = f.path;
+}
+
+void keywordRules(ServiceId target, const ir::Service &svc, const std::string &keyword,
+                  const ir::Fault &f, std::vector<RuleSpec> &out) {
+  const ir::Op *op = svc.findOp(keyword);
+  std::vector<std::string> one{keyword};
+  for (const std::string &sc : op ? op->syscalls : one) {
+    RuleSpec r;
+    r.target = target;
+    r.syscall = sc;
+    applyFault(f, r);
+    r.siteKey = r.label.empty() ? svc.name + ":" + keyword : r.label;
+    if (op) {
+      if (f.path.empty())
+        r.pathGlob = op->path;
+      if (r.label.empty())
+        r.label = keyword;
+    }
+    out.push_back(std::move(r));
+  }
 }
 
 void assumptionRules(const ir::Spec &spec, const std::string &name, std::vector<RuleSpec> &out) {

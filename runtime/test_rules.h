@@ -30,6 +30,12 @@ void assumptionRules(const ir::Spec &spec, const std::string &name, std::vector<
 // A fault value as a rule action: deny(errno), delay(duration), allow.
 void applyFault(const ir::Fault &f, RuleSpec &r);
 
+// The rules of `keyword = f` on service `svc` (index `target`): one per
+// syscall of a named op (labelled with the op's name; the fault's own path=
+// wins over the op's path), else one on the syscall keyword.
+void keywordRules(ServiceId target, const ir::Service &svc, const std::string &keyword,
+                  const ir::Fault &f, std::vector<RuleSpec> &out);
+
 // RuleSpecs (actions irrelevant) for every rule test `t` could activate.
 std::vector<RuleSpec> potentialRules(const ir::LoadedSpec &loaded, const ir::Test &t);
 

@@ -572,7 +572,7 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // plan = run: the number of rows `fbc run` prints is the total `fbc plan`
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
-  for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel"}) {
+  for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel", "ops"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -643,6 +643,24 @@ TEST(FbcRunParallel, TimeoutStopsEveryBranch) {
   EXPECT_EQ(r.exit, 3) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "--- INCONCLUSIVE: test_branches_time_out (")) << r.out;
   EXPECT_TRUE(contains(r.out, "  reason: test timeout: body did not complete within 1s\n"))
+      << r.out;
+}
+
+// ---- faults on a named op (run_specs/ops.star): the op's path, unless the
+// fault gives its own path= (in fault() and in a fault_assumption alike).
+
+TEST(FbcRunOps, OpPathUnlessTheFaultGivesItsOwn) {
+  Spec spec("ops");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  for (const char *s :
+       {"--- PASS: test_op_path (", "--- PASS: test_fault_path_wins (",
+        "--- PASS: test_assumption_path_wins (",
+        "  fault rule on kv: write=deny(EIO) path=\"**/kv.wal\" label=\"persist\"",
+        "  fault rule on kv: write=deny(EIO) path=\"**/snap.txt\" label=\"persist\""})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  EXPECT_EQ(allMatches(r.out, R"(deny\(input/output error\)  \[persist\]  \S+/(\w+\.\w+))"),
+            (std::vector<std::string>{"snap.txt", "snap.txt", "kv.wal"}))
       << r.out;
 }
 
