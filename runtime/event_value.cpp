@@ -52,6 +52,8 @@ FlatEvent flattenEvent(const TraceEvent &e, const std::vector<std::string> &name
     if (!s.label.empty())
       f.fields.emplace_back("label", s.label);
     f.fields.emplace_back("latency_us", std::to_string(s.latencyNs / 1000));
+    if (s.unanswered)
+      f.fields.emplace_back("unanswered", "true");
   }
   for (const auto &kv : e.fields)
     f.fields.push_back(kv);

@@ -194,10 +194,31 @@ void NotificationListener::stopThread() {
   thread_.join();
 }
 
+void NotificationListener::answerDelay(uint64_t id) {
+  auto it = pending_.find(id);
+  if (it == pending_.end())
+    return; // the listener closed first and recorded it
+  PendingDelay p = std::move(it->second);
+  pending_.erase(it);
+  if (p.record) {
+    p.rec.latencyNs = monotonicNs() - p.receivedNs;
+    trace_.recordSyscall(service_, std::move(p.rec));
+  }
+  respond(id, Action::allow());
+}
+
 void NotificationListener::close() {
   if (fd_ < 0)
     return;
   stopThread();
+  int64_t now = monotonicNs();
+  for (auto &[id, p] : pending_)
+    if (p.record) {
+      p.rec.latencyNs = now - p.receivedNs;
+      p.rec.unanswered = true;
+      trace_.recordSyscall(service_, std::move(p.rec));
+    }
+  pending_.clear();
   ::close(fd_);
   fd_ = -1;
 }
@@ -251,13 +272,8 @@ void NotificationListener::handle() {
     uint64_t id = req_.id;
     int64_t deadline = t0 + d.action.delayNs;
     loop_.post([this, id, t0, deadline, record, rec = std::move(rec)]() mutable {
-      loop_.addTimer(deadline, [this, id, t0, record, rec = std::move(rec)]() mutable {
-        if (record) {
-          rec.latencyNs = monotonicNs() - t0;
-          trace_.recordSyscall(service_, std::move(rec));
-        }
-        respond(id, Action::allow());
-      });
+      pending_.emplace(id, PendingDelay{t0, record, std::move(rec)});
+      loop_.addTimer(deadline, [this, id] { answerDelay(id); });
     });
     return;
   }

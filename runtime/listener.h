@@ -26,6 +26,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -48,9 +49,9 @@ public:
 
   // Starts the receive thread.
   void start();
-  // Stops the receive thread and closes the fd (loop thread). Pending
-  // delays are dropped: the kernel fails their syscalls once the listener
-  // is closed.
+  // Stops the receive thread and closes the fd (loop thread). Delays still
+  // pending go into the trace as unanswered (the kernel fails their
+  // syscalls once the listener is closed, if the process still lives).
   void close();
   // Returns once no notification is being handled (any thread): what the
   // receive thread already took is in the trace.
@@ -63,6 +64,16 @@ private:
   void receiveLoop();
   void handle();
   void stopThread();
+  void answerDelay(uint64_t id); // loop thread
+
+  // Delayed notifications awaiting their timer, by notification id (the
+  // kernel's ids increase, so this is arrival order). Loop thread only.
+  struct PendingDelay {
+    int64_t receivedNs;
+    bool record;
+    SyscallRecord rec;
+  };
+  std::map<uint64_t, PendingDelay> pending_;
 
   EventLoop &loop_;
   int fd_;

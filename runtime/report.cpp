@@ -108,7 +108,8 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
       else if (!s.dest.empty())
         line += "  " + s.dest;
       if (s.action.kind == ActionKind::Delay)
-        line += "  (+" + std::to_string(s.latencyNs / 1000000) + "ms)";
+        line += "  (+" + std::to_string(s.latencyNs / 1000000) + "ms" +
+                (s.unanswered ? ", unanswered: its service stopped first)" : ")");
       out += line + "\n";
     }
   }

@@ -160,6 +160,8 @@ void Trace::writeEvent(JsonWriter &w, const TraceEvent &e) const {
     if (!s.label.empty())
       w.field("label", s.label);
     w.field("latency_ns", s.latencyNs);
+    if (s.unanswered)
+      w.field("unanswered", true);
   }
   if (!e.fields.empty()) {
     w.key("fields").beginObject();

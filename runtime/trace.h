@@ -41,6 +41,9 @@ struct SyscallRecord {
   std::string path;              // resolved path, if it was needed
   std::string label;             // the firing rule's label
   std::string dest;              // "127.0.0.1:6379" for connect/sendto, if read
+  // A delay still running when its service stopped (the test ended or the
+  // process died first): latencyNs is the time it had been held.
+  bool unanswered = false;
 };
 
 struct TraceEvent {
