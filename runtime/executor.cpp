@@ -9,6 +9,7 @@
 #include "ir/duration.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
+#include "runtime/builtin_args.h"
 #include "runtime/duration.h"
 #include "runtime/errno_names.h"
 #include "runtime/event_value.h"
@@ -17,7 +18,6 @@
 #include "runtime/supervisor.h"
 #include "runtime/test_rules.h"
 
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <time.h>
@@ -232,20 +232,6 @@ std::string truncate(std::string s, size_t n) {
   if (s.size() > n)
     s.resize(n);
   return s;
-}
-
-std::string strArg(star::Thread &t, Value v, const std::string &what) {
-  auto *s = v.as<star::String>();
-  if (!s)
-    t.fail(what + " must be a string, got " + std::string(star::typeName(v)));
-  return std::string(s->view());
-}
-
-Value kwarg(const star::Args &args, std::string_view name) {
-  for (const star::Kwarg &k : args.kwargs)
-    if (k.name->view() == name)
-      return k.value;
-  return Value();
 }
 
 // A field of a scenario result: a dict key or an attribute.
@@ -775,6 +761,8 @@ Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::
     return sleep(t, args);
   if (name == "events" || name == "assert_eventually" || name == "assert_never")
     return queryEvents(t, name, args);
+  if (name == "assert_before")
+    return assertBefore(t, args);
   t.fail(std::string(name) + "() is not supported by fbc run yet");
 }
 
@@ -997,84 +985,6 @@ Value Executor::sleep(star::Thread &t, const star::Args &args) {
     }
   }
   t.fail("sleep(): cancelled");
-}
-
-// ------------------------------------------------------- event queries
-
-Value Executor::queryEvents(star::Thread &t, std::string_view who, const star::Args &args) {
-  std::string w(who);
-  if (!args.positional.empty())
-    t.fail(w + "(): takes only keyword arguments (filters such as syscall=\"write\", or where=)");
-  std::vector<std::pair<std::string, std::string>> filters;
-  Value where;
-  for (const star::Kwarg &k : args.kwargs) {
-    std::string key(k.name->view());
-    if (key == "where") {
-      if (!k.value.isObject() || !k.value.obj()->callable())
-        t.fail(w + "(): where= must be a callable, got " + std::string(star::typeName(k.value)));
-      where = k.value;
-      continue;
-    }
-    filters.emplace_back(key, strArg(t, k.value, w + "(): " + key + "="));
-  }
-  auto match = [](const std::string &pattern, const std::string &value) {
-    if (pattern.find_first_of("*?[") != std::string::npos)
-      return fnmatch(pattern.c_str(), value.c_str(), 0) == 0;
-    return pattern == value;
-  };
-  std::vector<std::string> names;
-  for (const ir::Service &svc : loaded_.spec().services)
-    names.push_back(svc.name);
-  std::vector<Value> found;
-  std::optional<FlatEvent> first;
-  for (const TraceEvent &e : sup_->trace().events()) {
-    FlatEvent f = flattenEvent(e, names);
-    bool ok = true;
-    for (const auto &[k, v] : filters) {
-      if (k == "type")
-        ok = match(v, f.type) || match(v, f.eventType);
-      else if (k == "service")
-        ok = match(v, f.service);
-      else if (const std::string *fv = f.field(k))
-        ok = match(v, *fv);
-      else
-        ok = false;
-      if (!ok)
-        break;
-    }
-    if (!ok)
-      continue;
-    Value ev = Value::object(t.heap.make<EventValue>(f));
-    if (where && !star::truth(star::call(t, where, llvm::ArrayRef<Value>{ev})))
-      continue;
-    if (!first)
-      first = f;
-    found.push_back(ev);
-    if (who == "assert_never")
-      break;
-  }
-  std::string filterText;
-  for (const auto &[k, v] : filters) {
-    filterText += filterText.empty() ? "" : ", ";
-    filterText += k + "=" + ir::quote(v);
-  }
-  if (who == "assert_eventually" && found.empty())
-    t.fail(filters.empty() && where
-               ? "assert_eventually: no event matched where= predicate"
-               : "assert_eventually: no matching event found (filters: " + filterText + ")");
-  if (who == "assert_never" && first) {
-    std::string what = "service=" + first->service;
-    for (const char *k : {"syscall", "decision", "path"})
-      if (const std::string *v = first->field(k))
-        what += std::string(" ") + k + "=" + *v;
-    if (where && filters.empty())
-      t.fail("assert_never: found matching event #" + std::to_string(first->seq) +
-             " via where= predicate");
-    t.fail("assert_never: found matching event #" + std::to_string(first->seq) + " (" + what + ")");
-  }
-  if (who != "events")
-    return star::none();
-  return Value::object(t.heap.make<star::List>(std::move(found)));
 }
 
 // ---------------------------------------------------------------- steps

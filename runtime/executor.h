@@ -155,6 +155,8 @@ private:
   star::Value sleep(star::Thread &t, const star::Args &args);
   // events(**filters, where=), assert_eventually(...), assert_never(...)
   star::Value queryEvents(star::Thread &t, std::string_view who, const star::Args &args);
+  star::Value assertBefore(star::Thread &t, const star::Args &args);
+  std::vector<std::string> serviceNames() const; // by ServiceId
   void checkExpect(star::Thread &t, const ir::Expect &e, star::Value result);
 
   // Pushes `rules` as one fault scope after checking that every syscall they

@@ -577,7 +577,7 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // plan = run: the number of rows `fbc run` prints is the total `fbc plan`
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
-  for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel", "ops"}) {
+  for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -667,6 +667,25 @@ TEST(FbcRunOps, OpPathUnlessTheFaultGivesItsOwn) {
   EXPECT_EQ(allMatches(r.out, R"(deny\(input/output error\)  \[persist\]  \S+/(\w+\.\w+))"),
             (std::vector<std::string>{"snap.txt", "snap.txt", "kv.wal"}))
       << r.out;
+}
+
+// ---- assert_before (run_specs/queries.star)
+
+TEST(FbcRunQueries, AssertBeforeComparesFirstMatches) {
+  Spec spec("queries");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_write_before_fsync (")) << r.out;
+  EXPECT_TRUE(RE2::PartialMatch(r.out,
+                                R"(--- FAIL: test_fsync_not_before_write \(\d+ms\) ---\n)"
+                                R"(  reason: assert_before: 'first' event \(seq=(\d+)\) did )"
+                                R"(not occur before 'then' event \(seq=(\d+)\)\n)"))
+      << r.out;
+  for (const char *s : {"  reason: assert_before: no event matching 'then' filters "
+                        "(syscall=\"fsync\", service=\"kv\")\n",
+                        "  reason: assert_before: requires first={...} and then={...} keyword "
+                        "arguments\n"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
 }
 
 } // namespace

@@ -1,0 +1,22 @@
+#include "runtime/builtin_args.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+
+namespace fbc::rt {
+
+std::string strArg(star::Thread &t, star::Value v, const std::string &what) {
+  auto *s = v.as<star::String>();
+  if (!s)
+    t.fail(what + " must be a string, got " + std::string(star::typeName(v)));
+  return std::string(s->view());
+}
+
+star::Value kwarg(const star::Args &args, std::string_view name) {
+  for (const star::Kwarg &k : args.kwargs)
+    if (k.name->view() == name)
+      return k.value;
+  return star::Value();
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,17 @@
+// Reading the arguments of the body-time builtins.
+#pragma once
+
+#include "frontend/eval/thread.h"
+#include "frontend/eval/value.h"
+
+#include <string>
+#include <string_view>
+
+namespace fbc::rt {
+
+// `v` as a string; otherwise fails with "<what> must be a string, got T".
+std::string strArg(star::Thread &t, star::Value v, const std::string &what);
+// The keyword argument `name`, or null.
+star::Value kwarg(const star::Args &args, std::string_view name);
+
+} // namespace fbc::rt
