@@ -338,7 +338,9 @@ private:
   }
 
   void faultSite(const CallExpr *c, const Scope &sc, BodyAxes &out) {
-    std::string service = "*";
+    // The services the rules go on: one site per service, as the run keys
+    // them (<service>:<keyword> unless labelled).
+    std::vector<std::string> services{"*"};
     bool isAll = isBuiltinCall(c, "fault_all");
     const Expr *target = nullptr;
     for (const Argument &a : c->args)
@@ -358,30 +360,50 @@ private:
           }
           return;
         }
-      service = targetService(target, sc);
-      if (service.empty())
-        service = "?";
+      std::string service = targetService(target, sc);
+      services = {service.empty() ? "?" : service};
+    } else if (auto *list = llvm::dyn_cast_or_null<ListExpr>(target); list && isAll) {
+      // fault_all([a, b], ...): the same rules on each listed service.
+      services.clear();
+      for (const Expr *e : list->elems) {
+        std::string service = targetService(e, sc);
+        services.push_back(service.empty() ? "?" : service);
+      }
     }
     std::string where = std::string(llvm::cast<Ident>(c->fn)->name) + "()";
-    for (const Argument &a : c->args) {
-      if (a.kind != Argument::Kind::Named || !a.name)
-        continue;
-      std::string kw = a.name->name.str();
-      const Expr *v = a.value;
-      while (auto *p = dyn_cast<ParenExpr>(v))
-        v = p->x;
-      if (star::Value g = global(v, sc)) {
-        if (auto *f = ir::builtins::valueAs<ir::builtins::FaultValue>(g)) {
-          ir::Fault fault = f->data;
-          ruleSite(fault, service, kw, "", sc.loc(a.pos), where + " " + kw, out.probability,
-                   out.unmodeled);
-        }
-        continue;
+    size_t errors = 0, unmodeled = 0;
+    for (size_t i = 0; i < services.size(); ++i) {
+      const std::string &service = services[i];
+      // A call's argument errors and warnings are reported once, not per
+      // listed service.
+      if (i == 1) {
+        errors = out.errors.size();
+        unmodeled = out.unmodeled.size();
       }
-      auto *call = dyn_cast<CallExpr>(v);
-      if (!call || !(isBuiltinCall(call, "deny") || isBuiltinCall(call, "delay")))
-        continue;
-      literalRule(call, sc, service, kw, where + " " + kw, out);
+      for (const Argument &a : c->args) {
+        if (a.kind != Argument::Kind::Named || !a.name)
+          continue;
+        std::string kw = a.name->name.str();
+        const Expr *v = a.value;
+        while (auto *p = dyn_cast<ParenExpr>(v))
+          v = p->x;
+        if (star::Value g = global(v, sc)) {
+          if (auto *f = ir::builtins::valueAs<ir::builtins::FaultValue>(g)) {
+            ir::Fault fault = f->data;
+            ruleSite(fault, service, kw, "", sc.loc(a.pos), where + " " + kw, out.probability,
+                     out.unmodeled);
+          }
+          continue;
+        }
+        auto *call = dyn_cast<CallExpr>(v);
+        if (!call || !(isBuiltinCall(call, "deny") || isBuiltinCall(call, "delay")))
+          continue;
+        literalRule(call, sc, service, kw, where + " " + kw, out);
+      }
+      if (i > 0) {
+        out.errors.resize(errors);
+        out.unmodeled.resize(unmodeled);
+      }
     }
   }
 

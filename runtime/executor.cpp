@@ -749,6 +749,8 @@ Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::
     return parallel(t, args);
   if (name == "fault")
     return fault(t, args);
+  if (name == "fault_all")
+    return faultAll(t, args);
   if (name == "fault_start")
     return faultStart(t, args);
   if (name == "fault_stop")
@@ -885,11 +887,18 @@ Value Executor::fault(star::Thread &t, const star::Args &args) {
     t.fail("fault() first arg must be a service, interface_ref, or fault_assumption, got " +
            std::string(star::typeName(target)));
   }
+  return runWithRules(t, "fault", std::move(rules), run);
+}
+
+// Puts `rules` in force while run() runs: one scope, removed also when run
+// fails.
+Value Executor::runWithRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules,
+                             Value run) {
   if (!run)
-    t.fail("fault() requires run= keyword with a callback function");
+    t.fail(std::string(who) + "() requires run= keyword with a callback function");
   if (!run.isObject() || !run.obj()->callable())
-    t.fail("fault() run= must be a callable");
-  uint64_t scope = pushRules(t, "fault", std::move(rules));
+    t.fail(std::string(who) + "() run= must be a callable");
+  uint64_t scope = pushRules(t, who, std::move(rules));
   Value result;
   try {
     result = star::call(t, run, llvm::ArrayRef<Value>{});
@@ -899,6 +908,36 @@ Value Executor::fault(star::Thread &t, const star::Args &args) {
   }
   sup_->removeFaults(scope);
   return result ? result : star::none();
+}
+
+// fault_all([svc, ...], **rules, run=fn): fault() with the same rules on
+// every listed service, in one scope.
+Value Executor::faultAll(star::Thread &t, const star::Args &args) {
+  if (args.positional.size() != 1)
+    t.fail("fault_all() takes one positional argument (a list of services)");
+  Value list = args.positional[0];
+  llvm::ArrayRef<Value> elems;
+  if (auto *l = list.as<star::List>())
+    elems = l->elems;
+  else if (auto *tu = list.as<star::Tuple>())
+    elems = tu->elems();
+  else
+    t.fail("fault_all() first arg must be a list of services, got " +
+           std::string(star::typeName(list)));
+  if (elems.empty())
+    t.fail("fault_all() requires at least one service in the list");
+  std::vector<RuleSpec> rules;
+  for (size_t i = 0; i < elems.size(); ++i) {
+    auto *svc = valueAs<ServiceValue>(elems[i]);
+    if (!svc)
+      t.fail("fault_all() list element " + std::to_string(i) + " must be a service, got " +
+             std::string(star::typeName(elems[i])));
+    std::optional<ServiceId> id = sup_->findService(svc->data.name);
+    if (!id)
+      t.fail("fault_all(): service " + ir::quote(svc->data.name) + " is not running");
+    rulesFromKwargs(t, "fault_all", *id, args, rules);
+  }
+  return runWithRules(t, "fault_all", std::move(rules), kwarg(args, "run"));
 }
 
 Value Executor::faultStart(star::Thread &t, const star::Args &args) {

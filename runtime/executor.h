@@ -148,6 +148,9 @@ private:
   bool interrupted() const;
 
   star::Value fault(star::Thread &t, const star::Args &args);
+  star::Value faultAll(star::Thread &t, const star::Args &args);
+  star::Value runWithRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules,
+                           star::Value run);
   star::Value faultStart(star::Thread &t, const star::Args &args);
   star::Value faultStop(star::Thread &t, const star::Args &args);
   star::Value assertEq(star::Thread &t, const star::Args &args);

@@ -126,7 +126,42 @@ private:
         addAssumption(spec_, a.name, out_);
   }
 
-  // Every fault() / fault_start() call, and every root-file function named
+  // fault_all([a, b], **keywords): the keywords on each listed service; a
+  // list that is not literal, or an element that is not a service global,
+  // widens to every service.
+  void faultAllCall(const syntax::CallExpr &call) {
+    std::vector<std::string> keywords;
+    const syntax::Expr *target = nullptr;
+    for (const syntax::Argument &a : call.args) {
+      if (a.kind == syntax::Argument::Kind::Named && a.name && a.name->name != "run")
+        keywords.push_back(a.name->name.str());
+      else if (a.kind == syntax::Argument::Kind::Positional && !target)
+        target = a.value;
+    }
+    std::vector<ServiceId> ids;
+    bool known = false;
+    if (auto *list = llvm::dyn_cast_or_null<syntax::ListExpr>(target)) {
+      known = true;
+      for (const syntax::Expr *e : list->elems) {
+        star::Value v = globalValue(e);
+        auto *svc = v ? ir::builtins::valueAs<ir::builtins::ServiceValue>(v) : nullptr;
+        std::optional<ServiceId> id = svc ? serviceIndex(spec_, svc->data.name) : std::nullopt;
+        if (!id) {
+          known = false;
+          break;
+        }
+        ids.push_back(*id);
+      }
+    }
+    if (!known) {
+      widenKeywords(keywords);
+      return;
+    }
+    for (ServiceId id : ids)
+      serviceKeywords(id, keywords);
+  }
+
+  // Every fault() / fault_start() / fault_all() call, and every root-file function named
   // anywhere (called or passed as run=), which is then reachable too.
   void body(const syntax::Function &fn) {
     syntax::forEachExpr(&fn, [&](const syntax::Expr *e) {
@@ -135,6 +170,10 @@ private:
             id && id->binding && id->binding->scope == syntax::Scope::Predeclared &&
             (id->name == "fault" || id->name == "fault_start"))
           faultCall(*c);
+        else if (auto *id = llvm::dyn_cast<syntax::Ident>(c->fn);
+                 id && id->binding && id->binding->scope == syntax::Scope::Predeclared &&
+                 id->name == "fault_all")
+          faultAllCall(*c);
       } else if (llvm::isa<syntax::Ident>(e)) {
         if (star::Value v = globalValue(e); v && v.as<star::Function>())
           pending_.push_back(v);

@@ -577,7 +577,8 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // plan = run: the number of rows `fbc run` prints is the total `fbc plan`
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
-  for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries"}) {
+  for (const char *name :
+       {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries", "fault_all"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -686,6 +687,24 @@ TEST(FbcRunQueries, AssertBeforeComparesFirstMatches) {
                         "  reason: assert_before: requires first={...} and then={...} keyword "
                         "arguments\n"})
     EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+}
+
+// ---- fault_all (run_specs/fault_all.star)
+
+TEST(FbcRunFaultAll, SameRulesOnEveryListedService) {
+  Spec spec("fault_all");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  for (const char *s : {"--- PASS: test_both_services (", "--- FAIL: test_empty_list (",
+                        "  reason: fault_all() requires at least one service in the list\n",
+                        "  reason: fault_all() list element 1 must be a service, got string\n"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  // One probability site per listed service, both planned: 4 leaves, no
+  // "not a planned axis" warning.
+  EXPECT_EQ(allMatches(r.out, R"(--- PASS: test_sites_per_service \[leaf (\d) )"),
+            (std::vector<std::string>{"0", "1", "2", "3"}))
+      << r.out;
+  EXPECT_FALSE(contains(r.err, "not a planned axis")) << r.err;
 }
 
 } // namespace
