@@ -214,10 +214,11 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
       open.emplace_back(e.service, out.size());
       out.push_back(std::move(f));
     } else if (e.type == EventType::FaultRemoved) {
-      std::string sc = field(e, "syscall"), label = field(e, "label");
+      std::string sc = field(e, "syscall"), label = field(e, "label"), action = field(e, "action");
       for (auto it = open.begin(); it != open.end(); ++it) {
         FaultSummary &f = out[it->second];
-        if (it->first == e.service && f.syscall == sc && f.label == label) {
+        if (it->first == e.service && f.syscall == sc && f.label == label &&
+            f.action == action.substr(0, action.find('('))) {
           f.hits = std::strtoull(field(e, "hits").c_str(), nullptr, 10);
           open.erase(it);
           break;
@@ -583,6 +584,7 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
     order.push_back(sup->addService(serviceSpec(spec, spec.services[i], dir, traps_[i])));
   sup_ = sup.get();
   started_.clear();
+  traceStarted_.clear();
 
   ServiceError se = sup->startAll(order);
   if (!se && !interrupted())
@@ -716,11 +718,13 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
       o.returnValue = returned;
     }
   }
-  // Whatever fault_start() left open ends with the test.
-  for (auto &[svc, scopes] : started_)
-    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
-      sup->removeFaults(*it);
-  started_.clear();
+  // Whatever fault_start() / trace_start() left open ends with the test.
+  for (auto *open : {&started_, &traceStarted_}) {
+    for (auto &[svc, scopes] : *open)
+      for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+        sup->removeFaults(*it);
+    open->clear();
+  }
   sup->stopAll();
   o.events = sup->trace().events();
   o.faults = faultSummaries(o.events, names);
@@ -751,6 +755,8 @@ Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::
     return fault(t, args);
   if (name == "fault_all")
     return faultAll(t, args);
+  if (name == "trace" || name == "trace_start" || name == "trace_stop")
+    return traceBuiltin(t, name, args);
   if (name == "fault_start")
     return faultStart(t, args);
   if (name == "fault_stop")
@@ -819,13 +825,16 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
         list += syscallName(x);
       }
       const std::string &svc = spec.services[r.target].name;
+      bool tracing = r.action.kind == ActionKind::Trace;
       t.fail(std::string(who) + "(): service " + ir::quote(svc) + " is not intercepting " +
-             std::string(syscallName(nr)) +
-             ", so this fault could not fire (intercepting: " + (list.empty() ? "nothing" : list) +
+             std::string(syscallName(nr)) + ", so this " +
+             (tracing ? "trace could not see it" : "fault could not fire") +
+             " (intercepting: " + (list.empty() ? "nothing" : list) +
              "). fbc decides what to intercept from the spec before the test starts, and it "
-             "could not see this rule: name the service and the syscall in the fault() call "
-             "itself, e.g. fault(" +
-             svc + ", " + r.syscall + "=deny(...), run=...)");
+             "could not see this rule: name the service and the syscall in the " +
+             who + "() call itself, e.g. " +
+             (tracing ? std::string(who) + "(" + svc + ", syscalls=[\"" + r.syscall + "\"], ...)"
+                      : "fault(" + svc + ", " + r.syscall + "=deny(...), run=...)"));
     }
   }
   // Exhaustive probability rules: the leaf pins occurrence k to bit k of

@@ -152,6 +152,9 @@ private:
   star::Value runWithRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules,
                            star::Value run);
   star::Value faultStart(star::Thread &t, const star::Args &args);
+  // trace(svc, syscalls=[...], run=fn), trace_start(svc, syscalls=[...]),
+  // trace_stop(svc)
+  star::Value traceBuiltin(star::Thread &t, std::string_view name, const star::Args &args);
   star::Value faultStop(star::Thread &t, const star::Args &args);
   star::Value assertEq(star::Thread &t, const star::Args &args);
   star::Value assertTrue(star::Thread &t, const star::Args &args);
@@ -173,7 +176,8 @@ private:
   // The running test's state (body thread and main thread).
   Supervisor *sup_ = nullptr;
   std::vector<std::vector<int>> traps_;
-  std::map<ServiceId, std::vector<uint64_t>> started_; // fault_start scopes per service
+  std::map<ServiceId, std::vector<uint64_t>> started_;      // fault_start scopes per service
+  std::map<ServiceId, std::vector<uint64_t>> traceStarted_; // trace_start scopes per service
   BodyThreads body_; // the body's Starlark threads, their lock and cancellation
   std::mutex sleepMu_;
   std::condition_variable sleepCv_;

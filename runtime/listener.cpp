@@ -249,7 +249,7 @@ void NotificationListener::handle() {
     stats_.dropped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  trace_.countSyscall(service_, req_.data.nr, d.fired && d.action.kind != ActionKind::Allow);
+  trace_.countSyscall(service_, req_.data.nr, d.fired && d.action.faults());
   bool record = recordAllowed_ || d.fired || d.systemPathExempt;
   SyscallRecord rec;
   if (record) {
@@ -264,7 +264,7 @@ void NotificationListener::handle() {
       rec.dest = dest->text();
     rec.label = std::move(d.label);
   }
-  if (d.fired && d.action.kind != ActionKind::Allow)
+  if (d.fired && d.action.faults())
     stats_.faulted.fetch_add(1, std::memory_order_relaxed);
   if (d.fired && d.action.kind == ActionKind::Delay) {
     // Answered later by the event loop's timer: this thread goes straight

@@ -46,8 +46,12 @@ std::string decisionOf(const SyscallRecord &s) {
 }
 
 std::string ruleText(const FaultSummary &f) {
-  std::string s = f.syscall + "=";
-  if (f.action == "deny")
+  std::string s = f.syscall;
+  if (f.action != "trace")
+    s += "=";
+  if (f.action == "trace")
+    ; // an observation: the syscall and its filter say it all
+  else if (f.action == "deny")
     s += "deny(" + f.errnoName + ")";
   else if (f.action == "delay")
     s += "delay(" + f.delay + ")";
@@ -114,14 +118,20 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
     }
   }
   uint64_t hits = 0;
+  bool faultRules = false;
   for (const FaultSummary &f : t.faults) {
-    out += "  fault rule on " + f.service + ": " + ruleText(f);
+    bool tracing = f.action == "trace";
+    out += std::string(tracing ? "  trace rule on " : "  fault rule on ") + f.service + ": " +
+           ruleText(f);
     if (f.hits)
       out += " (" + std::to_string(f.hits) + " hits)";
     out += "\n";
-    hits += f.hits;
+    if (!tracing) {
+      faultRules = true;
+      hits += f.hits;
+    }
   }
-  if (!t.faults.empty() && hits == 0)
+  if (faultRules && hits == 0)
     out += "  WARNING: fault rules were installed but no injections fired\n";
   if (t.result == Result::Fail && !t.syscallSummary.empty()) {
     out += "  per-service syscall summary:\n";

@@ -24,6 +24,8 @@ std::string describeAction(const Action &a) {
     return "deny(errno " + std::to_string(a.err) + ")";
   case ActionKind::Delay:
     return "delay(" + formatGoDuration(a.delayNs) + ")";
+  case ActionKind::Trace:
+    return "trace";
   }
   return "allow";
 }
@@ -130,6 +132,8 @@ bool RuleTable::empty() const {
 bool RuleTable::targets(const Rule &r, ServiceId service, int nr, SyscallFacts &facts) const {
   if (r.spec.target == service)
     return true;
+  if (r.spec.action.kind == ActionKind::Trace)
+    return false; // observes its own service only, not calls made to it
   if (!isDestinationSyscall(nr) || r.spec.target >= ports_.size())
     return false;
   const std::vector<uint16_t> &ports = ports_[r.spec.target];
@@ -147,6 +151,7 @@ Decision RuleTable::decide(ServiceId service, int nr, SyscallFacts &facts) {
   const SyscallShape &shape = syscallShape(nr);
   bool pathSyscall = (shape.pathArg >= 0 || shape.fdArg >= 0) && !isDestinationSyscall(nr);
   std::lock_guard lock(mu_);
+  const Rule *traced = nullptr; // the innermost trace rule that saw the syscall
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     for (Rule &r : scope->rules) {
       if (!r.nrs.test(static_cast<size_t>(nr)) || !targets(r, service, nr, facts))
@@ -184,6 +189,12 @@ Decision RuleTable::decide(ServiceId service, int nr, SyscallFacts &facts) {
       if (!fire)
         continue;
       ++r.fires;
+      if (r.spec.action.kind == ActionKind::Trace) {
+        // Observed; a fault rule further out still decides the syscall.
+        if (!traced)
+          traced = &r;
+        continue;
+      }
       out.action = r.spec.action;
       out.fired = true;
       out.ruleId = r.id;
@@ -191,6 +202,12 @@ Decision RuleTable::decide(ServiceId service, int nr, SyscallFacts &facts) {
         out.label = r.spec.label;
       return out;
     }
+  }
+  if (traced) {
+    out.action = traced->spec.action;
+    out.fired = true;
+    out.ruleId = traced->id;
+    out.label = traced->spec.label;
   }
   return out;
 }

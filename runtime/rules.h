@@ -39,7 +39,10 @@ namespace fbc::rt {
 using ServiceId = uint32_t;
 inline constexpr ServiceId kNoService = UINT32_MAX;
 
-enum class ActionKind : uint8_t { Allow, Deny, Delay };
+// Trace lets the syscall run like Allow, but as a rule's decision it puts
+// the syscall in the trace (trace(), trace_start()): an observation that
+// never shadows a fault rule.
+enum class ActionKind : uint8_t { Allow, Deny, Delay, Trace };
 
 struct Action {
   ActionKind kind = ActionKind::Allow;
@@ -49,9 +52,12 @@ struct Action {
   static Action allow() { return {}; }
   static Action deny(int err) { return {ActionKind::Deny, err, 0}; }
   static Action delay(int64_t ns) { return {ActionKind::Delay, 0, ns}; }
+  static Action trace() { return {ActionKind::Trace, 0, 0}; }
+  // Deny and Delay change what the syscall does; Allow and Trace do not.
+  bool faults() const { return kind == ActionKind::Deny || kind == ActionKind::Delay; }
 };
 
-// "allow", "deny(input/output error)", "delay(500ms)": the reference's
+// "allow", "deny(input/output error)", "delay(500ms)", "trace": the reference's
 // decision strings (Go strerror text, Go duration form).
 std::string describeAction(const Action &a);
 // "EIO" (or "errno(N)" for a number without a supported name).

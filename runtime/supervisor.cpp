@@ -320,7 +320,7 @@ std::optional<ScopeId> Supervisor::applyFaults(std::vector<RuleSpec> rules, std:
   std::vector<AppliedRule> applied;
   std::vector<std::vector<std::pair<std::string, std::string>>> events;
   for (const RuleSpec &r : rules) {
-    applied.push_back({r.target, r.syscall, r.label});
+    applied.push_back({r.target, r.syscall, r.label, describeAction(r.action)});
     std::string filter;
     std::span<const std::string_view> family = syscallFamily(r.syscall);
     if (family.empty())
@@ -359,7 +359,8 @@ void Supervisor::removeFaults(ScopeId scope) {
     return;
   for (size_t i = 0; i < it->second.size(); ++i) {
     const AppliedRule &r = it->second[i];
-    std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall}};
+    std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall},
+                                                       {"action", r.action}};
     if (i < stats.size()) {
       f.emplace_back("matches", std::to_string(stats[i].matches));
       f.emplace_back("hits", std::to_string(stats[i].fires));

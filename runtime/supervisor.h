@@ -101,6 +101,7 @@ private:
     ServiceId target;
     std::string syscall;
     std::string label;
+    std::string action; // describeAction(): pairs the removal with its application
   };
   std::vector<std::pair<ScopeId, std::vector<AppliedRule>>> scopes_; // for fault_removed
   std::thread loopThread_;

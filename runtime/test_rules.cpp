@@ -161,19 +161,47 @@ private:
       serviceKeywords(id, keywords);
   }
 
-  // Every fault() / fault_start() / fault_all() call, and every root-file function named
+  // trace(svc, syscalls=["write", ...]) / trace_start(...): the listed
+  // syscalls on the service (widened to every service when the target is
+  // not a service global). A list that is not literal cannot be seen; the
+  // run then says which syscall is not intercepted.
+  void traceCall(const syntax::CallExpr &call) {
+    std::vector<std::string> syscalls;
+    const syntax::Expr *target = nullptr;
+    for (const syntax::Argument &a : call.args) {
+      if (a.kind == syntax::Argument::Kind::Named && a.name && a.name->name == "syscalls") {
+        if (auto *list = llvm::dyn_cast<syntax::ListExpr>(a.value))
+          for (const syntax::Expr *e : list->elems)
+            if (auto *lit = llvm::dyn_cast<syntax::StringLit>(e))
+              syscalls.push_back(lit->value.str());
+      } else if (a.kind == syntax::Argument::Kind::Positional && !target) {
+        target = a.value;
+      }
+    }
+    star::Value v = target ? globalValue(target) : star::Value();
+    auto *svc = v ? ir::builtins::valueAs<ir::builtins::ServiceValue>(v) : nullptr;
+    std::optional<ServiceId> id = svc ? serviceIndex(spec_, svc->data.name) : std::nullopt;
+    if (id)
+      serviceKeywords(*id, syscalls);
+    else
+      widenKeywords(syscalls);
+  }
+
+  // Every fault() / fault_start() / fault_all() / trace() / trace_start()
+  // call, and every root-file function named
   // anywhere (called or passed as run=), which is then reachable too.
   void body(const syntax::Function &fn) {
     syntax::forEachExpr(&fn, [&](const syntax::Expr *e) {
       if (auto *c = llvm::dyn_cast<syntax::CallExpr>(e)) {
-        if (auto *id = llvm::dyn_cast<syntax::Ident>(c->fn);
-            id && id->binding && id->binding->scope == syntax::Scope::Predeclared &&
-            (id->name == "fault" || id->name == "fault_start"))
+        auto *id = llvm::dyn_cast<syntax::Ident>(c->fn);
+        if (!id || !id->binding || id->binding->scope != syntax::Scope::Predeclared)
+          return;
+        if (id->name == "fault" || id->name == "fault_start")
           faultCall(*c);
-        else if (auto *id = llvm::dyn_cast<syntax::Ident>(c->fn);
-                 id && id->binding && id->binding->scope == syntax::Scope::Predeclared &&
-                 id->name == "fault_all")
+        else if (id->name == "fault_all")
           faultAllCall(*c);
+        else if (id->name == "trace" || id->name == "trace_start")
+          traceCall(*c);
       } else if (llvm::isa<syntax::Ident>(e)) {
         if (star::Value v = globalValue(e); v && v.as<star::Function>())
           pending_.push_back(v);

@@ -578,7 +578,7 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
   for (const char *name :
-       {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries", "fault_all"}) {
+       {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries", "fault_all", "trace"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -705,6 +705,22 @@ TEST(FbcRunFaultAll, SameRulesOnEveryListedService) {
             (std::vector<std::string>{"0", "1", "2", "3"}))
       << r.out;
   EXPECT_FALSE(contains(r.err, "not a planned axis")) << r.err;
+}
+
+// ---- trace / trace_start / trace_stop (run_specs/trace.star)
+
+TEST(FbcRunTrace, TracedSyscallsRunAndAreRecorded) {
+  Spec spec("trace");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  for (const char *s :
+       {"--- PASS: test_trace (", "--- PASS: test_trace_and_fault (", "--- PASS: test_start_stop (",
+        "  trace rule on kv: write → filter:[write,writev,pwrite64,pwritev,pwritev2] (1 hits)\n",
+        "  trace rule on kv: fsync → filter:[fsync,fdatasync] (1 hits)\n",
+        "  reason: trace(): unknown syscall \"frobnicate\". Valid syscalls: write, read,",
+        "  reason: trace_start() requires syscalls= keyword with a list of syscall names\n"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  EXPECT_TRUE(RE2::PartialMatch(r.out, R"(kv +write +trace  \S+/kv\.wal\n)")) << r.out;
 }
 
 } // namespace

@@ -234,5 +234,32 @@ TEST(Rules, DecisionStrings) {
   EXPECT_EQ(errnoLabel(28), "ENOSPC");
 }
 
+// A trace rule observes: any fault rule, inner or outer, still decides the
+// syscall; with none, the decision is the trace. It sees only its own
+// service's calls, never calls made to its ports.
+TEST(Rules, TraceNeverShadowsAFaultRule) {
+  RuleTable t;
+  t.setServicePorts(0, {6379});
+  std::string err;
+  ASSERT_TRUE(t.push({rule(0, "write", Action::deny(5))}, err)); // outer
+  ASSERT_TRUE(t.push({rule(0, "write", Action::trace()), rule(0, "connect", Action::trace())},
+                     err)); // inner
+  FakeFacts f;
+  f.p = "/data/wal";
+  Decision d = t.decide(0, nr("write"), f);
+  EXPECT_TRUE(d.fired);
+  EXPECT_EQ(d.action.kind, ActionKind::Deny);
+  FakeFacts c;
+  c.d = local(5432);
+  d = t.decide(0, nr("connect"), c);
+  EXPECT_TRUE(d.fired);
+  EXPECT_EQ(d.action.kind, ActionKind::Trace);
+  EXPECT_FALSE(d.action.faults());
+  FakeFacts toTarget;
+  toTarget.d = local(6379);
+  EXPECT_FALSE(t.decide(1, nr("connect"), toTarget).fired);
+  EXPECT_EQ(describeAction(Action::trace()), "trace");
+}
+
 } // namespace
 } // namespace fbc::rt
