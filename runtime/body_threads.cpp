@@ -46,9 +46,9 @@ void callBranch(star::Thread &t, Value fn, BranchResult &out) {
   } catch (const star::EvalError &e) {
     out.failed = true;
     out.error = e.message();
-  } catch (const std::exception &e) {
-    out.failed = out.internal = true;
-    out.error = e.what();
+  } catch (...) {
+    out.failed = true;
+    out.exception = std::current_exception();
   }
   if (out.failed)
     out.value = star::none();
@@ -84,9 +84,9 @@ std::vector<BranchResult> BodyThreads::runConcurrently(star::Thread &parent,
     try {
       threads.emplace_back(
           [this, &parent, fn = fns[i], &out = results[i]] { runBranch(parent, fn, out); });
-    } catch (const std::system_error &e) {
-      results[i].failed = results[i].internal = true;
-      results[i].error = std::string("cannot start a thread for the branch: ") + e.what();
+    } catch (const std::system_error &) {
+      results[i].failed = true;
+      results[i].exception = std::current_exception();
       results[i].value = star::none();
     }
   }

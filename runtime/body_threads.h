@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -24,8 +25,8 @@ namespace fbc::rt {
 struct BranchResult {
   star::Value value; // None when the branch returned nothing or failed
   bool failed = false;
-  bool internal = false; // a C++ exception, not a Starlark error
-  std::string error;
+  std::string error;            // a Starlark error's message
+  std::exception_ptr exception; // anything else (halt(), an internal error), rethrown
 };
 
 class BodyThreads {

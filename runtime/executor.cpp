@@ -45,6 +45,8 @@ const char *resultName(Result r) {
     return "error";
   case Result::Inconclusive:
     return "inconclusive";
+  case Result::Halted:
+    return "halted";
   }
   return "error";
 }
@@ -59,6 +61,8 @@ std::string TestOutcome::outcomeWord() const {
     return "errored";
   case Result::Inconclusive:
     return "inconclusive";
+  case Result::Halted:
+    return "halted";
   }
   return "errored";
 }
@@ -534,8 +538,8 @@ Value Executor::parallel(star::Thread &t, const star::Args &args) {
   std::vector<Value> values;
   for (size_t i = 0; i < b; ++i) {
     const BranchResult &r = results[i];
-    if (r.failed && r.internal)
-      throw std::runtime_error(r.error);
+    if (r.exception)
+      std::rethrow_exception(r.exception);
     if (r.failed)
       t.fail("parallel() callable " + std::to_string(i) + " failed: " + r.error);
     values.push_back(r.value);
@@ -597,7 +601,7 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
         break;
       }
 
-  bool timedOut = false, failed = false, internal = false, expectFailed = false;
+  bool timedOut = false, failed = false, internal = false, expectFailed = false, halted = false;
   std::string bodyError, returned;
   if (interrupted()) {
     intr = true;
@@ -657,6 +661,9 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
         }
         if (result && !result.is(star::Kind::None))
           returned = star::repr(result);
+      } catch (const HaltSignal &h) {
+        halted = true;
+        bodyError = h.reason;
       } catch (const star::EvalError &e) {
         failed = true;
         bodyError = e.message();
@@ -709,6 +716,9 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
     } else if (internal) {
       o.result = Result::Error;
       o.reason = bodyError;
+    } else if (halted) {
+      o.result = Result::Halted;
+      o.reason = bodyError;
     } else if (failed) {
       o.result = Result::Fail;
       o.reason = bodyError;
@@ -751,6 +761,8 @@ Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::
   }
   if (name == "parallel")
     return parallel(t, args);
+  if (name == "halt")
+    halt(t, args);
   if (name == "fault")
     return fault(t, args);
   if (name == "fault_all")
@@ -1003,6 +1015,17 @@ Value Executor::assertTrue(star::Thread &t, const star::Args &args) {
   if (!star::truth(args.positional[0]))
     t.fail(msg ? star::str(msg) : "assertion failed");
   return star::none();
+}
+
+// halt([reason]): ends the body without a verdict.
+void Executor::halt(star::Thread &t, const star::Args &args) {
+  if (args.positional.size() > 1 || !args.kwargs.empty())
+    t.fail("halt() takes at most one argument (a reason)");
+  if (args.positional.empty())
+    throw HaltSignal("halt()");
+  Value r = args.positional[0];
+  auto *s = r.as<star::String>();
+  throw HaltSignal("halt: " + (s ? std::string(s->view()) : star::str(r)));
 }
 
 Value Executor::sleep(star::Thread &t, const star::Args &args) {

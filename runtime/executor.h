@@ -66,8 +66,18 @@ struct RunWarning {
   std::string message;
 };
 
-enum class Result { Pass, Fail, Error, Inconclusive };
-const char *resultName(Result r); // "pass", "fail", "error", "inconclusive"
+// Halted: the body called halt(), a verdict-less end (a pruned leaf): it
+// counts as neither passed nor failed and does not change the exit code.
+enum class Result { Pass, Fail, Error, Inconclusive, Halted };
+const char *resultName(Result r); // "pass", "fail", "error", "inconclusive", "halted"
+
+// Thrown by halt() through the body's Starlark frames (not an EvalError, so
+// nothing on the way that handles Starlark errors can swallow it).
+struct HaltSignal : std::exception {
+  explicit HaltSignal(std::string r) : reason(std::move(r)) {}
+  const char *what() const noexcept override { return reason.c_str(); }
+  std::string reason; // "halt()" or "halt: <reason>"
+};
 
 // One fault rule's life in a test: applied, then removed with its hits.
 struct FaultSummary {
@@ -159,6 +169,7 @@ private:
   star::Value assertEq(star::Thread &t, const star::Args &args);
   star::Value assertTrue(star::Thread &t, const star::Args &args);
   star::Value sleep(star::Thread &t, const star::Args &args);
+  [[noreturn]] void halt(star::Thread &t, const star::Args &args);
   // events(**filters, where=), assert_eventually(...), assert_never(...)
   star::Value queryEvents(star::Thread &t, std::string_view who, const star::Args &args);
   star::Value assertBefore(star::Thread &t, const star::Args &args);

@@ -29,6 +29,8 @@ std::string statusWord(Result r) {
     return "ERROR";
   case Result::Inconclusive:
     return "INCONCLUSIVE";
+  case Result::Halted:
+    return "HALTED";
   }
   return "ERROR";
 }
@@ -187,9 +189,11 @@ std::map<uint32_t, MatrixView> matrices(const RunReport &r) {
 }
 
 void matrixTable(std::string &out, const MatrixView &m) {
-  size_t total = m.cells.size(), passed = 0;
-  for (const auto &[k, t] : m.cells)
+  size_t total = m.cells.size(), passed = 0, halted = 0;
+  for (const auto &[k, t] : m.cells) {
     passed += t->result == Result::Pass;
+    halted += t->result == Result::Halted;
+  }
   out += '\n';
   out += "Fault Matrix: " + std::to_string(m.scenarios.size()) + " scenarios × " +
          std::to_string(m.faults.size()) + " faults = " + std::to_string(total) + " cells\n\n";
@@ -223,12 +227,14 @@ void matrixTable(std::string &out, const MatrixView &m) {
   }
   out += '\n';
   out += "Result: " + std::to_string(passed) + "/" + std::to_string(total) + " passed, " +
-         std::to_string(total - passed) + " failed\n";
+         std::to_string(total - passed - halted) + " failed" +
+         (halted ? ", " + std::to_string(halted) + " halted" : "") + "\n";
   bool header = false;
   for (const std::string &s : m.scenarios)
     for (const std::string &f : m.faults) {
       auto it = m.cells.find({s, f});
-      if (it == m.cells.end() || it->second->result == Result::Pass)
+      if (it == m.cells.end() || it->second->result == Result::Pass ||
+          it->second->result == Result::Halted)
         continue;
       if (!header)
         out += "Failures:\n";
@@ -273,6 +279,7 @@ std::string formatTextReport(const RunReport &r) {
   size_t pass = r.count(Result::Pass);
   size_t fail = r.count(Result::Fail) + r.count(Result::Error);
   size_t inconclusive = r.count(Result::Inconclusive);
+  size_t halted = r.count(Result::Halted);
   out += '\n';
   out += std::to_string(pass);
   out += " passed, ";
@@ -280,6 +287,8 @@ std::string formatTextReport(const RunReport &r) {
   out += " failed";
   if (inconclusive)
     out += ", " + std::to_string(inconclusive) + " inconclusive";
+  if (halted)
+    out += ", " + std::to_string(halted) + " halted";
   if (r.interrupted)
     out += ", " + std::to_string(r.notRun) + " not run (interrupted)";
   out += "\n";
@@ -298,6 +307,8 @@ std::string formatJsonReport(const RunReport &r) {
   w.field("fail", static_cast<uint64_t>(r.count(Result::Fail) + r.count(Result::Error)));
   if (size_t n = r.count(Result::Inconclusive))
     w.field("inconclusive", static_cast<uint64_t>(n));
+  if (size_t n = r.count(Result::Halted))
+    w.field("halted", static_cast<uint64_t>(n));
   if (r.interrupted) {
     w.field("interrupted", true);
     w.field("not_run", static_cast<uint64_t>(r.notRun));

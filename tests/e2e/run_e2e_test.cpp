@@ -577,8 +577,8 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // plan = run: the number of rows `fbc run` prints is the total `fbc plan`
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
-  for (const char *name :
-       {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries", "fault_all", "trace"}) {
+  for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries",
+                           "fault_all", "trace", "halt"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -721,6 +721,30 @@ TEST(FbcRunTrace, TracedSyscallsRunAndAreRecorded) {
         "  reason: trace_start() requires syscalls= keyword with a list of syscall names\n"})
     EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
   EXPECT_TRUE(RE2::PartialMatch(r.out, R"(kv +write +trace  \S+/kv\.wal\n)")) << r.out;
+}
+
+// ---- halt() (run_specs/halt.star)
+
+TEST(FbcRunHalt, HaltedRowsHaveNoVerdict) {
+  Spec spec("halt");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err; // test_halt_bad_args fails
+  for (const char *s : {"--- HALTED: test_halt_plain (", "  reason: halt()\n",
+                        "--- HALTED: test_halt_pruned_leaf [leaf 1 — retries=1] (",
+                        "  reason: halt: retries=1 is covered elsewhere\n",
+                        "--- PASS: test_halt_pruned_leaf [leaf 2 — retries=2] (",
+                        "--- HALTED: test_halt_in_branch (", "  reason: halt: from a branch\n",
+                        "  reason: halt() takes at most one argument (a reason)\n",
+                        "\n2 passed, 1 failed, 3 halted\n"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  // Halted rows do not change the exit code.
+  FbcRun ok =
+      runFbc({"run", spec.path, "--seed", "1", "--test", "~halt_(plain|pruned)", "--format=json"},
+             spec.dir.path());
+  EXPECT_EQ(ok.exit, 0) << ok.out << ok.err;
+  for (const char *s : {"  \"pass\": 2,\n  \"fail\": 0,\n  \"halted\": 2,\n",
+                        "\"result\": \"halted\",\n      \"reason\": \"halt()\""})
+    EXPECT_TRUE(contains(ok.out, s)) << s << "\n" << ok.out;
 }
 
 } // namespace
