@@ -795,15 +795,8 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
       continue;
     const ir::Op *op = svc.findOp(key);
     if (!op && !ir::isSyscallKeyword(key)) {
-      std::string valid;
-      for (std::string_view s : ir::syscallKeywords()) {
-        if (s == "open")
-          continue;
-        valid += valid.empty() ? "" : ", ";
-        valid += s;
-      }
       std::string msg = std::string(who) + "() unknown keyword " + ir::quote(key) +
-                        " for service " + ir::quote(svc.name) + ". Valid syscalls: " + valid;
+                        " for service " + ir::quote(svc.name) + ". Valid syscalls: " + syscallKeywordList();
       if (!svc.ops.empty()) {
         msg += ". Named operations on " + svc.name + ":";
         for (size_t i = 0; i < svc.ops.size(); ++i)

@@ -56,14 +56,7 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
   for (Value v : list->elems) {
     std::string sc = strArg(t, v, who + "() syscalls= element");
     if (!ir::isSyscallKeyword(sc)) {
-      std::string valid;
-      for (std::string_view s : ir::syscallKeywords()) {
-        if (s == "open")
-          continue;
-        valid += valid.empty() ? "" : ", ";
-        valid += s;
-      }
-      t.fail(who + "(): unknown syscall " + ir::quote(sc) + ". Valid syscalls: " + valid);
+      t.fail(who + "(): unknown syscall " + ir::quote(sc) + ". Valid syscalls: " + syscallKeywordList());
     }
     RuleSpec r;
     r.target = *id;

@@ -48,17 +48,14 @@ std::string decisionOf(const SyscallRecord &s) {
 }
 
 std::string ruleText(const FaultSummary &f) {
+  // A trace rule is an observation: the syscall and its filter say it all.
   std::string s = f.syscall;
-  if (f.action != "trace")
-    s += "=";
-  if (f.action == "trace")
-    ; // an observation: the syscall and its filter say it all
-  else if (f.action == "deny")
-    s += "deny(" + f.errnoName + ")";
+  if (f.action == "deny")
+    s += "=deny(" + f.errnoName + ")";
   else if (f.action == "delay")
-    s += "delay(" + f.delay + ")";
-  else
-    s += f.action + "()";
+    s += "=delay(" + f.delay + ")";
+  else if (f.action != "trace")
+    s += "=" + f.action + "()";
   if (!f.path.empty())
     s += " path=\"" + f.path + "\"";
   if (!f.label.empty())

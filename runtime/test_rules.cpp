@@ -97,26 +97,38 @@ private:
     }
   }
 
-  void faultCall(const syntax::CallExpr &call) {
-    std::vector<std::string> keywords;
+  // The service a root-module global names, if `e` is one.
+  std::optional<ServiceId> serviceOf(const syntax::Expr *e) const {
+    star::Value v = e ? globalValue(e) : star::Value();
+    auto *svc = v ? ir::builtins::valueAs<ir::builtins::ServiceValue>(v) : nullptr;
+    return svc ? serviceIndex(spec_, svc->data.name) : std::nullopt;
+  }
+
+  // A fault builtin call's first positional argument (null if none) and its
+  // keywords other than run=.
+  static std::pair<const syntax::Expr *, std::vector<std::string>>
+  targetAndKeywords(const syntax::CallExpr &call) {
     const syntax::Expr *target = nullptr;
+    std::vector<std::string> keywords;
     for (const syntax::Argument &a : call.args) {
       if (a.kind == syntax::Argument::Kind::Named && a.name && a.name->name != "run")
         keywords.push_back(a.name->name.str());
       else if (a.kind == syntax::Argument::Kind::Positional && !target)
         target = a.value;
     }
+    return {target, std::move(keywords)};
+  }
+
+  void faultCall(const syntax::CallExpr &call) {
+    auto [target, keywords] = targetAndKeywords(call);
+    if (std::optional<ServiceId> id = serviceOf(target)) {
+      serviceKeywords(*id, keywords);
+      return;
+    }
     star::Value v = target ? globalValue(target) : star::Value();
-    if (v) {
-      if (auto *svc = ir::builtins::valueAs<ir::builtins::ServiceValue>(v)) {
-        if (std::optional<ServiceId> id = serviceIndex(spec_, svc->data.name))
-          serviceKeywords(*id, keywords);
-        return;
-      }
-      if (auto *a = ir::builtins::valueAs<ir::builtins::AssumptionValue>(v)) {
-        addAssumption(spec_, a->data.name, out_);
-        return;
-      }
+    if (auto *a = v ? ir::builtins::valueAs<ir::builtins::AssumptionValue>(v) : nullptr) {
+      addAssumption(spec_, a->data.name, out_);
+      return;
     }
     // Not statically known: every service may be the target, and the
     // target may be any assumption.
@@ -130,30 +142,16 @@ private:
   // list that is not literal, or an element that is not a service global,
   // widens to every service.
   void faultAllCall(const syntax::CallExpr &call) {
-    std::vector<std::string> keywords;
-    const syntax::Expr *target = nullptr;
-    for (const syntax::Argument &a : call.args) {
-      if (a.kind == syntax::Argument::Kind::Named && a.name && a.name->name != "run")
-        keywords.push_back(a.name->name.str());
-      else if (a.kind == syntax::Argument::Kind::Positional && !target)
-        target = a.value;
-    }
+    auto [target, keywords] = targetAndKeywords(call);
+    auto *list = llvm::dyn_cast_or_null<syntax::ListExpr>(target);
     std::vector<ServiceId> ids;
-    bool known = false;
-    if (auto *list = llvm::dyn_cast_or_null<syntax::ListExpr>(target)) {
-      known = true;
-      for (const syntax::Expr *e : list->elems) {
-        star::Value v = globalValue(e);
-        auto *svc = v ? ir::builtins::valueAs<ir::builtins::ServiceValue>(v) : nullptr;
-        std::optional<ServiceId> id = svc ? serviceIndex(spec_, svc->data.name) : std::nullopt;
-        if (!id) {
-          known = false;
-          break;
-        }
-        ids.push_back(*id);
-      }
+    for (const syntax::Expr *e : list ? list->elems : llvm::ArrayRef<syntax::Expr *>{}) {
+      std::optional<ServiceId> id = serviceOf(e);
+      if (!id)
+        break;
+      ids.push_back(*id);
     }
-    if (!known) {
+    if (!list || ids.size() != list->elems.size()) {
       widenKeywords(keywords);
       return;
     }
@@ -178,10 +176,7 @@ private:
         target = a.value;
       }
     }
-    star::Value v = target ? globalValue(target) : star::Value();
-    auto *svc = v ? ir::builtins::valueAs<ir::builtins::ServiceValue>(v) : nullptr;
-    std::optional<ServiceId> id = svc ? serviceIndex(spec_, svc->data.name) : std::nullopt;
-    if (id)
+    if (std::optional<ServiceId> id = serviceOf(target))
       serviceKeywords(*id, syscalls);
     else
       widenKeywords(syscalls);

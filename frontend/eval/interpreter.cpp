@@ -125,11 +125,7 @@ Value Interpreter::loadModule(std::string_view module, const frontend::SourceFil
     at.name = "<toplevel>";
     at.file = d.file;
     at.pos = d.pos;
-    thread.push(at);
-    struct Pop {
-      Thread &t;
-      ~Pop() { t.pop(); }
-    } pop{thread};
+    PushedFrame pushed(thread, at);
     thread.fail("cannot load " + std::string(module) + ": " + d.message);
   }
   ModuleEnv *env;

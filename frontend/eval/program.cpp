@@ -57,11 +57,7 @@ ModuleEnv *execProgram(Thread &t, const Program &prog) {
   cf.name = "<toplevel>";
   cf.file = top.file;
   cf.pos = top.pos;
-  t.push(cf);
-  struct Pop {
-    Thread &t;
-    ~Pop() { t.pop(); }
-  } pop{t};
+  PushedFrame pushed(t, cf);
   Frame fr{t, locals.data(), nullptr, env, &cf, Value()};
   top.body->exec(fr);
 

@@ -107,7 +107,7 @@ public:
   // Makes the thread fail at its next step; safe from any thread.
   void cancel();
 
-  // Pushes/pops a frame; pair them with a scope guard (BuiltinFrame is one).
+  // Pushes/pops a frame; use PushedFrame or BuiltinFrame rather than these.
   void push(CallFrame &f) {
     if (depth >= maxDepth)
       tooDeep(); // before linking: a throwing push leaves the stack intact
@@ -127,20 +127,32 @@ private:
   uint64_t nextCheck_ = 0;
 };
 
-// Keeps a builtin's frame on the stack while it runs ("<builtin>: in min").
-class BuiltinFrame {
+// Keeps `frame` on the thread's stack for the scope's lifetime, however
+// the scope ends.
+class PushedFrame {
 public:
-  BuiltinFrame(Thread &t, const char *name) : t_(t) {
-    frame_.name = name;
-    t.push(frame_);
-  }
-  ~BuiltinFrame() { t_.pop(); }
-  BuiltinFrame(const BuiltinFrame &) = delete;
-  BuiltinFrame &operator=(const BuiltinFrame &) = delete;
+  PushedFrame(Thread &t, CallFrame &frame) : t_(t) { t.push(frame); }
+  ~PushedFrame() { t_.pop(); }
+  PushedFrame(const PushedFrame &) = delete;
+  PushedFrame &operator=(const PushedFrame &) = delete;
 
 private:
   Thread &t_;
+};
+
+// Keeps a builtin's frame on the stack while it runs ("<builtin>: in min").
+class BuiltinFrame {
+public:
+  BuiltinFrame(Thread &t, const char *name) : frame_(named(name)), pushed_(t, frame_) {}
+
+private:
+  static CallFrame named(const char *name) {
+    CallFrame f;
+    f.name = name;
+    return f;
+  }
   CallFrame frame_;
+  PushedFrame pushed_;
 };
 
 // Locks a mutable container against mutation for the duration of an
