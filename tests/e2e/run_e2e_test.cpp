@@ -624,6 +624,7 @@ TEST(FbcRunParallel, BranchesOverlapInTheirRequests) {
   FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--test", "~test_(overlap|spin_yields)"},
                     spec.dir.path());
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  checkGolden("parallel_overlap", normalize(r.out, spec));
   EXPECT_TRUE(contains(r.out, "--- PASS: test_overlap (")) << r.out;
   EXPECT_TRUE(contains(r.out, "--- PASS: test_spin_yields (")) << r.out;
   EXPECT_TRUE(contains(r.out, "    #9  kv           fsync            delay(1s)")) << r.out;
@@ -659,6 +660,7 @@ TEST(FbcRunOps, OpPathUnlessTheFaultGivesItsOwn) {
   Spec spec("ops");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  checkGolden("ops", normalize(r.out, spec));
   for (const char *s :
        {"--- PASS: test_op_path (", "--- PASS: test_fault_path_wins (",
         "--- PASS: test_assumption_path_wins (",
@@ -676,6 +678,7 @@ TEST(FbcRunQueries, AssertBeforeComparesFirstMatches) {
   Spec spec("queries");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  checkGolden("queries", normalize(r.out, spec));
   EXPECT_TRUE(contains(r.out, "--- PASS: test_write_before_fsync (")) << r.out;
   EXPECT_TRUE(RE2::PartialMatch(r.out,
                                 R"(--- FAIL: test_fsync_not_before_write \(\d+ms\) ---\n)"
@@ -695,6 +698,7 @@ TEST(FbcRunFaultAll, SameRulesOnEveryListedService) {
   Spec spec("fault_all");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  checkGolden("fault_all", normalize(r.out, spec));
   for (const char *s : {"--- PASS: test_both_services (", "--- FAIL: test_empty_list (",
                         "  reason: fault_all() requires at least one service in the list\n",
                         "  reason: fault_all() list element 1 must be a service, got string\n"})
@@ -713,6 +717,7 @@ TEST(FbcRunTrace, TracedSyscallsRunAndAreRecorded) {
   Spec spec("trace");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  checkGolden("trace", normalize(r.out, spec));
   for (const char *s :
        {"--- PASS: test_trace (", "--- PASS: test_trace_and_fault (", "--- PASS: test_start_stop (",
         "  trace rule on kv: write → filter:[write,writev,pwrite64,pwritev,pwritev2] (1 hits)\n",
@@ -729,6 +734,7 @@ TEST(FbcRunHalt, HaltedRowsHaveNoVerdict) {
   Spec spec("halt");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err; // test_halt_bad_args fails
+  checkGolden("halt", normalize(r.out, spec));
   for (const char *s : {"--- HALTED: test_halt_plain (", "  reason: halt()\n",
                         "--- HALTED: test_halt_pruned_leaf [leaf 1 — retries=1] (",
                         "  reason: halt: retries=1 is covered elsewhere\n",
