@@ -603,6 +603,9 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
 
   bool timedOut = false, failed = false, internal = false, expectFailed = false, halted = false;
   std::string bodyError, returned;
+  // Where an EvalError was thrown; for a timeout, where the cancelled body
+  // was, down to the builtin it waited in.
+  std::vector<std::string> bodyFrames;
   if (interrupted()) {
     intr = true;
   } else if (se) {
@@ -667,6 +670,7 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
       } catch (const star::EvalError &e) {
         failed = true;
         bodyError = e.message();
+        bodyFrames = e.frameLines(/*keepBuiltin=*/body_.cancelled());
       } catch (const std::exception &e) {
         internal = true;
         bodyError = std::string("internal error: ") + e.what();
@@ -713,6 +717,7 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
     if (timedOut) {
       o.result = Result::Inconclusive;
       o.reason = "test timeout: body did not complete within " + formatGoDuration(timeout);
+      o.traceback = std::move(bodyFrames);
     } else if (internal) {
       o.result = Result::Error;
       o.reason = bodyError;
@@ -722,6 +727,7 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
     } else if (failed) {
       o.result = Result::Fail;
       o.reason = bodyError;
+      o.traceback = std::move(bodyFrames);
       o.expectationViolated = expectFailed;
     } else {
       o.result = Result::Pass;
@@ -796,7 +802,8 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
     const ir::Op *op = svc.findOp(key);
     if (!op && !ir::isSyscallKeyword(key)) {
       std::string msg = std::string(who) + "() unknown keyword " + ir::quote(key) +
-                        " for service " + ir::quote(svc.name) + ". Valid syscalls: " + syscallKeywordList();
+                        " for service " + ir::quote(svc.name) +
+                        ". Valid syscalls: " + syscallKeywordList();
       if (!svc.ops.empty()) {
         msg += ". Named operations on " + svc.name + ":";
         for (size_t i = 0; i < svc.ops.size(); ++i)

@@ -96,6 +96,9 @@ struct TestOutcome {
   ir::TestKind kind = ir::TestKind::Def;
   Result result = Result::Pass;
   std::string reason;
+  // Where a failing (or timed-out) body was, "spec.star:6:11: in test_x",
+  // outermost first.
+  std::vector<std::string> traceback;
   uint64_t seed = 0;
   int64_t durationMs = 0;
   int64_t startWallNs = 0; // CLOCK_REALTIME when the trace started

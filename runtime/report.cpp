@@ -83,6 +83,11 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += " (" + std::to_string(t.durationMs) + "ms) ---\n";
   if (!t.reason.empty())
     out += "  reason: " + t.reason + "\n";
+  if (!t.traceback.empty()) {
+    out += "  traceback (most recent call last):\n";
+    for (const std::string &frame : t.traceback)
+      out += "    " + frame + "\n";
+  }
   if (t.result == Result::Fail)
     out += "  replay: fbc run " + r.starFile + " --test " + t.name + " --seed " +
            std::to_string(t.seed) + (t.leaf ? " --leaf " + t.leaf->id : "") + "\n";
@@ -342,6 +347,12 @@ std::string formatJsonReport(const RunReport &r) {
     w.field("result", resultName(t.result));
     if (!t.reason.empty())
       w.field("reason", t.reason);
+    if (!t.traceback.empty()) {
+      w.key("traceback").beginArray();
+      for (const std::string &frame : t.traceback)
+        w.value(frame);
+      w.endArray();
+    }
     w.field("seed", t.seed);
     w.field("duration_ms", t.durationMs);
     if (!t.returnValue.empty())

@@ -55,31 +55,38 @@ const TraceFrame *EvalError::innermostSourceFrame() const {
   return nullptr;
 }
 
-// Go's format: the frames, outermost first; if the innermost frame is a
-// builtin it is folded into the last line ("Error in append: ...").
-std::string EvalError::backtrace(bool errorLine) const {
-  std::string out = "Traceback (most recent call last):\n";
+std::vector<std::string> EvalError::frameLines(bool keepBuiltin) const {
   size_t n = frames.size();
-  std::string suffix;
-  if (n > 0 && frames.back().file == "<builtin>") {
-    suffix = " in " + frames.back().function;
-    --n;
-  }
+  if (!keepBuiltin && n > 0 && frames.back().file == "<builtin>")
+    --n; // folded into the error line (or named by the message itself)
+  std::vector<std::string> lines;
+  lines.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const TraceFrame &f = frames[i];
-    out.append("  ").append(f.file);
+    std::string line = f.file;
     if (f.pos.valid())
-      out.append(":")
+      line.append(":")
           .append(std::to_string(f.pos.line))
           .append(":")
           .append(std::to_string(f.pos.col));
-    out.append(": in ").append(f.function).append("\n");
+    line.append(": in ").append(f.function);
+    lines.push_back(std::move(line));
   }
-  if (!errorLine) {
-    out.pop_back(); // the frames' last "\n"
+  return lines;
+}
+
+// Go's format: the frames, outermost first; if the innermost frame is a
+// builtin it is folded into the last line ("Error in append: ...").
+std::string EvalError::backtrace(bool errorLine) const {
+  std::string out = "Traceback (most recent call last):";
+  for (const std::string &line : frameLines())
+    out.append("\n  ").append(line);
+  if (!errorLine)
     return out;
-  }
-  out.append("Error").append(suffix).append(": ").append(msg_);
+  out.append("\nError");
+  if (!frames.empty() && frames.back().file == "<builtin>")
+    out.append(" in ").append(frames.back().function);
+  out.append(": ").append(msg_);
   return out;
 }
 

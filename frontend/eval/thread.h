@@ -38,6 +38,10 @@ public:
   const std::string &message() const { return msg_; }
   std::vector<TraceFrame> frames; // outermost first
   std::string backtrace(bool errorLine = true) const;
+  // The frames as "file:line:col: in function", outermost first. An
+  // innermost builtin frame is left out unless keepBuiltin: an error's
+  // message names its builtin, but a thread cancelled inside one does not.
+  std::vector<std::string> frameLines(bool keepBuiltin = false) const;
   // The innermost frame that belongs to a Starlark file (not <builtin>).
   const TraceFrame *innermostSourceFrame() const;
 
