@@ -16,6 +16,8 @@
 //   - per-service syscall counts in failure summaries -> N;
 //   - matrix table padding after a normalised duration ("PASS (Nms) │");
 //   - the scratch directory -> $DIR, the ports -> $KV_PORT / $API_PORT.
+// The JSON report is checked whole too (tests/e2e/golden/<name>.json, see
+// normalizeJson()).
 // FBC_UPDATE_GOLDEN=1 rewrites the golden files (read them before committing).
 #include "tests/e2e/e2e_util.h"
 
@@ -152,8 +154,41 @@ std::string normalize(std::string s, const Spec &spec) {
   return s;
 }
 
-void checkGolden(const std::string &name, const std::string &actual) {
-  std::string path = std::string(FBC_RUN_GOLDEN) + "/" + name + ".txt";
+// The JSON report's varying parts, on top of normalize(): timestamps, pids,
+// durations and delays' measured latency, the fixture binaries' build
+// paths, and the per-service syscall counts (as in the text report).
+std::string normalizeJson(std::string s, const Spec &spec) {
+  s = normalize(std::move(s), spec);
+  auto replaceAll = [&](const std::string &from, const std::string &to) {
+    for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size())
+      s.replace(p, from.size(), to);
+  };
+  replaceAll(FBC_FIXTURE_KV, "$KV_BIN");
+  replaceAll(FBC_FIXTURE_API, "$API_BIN");
+  replaceAll(FBC_FIXTURE_CRASH, "$CRASH_BIN");
+  RE2::GlobalReplace(&s, R"("timestamp": "[^"]*")", R"("timestamp": "T")");
+  RE2::GlobalReplace(&s, R"re("(pid|latency_us|duration_ms)": "\d+")re", R"re("\1": "N")re");
+  RE2::GlobalReplace(&s, R"("duration_ms": \d+)", R"("duration_ms": N)");
+  // Inside "syscall_summary": {...}: every count but "faulted".
+  size_t at = s.find("\"syscall_summary\": {");
+  while (at != std::string::npos) {
+    size_t end = s.find("\n      }", at); // the summary's closing brace (test-level indent)
+    if (end == std::string::npos)
+      break;
+    std::string block = s.substr(at, end - at);
+    // "faulted" is exact: hide it from the count pattern, then restore it.
+    RE2::GlobalReplace(&block, R"("faulted": )", R"("faulted"= )");
+    RE2::GlobalReplace(&block, R"(("[a-z0-9_]+": )\d+)", R"(\1N)");
+    RE2::GlobalReplace(&block, R"("faulted"= )", R"("faulted": )");
+    s.replace(at, end - at, block);
+    at = s.find("\"syscall_summary\": {", at + block.size());
+  }
+  return s;
+}
+
+void checkGolden(const std::string &name, const std::string &actual,
+                 const std::string &ext = ".txt") {
+  std::string path = std::string(FBC_RUN_GOLDEN) + "/" + name + ext;
   if (std::getenv("FBC_UPDATE_GOLDEN")) {
     std::ofstream(path) << actual;
     return;
@@ -726,6 +761,35 @@ TEST(FbcRunTrace, TracedSyscallsRunAndAreRecorded) {
         "  reason: trace_start() requires syscalls= keyword with a list of syscall names\n"})
     EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
   EXPECT_TRUE(RE2::PartialMatch(r.out, R"(kv +write +trace  \S+/kv\.wal\n)")) << r.out;
+}
+
+// ---- the JSON report, whole, against tests/e2e/golden/<name>.json
+
+TEST(FbcRunJson, ReportsMatchTheirGoldens) {
+  struct Case {
+    const char *spec, *seed;
+    std::vector<std::string> extra;
+    int exit;
+  };
+  const Case cases[] = {
+      {"faults", "7", {}, 2},
+      {"matrix", "3", {}, 2},
+      {"crash", "1", {}, 2},
+      {"hang", "1", {"--timeout", "2s"}, 3},
+      {"leaves", "1", {"--test", "~^test_(choose|wal)$"}, 0},
+      {"queries", "1", {}, 2},
+      {"trace", "1", {}, 2},
+      {"halt", "1", {}, 2},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.spec);
+    Spec spec(c.spec);
+    std::vector<std::string> args = {"run", spec.path, "--seed", c.seed, "--format=json"};
+    args.insert(args.end(), c.extra.begin(), c.extra.end());
+    FbcRun r = runFbc(args, spec.dir.path());
+    EXPECT_EQ(r.exit, c.exit) << r.out << r.err;
+    checkGolden(c.spec, normalizeJson(r.out, spec), ".json");
+  }
 }
 
 // ---- halt() (run_specs/halt.star)
