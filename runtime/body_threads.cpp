@@ -46,6 +46,7 @@ void callBranch(star::Thread &t, Value fn, BranchResult &out) {
   } catch (const star::EvalError &e) {
     out.failed = true;
     out.error = e.message();
+    out.frames = e.frames;
   } catch (...) {
     out.failed = true;
     out.exception = std::current_exception();

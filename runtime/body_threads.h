@@ -3,6 +3,7 @@
 // InterpreterLock, and a timeout or an interrupt cancels all of them at once.
 #pragma once
 
+#include "frontend/eval/thread.h"
 #include "frontend/eval/value.h"
 #include "runtime/interpreter_lock.h"
 
@@ -25,8 +26,9 @@ namespace fbc::rt {
 struct BranchResult {
   star::Value value; // None when the branch returned nothing or failed
   bool failed = false;
-  std::string error;            // a Starlark error's message
-  std::exception_ptr exception; // anything else (halt(), an internal error), rethrown
+  std::string error;                    // a Starlark error's message
+  std::vector<star::TraceFrame> frames; // and where the branch raised it
+  std::exception_ptr exception;         // anything else (halt(), an internal error), rethrown
 };
 
 class BodyThreads {

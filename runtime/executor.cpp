@@ -540,8 +540,13 @@ Value Executor::parallel(star::Thread &t, const star::Args &args) {
     const BranchResult &r = results[i];
     if (r.exception)
       std::rethrow_exception(r.exception);
-    if (r.failed)
-      t.fail("parallel() callable " + std::to_string(i) + " failed: " + r.error);
+    if (r.failed) {
+      // The branch's frames continue the caller's (see runBranch()), so
+      // its traceback runs from the test through parallel() to the raise.
+      star::EvalError e("parallel() callable " + std::to_string(i) + " failed: " + r.error);
+      e.frames = r.frames;
+      throw e;
+    }
     values.push_back(r.value);
   }
   return Value::object(t.heap.make<star::List>(std::move(values)));

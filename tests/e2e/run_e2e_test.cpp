@@ -672,7 +672,11 @@ TEST(FbcRunParallel, FirstFailingBranchFailsTheCallAfterAllRan) {
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "--- FAIL: test_branch_fails (")) << r.out;
   EXPECT_TRUE(
-      contains(r.out, "  reason: parallel() callable 1 failed: key \"missing\" not in dict\n"))
+      contains(r.out, "  reason: parallel() callable 1 failed: key \"missing\" not in dict\n"
+                      "  traceback (most recent call last):\n"
+                      "    spec.star:74:13: in test_branch_fails\n"
+                      "    <builtin>: in parallel\n"
+                      "    spec.star:71:14: in worse\n"))
       << r.out;
   EXPECT_TRUE(contains(r.err, "branch ok ran")) << r.err;
 }
