@@ -2,8 +2,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace fbc::frontend {
 
@@ -28,14 +29,32 @@ std::string_view SourceFile::lineText(uint32_t line) const {
 }
 
 const SourceFile *SourceManager::load(const std::string &path, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = path + ": " + std::strerror(errno);
+  // POSIX rather than an ifstream: a directory opens fine as a stream and
+  // then reads as an empty file, which would load as an empty spec.
+  auto failed = [&](int err) {
+    error = path + ": " + std::strerror(err);
     return nullptr;
+  };
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return failed(errno);
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int err = errno; // EISDIR for a directory
+      ::close(fd);
+      return failed(err);
+    }
+    if (n == 0)
+      break;
+    text.append(buf, static_cast<size_t>(n));
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return add(path, buf.str());
+  ::close(fd);
+  return add(path, std::move(text));
 }
 
 const SourceFile *SourceManager::add(std::string path, std::string text) {
