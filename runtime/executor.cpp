@@ -287,6 +287,12 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
       }
       continue;
     }
+    // A test without fan-out has only leaf 0: any other --leaf is an
+    // error row, and the test does not run.
+    if (cfg_.leafId && *cfg_.leafId != 0) {
+      report.tests.push_back(noSuchLeaf(*tests[i], *cfg_.leafId, "1 leaf"));
+      continue;
+    }
     bool intr = interrupted();
     TestOutcome o;
     if (!intr)
@@ -295,13 +301,6 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
       report.interrupted = true;
       report.notRun = tests.size() - i;
       break;
-    }
-    if (cfg_.leafId && *cfg_.leafId != 0) {
-      o.result = Result::Error;
-      o.reason = "no leaf \"" + std::to_string(*cfg_.leafId) + "\": the test has 1 leaf";
-      o.events.clear();
-      o.faults.clear();
-      o.syscallSummary.clear();
     }
     report.tests.push_back(std::move(o));
   }
@@ -368,14 +367,7 @@ bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &r
     if (*only > 0 && unknown && !runOne(0, false)) // sizes the axes, not reported
       return false;
     if (*only >= work.count.value) {
-      TestOutcome o;
-      o.name = t.name;
-      o.kind = t.kind;
-      o.seed = cfg_.seed;
-      o.result = Result::Error;
-      o.reason =
-          "no leaf \"" + std::to_string(*only) + "\": the test has " + work.count.str() + " leaves";
-      report.tests.push_back(std::move(o));
+      report.tests.push_back(noSuchLeaf(t, *only, work.count.str() + " leaves"));
       return true;
     }
     return runOne(*only, true);
@@ -552,8 +544,8 @@ Value Executor::parallel(star::Thread &t, const star::Args &args) {
   return Value::object(t.heap.make<star::List>(std::move(values)));
 }
 
-TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
-  const ir::Spec &spec = loaded_.spec();
+// The row of `t` before it runs: its identity, no result yet.
+TestOutcome Executor::baseOutcome(const ir::Test &t) const {
   TestOutcome o;
   o.name = t.name;
   o.kind = t.kind;
@@ -563,6 +555,19 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
   o.fault = t.cell.fault;
   if (t.expect)
     o.expectation = t.expect->name;
+  return o;
+}
+
+TestOutcome Executor::noSuchLeaf(const ir::Test &t, uint64_t leaf, const std::string &has) const {
+  TestOutcome o = baseOutcome(t);
+  o.result = Result::Error;
+  o.reason = "no leaf \"" + std::to_string(leaf) + "\": the test has " + has;
+  return o;
+}
+
+TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
+  const ir::Spec &spec = loaded_.spec();
+  TestOutcome o = baseOutcome(t);
   int64_t t0 = monotonicNs();
   size_t n = spec.services.size();
   std::vector<std::string> names;

@@ -147,6 +147,9 @@ public:
 
 private:
   TestOutcome runTest(const ir::Test &t, bool &interrupted);
+  TestOutcome baseOutcome(const ir::Test &t) const;
+  // The error row of a --leaf that `t` does not have ("3 leaves").
+  TestOutcome noSuchLeaf(const ir::Test &t, uint64_t leaf, const std::string &has) const;
   // Runs the leaves of a test that fans out; false when interrupted.
   bool runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &report);
   void warnOnce(star::Thread &t, std::string message);

@@ -593,6 +593,13 @@ TEST(FbcRunLeaves, SingleLeafShapeAndOneLeafRuns) {
   FbcRun bad = runLeaves(spec, {"--test", "test_choose", "--leaf", "3"});
   EXPECT_EQ(bad.exit, 2) << bad.out;
   EXPECT_TRUE(contains(bad.out, "no leaf \"3\": the test has 3 leaves")) << bad.out;
+  // A test without fan-out has leaf 0 only; another leaf does not run it.
+  FbcRun other = runLeaves(spec, {"--test", "test_plain", "--leaf", "1", "--format=json"});
+  EXPECT_EQ(other.exit, 2) << other.out;
+  EXPECT_TRUE(contains(other.out, "\"reason\": \"no leaf \\\"1\\\": the test has 1 leaf\""))
+      << other.out;
+  EXPECT_FALSE(contains(other.err, "plain ran")) << other.err;
+  EXPECT_TRUE(contains(runLeaves(spec, {"--test", "test_plain", "--leaf", "0"}).err, "plain ran"));
   EXPECT_EQ(runLeaves(spec, {"--leaf", "x"}).exit, 1);
 }
 
@@ -671,12 +678,12 @@ TEST(FbcRunParallel, FirstFailingBranchFailsTheCallAfterAllRan) {
       runFbc({"run", spec.path, "--seed", "1", "--test", "test_branch_fails"}, spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "--- FAIL: test_branch_fails (")) << r.out;
-  EXPECT_TRUE(
-      contains(r.out, "  reason: parallel() callable 1 failed: key \"missing\" not in dict\n"
-                      "  traceback (most recent call last):\n"
-                      "    spec.star:74:13: in test_branch_fails\n"
-                      "    <builtin>: in parallel\n"
-                      "    spec.star:71:14: in worse\n"))
+  EXPECT_TRUE(contains(r.out,
+                       "  reason: parallel() callable 1 failed: key \"missing\" not in dict\n"
+                       "  traceback (most recent call last):\n"
+                       "    spec.star:74:13: in test_branch_fails\n"
+                       "    <builtin>: in parallel\n"
+                       "    spec.star:71:14: in worse\n"))
       << r.out;
   EXPECT_TRUE(contains(r.err, "branch ok ran")) << r.err;
 }
