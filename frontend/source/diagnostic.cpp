@@ -33,6 +33,19 @@ static std::string caretIndent(std::string_view line, uint32_t col) {
   return indent;
 }
 
+// The source line as printed under a diagnostic: control characters (a
+// binary file passed as a spec, a stray escape sequence) become '?', one
+// byte for one, so the terminal is left alone and the caret stays aligned.
+static std::string printableLine(std::string_view line) {
+  std::string out(line);
+  for (char &c : out) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t') || u == 0x7F)
+      c = '?';
+  }
+  return out;
+}
+
 void printDiagnostic(llvm::raw_ostream &os, const Diagnostic &d) {
   if (!d.file) {
     os << "fbc: " << severityName(d.severity) << ": " << d.message << "\n";
@@ -44,7 +57,7 @@ void printDiagnostic(llvm::raw_ostream &os, const Diagnostic &d) {
   os << ": " << severityName(d.severity) << ": " << d.message << "\n";
   if (!d.pos.valid())
     return;
-  std::string_view line = d.file->lineText(d.pos.line);
+  std::string line = printableLine(d.file->lineText(d.pos.line));
   os << line << "\n" << caretIndent(line, d.pos.col) << "^\n";
 }
 

@@ -32,10 +32,9 @@ TEST(Diagnostic, CaretUnderColumn) {
 
 TEST(Diagnostic, CaretCountsCodePointsAndKeepsTabs) {
   SourceFile f("u.star", "\ts = \"héllo\" +\n");
-  EXPECT_EQ(render({Severity::Warning, &f, {1, 14}, "w"}),
-            "u.star:1:14: warning: w\n"
-            "\ts = \"héllo\" +\n"
-            "\t            ^\n");
+  EXPECT_EQ(render({Severity::Warning, &f, {1, 14}, "w"}), "u.star:1:14: warning: w\n"
+                                                           "\ts = \"héllo\" +\n"
+                                                           "\t            ^\n");
 }
 
 TEST(Diagnostic, NoLocation) {
@@ -50,4 +49,13 @@ TEST(DiagnosticList, CountsErrorsOnly) {
   list.error(&f, {1, 1}, "e");
   EXPECT_TRUE(list.hasErrors());
   EXPECT_EQ(list.all().size(), 2u);
+}
+
+TEST(Diagnostic, ControlCharactersInTheSourceLinePrintAsQuestionMarks) {
+  SourceFile f("bin.star", "\x7f"
+                           "ELF\x02\x01\x1b[31m\tx");
+  EXPECT_EQ(render({Severity::Error, &f, {1, 1}, "unexpected input character '\\x7f'"}),
+            "bin.star:1:1: error: unexpected input character '\\x7f'\n"
+            "?ELF???[31m\tx\n"
+            "^\n");
 }
