@@ -14,6 +14,8 @@ std::string_view serviceErrorKindName(ServiceError::Kind k) {
     return "missing_binary";
   case ServiceError::Kind::LaunchFailed:
     return "launch_failed";
+  case ServiceError::Kind::PortInUse:
+    return "port_in_use";
   case ServiceError::Kind::CrashedAtStart:
     return "crashed_at_start";
   case ServiceError::Kind::HealthcheckTimeout:
@@ -32,6 +34,9 @@ std::string ServiceError::reason() const {
     break;
   case Kind::LaunchFailed:
     what = "launch failed";
+    break;
+  case Kind::PortInUse:
+    what = "port in use";
     break;
   case Kind::CrashedAtStart:
     what = "crashed at start";

@@ -21,7 +21,14 @@ struct ServiceSpec {
 // Why a service did not come up. reason() names the service, e.g.
 //   service "kv": crashed at start (exited with status 3)
 struct ServiceError {
-  enum class Kind { None, MissingBinary, LaunchFailed, CrashedAtStart, HealthcheckTimeout };
+  enum class Kind {
+    None,
+    MissingBinary,
+    LaunchFailed,
+    PortInUse,
+    CrashedAtStart,
+    HealthcheckTimeout
+  };
   Kind kind = Kind::None;
   std::string service;
   std::string message;

@@ -2,6 +2,7 @@
 
 #include "runtime/output_capture.h"
 #include "runtime/process_groups.h"
+#include "runtime/tcp_dial.h"
 
 #include <signal.h>
 #include <sys/epoll.h>
@@ -128,6 +129,20 @@ ServiceError Supervisor::start(ServiceId id) {
     error.kind = ServiceError::Kind::LaunchFailed;
     error.message = "already running";
     return error;
+  }
+  // A port of the service's that already accepts connections belongs to
+  // another process: the service cannot bind it, and a healthcheck on it
+  // would pass without the service (the test would talk to the stranger).
+  for (uint16_t port : spec.ports) {
+    std::string ignored;
+    int fd = dialTcp("127.0.0.1", port, monotonicNs() + 200 * 1000000LL, nullptr, ignored);
+    if (fd >= 0) {
+      close(fd);
+      error.kind = ServiceError::Kind::PortInUse;
+      error.message = "127.0.0.1:" + std::to_string(port) + " accepts connections before " +
+                      spec.name + " started: another process holds the port";
+      return error;
+    }
   }
   svc.runs.push_back(std::make_unique<Incarnation>(*this, id));
   Incarnation &inc = *svc.runs.back();

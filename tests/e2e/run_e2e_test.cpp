@@ -24,10 +24,13 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -716,6 +719,34 @@ TEST(FbcRunOps, OpPathUnlessTheFaultGivesItsOwn) {
   EXPECT_EQ(allMatches(r.out, R"(deny\(input/output error\)  \[persist\]  \S+/(\w+\.\w+))"),
             (std::vector<std::string>{"snap.txt", "snap.txt", "kv.wal"}))
       << r.out;
+}
+
+TEST(FbcRunOps, PortHeldByAnotherProcessIsAnErrorNotAFalseHealthcheck) {
+  Spec spec("ops");
+  // Another process listens on kv's port: kv could not bind it, and its
+  // tcp() healthcheck would pass against the stranger.
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(spec.kvPort);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr), 0);
+  ASSERT_EQ(listen(fd, 8), 0);
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  close(fd);
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  std::string reason =
+      "  reason: service \"kv\": port in use (127.0.0.1:" + std::to_string(spec.kvPort) +
+      " accepts connections before kv started: another process holds the port)\n";
+  EXPECT_EQ(allMatches(r.out, R"(--- (\w+): test_)"),
+            (std::vector<std::string>{"ERROR", "ERROR", "ERROR"}))
+      << r.out;
+  size_t n = 0;
+  for (size_t p = 0; (p = r.out.find(reason, p)) != std::string::npos; p += reason.size())
+    ++n;
+  EXPECT_EQ(n, 3u) << r.out;
+  EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
 
 // ---- assert_before (run_specs/queries.star)
