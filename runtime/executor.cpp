@@ -190,13 +190,6 @@ ServiceSpec serviceSpec(const ir::Spec &spec, const ir::Service &s, const std::s
   return out;
 }
 
-std::string field(const TraceEvent &e, std::string_view key) {
-  for (const auto &[k, v] : e.fields)
-    if (k == key)
-      return v;
-  return "";
-}
-
 // Applied/removed pairs of every fault rule, in application order.
 std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
                                          const std::vector<std::string> &names) {
@@ -206,24 +199,24 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
     if (e.type == EventType::FaultApplied) {
       FaultSummary f;
       f.service = e.service < names.size() ? names[e.service] : "test";
-      f.syscall = field(e, "syscall");
-      std::string action = field(e, "action");
+      f.syscall = e.field("syscall");
+      std::string action = e.field("action");
       f.action = action.substr(0, action.find('('));
       if (f.action == "deny")
-        f.errnoName = field(e, "errno");
+        f.errnoName = e.field("errno");
       if (f.action == "delay" && action.size() > 7)
         f.delay = action.substr(6, action.size() - 7);
-      f.label = field(e, "label");
-      f.path = field(e, "path");
+      f.label = e.field("label");
+      f.path = e.field("path");
       open.emplace_back(e.service, out.size());
       out.push_back(std::move(f));
     } else if (e.type == EventType::FaultRemoved) {
-      std::string sc = field(e, "syscall"), label = field(e, "label"), action = field(e, "action");
+      std::string sc = e.field("syscall"), label = e.field("label"), action = e.field("action");
       for (auto it = open.begin(); it != open.end(); ++it) {
         FaultSummary &f = out[it->second];
         if (it->first == e.service && f.syscall == sc && f.label == label &&
             f.action == action.substr(0, action.find('('))) {
-          f.hits = std::strtoull(field(e, "hits").c_str(), nullptr, 10);
+          f.hits = std::strtoull(e.field("hits").c_str(), nullptr, 10);
           open.erase(it);
           break;
         }

@@ -91,6 +91,18 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   if (t.result == Result::Fail)
     out += "  replay: fbc run " + r.starFile + " --test " + t.name + " --seed " +
            std::to_string(t.seed) + (t.leaf ? " --leaf " + t.leaf->id : "") + "\n";
+  // A service that died on its own while the body ran (an error row's
+  // reason already says why a service did not start).
+  if (t.result != Result::Error)
+    for (const TraceEvent &e : t.events) {
+      if (e.type != EventType::ServiceStopped || e.field("unexpected") != "true")
+        continue;
+      out += "  service " + r.serviceNames.at(e.service) +
+             " exited during the test: " + e.field("exit");
+      if (std::string tail = e.field("stderr"); !tail.empty())
+        out += " (stderr: " + tail + ")";
+      out += "\n";
+    }
   uint64_t syscalls = 0, decided = 0;
   for (const auto &[svc, s] : t.syscallSummary)
     syscalls += s.total;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -39,6 +40,9 @@ struct Supervisor::Incarnation {
   mutable std::mutex mu;
   std::condition_variable cv;
   bool exited = false;
+  // Set by stop() before it signals: an exit without it is the service's
+  // own (a crash, a bug, a fault it did not survive).
+  std::atomic<bool> stopRequested{false};
   int exitCode = 0, exitStatus = 0;
 
   Incarnation(Supervisor &s, ServiceId i) : sup(s), id(i) { watcher.inc = this; }
@@ -68,8 +72,27 @@ struct Supervisor::Incarnation {
       exitStatus = info.si_status;
     }
     cv.notify_all();
-    sup.trace_.record(EventType::ServiceStopped, id,
-                      {{"pid", std::to_string(proc.pid)}, {"exit", how}});
+    std::vector<std::pair<std::string, std::string>> fields = {{"pid", std::to_string(proc.pid)},
+                                                               {"exit", how}};
+    // Its own exit: nobody asked it to stop, or a signal fbc never sends
+    // (a crash racing with the end of the test still reads as a crash).
+    bool bySignal = info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED;
+    if (!stopRequested || (bySignal && info.si_status != SIGTERM && info.si_status != SIGKILL)) {
+      fields.emplace_back("unexpected", "true");
+      if (std::string tail = lastStderrLine(); !tail.empty())
+        fields.emplace_back("stderr", std::move(tail));
+    }
+    sup.trace_.record(EventType::ServiceStopped, id, std::move(fields));
+  }
+
+  // The last line the service wrote to stderr: usually why it died.
+  std::string lastStderrLine() const {
+    std::string tail = err ? err->text() : "";
+    while (!tail.empty() && tail.back() == '\n')
+      tail.pop_back();
+    if (size_t nl = tail.rfind('\n'); nl != std::string::npos)
+      tail.erase(0, nl + 1);
+    return tail;
   }
 
   bool waitExited(int64_t timeoutMs) {
@@ -190,11 +213,7 @@ ServiceError Supervisor::start(ServiceId id) {
   auto crashed = [&] {
     std::lock_guard lock(inc.mu);
     std::string how = describeExit(inc.exitCode, inc.exitStatus);
-    std::string tail = inc.err ? inc.err->text() : "";
-    while (!tail.empty() && tail.back() == '\n')
-      tail.pop_back();
-    if (size_t nl = tail.rfind('\n'); nl != std::string::npos)
-      tail.erase(0, nl + 1);
+    std::string tail = inc.lastStderrLine();
     return tail.empty() ? how : how + "; stderr: " + tail;
   };
   if (spec.health.kind != Healthcheck::Kind::None) {
@@ -234,6 +253,15 @@ void Supervisor::stop(ServiceId id) {
   if (!inc || inc->tornDown)
     return;
   pid_t pgid = inc->proc.pid;
+  // A service already dead (the loop thread may not have seen it yet) died
+  // on its own; peek without reaping.
+  siginfo_t info{};
+  bool dead = inc->hasExited() ||
+              (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(inc->proc.pidfd), &info,
+                      WEXITED | WNOHANG | WNOWAIT) == 0 &&
+               info.si_pid != 0);
+  if (!dead)
+    inc->stopRequested = true;
   if (!inc->hasExited()) {
     kill(-pgid, SIGTERM);
     if (!inc->waitExited(opts_.stopGraceMs)) {

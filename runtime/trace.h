@@ -53,6 +53,14 @@ struct TraceEvent {
   ServiceId service = kNoService;                          // kNoService: the test itself ("test")
   SyscallRecord syscall;                                   // type == Syscall
   std::vector<std::pair<std::string, std::string>> fields; // everything else, in order
+
+  // The value of field `key`, "" when the event has none.
+  std::string field(std::string_view key) const {
+    for (const auto &[k, v] : fields)
+      if (k == key)
+        return v;
+    return "";
+  }
 };
 
 // Per-service syscall counts for summaries (total, faulted, per syscall).

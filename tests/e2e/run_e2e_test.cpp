@@ -623,7 +623,7 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
   for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries",
-                           "fault_all", "trace", "halt"}) {
+                           "fault_all", "trace", "halt", "panic"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -749,6 +749,22 @@ TEST(FbcRunOps, PortHeldByAnotherProcessIsAnErrorNotAFalseHealthcheck) {
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
 
+// ---- a service that dies mid-test (run_specs/panic.star)
+
+TEST(FbcRunPanic, ServiceDyingMidTestIsNamedInTheReport) {
+  Spec spec("panic");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  checkGolden("panic", normalize(r.out, spec));
+  EXPECT_TRUE(contains(r.out, "--- FAIL: test_fsync_failure_kills_the_store (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  service kv exited during the test: killed by SIGABRT (stderr: "
+                              "kv_store: PANIC: could not fsync the WAL: Input/output error)\n"))
+      << r.out;
+  // Services fbc stops at the end of a test are not reported as exits.
+  EXPECT_EQ(allMatches(r.out, R"((exited during the test))").size(), 1u) << r.out;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_no_fault (")) << r.out;
+}
+
 // ---- assert_before (run_specs/queries.star)
 
 TEST(FbcRunQueries, AssertBeforeComparesFirstMatches) {
@@ -807,6 +823,8 @@ TEST(FbcRunTrace, TracedSyscallsRunAndAreRecorded) {
 
 // ---- the JSON report, whole, against tests/e2e/golden/<name>.json
 
+// panic.star is not here: its service's exit and the step's reply race, so
+// their events' order varies.
 TEST(FbcRunJson, ReportsMatchTheirGoldens) {
   struct Case {
     const char *spec, *seed;
