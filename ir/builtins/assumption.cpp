@@ -37,6 +37,7 @@ void appendUnique(std::vector<std::string> &out, const std::vector<std::string> 
 Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
+  b.requireLoading(site, "fault_assumption");
   if (args.positional.empty() || !args.positional[0].as<star::String>())
     site.fail(site.at(site.positional(0)), "fault_assumption() requires a name");
   if (args.positional.size() > 1)

@@ -29,6 +29,7 @@ std::string text(Value v) {
 Value determinismFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
+  b.requireLoading(site, "determinism");
   if (!args.positional.empty())
     site.fail(site.at(site.positional(0)), "determinism() takes only keyword arguments");
   if (b.determinism)

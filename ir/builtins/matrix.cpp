@@ -53,6 +53,7 @@ bool excluded(const Matrix &m, const std::string &s, const std::string &f) {
 Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
+  b.requireLoading(site, "fault_matrix");
   if (!args.positional.empty())
     site.fail(site.at(site.positional(0)), "fault_matrix() takes only keyword arguments");
   Matrix m;

@@ -70,6 +70,7 @@ void emptyMonitors(const CallSite &site, Value v, const std::string &prefix) {
 Value scenarioFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
+  b.requireLoading(site, "scenario");
   if (args.positional.size() != 1 || !args.kwargs.empty())
     site.fail("scenario() requires exactly one callable");
   Value fn = args.positional[0];
@@ -91,6 +92,7 @@ Value scenarioFn(star::Thread &t, Value, const star::Args &args) {
 Value faultScenarioFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
+  b.requireLoading(site, "fault_scenario");
   std::string name = nameArg(site, args, "fault_scenario");
   Test test;
   test.name = "test_" + name;
@@ -135,6 +137,7 @@ Value faultScenarioFn(star::Thread &t, Value, const star::Args &args) {
 Value testFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
+  b.requireLoading(site, "test");
   std::string name = nameArg(site, args, "test");
   Test test;
   test.name = "test_" + name;

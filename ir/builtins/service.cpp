@@ -151,6 +151,7 @@ void parseOps(const CallSite &site, Service &svc, Value v) {
 Value serviceFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
+  b.requireLoading(site, "service");
   for (const star::Kwarg &kw : args.kwargs)
     if (kw.name->view() == "name")
       site.fail(site.at(site.keyword("name")),

@@ -44,8 +44,16 @@ const Test *SpecBuilder::findBuiltinTest(std::string_view name) const {
   return i < 0 ? nullptr : &builtinTests[size_t(i)];
 }
 
+void SpecBuilder::requireLoading(CallSite &site, const char *fn) const {
+  if (finished)
+    site.fail(std::string(fn) +
+              "() declares the spec: call it while the spec loads (at top level or from a "
+              "function the top level calls), not from a test body");
+}
+
 Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
                          frontend::DiagnosticList &diags) {
+  finished = true;
   for (const auto &[loc, message] : warnings)
     diags.warning(loc.file, loc.pos, message);
   Spec spec;

@@ -38,6 +38,11 @@ public:
   std::vector<std::pair<Loc, std::string>> warnings;
   // Set by a runtime that executes test bodies (see ir/body_runtime.h).
   BodyRuntime *body = nullptr;
+  // Set by finish(): the spec is built, and a declaration (service(),
+  // fault_scenario(), ...) made now, from a test body, would change
+  // nothing; requireLoading() makes it an error instead.
+  bool finished = false;
+  void requireLoading(CallSite &site, const char *fn) const;
 
   ServiceValue *findService(std::string_view name) const;
   AssumptionValue *findAssumption(std::string_view name) const;
