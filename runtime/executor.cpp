@@ -615,7 +615,18 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
     o.result = Result::Error;
     o.reason = se.reason();
   } else {
-    star::Thread &th = loaded_.interpreter().thread;
+    // The body allocates on a heap of its own, freed when the test ends:
+    // nothing it makes outlives the test (the module's values are frozen,
+    // declarations are refused once the spec is built, and outcomes keep
+    // strings), so a run of many leaves does not grow with every leaf.
+    const star::Thread &loader = loaded_.interpreter().thread;
+    star::Heap bodyHeap;
+    star::Thread th(bodyHeap);
+    th.dialect = loader.dialect;
+    th.print = loader.print;
+    th.load = loader.load;
+    th.userData = loader.userData;
+    th.maxDepth = loader.maxDepth;
     std::mutex mu;
     std::condition_variable cv;
     bool done = false;

@@ -30,6 +30,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -623,7 +624,7 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
   for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries",
-                           "fault_all", "trace", "halt", "panic"}) {
+                           "fault_all", "trace", "halt", "panic", "body_heap"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -763,6 +764,42 @@ TEST(FbcRunPanic, ServiceDyingMidTestIsNamedInTheReport) {
   // Services fbc stops at the end of a test are not reported as exits.
   EXPECT_EQ(allMatches(r.out, R"((exited during the test))").size(), 1u) << r.out;
   EXPECT_TRUE(contains(r.out, "--- PASS: test_no_fault (")) << r.out;
+}
+
+// ---- the body's heap and the built spec (run_specs/body_heap.star)
+
+TEST(FbcRunBodyHeap, FreedAfterEachLeafAndDeclarationsRefused) {
+  Spec spec("body_heap");
+  // Not runFbc(): this one needs the child's peak memory (wait4).
+  std::string bin = FBC_BINARY;
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(spec.dir.path().c_str()) != 0)
+      _exit(126);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execl(bin.c_str(), bin.c_str(), "run", "spec.star", "--seed", "1", "--test", "test_alloc",
+          static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  ASSERT_EQ(wait4(pid, &status, 0, &usage), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  // 40 leaves × 16 MB would be 640 MB if nothing were freed; one leaf's
+  // worth plus the runtime is about 50 MB.
+  EXPECT_LT(usage.ru_maxrss, 200 * 1024) << "peak RSS (KiB)";
+
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--test", "~declares"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  for (const char *fn : {"service", "fault_scenario"})
+    EXPECT_TRUE(contains(r.out, std::string("  reason: ") + fn +
+                                    "() declares the spec: call it while the spec loads (at top "
+                                    "level or from a function the top level calls), not from a "
+                                    "test body\n"))
+        << fn << "\n"
+        << r.out;
 }
 
 // ---- assert_before (run_specs/queries.star)
