@@ -30,6 +30,7 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/program.h"
 #include "frontend/syntax/walk.h"
+#include "ir/builtins/spec_builder.h"
 #include "ir/builtins/values.h"
 #include "ir/composed_assumptions.h"
 #include "ir/print.h"
@@ -276,6 +277,8 @@ private:
         faultSite(c, sc, out);
       else if (isBuiltinCall(c, "parallel"))
         parallelSite(c, sc, out);
+      else if (const char *decl = declarationCall(c))
+        out.errors.push_back({ir::builtins::declarationInBodyMessage(decl), sc.loc(c->lparen)});
       else if (star::Value v = global(c->fn, sc))
         if (auto *f = v.as<star::Function>()) {
           std::set<const star::FunctionCode *> visiting;
@@ -285,6 +288,14 @@ private:
         }
     };
     forEachCall(&fn, visit);
+  }
+
+  // service(), fault_scenario(), ...: the run refuses them in a body.
+  static const char *declarationCall(const CallExpr *c) {
+    for (const char *name : ir::builtins::kDeclarationBuiltins)
+      if (isBuiltinCall(c, name))
+        return name;
+    return nullptr;
   }
 
   void chooseSite(const CallExpr *c, const Scope &sc, unsigned &unnamed, BodyAxes &out) {

@@ -5,7 +5,8 @@
 //   helper_choose     a call in a test body to a helper that calls a named
 //                     choose(): not attributed to the test, and the run does
 //                     not fan out on it either;
-//   body_argument     (an error) a call in a test body whose literal
+//   body_argument     (an error) a declaration (service(), ...) in a test
+//                     body, or a call in a test body whose literal
 //                     arguments the run will reject (parallel() policies and
 //                     branches, deny()/delay() max_fires= and mode=), with
 //                     the run's message.

@@ -44,11 +44,15 @@ const Test *SpecBuilder::findBuiltinTest(std::string_view name) const {
   return i < 0 ? nullptr : &builtinTests[size_t(i)];
 }
 
+std::string declarationInBodyMessage(std::string_view fn) {
+  return std::string(fn) +
+         "() declares the spec: call it while the spec loads (at top level or from a "
+         "function the top level calls), not from a test body";
+}
+
 void SpecBuilder::requireLoading(CallSite &site, const char *fn) const {
   if (finished)
-    site.fail(std::string(fn) +
-              "() declares the spec: call it while the spec loads (at top level or from a "
-              "function the top level calls), not from a test body");
+    site.fail(declarationInBodyMessage(fn));
 }
 
 Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,

@@ -18,6 +18,14 @@
 
 namespace fbc::ir::builtins {
 
+// The builtins that declare the spec (they register into the builder) and
+// the error a call to one gets once the spec is built, from a test body;
+// `fbc plan` reports the same statically.
+inline constexpr const char *kDeclarationBuiltins[] = {
+    "service", "fault_assumption", "scenario",   "fault_scenario",
+    "test",    "fault_matrix",     "determinism"};
+std::string declarationInBodyMessage(std::string_view fn);
+
 class SpecBuilder {
 public:
   // The builder of the thread's spec (Thread::userData).

@@ -794,7 +794,8 @@ TEST(FbcRunBodyHeap, FreedAfterEachLeafAndDeclarationsRefused) {
   // worth plus the runtime is about 50 MB.
   EXPECT_LT(usage.ru_maxrss, 200 * 1024) << "peak RSS (KiB)";
 
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--test", "~declares"}, spec.dir.path());
+  Spec decl("declarations");
+  FbcRun r = runFbc({"run", decl.path, "--seed", "1"}, decl.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
   for (const char *fn : {"service", "fault_scenario"})
     EXPECT_TRUE(contains(r.out, std::string("  reason: ") + fn +
