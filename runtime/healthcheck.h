@@ -16,7 +16,7 @@ struct Healthcheck {
   uint16_t port = 0;              // tcp
   std::string url;                // http: "http://127.0.0.1:8080/health"
   int64_t timeoutMs = 10000;
-  int64_t intervalMs = 25; // the longest pause between probes (they start at 1 ms)
+  int64_t intervalMs = 25; // the longest pause between probes (from 1 ms, see waitHealthy)
 
   static Healthcheck tcp(std::string host, uint16_t port, int64_t timeoutMs = 10000);
   static Healthcheck http(std::string url, int64_t timeoutMs = 10000);
