@@ -255,6 +255,12 @@ bool Executor::interrupted() const {
   return cfg_.interrupted && cfg_.interrupted->load(std::memory_order_relaxed);
 }
 
+void Executor::record(RunReport &report, TestOutcome o) {
+  report.tests.push_back(std::move(o));
+  if (cfg_.onOutcome)
+    cfg_.onOutcome(report, report.tests.back());
+}
+
 RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   const ir::Spec &spec = loaded_.spec();
   RunReport report;
@@ -283,7 +289,7 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
     // A test without fan-out has only leaf 0: any other --leaf is an
     // error row, and the test does not run.
     if (cfg_.leafId && *cfg_.leafId != 0) {
-      report.tests.push_back(noSuchLeaf(*tests[i], *cfg_.leafId, "1 leaf"));
+      record(report, noSuchLeaf(*tests[i], *cfg_.leafId, "1 leaf"));
       continue;
     }
     bool intr = interrupted();
@@ -295,7 +301,7 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
       report.notRun = tests.size() - i;
       break;
     }
-    report.tests.push_back(std::move(o));
+    record(report, std::move(o));
   }
   report.warnings = std::move(warnings_);
   loaded_.setBodyRuntime(nullptr);
@@ -309,7 +315,7 @@ bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &r
   bool unknown = std::any_of(work.axes.begin(), work.axes.end(),
                              [](const ir::LeafAxis &a) { return !a.known; });
   std::optional<uint64_t> only = cfg_.leafId;
-  auto runOne = [&](uint64_t index, bool record) {
+  auto runOne = [&](uint64_t index, bool keep) {
     leafTest_ = &work;
     leaf_ = work.decode(index);
     sizing_ = index == 0 && unknown;
@@ -329,7 +335,7 @@ bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &r
           work.resize(a, std::max<uint64_t>(1, sized_[a]));
       unknown = false;
     }
-    if (!record)
+    if (!keep)
       return true;
     LeafInfo info;
     info.id = leaf_.id();
@@ -353,14 +359,14 @@ bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &r
     std::sort(info.probability.begin(), info.probability.end());
     std::sort(info.interleavings.begin(), info.interleavings.end());
     o.leaf = std::move(info);
-    report.tests.push_back(std::move(o));
+    record(report, std::move(o));
     return true;
   };
   if (only) {
     if (*only > 0 && unknown && !runOne(0, false)) // sizes the axes, not reported
       return false;
     if (*only >= work.count.value) {
-      report.tests.push_back(noSuchLeaf(t, *only, work.count.str() + " leaves"));
+      record(report, noSuchLeaf(t, *only, work.count.str() + " leaves"));
       return true;
     }
     return runOne(*only, true);

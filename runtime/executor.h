@@ -26,6 +26,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,6 +49,9 @@ struct RunConfig {
   // (docs/leaves.md). Null: each test runs once, choose() gives option 0.
   const ir::LeafProgram *leaves = nullptr;
   std::optional<uint64_t> leafId; // --leaf: only this leaf of each test
+  // Called with each row as soon as it is recorded (the report so far, the
+  // row), so a long run's results can be shown as they come.
+  std::function<void(const struct RunReport &, const struct TestOutcome &)> onOutcome;
 };
 
 // The leaf a row belongs to (tests that fan out only). Keys sorted.
@@ -148,6 +152,8 @@ public:
 private:
   TestOutcome runTest(const ir::Test &t, bool &interrupted);
   TestOutcome baseOutcome(const ir::Test &t) const;
+  // Appends a row to the report and tells cfg_.onOutcome.
+  void record(RunReport &report, TestOutcome o);
   // The error row of a --leaf that `t` does not have ("3 leaves").
   TestOutcome noSuchLeaf(const ir::Test &t, uint64_t leaf, const std::string &has) const;
   // Runs the leaves of a test that fans out; false when interrupted.

@@ -283,11 +283,19 @@ void writeEvent(JsonWriter &w, const RunReport &r, const TestOutcome &t, const T
 
 } // namespace
 
-std::string formatTextReport(const RunReport &r) {
-  std::string out = "Seed: " + std::to_string(r.seed) + "\n";
-  for (const TestOutcome &t : r.tests)
-    if (!t.matrix)
-      testBlock(out, r, t);
+std::string textReportHead(const RunReport &r) {
+  return "Seed: " + std::to_string(r.seed) + "\n";
+}
+
+std::string textReportRow(const RunReport &r, const TestOutcome &t) {
+  std::string out;
+  if (!t.matrix)
+    testBlock(out, r, t);
+  return out;
+}
+
+std::string textReportTail(const RunReport &r) {
+  std::string out;
   for (const auto &[idx, m] : matrices(r))
     matrixTable(out, m);
   size_t pass = r.count(Result::Pass);
@@ -307,6 +315,13 @@ std::string formatTextReport(const RunReport &r) {
     out += ", " + std::to_string(r.notRun) + " not run (interrupted)";
   out += "\n";
   return out;
+}
+
+std::string formatTextReport(const RunReport &r) {
+  std::string out = textReportHead(r);
+  for (const TestOutcome &t : r.tests)
+    out += textReportRow(r, t);
+  return out + textReportTail(r);
 }
 
 std::string formatJsonReport(const RunReport &r) {

@@ -12,6 +12,13 @@
 namespace fbc::rt {
 
 std::string formatTextReport(const RunReport &r);
+// The same text in the pieces `fbc run` prints as the run goes: the head
+// before the first test, each row's block as the row is recorded (matrix
+// cells have none: they go into the tail's tables), then the tail. Their
+// concatenation is formatTextReport().
+std::string textReportHead(const RunReport &r);
+std::string textReportRow(const RunReport &r, const TestOutcome &t);
+std::string textReportTail(const RunReport &r);
 std::string formatJsonReport(const RunReport &r);
 
 // 0 every test passed, 2 any fail or error, 3 only inconclusive ones.

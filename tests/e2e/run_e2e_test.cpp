@@ -39,6 +39,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -75,11 +76,13 @@ struct FbcRun {
   std::string out, err;
 };
 
-// Runs fbc with `args` in `cwd`. `onStderr` sees stderr as it grows and
-// may act on the child (its pid is given); the run is killed after
-// `timeoutMs` (a test failure).
+// Runs fbc with `args` in `cwd`. `onStderr` sees the output so far each
+// time stderr grows (stdout is read first when both have data, so what fbc
+// wrote to stdout before that stderr write is in `soFar.out`) and may act on
+// the child (its pid is given); the run is killed after `timeoutMs` (a test
+// failure).
 FbcRun runFbc(const std::vector<std::string> &args, const std::string &cwd,
-              const std::function<void(const std::string &, pid_t)> &onStderr = {},
+              const std::function<void(const FbcRun &soFar, pid_t)> &onStderr = {},
               int timeoutMs = 120000) {
   int outPipe[2], errPipe[2];
   EXPECT_EQ(pipe2(outPipe, O_CLOEXEC), 0);
@@ -121,7 +124,7 @@ FbcRun runFbc(const std::vector<std::string> &args, const std::string &cwd,
       if (n > 0) {
         r.err.append(buf, static_cast<size_t>(n));
         if (onStderr)
-          onStderr(r.err, pid);
+          onStderr(r, pid);
       } else {
         errOpen = false;
       }
@@ -427,9 +430,9 @@ void interruptMidRun(int sig) {
   Spec spec("sigint");
   bool sent = false;
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path(),
-                    [&](const std::string &err, pid_t pid) {
+                    [&](const FbcRun &soFar, pid_t pid) {
                       // The body prints once both services are up and it runs.
-                      if (!sent && contains(err, "test_a_long: sleeping")) {
+                      if (!sent && contains(soFar.err, "test_a_long: sleeping")) {
                         // Let the request reach the delayed fsync.
                         usleep(300 * 1000);
                         kill(pid, sig);
@@ -624,7 +627,7 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
   for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries",
-                           "fault_all", "trace", "halt", "panic", "body_heap"}) {
+                           "fault_all", "trace", "halt", "panic", "body_heap", "streaming"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -748,6 +751,29 @@ TEST(FbcRunOps, PortHeldByAnotherProcessIsAnErrorNotAFalseHealthcheck) {
     ++n;
   EXPECT_EQ(n, 3u) << r.out;
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+}
+
+// ---- the text report streams (run_specs/streaming.star)
+
+TEST(FbcRun, TextReportRowsGoOutAsTheRunGoes) {
+  Spec spec("streaming");
+  // fbc writes (and flushes) a row's block before the next test starts, so
+  // by the time the second body's print() reaches stderr the first block
+  // has reached stdout.
+  std::optional<std::string> outAtSecond;
+  FbcRun r =
+      runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path(), [&](const FbcRun &soFar, pid_t) {
+        if (!outAtSecond && contains(soFar.err, "second started"))
+          outAtSecond = soFar.out;
+      });
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  ASSERT_TRUE(outAtSecond) << r.err;
+  EXPECT_TRUE(RE2::FullMatch(*outAtSecond, R"(Seed: 1\n\n--- PASS: test_a_first \(\d+ms\) ---\n)"))
+      << *outAtSecond;
+  EXPECT_TRUE(RE2::FullMatch(r.out,
+                             R"(Seed: 1\n\n--- PASS: test_a_first \(\d+ms\) ---\n)"
+                             R"(\n--- PASS: test_b_second \(\d+ms\) ---\n\n2 passed, 0 failed\n)"))
+      << r.out;
 }
 
 // ---- a service that dies mid-test (run_specs/panic.star)

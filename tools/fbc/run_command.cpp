@@ -164,6 +164,21 @@ int runRun(const RunOptions &opts) {
     ir::LeafProgram leaves = backend::lowerToLeaves(plan);
     cfg.leaves = &leaves;
     installSignalHandlers();
+    // Text goes out as the run goes (a long run is not silent until its
+    // end); JSON is one document, written at the end.
+    bool streaming = opts.format != "json";
+    auto write = [](const std::string &s) {
+      std::fwrite(s.data(), 1, s.size(), stdout);
+      std::fflush(stdout);
+    };
+    if (streaming) {
+      rt::RunReport head;
+      head.seed = cfg.seed;
+      write(rt::textReportHead(head));
+      cfg.onOutcome = [&](const rt::RunReport &r, const rt::TestOutcome &t) {
+        write(rt::textReportRow(r, t));
+      };
+    }
     rt::RunReport report;
     {
       rt::Executor exec(*loaded, cfg);
@@ -176,10 +191,7 @@ int runRun(const RunOptions &opts) {
       warnings.print(llvm::errs());
       llvm::errs().flush();
     }
-    std::string out =
-        opts.format == "json" ? rt::formatJsonReport(report) : rt::formatTextReport(report);
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
+    write(streaming ? rt::textReportTail(report) : rt::formatJsonReport(report));
     if (report.interrupted)
       return 130;
     return rt::exitCodeFor(report);
