@@ -63,12 +63,7 @@ void callBranch(star::Thread &t, Value fn, BranchResult &out) {
 // fault builtins read as if the branch were called from there.
 void BodyThreads::runBranch(star::Thread &parent, Value fn, BranchResult &out) {
   std::lock_guard turn(lock_);
-  star::Thread t(parent.heap);
-  t.dialect = parent.dialect;
-  t.print = parent.print;
-  t.load = parent.load;
-  t.userData = parent.userData;
-  t.maxDepth = parent.maxDepth;
+  star::Thread t(parent.heap, parent);
   t.top = parent.top;
   t.depth = parent.depth;
   t.checkpoint = [this] { lock_.yield(); };

@@ -625,14 +625,8 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
     // nothing it makes outlives the test (the module's values are frozen,
     // declarations are refused once the spec is built, and outcomes keep
     // strings), so a run of many leaves does not grow with every leaf.
-    const star::Thread &loader = loaded_.interpreter().thread;
     star::Heap bodyHeap;
-    star::Thread th(bodyHeap);
-    th.dialect = loader.dialect;
-    th.print = loader.print;
-    th.load = loader.load;
-    th.userData = loader.userData;
-    th.maxDepth = loader.maxDepth;
+    star::Thread th(bodyHeap, loaded_.interpreter().thread);
     std::mutex mu;
     std::condition_variable cv;
     bool done = false;
@@ -757,8 +751,7 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
   // Whatever fault_start() / trace_start() left open ends with the test.
   for (auto *open : {&started_, &traceStarted_}) {
     for (auto &[svc, scopes] : *open)
-      for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
-        sup->removeFaults(*it);
+      endScopes(scopes);
     open->clear();
   }
   sup->stopAll();
@@ -1005,13 +998,15 @@ Value Executor::faultStop(star::Thread &t, const star::Args &args) {
     t.fail("fault_stop() first arg must be a service, got " +
            std::string(star::typeName(args.positional[0])));
   std::optional<ServiceId> id = sup_->findService(svc->data.name);
-  if (id) {
-    auto &scopes = started_[*id];
-    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
-      sup_->removeFaults(*it);
-    scopes.clear();
-  }
+  if (id)
+    endScopes(started_[*id]);
   return star::none();
+}
+
+void Executor::endScopes(std::vector<uint64_t> &scopes) {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+    sup_->removeFaults(*it);
+  scopes.clear();
 }
 
 Value Executor::assertEq(star::Thread &t, const star::Args &args) {

@@ -38,6 +38,9 @@ namespace fbc::rt {
 
 class Supervisor;
 
+struct RunReport;
+struct TestOutcome;
+
 struct RunConfig {
   uint64_t seed = 0;
   int64_t timeoutNs = 60 * 1000000000LL; // body timeout of def tests
@@ -51,7 +54,7 @@ struct RunConfig {
   std::optional<uint64_t> leafId; // --leaf: only this leaf of each test
   // Called with each row as soon as it is recorded (the report so far, the
   // row), so a long run's results can be shown as they come.
-  std::function<void(const struct RunReport &, const struct TestOutcome &)> onOutcome;
+  std::function<void(const RunReport &, const TestOutcome &)> onOutcome;
 };
 
 // The leaf a row belongs to (tests that fan out only). Keys sorted.
@@ -178,6 +181,9 @@ private:
   // trace_stop(svc)
   star::Value traceBuiltin(star::Thread &t, std::string_view name, const star::Args &args);
   star::Value faultStop(star::Thread &t, const star::Args &args);
+  // Removes fault_start() / trace_start() scopes, innermost first, and
+  // forgets them.
+  void endScopes(std::vector<uint64_t> &scopes);
   star::Value assertEq(star::Thread &t, const star::Args &args);
   star::Value assertTrue(star::Thread &t, const star::Args &args);
   star::Value sleep(star::Thread &t, const star::Args &args);

@@ -34,10 +34,7 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
   if (name == "trace_stop") {
     if (!args.kwargs.empty())
       t.fail("trace_stop() takes one argument (the service)");
-    auto &scopes = traceStarted_[*id];
-    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
-      sup_->removeFaults(*it);
-    scopes.clear();
+    endScopes(traceStarted_[*id]);
     return star::none();
   }
 
@@ -55,9 +52,9 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
   std::vector<RuleSpec> rules;
   for (Value v : list->elems) {
     std::string sc = strArg(t, v, who + "() syscalls= element");
-    if (!ir::isSyscallKeyword(sc)) {
-      t.fail(who + "(): unknown syscall " + ir::quote(sc) + ". Valid syscalls: " + syscallKeywordList());
-    }
+    if (!ir::isSyscallKeyword(sc))
+      t.fail(who + "(): unknown syscall " + ir::quote(sc) +
+             ". Valid syscalls: " + syscallKeywordList());
     RuleSpec r;
     r.target = *id;
     r.syscall = sc;

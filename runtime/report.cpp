@@ -283,8 +283,8 @@ void writeEvent(JsonWriter &w, const RunReport &r, const TestOutcome &t, const T
 
 } // namespace
 
-std::string textReportHead(const RunReport &r) {
-  return "Seed: " + std::to_string(r.seed) + "\n";
+std::string textReportHead(uint64_t seed) {
+  return "Seed: " + std::to_string(seed) + "\n";
 }
 
 std::string textReportRow(const RunReport &r, const TestOutcome &t) {
@@ -318,7 +318,7 @@ std::string textReportTail(const RunReport &r) {
 }
 
 std::string formatTextReport(const RunReport &r) {
-  std::string out = textReportHead(r);
+  std::string out = textReportHead(r.seed);
   for (const TestOutcome &t : r.tests)
     out += textReportRow(r, t);
   return out + textReportTail(r);

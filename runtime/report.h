@@ -7,6 +7,7 @@
 
 #include "runtime/executor.h"
 
+#include <cstdint>
 #include <string>
 
 namespace fbc::rt {
@@ -16,7 +17,7 @@ std::string formatTextReport(const RunReport &r);
 // before the first test, each row's block as the row is recorded (matrix
 // cells have none: they go into the tail's tables), then the tail. Their
 // concatenation is formatTextReport().
-std::string textReportHead(const RunReport &r);
+std::string textReportHead(uint64_t seed);
 std::string textReportRow(const RunReport &r, const TestOutcome &t);
 std::string textReportTail(const RunReport &r);
 std::string formatJsonReport(const RunReport &r);

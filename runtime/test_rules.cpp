@@ -164,18 +164,14 @@ private:
   // not a service global). A list that is not literal cannot be seen; the
   // run then says which syscall is not intercepted.
   void traceCall(const syntax::CallExpr &call) {
+    const syntax::Expr *target = targetAndKeywords(call).first;
     std::vector<std::string> syscalls;
-    const syntax::Expr *target = nullptr;
-    for (const syntax::Argument &a : call.args) {
-      if (a.kind == syntax::Argument::Kind::Named && a.name && a.name->name == "syscalls") {
+    for (const syntax::Argument &a : call.args)
+      if (a.kind == syntax::Argument::Kind::Named && a.name && a.name->name == "syscalls")
         if (auto *list = llvm::dyn_cast<syntax::ListExpr>(a.value))
           for (const syntax::Expr *e : list->elems)
             if (auto *lit = llvm::dyn_cast<syntax::StringLit>(e))
               syscalls.push_back(lit->value.str());
-      } else if (a.kind == syntax::Argument::Kind::Positional && !target) {
-        target = a.value;
-      }
-    }
     if (std::optional<ServiceId> id = serviceOf(target))
       serviceKeywords(*id, syscalls);
     else

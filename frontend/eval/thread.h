@@ -64,6 +64,11 @@ struct CallFrame {
 class Thread {
 public:
   explicit Thread(Heap &heap) : heap(heap) {}
+  // A thread on `heap` that runs like `like`: its dialect, hooks, embedder
+  // data and depth limit, not its call stack, steps or checkpoint.
+  Thread(Heap &heap, const Thread &like)
+      : heap(heap), dialect(like.dialect), print(like.print), load(like.load),
+        userData(like.userData), maxDepth(like.maxDepth) {}
 
   Heap &heap;
   syntax::Dialect dialect;

@@ -172,9 +172,7 @@ int runRun(const RunOptions &opts) {
       std::fflush(stdout);
     };
     if (streaming) {
-      rt::RunReport head;
-      head.seed = cfg.seed;
-      write(rt::textReportHead(head));
+      write(rt::textReportHead(cfg.seed));
       cfg.onOutcome = [&](const rt::RunReport &r, const rt::TestOutcome &t) {
         write(rt::textReportRow(r, t));
       };
