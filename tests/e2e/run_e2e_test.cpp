@@ -52,8 +52,9 @@ struct Spec {
   uint16_t kvPort = freePort();
   uint16_t apiPort = freePort();
   std::string path; // "spec.star" inside dir
+  std::string name; // the run_specs/ file, and its golden's name
 
-  explicit Spec(const std::string &name) {
+  explicit Spec(const std::string &name) : name(name) {
     std::string text = readFile(std::string(FBC_RUN_SPECS) + "/" + name + ".star");
     auto subst = [&](const std::string &from, const std::string &to) {
       for (size_t p; (p = text.find(from)) != std::string::npos;)
@@ -202,6 +203,15 @@ void checkGolden(const std::string &name, const std::string &actual,
   }
   EXPECT_EQ(readFile(path), actual)
       << "golden " << path << " differs (FBC_UPDATE_GOLDEN=1 rewrites it)";
+}
+
+// Runs the spec with --seed 1, expects exit code `exit` and the whole text
+// report to match tests/e2e/golden/<spec name>.txt.
+FbcRun runWithGolden(const Spec &spec, int exit) {
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, exit) << r.out << r.err;
+  checkGolden(spec.name, normalize(r.out, spec));
+  return r;
 }
 
 // The pids of processes whose working directory is `dir` (the services of
@@ -711,9 +721,7 @@ TEST(FbcRunParallel, TimeoutStopsEveryBranch) {
 
 TEST(FbcRunOps, OpPathUnlessTheFaultGivesItsOwn) {
   Spec spec("ops");
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
-  EXPECT_EQ(r.exit, 0) << r.out << r.err;
-  checkGolden("ops", normalize(r.out, spec));
+  FbcRun r = runWithGolden(spec, 0);
   for (const char *s :
        {"--- PASS: test_op_path (", "--- PASS: test_fault_path_wins (",
         "--- PASS: test_assumption_path_wins (",
@@ -780,9 +788,7 @@ TEST(FbcRun, TextReportRowsGoOutAsTheRunGoes) {
 
 TEST(FbcRunPanic, ServiceDyingMidTestIsNamedInTheReport) {
   Spec spec("panic");
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
-  EXPECT_EQ(r.exit, 2) << r.out << r.err;
-  checkGolden("panic", normalize(r.out, spec));
+  FbcRun r = runWithGolden(spec, 2);
   EXPECT_TRUE(contains(r.out, "--- FAIL: test_fsync_failure_kills_the_store (")) << r.out;
   EXPECT_TRUE(contains(r.out, "  service kv exited during the test: killed by SIGABRT (stderr: "
                               "kv_store: PANIC: could not fsync the WAL: Input/output error)\n"))
@@ -792,9 +798,9 @@ TEST(FbcRunPanic, ServiceDyingMidTestIsNamedInTheReport) {
   EXPECT_TRUE(contains(r.out, "--- PASS: test_no_fault (")) << r.out;
 }
 
-// ---- the body's heap and the built spec (run_specs/body_heap.star)
+// ---- the body's heap (run_specs/body_heap.star)
 
-TEST(FbcRunBodyHeap, FreedAfterEachLeafAndDeclarationsRefused) {
+TEST(FbcRunBodyHeap, FreedAfterEachLeaf) {
   Spec spec("body_heap");
   // Not runFbc(): this one needs the child's peak memory (wait4).
   std::string bin = FBC_BINARY;
@@ -819,10 +825,13 @@ TEST(FbcRunBodyHeap, FreedAfterEachLeafAndDeclarationsRefused) {
   // 40 leaves × 16 MB would be 640 MB if nothing were freed; one leaf's
   // worth plus the runtime is about 50 MB.
   EXPECT_LT(usage.ru_maxrss, 200 * 1024) << "peak RSS (KiB)";
+}
 
-  Spec decl("declarations");
-  FbcRun r = runFbc({"run", decl.path, "--seed", "1"}, decl.dir.path());
-  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+// ---- declarations from a test body (run_specs/declarations.star)
+
+TEST(FbcRunDeclarations, RefusedFromATestBody) {
+  Spec spec("declarations");
+  FbcRun r = runWithGolden(spec, 2);
   for (const char *fn : {"service", "fault_scenario"})
     EXPECT_TRUE(contains(r.out, std::string("  reason: ") + fn +
                                     "() declares the spec: call it while the spec loads (at top "
@@ -836,9 +845,7 @@ TEST(FbcRunBodyHeap, FreedAfterEachLeafAndDeclarationsRefused) {
 
 TEST(FbcRunQueries, AssertBeforeComparesFirstMatches) {
   Spec spec("queries");
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
-  EXPECT_EQ(r.exit, 2) << r.out << r.err;
-  checkGolden("queries", normalize(r.out, spec));
+  FbcRun r = runWithGolden(spec, 2);
   EXPECT_TRUE(contains(r.out, "--- PASS: test_write_before_fsync (")) << r.out;
   EXPECT_TRUE(RE2::PartialMatch(r.out,
                                 R"(--- FAIL: test_fsync_not_before_write \(\d+ms\) ---\n)"
@@ -856,9 +863,7 @@ TEST(FbcRunQueries, AssertBeforeComparesFirstMatches) {
 
 TEST(FbcRunFaultAll, SameRulesOnEveryListedService) {
   Spec spec("fault_all");
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
-  EXPECT_EQ(r.exit, 2) << r.out << r.err;
-  checkGolden("fault_all", normalize(r.out, spec));
+  FbcRun r = runWithGolden(spec, 2);
   for (const char *s : {"--- PASS: test_both_services (", "--- FAIL: test_empty_list (",
                         "  reason: fault_all() requires at least one service in the list\n",
                         "  reason: fault_all() list element 1 must be a service, got string\n"})
@@ -875,9 +880,7 @@ TEST(FbcRunFaultAll, SameRulesOnEveryListedService) {
 
 TEST(FbcRunTrace, TracedSyscallsRunAndAreRecorded) {
   Spec spec("trace");
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
-  EXPECT_EQ(r.exit, 2) << r.out << r.err;
-  checkGolden("trace", normalize(r.out, spec));
+  FbcRun r = runWithGolden(spec, 2);
   for (const char *s :
        {"--- PASS: test_trace (", "--- PASS: test_trace_and_fault (", "--- PASS: test_start_stop (",
         "  trace rule on kv: write → filter:[write,writev,pwrite64,pwritev,pwritev2] (1 hits)\n",
@@ -923,9 +926,7 @@ TEST(FbcRunJson, ReportsMatchTheirGoldens) {
 
 TEST(FbcRunHalt, HaltedRowsHaveNoVerdict) {
   Spec spec("halt");
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
-  EXPECT_EQ(r.exit, 2) << r.out << r.err; // test_halt_bad_args fails
-  checkGolden("halt", normalize(r.out, spec));
+  FbcRun r = runWithGolden(spec, 2); // test_halt_bad_args fails
   for (const char *s : {"--- HALTED: test_halt_plain (", "  reason: halt()\n",
                         "--- HALTED: test_halt_pruned_leaf [leaf 1 — retries=1] (",
                         "  reason: halt: retries=1 is covered elsewhere\n",
