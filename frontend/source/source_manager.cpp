@@ -1,10 +1,6 @@
 #include "frontend/source/source_manager.h"
 
-#include <cerrno>
-#include <cstring>
-
-#include <fcntl.h>
-#include <unistd.h>
+#include <llvm/Support/MemoryBuffer.h>
 
 namespace fbc::frontend {
 
@@ -29,32 +25,15 @@ std::string_view SourceFile::lineText(uint32_t line) const {
 }
 
 const SourceFile *SourceManager::load(const std::string &path, std::string &error) {
-  // POSIX rather than an ifstream: a directory opens fine as a stream and
-  // then reads as an empty file, which would load as an empty spec.
-  auto failed = [&](int err) {
-    error = path + ": " + std::strerror(err);
+  // LLVM's reader reports a directory as EISDIR (an ifstream opens it and
+  // reads it as an empty file, which would load as an empty spec).
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    error = path + ": " + buf.getError().message();
     return nullptr;
-  };
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return failed(errno);
-  std::string text;
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
-      int err = errno; // EISDIR for a directory
-      ::close(fd);
-      return failed(err);
-    }
-    if (n == 0)
-      break;
-    text.append(buf, static_cast<size_t>(n));
   }
-  ::close(fd);
-  return add(path, std::move(text));
+  return add(path, std::string((*buf)->getBuffer()));
 }
 
 const SourceFile *SourceManager::add(std::string path, std::string text) {
