@@ -748,6 +748,7 @@ TEST(FbcRunOps, PortHeldByAnotherProcessIsAnErrorNotAFalseHealthcheck) {
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   close(fd);
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  checkGolden("port_in_use", normalize(r.out, spec));
   std::string reason =
       "  reason: service \"kv\": port in use (127.0.0.1:" + std::to_string(spec.kvPort) +
       " accepts connections before kv started: another process holds the port)\n";
