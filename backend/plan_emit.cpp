@@ -12,42 +12,10 @@
 #include <vector>
 
 namespace fbc::backend {
+
 namespace {
 
-// ------------------------------------------------------------- the tree
-
-// One composition of an entry as the tree / DOT / JSON show it.
-struct Composition {
-  std::string kind; // fault_matrix, choose, probability, interleaving
-  std::vector<const ir::PlanAxis *> axes;
-};
-
-// Compositions of an entry: the matrix axes are rendered separately; the
-// choose and interleaving axes come from the body (shared by all cells of a
-// matrix group); probability sites are the union over the cells.
-std::vector<Composition> compositions(const ir::Plan &plan, const ir::PlanEntry &e) {
-  std::vector<Composition> out;
-  Composition choose{"choose", {}}, prob{"probability", {}}, inter{"interleaving", {}};
-  for (size_t n = 0; n < e.tests.size(); ++n) {
-    const ir::PlanTest &t = plan.tests[e.tests[n]];
-    for (const ir::PlanAxis &a : t.axes) {
-      Composition *c = a.kind == ir::AxisKind::Choose        ? &choose
-                       : a.kind == ir::AxisKind::Probability ? &prob
-                                                             : &inter;
-      if (n > 0 && a.kind != ir::AxisKind::Probability)
-        continue;
-      bool dup = false;
-      for (const ir::PlanAxis *b : c->axes)
-        dup = dup || (b->name == a.name && b->fault == a.fault);
-      if (!dup)
-        c->axes.push_back(&a);
-    }
-  }
-  for (Composition *c : {&choose, &prob, &inter})
-    if (!c->axes.empty())
-      out.push_back(std::move(*c));
-  return out;
-}
+const char *kComputed = "(computed — size unknown)";
 
 std::string joinValues(const std::vector<std::string> &v) {
   std::string s;
@@ -56,9 +24,9 @@ std::string joinValues(const std::vector<std::string> &v) {
   return s;
 }
 
-const char *kComputed = "(computed — size unknown)";
+} // namespace
 
-std::string axisText(const ir::PlanAxis &a) {
+std::string planAxisText(const ir::PlanAxis &a) {
   switch (a.kind) {
   case ir::AxisKind::Choose:
     if (!a.size)
@@ -97,8 +65,45 @@ std::string axisText(const ir::PlanAxis &a) {
   return a.name;
 }
 
-std::string instancesText(const ir::Count &c) {
+std::string planInstancesText(const ir::Count &c) {
   return c.str() + (c.value == 1 ? " instance" : " instances");
+}
+
+namespace {
+
+// ------------------------------------------------------------- the tree
+
+// One composition of an entry as the tree / DOT / JSON show it.
+struct Composition {
+  std::string kind; // fault_matrix, choose, probability, interleaving
+  std::vector<const ir::PlanAxis *> axes;
+};
+
+// Compositions of an entry: the matrix axes are rendered separately; the
+// choose and interleaving axes come from the body (shared by all cells of a
+// matrix group); probability sites are the union over the cells.
+std::vector<Composition> compositions(const ir::Plan &plan, const ir::PlanEntry &e) {
+  std::vector<Composition> out;
+  Composition choose{"choose", {}}, prob{"probability", {}}, inter{"interleaving", {}};
+  for (size_t n = 0; n < e.tests.size(); ++n) {
+    const ir::PlanTest &t = plan.tests[e.tests[n]];
+    for (const ir::PlanAxis &a : t.axes) {
+      Composition *c = a.kind == ir::AxisKind::Choose        ? &choose
+                       : a.kind == ir::AxisKind::Probability ? &prob
+                                                             : &inter;
+      if (n > 0 && a.kind != ir::AxisKind::Probability)
+        continue;
+      bool dup = false;
+      for (const ir::PlanAxis *b : c->axes)
+        dup = dup || (b->name == a.name && b->fault == a.fault);
+      if (!dup)
+        c->axes.push_back(&a);
+    }
+  }
+  for (Composition *c : {&choose, &prob, &inter})
+    if (!c->axes.empty())
+      out.push_back(std::move(*c));
+  return out;
 }
 
 void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
@@ -131,7 +136,7 @@ void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
     };
     std::vector<Child> children;
     if (!(e.count.exact && e.count.value == 1))
-      children.push_back({instancesText(e.count), {}});
+      children.push_back({planInstancesText(e.count), {}});
     if (e.kind == ir::TestKind::FaultMatrix)
       children.push_back(
           {"fault_matrix",
@@ -139,7 +144,7 @@ void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
     for (const Composition &c : compositions(plan, e)) {
       Child ch{c.kind, {}};
       for (const ir::PlanAxis *a : c.axes)
-        ch.sub.push_back(axisText(*a));
+        ch.sub.push_back(planAxisText(*a));
       children.push_back(std::move(ch));
     }
     if (!e.faults.empty())
@@ -227,7 +232,7 @@ std::string dotLabel(std::string_view s) {
 std::string dotAxisLabel(const ir::PlanAxis &a) {
   if (a.kind == ir::AxisKind::Choose)
     return a.name + ": " + (a.size ? joinValues(a.values) : std::string(kComputed));
-  return axisText(a);
+  return planAxisText(a);
 }
 
 } // namespace

@@ -10,6 +10,8 @@
 
 #include "ir/plan.h"
 
+#include <string>
+
 namespace llvm {
 class raw_ostream;
 }
@@ -24,6 +26,13 @@ struct PlanEmitOptions {
 void emitPlanText(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_ostream &os);
 void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_ostream &os);
 void emitPlanDot(const ir::Plan &plan, llvm::raw_ostream &os);
+
+// One axis line of the plan tree ("retries: [0, 1, 3]", "db:fsync:
+// max_fires=2 → 4 outcomes (in disk_full)", "spec.star:21: 3 branches,
+// interleavings=\"all\" → 6 orderings"), and "N instances" / "at least N
+// instances": the text tree and the HTML report's Plan tab share them.
+std::string planAxisText(const ir::PlanAxis &a);
+std::string planInstancesText(const ir::Count &c);
 
 // The coverage table alone (with its leading blank line).
 void emitCoverageText(const ir::Plan &plan, llvm::raw_ostream &os);

@@ -90,28 +90,41 @@ std::string basename(const std::string &s) {
 
 } // namespace
 
+std::string leafLabel(const LeafFields &f) {
+  std::string out;
+  auto add = [&](const std::string &part) { out += (out.empty() ? "" : ", ") + part; };
+  for (const auto &[k, d] : f.choices)
+    add(k + "=" + std::to_string(d));
+  for (const auto &[k, v] : f.probability)
+    add(k + "[" + bits(v) + "]");
+  for (const auto &[k, d] : f.interleavings)
+    add(basename(k) + "#" + std::to_string(d));
+  return out;
+}
+
 std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a) {
-  std::map<std::string, std::string> choices, probs, inter;
+  LeafFields f;
   for (size_t i = 0; i < t.axes.size(); ++i) {
     const LeafAxis &ax = t.axes[i];
     uint64_t d = i < a.digits.size() ? a.digits[i] : 0;
     switch (ax.kind) {
     case AxisKind::Choose:
-      choices.emplace(ax.name, ax.name + "=" + std::to_string(d));
+      f.choices.emplace(ax.name, d);
       break;
     case AxisKind::Probability:
-      probs.emplace(ax.name, ax.name + "[" + bits(probabilityVector(d, ax.maxFires)) + "]");
+      f.probability.emplace(ax.name, probabilityVector(d, ax.maxFires));
       break;
     case AxisKind::Interleaving:
-      inter.emplace(ax.name, basename(ax.name) + "#" + std::to_string(d));
+      f.interleavings.emplace(ax.name, d);
       break;
     }
   }
-  std::string out;
-  for (const auto *m : {&choices, &probs, &inter})
-    for (const auto &[k, v] : *m)
-      out += (out.empty() ? "" : ", ") + v;
-  return out;
+  return leafLabel(f);
+}
+
+std::string leafDisplayName(const std::string &test, const std::string &id,
+                            const std::string &label) {
+  return test + " [leaf " + id + (label.empty() ? "" : " \u2014 " + label) + "]";
 }
 
 namespace {
@@ -173,10 +186,7 @@ void printAssignment(llvm::raw_ostream &os, const LeafTest &t, const LeafAssignm
     }
     os << '\n';
   }
-  std::string label = leafAxesLabel(t, a);
-  os << "    display "
-     << quote(t.test->name + " [leaf " + a.id() + (label.empty() ? "" : " \u2014 " + label) + "]")
-     << '\n';
+  os << "    display " << quote(leafDisplayName(t.test->name, a.id(), leafAxesLabel(t, a))) << '\n';
 }
 
 } // namespace

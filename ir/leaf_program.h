@@ -14,6 +14,7 @@
 #include "ir/plan.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,9 +71,22 @@ std::vector<bool> probabilityVector(uint64_t digit, int64_t maxFires);
 // The k-th lexicographic permutation of [0, n) (Lehmer decode); k >= n!
 // gives the identity.
 std::vector<uint32_t> launchOrder(uint64_t k, uint32_t n);
+// A leaf as a run row reports it (leaf_choices, leaf_probability_outcomes,
+// leaf_interleavings): what the label is made of. The HTML report rebuilds
+// it from a bundle's JSON, so both go through leafLabel() below.
+struct LeafFields {
+  std::map<std::string, uint64_t> choices;              // axis -> option index
+  std::map<std::string, std::vector<bool>> probability; // site -> fired vector
+  std::map<std::string, uint64_t> interleavings;        // "file:line" -> ordering
+};
 // "retries=1, wal[10], spec.star:7#0": choices, vectors, interleavings,
 // each kind sorted by key; "" when there are no axes.
+std::string leafLabel(const LeafFields &f);
 std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a);
+// "test_x [leaf 3 — retries=1]" ("test_x [leaf 0]" with an empty label): the
+// display name of a leaf row in the text report, `fbc ir`, and the HTML report.
+std::string leafDisplayName(const std::string &test, const std::string &id,
+                            const std::string &label);
 
 // `fbc ir --stage=leaves`: every test's axes and count; with `leaf`, that
 // leaf's assignment (for every test that has it).

@@ -1,5 +1,6 @@
 #include "runtime/report.h"
 
+#include "ir/leaf_program.h"
 #include "runtime/event_value.h"
 #include "runtime/json_writer.h"
 #include "runtime/syscalls.h"
@@ -77,9 +78,7 @@ std::string ruleText(const FaultSummary &f) {
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += "\n--- ";
   out += statusWord(t.result);
-  out += ": " + t.name;
-  if (t.leaf)
-    out += " [leaf " + t.leaf->id + (t.leaf->label.empty() ? "" : " \u2014 " + t.leaf->label) + "]";
+  out += ": " + (t.leaf ? ir::leafDisplayName(t.name, t.leaf->id, t.leaf->label) : t.name);
   out += " (" + std::to_string(t.durationMs) + "ms) ---\n";
   if (!t.reason.empty())
     out += "  reason: " + t.reason + "\n";
