@@ -52,6 +52,12 @@ if(NOT SECCOMP_FOUND)
   fbc_missing("libseccomp" "libseccomp-dev")
 endif()
 
+# libarchive: the bundle's tar + zstd (and the legacy tar.gz it reads).
+pkg_check_modules(LIBARCHIVE QUIET IMPORTED_TARGET libarchive)
+if(NOT LIBARCHIVE_FOUND)
+  fbc_missing("libarchive" "libarchive-dev")
+endif()
+
 # libcurl
 pkg_check_modules(CURL QUIET IMPORTED_TARGET libcurl)
 if(NOT CURL_FOUND)

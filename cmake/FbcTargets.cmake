@@ -1,7 +1,7 @@
 # Library targets per pipeline folder, and the check that keeps the link
 # directions honest: a folder may link only folders before it.
 
-set(FBC_LAYERS frontend ir passes backend runtime tools)
+set(FBC_LAYERS frontend ir passes backend runtime bundle tools)
 
 # fbc_layer_index(<layer> <out>) — position of a layer in FBC_LAYERS.
 function(fbc_layer_index layer out)

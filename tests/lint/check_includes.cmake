@@ -1,6 +1,6 @@
 # Fails if a pipeline folder includes a header from a later folder:
-# frontend <- ir <- passes <- backend <- runtime <- tools.
-set(layers frontend ir passes backend runtime tools)
+# frontend <- ir <- passes <- backend <- runtime <- bundle <- tools.
+set(layers frontend ir passes backend runtime bundle tools)
 set(violations "")
 list(LENGTH layers n)
 math(EXPR last "${n} - 1")
