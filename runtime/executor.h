@@ -1,13 +1,21 @@
 // `fbc run`'s engine: executes a loaded spec's tests against real processes.
+// The Executor is one object whose members live in files by concern:
 //
-// Per test: compute the rules the test could put in force (test_rules.h)
-// and from them each service's trap set; start every service fresh, in
-// dependency order, under its filter (healthchecks polled); run the body on
-// a worker thread with the body-time builtins bound (fault(), steps,
-// assert_*, sleep, expect_*); for a fault_scenario or matrix cell apply the
-// assumptions around the scenario and hand its result to the expectation;
-// stop the services; classify the outcome (pass / fail / error /
-// inconclusive, with a reason) and keep the ordered trace.
+//   executor.cpp        the leaf driver: tests in order, each test's leaves
+//                       (mixed-radix from the leaf program), rows recorded
+//   test_lifecycle.cpp  one test: trap sets, services started under their
+//                       filters, the body on a worker thread, the timeout,
+//                       the classification of the outcome
+//   launch_config.cpp   IR service -> what the supervisor starts
+//   body_builtins.cpp   the body-time builtin table (name -> member) and
+//                       the plain builtins: choose, parallel, sleep, halt,
+//                       assert_eq, assert_true, nondet
+//   fault_builtins.cpp  fault(), fault_all(), fault_start(), fault_stop()
+//                       and the rule scopes they push
+//   trace_builtins.cpp  trace(), trace_start(), trace_stop()
+//   event_builtins.cpp  events(), assert_eventually/never/before()
+//   step_builtins.cpp   svc.get()/post()/.../send(): HTTP and TCP steps
+//   expectations.cpp    expect_success / expect_error_within / expect_hang
 //
 // A body that outlives its timeout is cancelled (sleeps and steps return at
 // once, Starlark computation stops at its next step) and the test is
@@ -20,8 +28,11 @@
 #include "ir/leaf_program.h"
 #include "ir/load_spec.h"
 #include "runtime/body_threads.h"
+#include "runtime/outcome.h"
 #include "runtime/rules.h"
 #include "runtime/trace.h"
+
+#include <llvm/ADT/ArrayRef.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -37,9 +48,6 @@
 namespace fbc::rt {
 
 class Supervisor;
-
-struct RunReport;
-struct TestOutcome;
 
 struct RunConfig {
   uint64_t seed = 0;
@@ -57,82 +65,12 @@ struct RunConfig {
   std::function<void(const RunReport &, const TestOutcome &)> onOutcome;
 };
 
-// The leaf a row belongs to (tests that fan out only). Keys sorted.
-struct LeafInfo {
-  std::string id;    // "0" .. "N-1"
-  std::string label; // "retries=1, wal[10], spec.star:7#0"
-  std::vector<std::pair<std::string, uint64_t>> choices;
-  std::vector<std::pair<std::string, std::vector<bool>>> probability;
-  std::vector<std::pair<std::string, uint64_t>> interleavings;
-};
-
-// A run-time warning at a spec location (a choose() that is not a planned
-// axis, ...), reported once per location.
-struct RunWarning {
-  ir::Loc loc;
-  std::string message;
-};
-
-// Halted: the body called halt(), a verdict-less end (a pruned leaf): it
-// counts as neither passed nor failed and does not change the exit code.
-enum class Result { Pass, Fail, Error, Inconclusive, Halted };
-const char *resultName(Result r); // "pass", "fail", "error", "inconclusive", "halted"
-
 // Thrown by halt() through the body's Starlark frames (not an EvalError, so
 // nothing on the way that handles Starlark errors can swallow it).
 struct HaltSignal : std::exception {
   explicit HaltSignal(std::string r) : reason(std::move(r)) {}
   const char *what() const noexcept override { return reason.c_str(); }
   std::string reason; // "halt()" or "halt: <reason>"
-};
-
-// One fault rule's life in a test: applied, then removed with its hits.
-struct FaultSummary {
-  std::string service;
-  std::string syscall; // the keyword
-  std::string action;  // deny | delay | allow
-  std::string errnoName;
-  std::string delay; // "500ms" for delay
-  std::string label;
-  std::string path;
-  uint64_t hits = 0;
-};
-
-struct TestOutcome {
-  std::string name;
-  ir::TestKind kind = ir::TestKind::Def;
-  Result result = Result::Pass;
-  std::string reason;
-  // Where a failing (or timed-out) body was, "spec.star:6:11: in test_x",
-  // outermost first.
-  std::vector<std::string> traceback;
-  uint64_t seed = 0;
-  int64_t durationMs = 0;
-  int64_t startWallNs = 0; // CLOCK_REALTIME when the trace started
-  std::string returnValue; // repr of the body's / scenario's result, "" for None
-  std::vector<TraceEvent> events;
-  std::vector<FaultSummary> faults;
-  std::map<std::string, SyscallSummary> syscallSummary;
-  std::string expectation; // fault_scenario / matrix cell
-  bool expectationViolated = false;
-  std::optional<uint32_t> matrix; // matrix cells
-  std::string scenario, fault;
-  std::optional<LeafInfo> leaf;
-  // The reference's matrix outcome word: passed, failed,
-  // expectation_violated, errored, inconclusive.
-  std::string outcomeWord() const;
-};
-
-struct RunReport {
-  std::string starFile;
-  uint64_t seed = 0;
-  std::vector<std::string> serviceNames; // by ServiceId
-  std::vector<TestOutcome> tests;        // in execution order
-  int64_t durationMs = 0;
-  bool interrupted = false;
-  size_t notRun = 0; // tests not run because of the interrupt
-  std::vector<RunWarning> warnings;
-  size_t count(Result r) const;
 };
 
 class Executor final : public ir::BodyRuntime {
@@ -152,8 +90,17 @@ public:
                        const star::Args &args) override;
   star::Value callExpect(star::Thread &t, const ir::Expect &e, const star::Args &args) override;
 
+  // The body-time builtins the runtime implements, sorted by name
+  // (body_builtins.cpp). Every member takes the name it was called by.
+  using BuiltinFn = star::Value (Executor::*)(star::Thread &, std::string_view, const star::Args &);
+  struct Builtin {
+    std::string_view name;
+    BuiltinFn fn;
+  };
+  static llvm::ArrayRef<Builtin> builtinTable();
+
 private:
-  TestOutcome runTest(const ir::Test &t, bool &interrupted);
+  // ---- leaf driver (executor.cpp)
   TestOutcome baseOutcome(const ir::Test &t) const;
   // Appends a row to the report and tells cfg_.onOutcome.
   void record(RunReport &report, TestOutcome o);
@@ -167,38 +114,57 @@ private:
   // leaf 0 an axis of unknown size records `size`.
   std::optional<uint64_t> leafDigit(ir::AxisKind kind, const std::string &name, const ir::Loc &loc,
                                     uint64_t size);
-  star::Value choose(star::Thread &t, const star::Args &args);
-  star::Value parallel(star::Thread &t, const star::Args &args);
   bool cancelled() const;
   bool interrupted() const;
 
-  star::Value fault(star::Thread &t, const star::Args &args);
-  star::Value faultAll(star::Thread &t, const star::Args &args);
+  // ---- test lifecycle (test_lifecycle.cpp)
+  TestOutcome runTest(const ir::Test &t, bool &interrupted);
+  // How the body ended (on its worker thread).
+  struct BodyEnd;
+  // Runs the test's body (setup, scenario + assumptions + expectation) on
+  // `th`; what it returned or how it failed goes into `end`.
+  void runBody(const ir::Test &t, star::Thread &th, BodyEnd &end);
+  // Runs the body on a worker thread until it ends, the timeout passes or
+  // the run is interrupted; classifies the outcome into `o`.
+  void superviseBody(const ir::Test &t, TestOutcome &o, bool &intr);
+
+  // ---- plain body builtins (body_builtins.cpp)
+  star::Value choose(star::Thread &t, std::string_view, const star::Args &args);
+  star::Value nondet(star::Thread &t, std::string_view, const star::Args &args);
+  star::Value parallel(star::Thread &t, std::string_view, const star::Args &args);
+  star::Value assertEq(star::Thread &t, std::string_view, const star::Args &args);
+  star::Value assertTrue(star::Thread &t, std::string_view, const star::Args &args);
+  star::Value sleep(star::Thread &t, std::string_view, const star::Args &args);
+  // Throws HaltSignal.
+  star::Value halt(star::Thread &t, std::string_view, const star::Args &args);
+
+  // ---- fault builtins (fault_builtins.cpp)
+  star::Value fault(star::Thread &t, std::string_view, const star::Args &args);
+  star::Value faultAll(star::Thread &t, std::string_view, const star::Args &args);
+  star::Value faultStart(star::Thread &t, std::string_view, const star::Args &args);
+  star::Value faultStop(star::Thread &t, std::string_view, const star::Args &args);
   star::Value runWithRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules,
                            star::Value run);
-  star::Value faultStart(star::Thread &t, const star::Args &args);
-  // trace(svc, syscalls=[...], run=fn), trace_start(svc, syscalls=[...]),
-  // trace_stop(svc)
-  star::Value traceBuiltin(star::Thread &t, std::string_view name, const star::Args &args);
-  star::Value faultStop(star::Thread &t, const star::Args &args);
   // Removes fault_start() / trace_start() scopes, innermost first, and
   // forgets them.
   void endScopes(std::vector<uint64_t> &scopes);
-  star::Value assertEq(star::Thread &t, const star::Args &args);
-  star::Value assertTrue(star::Thread &t, const star::Args &args);
-  star::Value sleep(star::Thread &t, const star::Args &args);
-  [[noreturn]] void halt(star::Thread &t, const star::Args &args);
-  // events(**filters, where=), assert_eventually(...), assert_never(...)
-  star::Value queryEvents(star::Thread &t, std::string_view who, const star::Args &args);
-  star::Value assertBefore(star::Thread &t, const star::Args &args);
-  std::vector<std::string> serviceNames() const; // by ServiceId
-  void checkExpect(star::Thread &t, const ir::Expect &e, star::Value result);
-
   // Pushes `rules` as one fault scope after checking that every syscall they
   // name is trapped on its target; fails the body otherwise.
   uint64_t pushRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules);
   void rulesFromKwargs(star::Thread &t, const char *who, ServiceId target, const star::Args &args,
                        std::vector<RuleSpec> &out);
+
+  // ---- trace and event builtins (trace_builtins.cpp, event_builtins.cpp)
+  // trace(svc, syscalls=[...], run=fn), trace_start(svc, syscalls=[...]),
+  // trace_stop(svc)
+  star::Value traceBuiltin(star::Thread &t, std::string_view name, const star::Args &args);
+  // events(**filters, where=), assert_eventually(...), assert_never(...)
+  star::Value queryEvents(star::Thread &t, std::string_view who, const star::Args &args);
+  star::Value assertBefore(star::Thread &t, std::string_view, const star::Args &args);
+  std::vector<std::string> serviceNames() const; // by ServiceId
+
+  // ---- expectations (expectations.cpp)
+  void checkExpect(star::Thread &t, const ir::Expect &e, star::Value result);
 
   ir::LoadedSpec &loaded_;
   RunConfig cfg_;

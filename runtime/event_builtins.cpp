@@ -122,7 +122,7 @@ Value Executor::queryEvents(star::Thread &t, std::string_view who, const star::A
 
 // assert_before(first={...}, then={...}): the first syscall event matching
 // `first` comes before the first one matching `then`.
-Value Executor::assertBefore(star::Thread &t, const star::Args &args) {
+Value Executor::assertBefore(star::Thread &t, std::string_view, const star::Args &args) {
   Value first = kwarg(args, "first"), then = kwarg(args, "then");
   if (!args.positional.empty() || !first || !then)
     t.fail("assert_before: requires first={...} and then={...} keyword arguments");

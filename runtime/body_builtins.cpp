@@ -1,0 +1,263 @@
+// The body-time builtin table (name -> Executor member; every name the
+// spec binds as body-time, plus choose) and the builtins that need no
+// services: choose(), nondet(), parallel(), sleep(), halt(), assert_eq(),
+// assert_true(). Fault, trace, event and step builtins have files of
+// their own.
+#include "runtime/executor.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "ir/duration.h"
+#include "ir/quote.h"
+#include "runtime/builtin_args.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace fbc::rt {
+
+using star::Value;
+
+namespace {
+
+ir::Loc callerLoc(star::Thread &t) {
+  if (t.top && t.top->parent && t.top->parent->file)
+    return ir::Loc{t.top->parent->file, t.top->parent->pos};
+  return ir::Loc{};
+}
+
+// A body-time argument error, located at the call.
+[[noreturn]] void failAt(star::Thread &t, const std::string &msg) {
+  ir::Loc loc = callerLoc(t);
+  t.fail(loc.valid() ? loc.str() + ": " + msg : msg);
+}
+
+} // namespace
+
+llvm::ArrayRef<Executor::Builtin> Executor::builtinTable() {
+  // Sorted by name (checked by tests/unit/runtime/builtin_table_test.cpp
+  // against the names the spec binds as body-time).
+  static constexpr Builtin kTable[] = {
+      {"assert_before", &Executor::assertBefore},
+      {"assert_eq", &Executor::assertEq},
+      {"assert_eventually", &Executor::queryEvents},
+      {"assert_never", &Executor::queryEvents},
+      {"assert_true", &Executor::assertTrue},
+      {"choose", &Executor::choose},
+      {"events", &Executor::queryEvents},
+      {"fault", &Executor::fault},
+      {"fault_all", &Executor::faultAll},
+      {"fault_start", &Executor::faultStart},
+      {"fault_stop", &Executor::faultStop},
+      {"halt", &Executor::halt},
+      {"nondet", &Executor::nondet},
+      {"parallel", &Executor::parallel},
+      {"sleep", &Executor::sleep},
+      {"trace", &Executor::traceBuiltin},
+      {"trace_start", &Executor::traceBuiltin},
+      {"trace_stop", &Executor::traceBuiltin},
+  };
+  return kTable;
+}
+
+Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::Args &args) {
+  if (!sup_)
+    t.fail(std::string(name) + "() can only be called inside a test body");
+  llvm::ArrayRef<Builtin> table = builtinTable();
+  auto it = std::lower_bound(table.begin(), table.end(), name,
+                             [](const Builtin &b, std::string_view n) { return b.name < n; });
+  if (it == table.end() || it->name != name)
+    t.fail(std::string(name) + "() is not supported by fbc run yet");
+  return (this->*(it->fn))(t, name, args);
+}
+
+// nondet(): not an axis; True, with a warning.
+Value Executor::nondet(star::Thread &t, std::string_view, const star::Args &args) {
+  if (!args.positional.empty() || !args.kwargs.empty())
+    t.fail("nondet() takes no arguments");
+  warnOnce(t, "nondet() is not a planned axis: it returns True (its first option); name the "
+              "choice with choose(\"name\", [True, False]) to run both");
+  return star::trueValue();
+}
+
+// choose("name", options) / choose(options), after chooseFn checked the
+// arguments: the leaf's option of a planned axis, else the first option.
+Value Executor::choose(star::Thread &t, std::string_view, const star::Args &args) {
+  auto *list = args.positional.back().as<star::List>();
+  Value first = list->elems.front();
+  size_t n = list->elems.size();
+  if (args.positional.size() == 1) {
+    if (n > 1)
+      warnOnce(t, "choose() without a name is not a planned axis: it returns its first option "
+                  "(name it, choose(\"name\", options), to run every option)");
+    return first;
+  }
+  std::string name(args.positional[0].as<star::String>()->view());
+  std::optional<uint64_t> d = leafDigit(ir::AxisKind::Choose, name, callerLoc(t), n);
+  if (!d) {
+    if (n > 1)
+      warnOnce(t, "choose(" + ir::quote(name) +
+                      ") is not a planned axis of this test (fbc plan does not count choose() "
+                      "reached through a helper): it returns its first option");
+    return first;
+  }
+  return *d < n ? list->elems[*d] : first;
+}
+
+// parallel(f1, ..., fB, interleavings=P): with a planned interleaving axis
+// the branches run one after another in the leaf's launch order (the d-th
+// lexicographic permutation); otherwise (1 / omitted) once, concurrently,
+// each on its own thread. The results come back in argument order.
+Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &args) {
+  enum class Policy { Single, All, Critical, N } policy = Policy::Single;
+  uint64_t cap = 1;
+  if (Value p = kwarg(args, "interleavings")) {
+    if (p.isInt()) {
+      if (!p.isSmallInt() || p.smallInt() <= 0)
+        failAt(t, "parallel(): interleavings= must be a positive integer, got " + star::repr(p));
+      cap = uint64_t(p.smallInt());
+      policy = cap == 1 ? Policy::Single : Policy::N;
+    } else if (auto *s = p.as<star::String>()) {
+      std::string v(s->view());
+      if (v == "1")
+        policy = Policy::Single;
+      else if (v == "all")
+        policy = Policy::All;
+      else if (v == "critical")
+        policy = Policy::Critical;
+      else if (v == "dpor")
+        failAt(t, "parallel(): interleavings=\"dpor\" is reserved for a future Faultbox release "
+                  "(see RFC-009 — independence-relation refinement)");
+      else if (v == "sut-internal")
+        failAt(t, "parallel(): interleavings=\"sut-internal\" requires L5 "
+                  "(instruction-boundary determinism); not available in this release (see "
+                  "RFC-040 Appendix A)");
+      else
+        failAt(t, "parallel(): interleavings= must be 1, an integer N, \"all\", or "
+                  "\"critical\"; got " +
+                      ir::quote(v));
+    } else {
+      failAt(t, "parallel(): interleavings= must be int or string, got " +
+                    std::string(star::typeName(p)));
+    }
+  }
+  for (const star::Kwarg &k : args.kwargs)
+    if (k.name->view() != "interleavings")
+      failAt(t, "parallel(): unrecognized keyword argument " + ir::quote(k.name->view()));
+  size_t b = args.positional.size();
+  if (b < 2)
+    failAt(t, "parallel() requires at least 2 callables");
+  for (size_t i = 0; i < b; ++i) {
+    Value f = args.positional[i];
+    if (!f.isObject() || !f.obj()->callable())
+      failAt(t, "parallel() argument " + std::to_string(i + 1) + " is not callable (got " +
+                    std::string(star::typeName(f)) + ")");
+  }
+  std::optional<std::vector<uint32_t>> order;
+  if (policy != Policy::Single) {
+    // The size this call has: B!, min(2B-1, B!), min(N, B!).
+    uint64_t fact = 1;
+    for (uint64_t i = 2; i <= b && fact != UINT64_MAX; ++i)
+      fact = fact > UINT64_MAX / i ? UINT64_MAX : fact * i;
+    uint64_t size = policy == Policy::All        ? fact
+                    : policy == Policy::Critical ? std::min<uint64_t>(2 * b - 1, fact)
+                                                 : std::min<uint64_t>(cap, fact);
+    ir::Loc loc = callerLoc(t);
+    std::string key = loc.str();
+    if (size_t c = key.rfind(':'); c != std::string::npos)
+      key.resize(c);
+    if (std::optional<uint64_t> d = leafDigit(ir::AxisKind::Interleaving, key, loc, size))
+      order = ir::launchOrder(*d < size ? *d : 0, uint32_t(b));
+    else
+      warnOnce(t, "parallel() site " + ir::quote(key) +
+                      " is not a planned axis of this test: its branches run once, concurrently");
+  }
+  llvm::ArrayRef<Value> fns(args.positional.data(), b);
+  std::vector<BranchResult> results =
+      order ? body_.runInOrder(t, fns, *order) : body_.runConcurrently(t, fns);
+  // Every branch has finished; the first failing one (by argument index)
+  // fails the call.
+  std::vector<Value> values;
+  for (size_t i = 0; i < b; ++i) {
+    const BranchResult &r = results[i];
+    if (r.exception)
+      std::rethrow_exception(r.exception);
+    if (r.failed) {
+      // The branch's frames continue the caller's (see runBranch()), so
+      // its traceback runs from the test through parallel() to the raise.
+      star::EvalError e("parallel() callable " + std::to_string(i) + " failed: " + r.error);
+      e.frames = r.frames;
+      throw e;
+    }
+    values.push_back(r.value);
+  }
+  return Value::object(t.heap.make<star::List>(std::move(values)));
+}
+
+Value Executor::assertEq(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() < 2)
+    t.fail("assert_eq() requires two arguments");
+  Value msg = args.positional.size() > 2 ? args.positional[2] : kwarg(args, "msg");
+  if (!star::equals(t, args.positional[0], args.positional[1])) {
+    std::string m = "assert_eq failed: " + star::repr(args.positional[0]) +
+                    " != " + star::repr(args.positional[1]);
+    if (msg)
+      m += " (" + star::str(msg) + ")";
+    t.fail(m);
+  }
+  return star::none();
+}
+
+Value Executor::assertTrue(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.empty())
+    t.fail("assert_true() requires a condition");
+  Value msg = args.positional.size() > 1 ? args.positional[1] : kwarg(args, "msg");
+  if (!star::truth(args.positional[0]))
+    t.fail(msg ? star::str(msg) : "assertion failed");
+  return star::none();
+}
+
+// halt([reason]): ends the body without a verdict.
+Value Executor::halt(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() > 1 || !args.kwargs.empty())
+    t.fail("halt() takes at most one argument (a reason)");
+  if (args.positional.empty())
+    throw HaltSignal("halt()");
+  Value r = args.positional[0];
+  auto *s = r.as<star::String>();
+  throw HaltSignal("halt: " + (s ? std::string(s->view()) : star::str(r)));
+}
+
+Value Executor::sleep(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() != 1)
+    t.fail("sleep() takes one argument (a duration such as \"500ms\", or nanoseconds)");
+  Value d = args.positional[0];
+  int64_t ns = 0;
+  if (auto *s = d.as<star::String>()) {
+    std::string error;
+    std::optional<int64_t> v = ir::parseDuration(s->view(), error);
+    if (!v)
+      t.fail("sleep(): bad duration " + ir::quote(s->view()) + ": " + error);
+    ns = *v;
+  } else if (d.isSmallInt()) {
+    ns = d.smallInt();
+  } else {
+    t.fail("sleep(): want a duration string or nanoseconds, got " + std::string(star::typeName(d)));
+  }
+  int64_t deadline = monotonicNs() + std::max<int64_t>(ns, 0);
+  {
+    InterpreterLock::Released sleeping(body_.lock());
+    std::unique_lock lock(sleepMu_);
+    while (!cancelled()) {
+      int64_t left = deadline - monotonicNs();
+      if (left <= 0)
+        return star::none();
+      sleepCv_.wait_for(lock, std::chrono::nanoseconds(std::min<int64_t>(left, 50000000)));
+    }
+  }
+  t.fail("sleep(): cancelled");
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,132 @@
+// IR service -> ServiceSpec: see launch_config.h.
+#include "runtime/launch_config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include <cctype>
+
+namespace fbc::rt {
+namespace {
+
+std::string upper(std::string s) {
+  for (char &c : s)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+} // namespace
+
+std::string specDir(const std::string &path) {
+  char buf[PATH_MAX];
+  std::string abs = realpath(path.c_str(), buf) ? std::string(buf) : path;
+  size_t slash = abs.rfind('/');
+  if (slash == std::string::npos)
+    return ".";
+  return slash == 0 ? "/" : abs.substr(0, slash);
+}
+
+namespace {
+
+// "tcp://localhost:5432" -> host, port. Loopback names become 127.0.0.1.
+bool splitHostPort(std::string_view s, std::string &host, uint16_t &port) {
+  size_t colon = s.rfind(':');
+  if (colon == std::string_view::npos)
+    return false;
+  host = std::string(s.substr(0, colon));
+  if (host.size() > 1 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  if (host.empty() || host == "localhost")
+    host = "127.0.0.1";
+  long p = std::strtol(std::string(s.substr(colon + 1)).c_str(), nullptr, 10);
+  if (p <= 0 || p > 65535)
+    return false;
+  port = static_cast<uint16_t>(p);
+  return true;
+}
+
+} // namespace
+
+const ir::Interface *defaultInterface(const ir::Service &s) {
+  if (s.interfaces.size() == 1)
+    return &s.interfaces.front();
+  return s.findInterface("default");
+}
+
+namespace {
+
+Healthcheck healthOf(const ir::Service &s) {
+  Healthcheck h;
+  if (!s.healthcheck)
+    return h;
+  const ir::Healthcheck &hc = *s.healthcheck;
+  int64_t ms = hc.timeoutNs / 1000000;
+  std::string_view target = hc.target;
+  auto loopback = [](std::string url) {
+    // libcurl may try ::1 first for "localhost"; services here listen on
+    // 127.0.0.1 as often as not.
+    if (size_t p = url.find("://localhost"); p != std::string::npos)
+      url.replace(p + 3, 9, "127.0.0.1");
+    return url;
+  };
+  switch (hc.kind) {
+  case ir::HealthcheckKind::Tcp: {
+    std::string host;
+    uint16_t port = 0;
+    if (target.starts_with("tcp://"))
+      target.remove_prefix(6);
+    if (splitHostPort(target, host, port))
+      h = Healthcheck::tcp(host, port, ms);
+    break;
+  }
+  case ir::HealthcheckKind::Http:
+    h = Healthcheck::http(loopback(hc.target), ms);
+    break;
+  case ir::HealthcheckKind::Ready:
+    if (const ir::Interface *i = defaultInterface(s)) {
+      if (i->protocol == "http" || i->protocol == "http2")
+        h = Healthcheck::http("http://127.0.0.1:" + std::to_string(i->port) + "/", ms);
+      else
+        h = Healthcheck::tcp("127.0.0.1", static_cast<uint16_t>(i->port), ms);
+    }
+    break;
+  }
+  return h;
+}
+
+} // namespace
+
+ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
+                         std::vector<int> trapped) {
+  ServiceSpec out;
+  out.name = s.name;
+  std::string bin = s.binary;
+  if (bin.find('/') != std::string::npos && bin.front() != '/') {
+    while (bin.starts_with("./"))
+      bin.erase(0, 2);
+    bin = dir + "/" + bin;
+  }
+  out.launch.binary = bin;
+  out.launch.args = s.args;
+  // The reference's discovery variables for every service's interfaces,
+  // then the service's own env (which wins).
+  for (const ir::Service &o : spec.services)
+    for (const ir::Interface &i : o.interfaces) {
+      std::string prefix = "FAULTBOX_" + upper(o.name) + "_" + upper(i.name) + "_";
+      std::string port = std::to_string(i.port);
+      out.launch.env.push_back(prefix + "HOST=localhost");
+      out.launch.env.push_back(prefix + "PORT=" + port);
+      out.launch.env.push_back(prefix + "ADDR=localhost:" + port);
+    }
+  for (const auto &[k, v] : s.env)
+    out.launch.env.push_back(k + "=" + v);
+  out.launch.cwd = dir;
+  out.launch.trapped = std::move(trapped);
+  for (const ir::Interface &i : s.interfaces)
+    if (i.port > 0 && i.port <= 65535)
+      out.ports.push_back(static_cast<uint16_t>(i.port));
+  out.health = healthOf(s);
+  return out;
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,94 @@
+// The rows of a run: a test's (or leaf's) outcome, its result and reason,
+// trace, fault summaries and leaf identity, and the run's report that
+// collects them (what runtime/report.h formats). No behaviour here beyond
+// naming results and counting them.
+#pragma once
+
+#include "ir/spec.h"
+#include "runtime/trace.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fbc::rt {
+
+// The leaf a row belongs to (tests that fan out only). Keys sorted.
+struct LeafInfo {
+  std::string id;    // "0" .. "N-1"
+  std::string label; // "retries=1, wal[10], spec.star:7#0"
+  std::vector<std::pair<std::string, uint64_t>> choices;
+  std::vector<std::pair<std::string, std::vector<bool>>> probability;
+  std::vector<std::pair<std::string, uint64_t>> interleavings;
+};
+
+// A run-time warning at a spec location (a choose() that is not a planned
+// axis, ...), reported once per location.
+struct RunWarning {
+  ir::Loc loc;
+  std::string message;
+};
+
+// Halted: the body called halt(), a verdict-less end (a pruned leaf): it
+// counts as neither passed nor failed and does not change the exit code.
+enum class Result { Pass, Fail, Error, Inconclusive, Halted };
+const char *resultName(Result r); // "pass", "fail", "error", "inconclusive", "halted"
+
+// One fault rule's life in a test: applied, then removed with its hits.
+struct FaultSummary {
+  std::string service;
+  std::string syscall; // the keyword
+  std::string action;  // deny | delay | allow
+  std::string errnoName;
+  std::string delay; // "500ms" for delay
+  std::string label;
+  std::string path;
+  uint64_t hits = 0;
+};
+
+struct TestOutcome {
+  std::string name;
+  ir::TestKind kind = ir::TestKind::Def;
+  Result result = Result::Pass;
+  std::string reason;
+  // Where a failing (or timed-out) body was, "spec.star:6:11: in test_x",
+  // outermost first.
+  std::vector<std::string> traceback;
+  uint64_t seed = 0;
+  int64_t durationMs = 0;
+  int64_t startWallNs = 0; // CLOCK_REALTIME when the trace started
+  std::string returnValue; // repr of the body's / scenario's result, "" for None
+  std::vector<TraceEvent> events;
+  std::vector<FaultSummary> faults;
+  std::map<std::string, SyscallSummary> syscallSummary;
+  std::string expectation; // fault_scenario / matrix cell
+  bool expectationViolated = false;
+  std::optional<uint32_t> matrix; // matrix cells
+  std::string scenario, fault;
+  std::optional<LeafInfo> leaf;
+  // The reference's matrix outcome word: passed, failed,
+  // expectation_violated, errored, inconclusive.
+  std::string outcomeWord() const;
+};
+
+struct RunReport {
+  std::string starFile;
+  uint64_t seed = 0;
+  std::vector<std::string> serviceNames; // by ServiceId
+  std::vector<TestOutcome> tests;        // in execution order
+  int64_t durationMs = 0;
+  bool interrupted = false;
+  size_t notRun = 0; // tests not run because of the interrupt
+  std::vector<RunWarning> warnings;
+  size_t count(Result r) const;
+};
+
+// Applied/removed pairs of every fault rule in `events`, in application
+// order, with the hits each removal reported.
+std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
+                                         const std::vector<std::string> &names);
+
+} // namespace fbc::rt

@@ -1,0 +1,249 @@
+// One test's lifecycle: the trap sets of its services, the supervisor and
+// the services started fresh in dependency order under their filters; the
+// body on a worker thread (setup, the scenario with its assumptions in
+// force, the expectation); the timeout and the interrupt; the outcome's
+// classification (pass / fail / error / inconclusive / halted, a reason and
+// a traceback); the services stopped and the trace kept.
+#include "runtime/executor.h"
+
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "runtime/duration.h"
+#include "runtime/launch_config.h"
+#include "runtime/supervisor.h"
+#include "runtime/test_rules.h"
+
+#include <time.h>
+
+#include <chrono>
+#include <thread>
+
+namespace fbc::rt {
+
+using star::Value;
+
+namespace {
+
+int64_t realtimeNs() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+} // namespace
+
+TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
+  const ir::Spec &spec = loaded_.spec();
+  TestOutcome o = baseOutcome(t);
+  int64_t t0 = monotonicNs();
+  size_t n = spec.services.size();
+  std::vector<std::string> names;
+  for (const ir::Service &s : spec.services)
+    names.push_back(s.name);
+
+  std::string error;
+  std::vector<RuleSpec> potential = potentialRules(loaded_, t);
+  if (!trapSets(n, potential, traps_, error)) {
+    o.result = Result::Error;
+    o.reason = error;
+    o.durationMs = (monotonicNs() - t0) / 1000000;
+    return o;
+  }
+
+  SupervisorOptions so;
+  so.seed = cfg_.seed;
+  so.streamFd = cfg_.streamFd;
+  so.stopGraceMs = cfg_.stopGraceMs;
+  // Every trapped syscall is counted (syscall_summary); only those a rule
+  // decided become events.
+  so.recordAllowedSyscalls = false;
+  o.startWallNs = realtimeNs();
+  auto sup = std::make_unique<Supervisor>(so);
+  std::string dir = specDir(spec.path);
+  std::vector<ServiceId> order;
+  for (size_t i = 0; i < n; ++i)
+    order.push_back(sup->addService(launchConfig(spec, spec.services[i], dir, traps_[i])));
+  sup_ = sup.get();
+  started_.clear();
+  traceStarted_.clear();
+
+  ServiceError se = sup->startAll(order);
+  if (!se && !interrupted())
+    for (ServiceId id : order)
+      if (!sup->running(id)) {
+        // No healthcheck to notice it, but it is gone already.
+        se.kind = ServiceError::Kind::CrashedAtStart;
+        se.service = names[id];
+        se.message = sup->exitDescription(id).value_or("exited");
+        break;
+      }
+
+  if (interrupted()) {
+    intr = true;
+  } else if (se) {
+    o.result = Result::Error;
+    o.reason = se.reason();
+  } else {
+    superviseBody(t, o, intr);
+  }
+  // Whatever fault_start() / trace_start() left open ends with the test.
+  for (auto *open : {&started_, &traceStarted_}) {
+    for (auto &[svc, scopes] : *open)
+      endScopes(scopes);
+    open->clear();
+  }
+  sup->stopAll();
+  o.events = sup->trace().events();
+  o.faults = faultSummaries(o.events, names);
+  o.syscallSummary = sup->trace().syscallSummary();
+  sup_ = nullptr;
+  sup.reset();
+  o.durationMs = (monotonicNs() - t0) / 1000000;
+  return o;
+}
+
+struct Executor::BodyEnd {
+  bool failed = false, internal = false, expectFailed = false, halted = false;
+  std::string error, returned;
+  // Where an EvalError was thrown; for a timeout, where the cancelled body
+  // was, down to the builtin it waited in.
+  std::vector<std::string> frames;
+};
+
+void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
+  try {
+    th.steps = 0;
+    Value result;
+    switch (t.kind) {
+    case ir::TestKind::Def:
+    case ir::TestKind::Scenario:
+      result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+      break;
+    case ir::TestKind::TestBuiltin:
+      if (t.setup)
+        star::call(th, t.setup->value, llvm::ArrayRef<Value>{});
+      result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+      break;
+    case ir::TestKind::FaultScenario:
+    case ir::TestKind::FaultMatrix: {
+      // The assumptions hold for the scenario's duration.
+      std::vector<RuleSpec> rules;
+      for (const std::string &a : t.faults)
+        assumptionRules(loaded_.spec(), a, rules);
+      std::optional<uint64_t> scope;
+      if (!rules.empty())
+        scope = pushRules(th, "fault_scenario", std::move(rules));
+      try {
+        result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+      } catch (...) {
+        if (scope)
+          sup_->removeFaults(*scope);
+        throw;
+      }
+      if (scope)
+        sup_->removeFaults(*scope);
+      if (t.expect) {
+        try {
+          checkExpect(th, *t.expect, result ? result : star::none());
+        } catch (const star::EvalError &) {
+          end.expectFailed = true;
+          throw;
+        }
+      }
+      break;
+    }
+    }
+    if (result && !result.is(star::Kind::None))
+      end.returned = star::repr(result);
+  } catch (const HaltSignal &h) {
+    end.halted = true;
+    end.error = h.reason;
+  } catch (const star::EvalError &e) {
+    end.failed = true;
+    end.error = e.message();
+    end.frames = e.frameLines(/*keepBuiltin=*/body_.cancelled());
+  } catch (const std::exception &e) {
+    end.internal = true;
+    end.error = std::string("internal error: ") + e.what();
+  }
+}
+
+void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
+  // The body allocates on a heap of its own, freed when the test ends:
+  // nothing it makes outlives the test (the module's values are frozen,
+  // declarations are refused once the spec is built, and outcomes keep
+  // strings), so a run of many leaves does not grow with every leaf.
+  star::Heap bodyHeap;
+  star::Thread th(bodyHeap, loaded_.interpreter().thread);
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  BodyEnd end;
+  body_.reset();
+  std::thread worker([&] {
+    std::lock_guard turn(body_.lock());
+    BodyThreads::Running running(body_, th);
+    runBody(t, th, end);
+    std::lock_guard lock(mu);
+    done = true;
+    cv.notify_all();
+  });
+
+  int64_t timeout = cfg_.timeoutNs;
+  if (!cfg_.timeoutExplicit && t.kind != ir::TestKind::Def && t.kind != ir::TestKind::Scenario &&
+      t.timeoutNs)
+    timeout = *t.timeoutNs;
+  int64_t deadline = monotonicNs() + timeout;
+  bool timedOut = false;
+  {
+    std::unique_lock lock(mu);
+    while (!done) {
+      cv.wait_for(lock, std::chrono::milliseconds(20));
+      if (done)
+        break;
+      if (interrupted()) {
+        intr = true;
+        break;
+      }
+      if (monotonicNs() >= deadline) {
+        timedOut = true;
+        break;
+      }
+    }
+  }
+  if (!done) {
+    // Cancel the body: sleeps and steps return, and every Starlark thread
+    // (the body's and its parallel() branches') stops at its next step.
+    body_.cancel();
+    sleepCv_.notify_all();
+  }
+  worker.join();
+  th.setMaxSteps(UINT64_MAX);
+  body_.reset();
+  // An interrupt kills the services first, so a body that finished after
+  // it saw dead services: its result means nothing.
+  if (interrupted())
+    intr = true;
+  if (timedOut) {
+    o.result = Result::Inconclusive;
+    o.reason = "test timeout: body did not complete within " + formatGoDuration(timeout);
+    o.traceback = std::move(end.frames);
+  } else if (end.internal) {
+    o.result = Result::Error;
+    o.reason = end.error;
+  } else if (end.halted) {
+    o.result = Result::Halted;
+    o.reason = end.error;
+  } else if (end.failed) {
+    o.result = Result::Fail;
+    o.reason = end.error;
+    o.traceback = std::move(end.frames);
+    o.expectationViolated = end.expectFailed;
+  } else {
+    o.result = Result::Pass;
+    o.returnValue = end.returned;
+  }
+}
+
+} // namespace fbc::rt
