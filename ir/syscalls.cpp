@@ -16,13 +16,19 @@ constexpr std::array<std::string_view, 16> kKeywords = {
 
 struct Family {
   std::string_view keyword;
-  std::array<std::string_view, 3> members; // "" pads
+  std::span<const std::string_view> members;
 };
 
+constexpr std::string_view kWrite[] = {"write", "writev", "pwrite64", "pwritev", "pwritev2"};
+constexpr std::string_view kRead[] = {"read", "readv", "pread64", "preadv", "preadv2"};
+constexpr std::string_view kOpen[] = {"open", "openat", "openat2", "creat"};
+constexpr std::string_view kFsync[] = {"fsync", "fdatasync"};
+constexpr std::string_view kSendto[] = {"sendto", "sendmsg", "sendmmsg"};
+constexpr std::string_view kRecvfrom[] = {"recvfrom", "recvmsg", "recvmmsg"};
+
 constexpr Family kFamilies[] = {
-    {"write", {"write", "writev", "pwrite64"}}, {"read", {"read", "readv", "pread64"}},
-    {"open", {"open", "openat", ""}},           {"fsync", {"fsync", "fdatasync", ""}},
-    {"sendto", {"sendto", "sendmsg", ""}},      {"recvfrom", {"recvfrom", "recvmsg", ""}},
+    {"write", kWrite}, {"read", kRead},     {"open", kOpen},
+    {"fsync", kFsync}, {"sendto", kSendto}, {"recvfrom", kRecvfrom},
 };
 
 // Sorted by name.
@@ -81,17 +87,18 @@ bool isSyscallName(std::string_view name) {
   return seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, z.c_str()) >= 0;
 }
 
+std::span<const std::string_view> syscallFamily(std::string_view keyword) {
+  for (const Family &f : kFamilies)
+    if (f.keyword == keyword)
+      return f.members;
+  return {};
+}
+
 std::vector<std::string> expandSyscallFamily(std::string_view keyword) {
-  for (const Family &f : kFamilies) {
-    if (f.keyword != keyword)
-      continue;
-    std::vector<std::string> out;
-    for (std::string_view m : f.members)
-      if (!m.empty())
-        out.emplace_back(m);
-    return out;
-  }
-  return {std::string(keyword)};
+  std::span<const std::string_view> members = syscallFamily(keyword);
+  if (members.empty())
+    return {std::string(keyword)};
+  return {members.begin(), members.end()};
 }
 
 llvm::ArrayRef<ErrnoInfo> errnoTable() {

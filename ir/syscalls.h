@@ -4,6 +4,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,10 +22,22 @@ bool isSyscallKeyword(std::string_view name);
 // reference does (`unlinkat=deny("EACCES")`). fault() takes keywords only.
 bool isSyscallName(std::string_view name);
 
-// The syscalls a keyword stands for: write -> write, writev, pwrite64;
-// read -> read, readv, pread64; open -> open, openat; fsync -> fsync,
-// fdatasync; sendto -> sendto, sendmsg; recvfrom -> recvfrom, recvmsg;
-// any other keyword -> itself.
+// The one syscall-family table: what `fbc ir` prints for a rule and what the
+// runtime's seccomp filter traps for it. A keyword stands for every syscall
+// the same C library call can reach, so a fault on it has no silent gap:
+//   write    -> write, writev, pwrite64, pwritev, pwritev2
+//   read     -> read, readv, pread64, preadv, preadv2
+//   open     -> open, openat, openat2, creat
+//   fsync    -> fsync, fdatasync
+//   sendto   -> sendto, sendmsg, sendmmsg
+//   recvfrom -> recvfrom, recvmsg, recvmmsg
+// The reference engine's families stop at the first three members of each
+// (a `write` fault that a pwritev() slips past); ours do not. Empty for a
+// keyword that is not a family.
+std::span<const std::string_view> syscallFamily(std::string_view keyword);
+// The family's members, or the keyword itself when it is not a family.
+// Names, not numbers: members missing on this architecture (`open` and
+// `creat` on arm64) are listed and skipped by the filter.
 std::vector<std::string> expandSyscallFamily(std::string_view keyword);
 
 struct ErrnoInfo {

@@ -1,5 +1,7 @@
 #include "runtime/supervisor.h"
 
+#include "ir/syscalls.h"
+
 #include "runtime/output_capture.h"
 #include "runtime/process_groups.h"
 #include "runtime/tcp_dial.h"
@@ -365,7 +367,7 @@ std::optional<ScopeId> Supervisor::applyFaults(std::vector<RuleSpec> rules, std:
   for (const RuleSpec &r : rules) {
     applied.push_back({r.target, r.syscall, r.label, describeAction(r.action)});
     std::string filter;
-    std::span<const std::string_view> family = syscallFamily(r.syscall);
+    std::span<const std::string_view> family = ir::syscallFamily(r.syscall);
     if (family.empty())
       filter = r.syscall;
     for (std::string_view m : family) {

@@ -1,5 +1,7 @@
 #include "runtime/syscalls.h"
 
+#include "ir/syscalls.h"
+
 #include <seccomp.h>
 
 #include <array>
@@ -8,23 +10,6 @@
 
 namespace fbc::rt {
 namespace {
-
-struct Family {
-  std::string_view keyword;
-  std::span<const std::string_view> members;
-};
-
-constexpr std::string_view kWrite[] = {"write", "writev", "pwrite64", "pwritev", "pwritev2"};
-constexpr std::string_view kRead[] = {"read", "readv", "pread64", "preadv", "preadv2"};
-constexpr std::string_view kOpen[] = {"open", "openat", "openat2", "creat"};
-constexpr std::string_view kFsync[] = {"fsync", "fdatasync"};
-constexpr std::string_view kSendto[] = {"sendto", "sendmsg", "sendmmsg"};
-constexpr std::string_view kRecvfrom[] = {"recvfrom", "recvmsg", "recvmmsg"};
-
-constexpr Family kFamilies[] = {
-    {"write", kWrite}, {"read", kRead},     {"open", kOpen},
-    {"fsync", kFsync}, {"sendto", kSendto}, {"recvfrom", kRecvfrom},
-};
 
 // Path-carrying syscalls: name, path argument, dirfd argument.
 struct PathSpec {
@@ -114,13 +99,6 @@ std::string_view syscallName(int nr) {
   return other;
 }
 
-std::span<const std::string_view> syscallFamily(std::string_view keyword) {
-  for (const Family &f : kFamilies)
-    if (f.keyword == keyword)
-      return f.members;
-  return {};
-}
-
 bool expandSyscallFamily(std::string_view keyword, std::vector<int> &nrs, std::string &error) {
   size_t before = nrs.size();
   auto add = [&](std::string_view name) {
@@ -128,7 +106,7 @@ bool expandSyscallFamily(std::string_view keyword, std::vector<int> &nrs, std::s
     if (nr >= 0 && nr < kMaxSyscall)
       nrs.push_back(nr);
   };
-  std::span<const std::string_view> members = syscallFamily(keyword);
+  std::span<const std::string_view> members = ir::syscallFamily(keyword);
   if (members.empty())
     add(keyword);
   else

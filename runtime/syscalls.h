@@ -1,7 +1,8 @@
 // Syscall names and numbers on the native architecture (through
 // libseccomp, so the numbers come from the kernel headers it was built
-// with, not from a hand-written table), the families a fault keyword
-// expands to, and where each syscall keeps the argument a rule looks at.
+// with, not from a hand-written table), a fault keyword's family as numbers
+// (the family table itself is ir/syscalls.h), and where each syscall keeps
+// the argument a rule looks at.
 #pragma once
 
 #include <cstdint>
@@ -20,16 +21,8 @@ int syscallNumber(std::string_view name);
 // The name of a native syscall number; "syscall_<n>" when it has none.
 std::string_view syscallName(int nr);
 
-// The syscalls a fault keyword stands for, as names. The reference's
-// families (write, read, open, fsync, sendto, recvfrom), widened with the
-// vectored and newer variants the same C library calls reach (pwritev,
-// pwritev2, preadv, preadv2, openat2, creat, sendmmsg, recvmmsg): a `write`
-// fault that a pwritev() slips past would be a silent gap. Any other keyword
-// stands for itself.
-std::span<const std::string_view> syscallFamily(std::string_view keyword);
-
-// Expands `keyword` to native syscall numbers (members missing on this
-// architecture, like `open` on arm64, are skipped). False with `error` set
+// Expands `keyword` through ir::syscallFamily to native syscall numbers
+// (members missing on this architecture, like `open` on arm64, are skipped). False with `error` set
 // when nothing is left: `unknown syscall "frobnicate"`.
 bool expandSyscallFamily(std::string_view keyword, std::vector<int> &nrs, std::string &error);
 

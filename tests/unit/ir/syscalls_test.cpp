@@ -9,12 +9,13 @@ namespace {
 using Names = std::vector<std::string>;
 
 TEST(Syscalls, FamiliesExpandAsTheEngineDoes) {
-  EXPECT_EQ(expandSyscallFamily("write"), (Names{"write", "writev", "pwrite64"}));
-  EXPECT_EQ(expandSyscallFamily("read"), (Names{"read", "readv", "pread64"}));
-  EXPECT_EQ(expandSyscallFamily("open"), (Names{"open", "openat"}));
+  EXPECT_EQ(expandSyscallFamily("write"),
+            (Names{"write", "writev", "pwrite64", "pwritev", "pwritev2"}));
+  EXPECT_EQ(expandSyscallFamily("read"), (Names{"read", "readv", "pread64", "preadv", "preadv2"}));
+  EXPECT_EQ(expandSyscallFamily("open"), (Names{"open", "openat", "openat2", "creat"}));
   EXPECT_EQ(expandSyscallFamily("fsync"), (Names{"fsync", "fdatasync"}));
-  EXPECT_EQ(expandSyscallFamily("sendto"), (Names{"sendto", "sendmsg"}));
-  EXPECT_EQ(expandSyscallFamily("recvfrom"), (Names{"recvfrom", "recvmsg"}));
+  EXPECT_EQ(expandSyscallFamily("sendto"), (Names{"sendto", "sendmsg", "sendmmsg"}));
+  EXPECT_EQ(expandSyscallFamily("recvfrom"), (Names{"recvfrom", "recvmsg", "recvmmsg"}));
   for (const char *self : {"connect", "openat", "writev", "pwrite64", "close", "recvmsg"})
     EXPECT_EQ(expandSyscallFamily(self), (Names{self}));
 }
