@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <dirent.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -121,6 +123,29 @@ std::string readFile(const std::string &path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::vector<int> processesIn(const std::string &dir) {
+  std::vector<int> out;
+  DIR *d = opendir("/proc");
+  if (!d)
+    return out;
+  while (dirent *e = readdir(d)) {
+    char *end = nullptr;
+    long pid = std::strtol(e->d_name, &end, 10);
+    if (!end || *end || pid <= 0)
+      continue;
+    char link[64], target[4096];
+    std::snprintf(link, sizeof link, "/proc/%ld/cwd", pid);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0)
+      continue;
+    target[n] = 0;
+    if (dir == target && processAlive(static_cast<int>(pid)))
+      out.push_back(static_cast<int>(pid));
+  }
+  closedir(d);
+  return out;
 }
 
 } // namespace fbc::rt::e2e

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fbc::rt::e2e {
 
@@ -40,5 +41,9 @@ std::string tcpRequest(uint16_t port, const std::string &line, int timeoutMs = 5
 bool processAlive(int pid);
 
 std::string readFile(const std::string &path);
+
+// The pids of live processes whose working directory is `dir` (the services
+// of a spec there run in the spec's directory, and so do their children).
+std::vector<int> processesIn(const std::string &dir);
 
 } // namespace fbc::rt::e2e

@@ -1,0 +1,282 @@
+#include "tests/e2e/fbc_run.h"
+
+#include <gtest/gtest.h>
+#include <re2/re2.h>
+#include <simdjson.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string_view>
+
+namespace fbc::rt::e2e {
+
+Spec::Spec(const std::string &name) : name(name) {
+  std::string text = readFile(std::string(FBC_RUN_SPECS) + "/" + name + ".star");
+  auto subst = [&](const std::string &from, const std::string &to) {
+    for (size_t p; (p = text.find(from)) != std::string::npos;)
+      text.replace(p, from.size(), to);
+  };
+  while (apiPort == kvPort)
+    apiPort = freePort();
+  subst("@KV_BIN@", FBC_FIXTURE_KV);
+  subst("@API_BIN@", FBC_FIXTURE_API);
+  subst("@CRASH_BIN@", FBC_FIXTURE_CRASH);
+  subst("@KV_PORT@", std::to_string(kvPort));
+  subst("@API_PORT@", std::to_string(apiPort));
+  std::ofstream(dir.file("spec.star")) << text;
+  path = "spec.star";
+}
+
+FbcRun runFbc(const std::vector<std::string> &args, const std::string &cwd,
+              const std::function<void(const FbcRun &soFar, pid_t)> &onStderr, int timeoutMs) {
+  int outPipe[2], errPipe[2];
+  EXPECT_EQ(pipe2(outPipe, O_CLOEXEC), 0);
+  EXPECT_EQ(pipe2(errPipe, O_CLOEXEC), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(outPipe[1], 1);
+    dup2(errPipe[1], 2);
+    if (chdir(cwd.c_str()) != 0)
+      _exit(126);
+    std::vector<char *> argv;
+    std::string bin = FBC_BINARY;
+    argv.push_back(bin.data());
+    std::vector<std::string> copy = args;
+    for (std::string &a : copy)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+  close(outPipe[1]);
+  close(errPipe[1]);
+  FbcRun r;
+  auto t0 = std::chrono::steady_clock::now();
+  bool outOpen = true, errOpen = true;
+  while (outOpen || errOpen) {
+    pollfd p[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
+    poll(p, 2, 100);
+    char buf[4096];
+    if (p[0].revents) {
+      ssize_t n = read(outPipe[0], buf, sizeof buf);
+      if (n > 0)
+        r.out.append(buf, static_cast<size_t>(n));
+      else
+        outOpen = false;
+    }
+    if (p[1].revents) {
+      ssize_t n = read(errPipe[0], buf, sizeof buf);
+      if (n > 0) {
+        r.err.append(buf, static_cast<size_t>(n));
+        if (onStderr)
+          onStderr(r, pid);
+      } else {
+        errOpen = false;
+      }
+    }
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(timeoutMs)) {
+      ADD_FAILURE() << "fbc run did not finish in " << timeoutMs << "ms";
+      kill(pid, SIGKILL);
+      break;
+    }
+  }
+  close(outPipe[0]);
+  close(errPipe[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+// Exact values that differ per run: the scratch directory, the ports and
+// the fixture binaries' build paths.
+std::string substituteRunValues(std::string s, const Spec &spec) {
+  auto replaceAll = [&](const std::string &from, const std::string &to) {
+    for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size())
+      s.replace(p, from.size(), to);
+  };
+  replaceAll(FBC_FIXTURE_KV, "$KV_BIN");
+  replaceAll(FBC_FIXTURE_API, "$API_BIN");
+  replaceAll(FBC_FIXTURE_CRASH, "$CRASH_BIN");
+  replaceAll(spec.dir.path(), "$DIR");
+  replaceAll(std::to_string(spec.kvPort), "$KV_PORT");
+  replaceAll(std::to_string(spec.apiPort), "$API_PORT");
+  return s;
+}
+
+std::string normalize(std::string s, const Spec &spec) {
+  s = substituteRunValues(std::move(s), spec);
+  RE2::GlobalReplace(&s, R"( \(\d+ms\))", " (Nms)");
+  RE2::GlobalReplace(&s, R"(\(\+\d+ms)", "(+Nms");
+  RE2::GlobalReplace(&s, R"(\(Nms\) +│)", "(Nms) │");
+  RE2::GlobalReplace(&s, R"((?m)\(Nms\) +$)", "(Nms)");
+  return s;
+}
+
+namespace {
+
+// The JSON report's varying parts, masked by their place in the parsed
+// document (simdjson), never by a text pattern. A path is the keys from the
+// root, "[]" for an array element, "*" for any one key; each rule says why
+// its value varies. Everything else (seeds, leaf options, fault hits,
+// seq, the syscall summaries) is compared exactly: the filter traps only
+// what a test's rules could touch, and the fixtures make those calls in the
+// same number every run (checked on repeated runs under load).
+
+struct JsonMask {
+  const char *path;
+  const char *why;
+};
+const JsonMask kJsonMasks[] = {
+    {"duration_ms", "wall-clock time of the run"},
+    {"tests/[]/duration_ms", "wall-clock time of a test"},
+    {"tests/[]/events/[]/timestamp", "wall-clock time of an event"},
+    {"tests/[]/events/[]/fields/pid", "process ids"},
+    {"tests/[]/events/[]/fields/latency_us", "measured syscall latency"},
+    {"tests/[]/events/[]/fields/duration_ms", "measured step duration"},
+    {"matrix/cells/[]/duration_ms", "wall-clock time of a matrix cell"},
+};
+// How often each rule masked a value; FbcRunJson checks none is dead.
+size_t kJsonMaskHits[std::size(kJsonMasks)] = {};
+
+bool pathMatches(const std::vector<std::string> &path, std::string_view pattern) {
+  size_t i = 0;
+  for (size_t at = 0; at <= pattern.size(); ++i) {
+    size_t slash = std::min(pattern.find('/', at), pattern.size());
+    std::string_view seg = pattern.substr(at, slash - at);
+    if (i >= path.size() || (seg != "*" && seg != path[i]))
+      return false;
+    at = slash + 1;
+  }
+  return i == path.size();
+}
+
+// Collects the byte ranges of masked scalars in `v` (offsets from `base`).
+void findMasked(simdjson::ondemand::value v, std::vector<std::string> &path, const char *base,
+                std::vector<std::pair<size_t, size_t>> &spans) {
+  switch (v.type()) {
+  case simdjson::ondemand::json_type::object:
+    for (auto field : v.get_object()) {
+      path.emplace_back(field.unescaped_key().value());
+      findMasked(field.value(), path, base, spans);
+      path.pop_back();
+    }
+    return;
+  case simdjson::ondemand::json_type::array:
+    path.emplace_back("[]");
+    for (auto element : v.get_array())
+      findMasked(element.value(), path, base, spans);
+    path.pop_back();
+    return;
+  default: {
+    std::string_view token = v.raw_json_token();
+    while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())))
+      token.remove_suffix(1);
+    for (size_t i = 0; i < std::size(kJsonMasks); ++i)
+      if (pathMatches(path, kJsonMasks[i].path)) {
+        spans.emplace_back(static_cast<size_t>(token.data() - base), token.size());
+        ++kJsonMaskHits[i];
+      }
+  }
+  }
+}
+
+} // namespace
+
+// The report with masked values replaced by N (numbers) or "N" (strings),
+// then substituteRunValues().
+std::string normalizeJson(std::string s, const Spec &spec) {
+  simdjson::padded_string json(s);
+  simdjson::ondemand::parser parser;
+  std::vector<std::pair<size_t, size_t>> spans;
+  try {
+    simdjson::ondemand::document doc = parser.iterate(json);
+    std::vector<std::string> path;
+    for (auto field : doc.get_object()) {
+      path.emplace_back(field.unescaped_key().value());
+      findMasked(field.value(), path, json.data(), spans);
+      path.pop_back();
+    }
+  } catch (const simdjson::simdjson_error &e) {
+    ADD_FAILURE() << "the report is not JSON: " << e.what() << "\n" << s;
+    return s;
+  }
+  for (auto it = spans.rbegin(); it != spans.rend(); ++it)
+    s.replace(it->first, it->second, s[it->first] == '"' ? "\"N\"" : "N");
+  return substituteRunValues(std::move(s), spec);
+}
+
+void checkGolden(const std::string &name, const std::string &actual, const std::string &ext) {
+  std::string path = std::string(FBC_RUN_GOLDEN) + "/" + name + ext;
+  const char *update = std::getenv("FBC_UPDATE_GOLDEN");
+  if (update && std::string_view(update) == "1") {
+    std::ofstream(path) << actual;
+    return;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "missing golden " << path << " (FBC_UPDATE_GOLDEN=1 writes it)";
+  EXPECT_EQ(readFile(path), actual)
+      << "golden " << path << " differs (FBC_UPDATE_GOLDEN=1 rewrites it)";
+}
+
+FbcRun runWithGolden(const Spec &spec, int exit) {
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, exit) << r.out << r.err;
+  checkGolden(spec.name, normalize(r.out, spec));
+  return r;
+}
+
+std::vector<std::string> unusedJsonMasks() {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < std::size(kJsonMasks); ++i)
+    if (kJsonMaskHits[i] == 0)
+      out.push_back(std::string(kJsonMasks[i].path) + " (" + kJsonMasks[i].why + ")");
+  return out;
+}
+
+// /proc/<pid>/task/<tid>/syscall starts with the number of the call a
+// blocked thread is in ("running" for a thread on a CPU).
+bool waitUntilInSyscall(const std::string &dir, long nr, int timeoutMs) {
+  auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(timeoutMs)) {
+    for (int pid : processesIn(dir)) {
+      std::error_code ec;
+      for (const auto &task :
+           std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+        std::string text = readFile(task.path().string() + "/syscall");
+        char *end = nullptr;
+        long n = std::strtol(text.c_str(), &end, 10);
+        if (end != text.c_str() && n == nr)
+          return true;
+      }
+    }
+    usleep(10 * 1000);
+  }
+  return false;
+}
+
+bool contains(const std::string &haystack, const std::string &needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+std::vector<std::string> allMatches(const std::string &text, const char *re) {
+  std::vector<std::string> out;
+  re2::StringPiece in(text);
+  std::string m;
+  while (RE2::FindAndConsume(&in, re, &m))
+    out.push_back(m);
+  return out;
+}
+
+} // namespace fbc::rt::e2e
