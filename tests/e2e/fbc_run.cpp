@@ -247,20 +247,25 @@ std::vector<std::string> unusedJsonMasks() {
 
 // /proc/<pid>/task/<tid>/syscall starts with the number of the call a
 // blocked thread is in ("running" for a thread on a CPU).
+bool threadInSyscall(int pid, long nr) {
+  std::error_code ec;
+  for (const auto &task :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+    std::string text = readFile(task.path().string() + "/syscall");
+    char *end = nullptr;
+    long n = std::strtol(text.c_str(), &end, 10);
+    if (end != text.c_str() && n == nr)
+      return true;
+  }
+  return false;
+}
+
 bool waitUntilInSyscall(const std::string &dir, long nr, int timeoutMs) {
   auto t0 = std::chrono::steady_clock::now();
   while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(timeoutMs)) {
-    for (int pid : processesIn(dir)) {
-      std::error_code ec;
-      for (const auto &task :
-           std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
-        std::string text = readFile(task.path().string() + "/syscall");
-        char *end = nullptr;
-        long n = std::strtol(text.c_str(), &end, 10);
-        if (end != text.c_str() && n == nr)
-          return true;
-      }
-    }
+    for (int pid : processesIn(dir))
+      if (threadInSyscall(pid, nr))
+        return true;
     usleep(10 * 1000);
   }
   return false;

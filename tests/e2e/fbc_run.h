@@ -72,6 +72,9 @@ void checkGolden(const std::string &name, const std::string &actual,
 // report to match tests/e2e/golden/<spec name>.txt.
 FbcRun runWithGolden(const Spec &spec, int exit);
 
+// Whether a thread of process `pid` is inside syscall `nr` right now.
+bool threadInSyscall(int pid, long nr);
+
 // Waits (polling, up to `timeoutMs`) until a thread of a process whose
 // working directory is `dir` is inside syscall `nr`: a call fbc holds
 // (a delay, pending) shows there for as long as it is held.
