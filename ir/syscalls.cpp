@@ -116,6 +116,13 @@ const ErrnoInfo *findErrno(std::string_view name) {
   return nullptr;
 }
 
+const ErrnoInfo *findErrnoNumber(int number) {
+  for (const ErrnoInfo &e : kErrnos)
+    if (e.number == number)
+      return &e;
+  return nullptr;
+}
+
 std::string supportedErrnoList() {
   std::string out;
   for (const ErrnoInfo &e : kErrnos) {

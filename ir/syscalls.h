@@ -1,5 +1,6 @@
 // Syscall keywords of fault rules and their families, and the errno names
-// deny() accepts (the engine reference's tables, §2.3 and §7).
+// deny() accepts (the engine reference's tables, §2.3 and §7). The one copy
+// of each: the spec builtins, `fbc ir` and the runtime all read these.
 #pragma once
 
 #include <llvm/ADT/ArrayRef.h>
@@ -50,6 +51,8 @@ struct ErrnoInfo {
 llvm::ArrayRef<ErrnoInfo> errnoTable();
 // Case-insensitive lookup; null if unsupported.
 const ErrnoInfo *findErrno(std::string_view name);
+// Lookup by number (the runtime's trace and report); null if unsupported.
+const ErrnoInfo *findErrnoNumber(int number);
 // "EACCES, EADDRINUSE, ..." (sorted), for the unknown-errno message.
 std::string supportedErrnoList();
 

@@ -1,7 +1,8 @@
 #include "runtime/rules.h"
 
+#include "ir/syscalls.h"
+
 #include "runtime/duration.h"
-#include "runtime/errno_names.h"
 
 #include <algorithm>
 #include <cstring>
@@ -9,7 +10,7 @@
 namespace fbc::rt {
 
 std::string errnoLabel(int err) {
-  if (const ErrnoName *e = findErrnoNumber(err))
+  if (const ir::ErrnoInfo *e = ir::findErrnoNumber(err))
     return std::string(e->name);
   return "errno(" + std::to_string(err) + ")";
 }
@@ -19,7 +20,7 @@ std::string describeAction(const Action &a) {
   case ActionKind::Allow:
     return "allow";
   case ActionKind::Deny:
-    if (const ErrnoName *e = findErrnoNumber(a.err))
+    if (const ir::ErrnoInfo *e = ir::findErrnoNumber(a.err))
       return "deny(" + std::string(e->text) + ")";
     return "deny(errno " + std::to_string(a.err) + ")";
   case ActionKind::Delay:

@@ -2,7 +2,7 @@
 // supervisor's seccomp filters, faults are pushed through the rule table,
 // and the effects are observed the way a user would (HTTP status codes,
 // KV replies, latency) and in the trace.
-#include "runtime/errno_names.h"
+#include "ir/syscalls.h"
 #include "runtime/supervisor.h"
 #include "tests/e2e/e2e_util.h"
 
@@ -60,7 +60,7 @@ bool waitFor(const std::function<bool()> &done, int timeoutMs = 10000) {
 }
 
 int errnoOf(const char *name) {
-  return findErrnoName(name)->number;
+  return ir::findErrno(name)->number;
 }
 
 RuleSpec rule(ServiceId target, std::string syscall, Action action) {

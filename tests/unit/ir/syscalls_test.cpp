@@ -46,6 +46,9 @@ TEST(Errno, TableIsSortedWithLinuxNumbers) {
   EXPECT_EQ(findErrno("econnrefused")->number, 111);
   EXPECT_EQ(findErrno("EIO")->text, "input/output error");
   EXPECT_EQ(findErrno("EPIPE"), nullptr); // documented by the reference, not in its table
+  ASSERT_NE(findErrnoNumber(111), nullptr);
+  EXPECT_EQ(findErrnoNumber(111)->name, "ECONNREFUSED");
+  EXPECT_EQ(findErrnoNumber(32), nullptr);
   EXPECT_EQ(supportedErrnoList().substr(0, 26), "EACCES, EADDRINUSE, EADDRN");
 }
 

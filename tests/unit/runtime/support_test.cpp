@@ -1,8 +1,8 @@
 // The runtime's small pieces: errno names, Go durations, the JSON writer,
 // syscall tables, sockaddr parsing.
 #include "runtime/duration.h"
-#include "runtime/errno_names.h"
 #include "runtime/json_writer.h"
+#include "runtime/rules.h"
 #include "runtime/sockaddr.h"
 #include "runtime/syscalls.h"
 
@@ -14,15 +14,10 @@
 namespace fbc::rt {
 namespace {
 
-TEST(ErrnoNames, TableAndLookup) {
-  EXPECT_EQ(errnoNames().size(), 29u);
-  ASSERT_NE(findErrnoName("econnrefused"), nullptr);
-  EXPECT_EQ(findErrnoName("ECONNREFUSED")->number, 111);
-  EXPECT_EQ(findErrnoName("EIO")->text, "input/output error");
-  EXPECT_EQ(findErrnoName("EPIPE"), nullptr); // not in the reference's table
-  EXPECT_TRUE(supportedErrnoNames().starts_with("EACCES, EADDRINUSE, EADDRNOTAVAIL"));
-  for (size_t i = 1; i < errnoNames().size(); ++i)
-    EXPECT_LT(errnoNames()[i - 1].name, errnoNames()[i].name);
+TEST(ErrnoNames, RuntimeLabelsComeFromTheIrTable) {
+  EXPECT_EQ(errnoLabel(111), "ECONNREFUSED");
+  EXPECT_EQ(errnoLabel(32), "errno(32)"); // EPIPE: not in the reference's table
+  EXPECT_EQ(describeAction(Action::deny(5)), "deny(input/output error)");
 }
 
 TEST(Duration, GoFormat) {
