@@ -1,8 +1,8 @@
 #include "runtime/rules.h"
 
+#include "ir/duration.h"
 #include "ir/syscalls.h"
 
-#include "runtime/duration.h"
 
 #include <algorithm>
 #include <cstring>
@@ -24,7 +24,7 @@ std::string describeAction(const Action &a) {
       return "deny(" + std::string(e->text) + ")";
     return "deny(errno " + std::to_string(a.err) + ")";
   case ActionKind::Delay:
-    return "delay(" + formatGoDuration(a.delayNs) + ")";
+    return "delay(" + ir::formatDuration(a.delayNs) + ")";
   case ActionKind::Trace:
     return "trace";
   }

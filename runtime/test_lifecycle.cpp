@@ -9,7 +9,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
-#include "runtime/duration.h"
+#include "ir/duration.h"
 #include "runtime/launch_config.h"
 #include "runtime/supervisor.h"
 #include "runtime/test_rules.h"
@@ -227,7 +227,7 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
     intr = true;
   if (timedOut) {
     o.result = Result::Inconclusive;
-    o.reason = "test timeout: body did not complete within " + formatGoDuration(timeout);
+    o.reason = "test timeout: body did not complete within " + ir::formatDuration(timeout);
     o.traceback = std::move(end.frames);
   } else if (end.internal) {
     o.result = Result::Error;

@@ -1,6 +1,5 @@
-// The runtime's small pieces: errno names, Go durations, the JSON writer,
+// The runtime's small pieces: errno labels, the JSON writer,
 // syscall tables, sockaddr parsing.
-#include "runtime/duration.h"
 #include "runtime/json_writer.h"
 #include "runtime/rules.h"
 #include "runtime/sockaddr.h"
@@ -18,18 +17,6 @@ TEST(ErrnoNames, RuntimeLabelsComeFromTheIrTable) {
   EXPECT_EQ(errnoLabel(111), "ECONNREFUSED");
   EXPECT_EQ(errnoLabel(32), "errno(32)"); // EPIPE: not in the reference's table
   EXPECT_EQ(describeAction(Action::deny(5)), "deny(input/output error)");
-}
-
-TEST(Duration, GoFormat) {
-  EXPECT_EQ(formatGoDuration(0), "0s");
-  EXPECT_EQ(formatGoDuration(500), "500ns");
-  EXPECT_EQ(formatGoDuration(1500), "1.5µs");
-  EXPECT_EQ(formatGoDuration(500'000'000), "500ms");
-  EXPECT_EQ(formatGoDuration(1'500'000'000), "1.5s");
-  EXPECT_EQ(formatGoDuration(2'000'000'000), "2s");
-  EXPECT_EQ(formatGoDuration(90'000'000'000), "1m30s");
-  EXPECT_EQ(formatGoDuration(7'200'000'000'000), "2h0m0s");
-  EXPECT_EQ(formatGoDuration(-1'000'000), "-1ms");
 }
 
 TEST(JsonWriter, OrderAndEscapes) {
