@@ -10,6 +10,19 @@ std::string Loc::str() const {
   return file->path() + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col);
 }
 
+namespace {
+constexpr std::string_view kCategories[] = {"clock", "rand", "dns", "network-unmediated",
+                                            "fs-unmediated"};
+} // namespace
+
+llvm::ArrayRef<std::string_view> determinismCategories() {
+  return kCategories;
+}
+
+bool isDeterminismCategory(std::string_view c) {
+  return std::find(std::begin(kCategories), std::end(kCategories), c) != std::end(kCategories);
+}
+
 const char *healthcheckKindName(HealthcheckKind k) {
   switch (k) {
   case HealthcheckKind::Tcp:

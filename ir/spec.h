@@ -17,9 +17,12 @@
 #include "frontend/syntax/ast.h"
 #include "ir/name_index.h"
 
+#include <llvm/ADT/ArrayRef.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -211,6 +214,12 @@ struct Test {
 };
 
 // ---------------------------------------------------------- determinism
+
+// The nondeterminism categories that determinism(allow=) and
+// service(nondeterministic_ok=) may name, in the order messages list them:
+// clock, rand, dns, network-unmediated, fs-unmediated.
+llvm::ArrayRef<std::string_view> determinismCategories();
+bool isDeterminismCategory(std::string_view c);
 
 struct Determinism {
   std::string level = "L1";        // L0 | L1

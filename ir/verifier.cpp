@@ -13,13 +13,6 @@ namespace fbc::ir {
 
 namespace {
 
-constexpr std::string_view kCategories[] = {"clock", "rand", "dns", "network-unmediated",
-                                            "fs-unmediated"};
-
-bool isCategory(std::string_view c) {
-  return std::find(std::begin(kCategories), std::end(kCategories), c) != std::end(kCategories);
-}
-
 class Verifier {
 public:
   Verifier(const Spec &spec, frontend::DiagnosticList &diags) : spec_(spec), diags_(diags) {}
@@ -63,7 +56,7 @@ private:
       if (s.healthcheck && s.healthcheck->timeoutNs <= 0)
         error(s.healthcheck->loc, what + ": healthcheck timeout must be positive");
       for (const std::string &c : s.nondeterministicOk)
-        if (!isCategory(c))
+        if (!isDeterminismCategory(c))
           error(s.loc, what + ": unknown nondeterministic_ok category " + quote(c));
       for (const Op &o : s.ops)
         if (o.syscalls.empty())
@@ -299,7 +292,7 @@ private:
     if (d.runtime != "default" && d.runtime != "gvisor")
       error(d.loc, "determinism runtime " + quote(d.runtime) + " is not default or gvisor");
     for (const std::string &c : d.allow)
-      if (!isCategory(c))
+      if (!isDeterminismCategory(c))
         error(d.loc, "unknown determinism allow category " + quote(c));
   }
 

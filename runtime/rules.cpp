@@ -3,7 +3,6 @@
 #include "ir/duration.h"
 #include "ir/syscalls.h"
 
-
 #include <algorithm>
 #include <cstring>
 

@@ -15,9 +15,6 @@ using star::Value;
 
 namespace {
 
-constexpr std::string_view kCategories[] = {"clock", "rand", "dns", "network-unmediated",
-                                            "fs-unmediated"};
-
 std::string text(Value v) {
   if (auto *s = v.as<star::String>())
     return quote(s->view());
@@ -68,10 +65,9 @@ Value determinismFn(star::Thread &t, Value, const star::Args &args) {
       for (size_t i = 0; i < items.size(); ++i) {
         Loc el = site.at(CallSite::element(lit, i));
         auto *c = items[i].as<star::String>();
-        if (!c || std::find(std::begin(kCategories), std::end(kCategories), c->view()) ==
-                      std::end(kCategories))
+        if (!c || !isDeterminismCategory(c->view()))
           site.fail(el, "determinism(): unknown allow category " + text(items[i]) +
-                            " (categories: " + joinNames(kCategories) + ")");
+                            " (categories: " + joinNames(determinismCategories()) + ")");
         d.allow.emplace_back(c->view());
       }
     } else {

@@ -50,9 +50,6 @@ const char *unsupportedServiceKeyword(std::string_view k) {
   return nullptr;
 }
 
-constexpr std::string_view kCategories[] = {"clock", "rand", "dns", "network-unmediated",
-                                            "fs-unmediated"};
-
 void parseEnv(const CallSite &site, Service &svc, Value v) {
   auto *d = v.as<star::Dict>();
   const syntax::Expr *lit = site.keywordValue("env");
@@ -114,10 +111,9 @@ void parseCategories(const CallSite &site, Service &svc, Value v) {
     auto *s = items[i].as<star::String>();
     if (!s)
       site.fail(at, "service() nondeterministic_ok items must be strings, got " + typeOf(items[i]));
-    if (std::find(std::begin(kCategories), std::end(kCategories), s->view()) ==
-        std::end(kCategories))
+    if (!isDeterminismCategory(s->view()))
       site.fail(at, "service() nondeterministic_ok: unknown category " + quote(s->view()) +
-                        " (categories: " + joinNames(kCategories) + ")");
+                        " (categories: " + joinNames(determinismCategories()) + ")");
     svc.nondeterministicOk.emplace_back(s->view());
   }
 }
