@@ -55,16 +55,7 @@ TEST(Documented, SecondSigintExitsAtOnce) {
   int outPipe[2], errPipe[2];
   ASSERT_EQ(pipe2(outPipe, O_CLOEXEC), 0);
   ASSERT_EQ(pipe2(errPipe, O_CLOEXEC), 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(outPipe[1], 1);
-    dup2(errPipe[1], 2);
-    if (chdir(spec.dir.path().c_str()) != 0)
-      _exit(126);
-    execl(FBC_BINARY, FBC_BINARY, "run", spec.path.c_str(), "--seed", "1",
-          static_cast<char *>(nullptr));
-    _exit(127);
-  }
+  pid_t pid = spawnFbc({"run", spec.path, "--seed", "1"}, spec.dir.path(), outPipe[1], errPipe[1]);
   close(errPipe[1]);
   std::string err;
   char buf[4096];
@@ -122,16 +113,7 @@ TEST(Documented, SecondSigintExitsAtOnce) {
 
 TEST(Documented, JsonReportOfAnInterruptedRun) {
   Spec spec("sigint");
-  bool sent = false;
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--format=json"}, spec.dir.path(),
-                    [&](const FbcRun &soFar, pid_t pid) {
-                      if (!sent && contains(soFar.err, "test_a_long: sleeping")) {
-                        EXPECT_TRUE(waitUntilInSyscall(spec.dir.path(), SYS_fsync, 30000));
-                        kill(pid, SIGINT);
-                        sent = true;
-                      }
-                    });
-  EXPECT_TRUE(sent) << r.err;
+  FbcRun r = runInterrupted(spec, SIGINT, {"--format=json"});
   EXPECT_EQ(r.exit, 130) << r.out << r.err;
   // test_0_quick only; "interrupted": true and "not_run": 2 at the top.
   checkGolden("documented_interrupted", normalizeJson(r.out, spec), ".json");
@@ -179,39 +161,35 @@ std::map<std::string, std::string> outcomes(const std::string &json) {
 
 const std::string kTimedOut = "inconclusive: test timeout: body did not complete within ";
 
-TEST(Documented, TestAndScenarioTimeoutsApply) {
+// Runs documented_timeouts.star with `extra`: exit 3, and `want` as the
+// result and reason of every test.
+void expectTimeouts(std::vector<std::string> extra, std::map<std::string, std::string> want) {
   Spec spec("documented_timeouts");
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--format=json", "--test", "~_own$"},
-                    spec.dir.path());
+  std::vector<std::string> args = {"run", spec.path, "--seed", "1", "--format=json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  FbcRun r = runFbc(args, spec.dir.path());
   EXPECT_EQ(r.exit, 3) << r.out << r.err;
-  EXPECT_EQ(outcomes(r.out),
-            (std::map<std::string, std::string>{{"test_own", kTimedOut + "1s"},
-                                                {"test_scenario_own", kTimedOut + "2s"}}));
+  EXPECT_EQ(outcomes(r.out), want);
+}
+
+TEST(Documented, TestAndScenarioTimeoutsApply) {
+  expectTimeouts({"--test", "~_own$"},
+                 {{"test_own", kTimedOut + "1s"}, {"test_scenario_own", kTimedOut + "2s"}});
 }
 
 // 30 s of a sleeping body: the one slow test here, so CTest runs it beside
 // the others.
 TEST(Documented, MatrixCellTimeoutIs30sByDefault) {
-  Spec spec("documented_timeouts");
   auto t0 = std::chrono::steady_clock::now();
-  FbcRun r = runFbc(
-      {"run", spec.path, "--seed", "1", "--format=json", "--test", "test_matrix_sleepy_slow_disk"},
-      spec.dir.path());
-  EXPECT_EQ(r.exit, 3) << r.out << r.err;
-  EXPECT_EQ(outcomes(r.out), (std::map<std::string, std::string>{
-                                 {"test_matrix_sleepy_slow_disk", kTimedOut + "30s"}}));
+  expectTimeouts({"--test", "test_matrix_sleepy_slow_disk"},
+                 {{"test_matrix_sleepy_slow_disk", kTimedOut + "30s"}});
   EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::seconds(30));
 }
 
 TEST(Documented, TimeoutFlagOverridesEveryTest) {
-  Spec spec("documented_timeouts");
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--format=json", "--timeout", "1s"},
-                    spec.dir.path());
-  EXPECT_EQ(r.exit, 3) << r.out << r.err;
-  EXPECT_EQ(outcomes(r.out),
-            (std::map<std::string, std::string>{{"test_matrix_sleepy_slow_disk", kTimedOut + "1s"},
-                                                {"test_own", kTimedOut + "1s"},
-                                                {"test_scenario_own", kTimedOut + "1s"}}));
+  expectTimeouts({"--timeout", "1s"}, {{"test_matrix_sleepy_slow_disk", kTimedOut + "1s"},
+                                       {"test_own", kTimedOut + "1s"},
+                                       {"test_scenario_own", kTimedOut + "1s"}});
 }
 
 // ---- fault_start / fault_stop under fbc run

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,15 +39,11 @@ Spec::Spec(const std::string &name) : name(name) {
   path = "spec.star";
 }
 
-FbcRun runFbc(const std::vector<std::string> &args, const std::string &cwd,
-              const std::function<void(const FbcRun &soFar, pid_t)> &onStderr, int timeoutMs) {
-  int outPipe[2], errPipe[2];
-  EXPECT_EQ(pipe2(outPipe, O_CLOEXEC), 0);
-  EXPECT_EQ(pipe2(errPipe, O_CLOEXEC), 0);
+pid_t spawnFbc(const std::vector<std::string> &args, const std::string &cwd, int outFd, int errFd) {
   pid_t pid = fork();
   if (pid == 0) {
-    dup2(outPipe[1], 1);
-    dup2(errPipe[1], 2);
+    dup2(outFd, 1);
+    dup2(errFd, 2);
     if (chdir(cwd.c_str()) != 0)
       _exit(126);
     std::vector<char *> argv;
@@ -59,6 +56,15 @@ FbcRun runFbc(const std::vector<std::string> &args, const std::string &cwd,
     execv(bin.c_str(), argv.data());
     _exit(127);
   }
+  return pid;
+}
+
+FbcRun runFbc(const std::vector<std::string> &args, const std::string &cwd,
+              const std::function<void(const FbcRun &soFar, pid_t)> &onStderr, int timeoutMs) {
+  int outPipe[2], errPipe[2];
+  EXPECT_EQ(pipe2(outPipe, O_CLOEXEC), 0);
+  EXPECT_EQ(pipe2(errPipe, O_CLOEXEC), 0);
+  pid_t pid = spawnFbc(args, cwd, outPipe[1], errPipe[1]);
   close(outPipe[1]);
   close(errPipe[1]);
   FbcRun r;
@@ -269,6 +275,23 @@ bool waitUntilInSyscall(const std::string &dir, long nr, int timeoutMs) {
     usleep(10 * 1000);
   }
   return false;
+}
+
+FbcRun runInterrupted(const Spec &spec, int sig, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"run", spec.path, "--seed", "1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  bool sent = false;
+  FbcRun r = runFbc(args, spec.dir.path(), [&](const FbcRun &soFar, pid_t pid) {
+    // The body prints once both services are up and it runs; the signal
+    // comes while kv's fsync is held.
+    if (!sent && contains(soFar.err, "test_a_long: sleeping")) {
+      EXPECT_TRUE(waitUntilInSyscall(spec.dir.path(), SYS_fsync, 30000));
+      kill(pid, sig);
+      sent = true;
+    }
+  });
+  EXPECT_TRUE(sent) << r.err;
+  return r;
 }
 
 bool contains(const std::string &haystack, const std::string &needle) {

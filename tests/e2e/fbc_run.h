@@ -48,6 +48,9 @@ struct FbcRun {
   std::string out, err;
 };
 
+// Starts fbc with `args` in `cwd`, its stdout and stderr on the given fds.
+pid_t spawnFbc(const std::vector<std::string> &args, const std::string &cwd, int outFd, int errFd);
+
 // Runs fbc with `args` in `cwd`. `onStderr` sees the output so far each
 // time stderr grows (stdout is read first when both have data, so what fbc
 // wrote to stdout before that stderr write is in `soFar.out`) and may act on
@@ -79,6 +82,10 @@ bool threadInSyscall(int pid, long nr);
 // working directory is `dir` is inside syscall `nr`: a call fbc holds
 // (a delay, pending) shows there for as long as it is held.
 bool waitUntilInSyscall(const std::string &dir, long nr, int timeoutMs);
+
+// Runs run_specs/sigint.star (`spec`) with --seed 1 and `extra`, and sends
+// `sig` once test_a_long's request is held in kv's fsync.
+FbcRun runInterrupted(const Spec &spec, int sig, std::vector<std::string> extra = {});
 
 bool contains(const std::string &haystack, const std::string &needle);
 

@@ -20,7 +20,6 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -239,18 +238,7 @@ TEST(FbcRun, BodyHangingPastTimeoutIsInconclusive) {
 
 void interruptMidRun(int sig) {
   Spec spec("sigint");
-  bool sent = false;
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path(),
-                    [&](const FbcRun &soFar, pid_t pid) {
-                      // The body prints once both services are up and it runs.
-                      if (!sent && contains(soFar.err, "test_a_long: sleeping")) {
-                        // The signal comes while kv's fsync is held.
-                        EXPECT_TRUE(waitUntilInSyscall(spec.dir.path(), SYS_fsync, 30000));
-                        kill(pid, sig);
-                        sent = true;
-                      }
-                    });
-  EXPECT_TRUE(sent) << r.err;
+  FbcRun r = runInterrupted(spec, sig);
   EXPECT_EQ(r.exit, 130) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "--- PASS: test_0_quick (")) << r.out;
   EXPECT_FALSE(contains(r.out, "test_a_long (")) << r.out;
