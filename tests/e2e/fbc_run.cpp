@@ -116,8 +116,21 @@ std::string substituteRunValues(std::string s, const Spec &spec) {
   replaceAll(FBC_FIXTURE_API, "$API_BIN");
   replaceAll(FBC_FIXTURE_CRASH, "$CRASH_BIN");
   replaceAll(spec.dir.path(), "$DIR");
-  replaceAll(std::to_string(spec.kvPort), "$KV_PORT");
-  replaceAll(std::to_string(spec.apiPort), "$API_PORT");
+  // A port only as a whole number: not the digits inside a longer one.
+  auto replacePort = [&](uint16_t port, const std::string &to) {
+    std::string from = std::to_string(port);
+    auto digit = [&](size_t i) { return i < s.size() && std::isdigit((unsigned char)s[i]); };
+    for (size_t p = 0; (p = s.find(from, p)) != std::string::npos;) {
+      if ((p > 0 && digit(p - 1)) || digit(p + from.size())) {
+        p += from.size();
+        continue;
+      }
+      s.replace(p, from.size(), to);
+      p += to.size();
+    }
+  };
+  replacePort(spec.kvPort, "$KV_PORT");
+  replacePort(spec.apiPort, "$API_PORT");
   return s;
 }
 
