@@ -1,4 +1,9 @@
+// Lowering: per test, the axes the leaves enumerate (the plan's axes,
+// referenced; a known axis of size 1 adds no digit), its count, and the
+// syscalls each service's filter traps (passes/trap_scan.h).
 #include "backend/leaf_lower.h"
+
+#include "passes/trap_scan.h"
 
 namespace fbc::backend {
 
@@ -11,22 +16,16 @@ ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
     lt.test = pt.test;
     for (const ir::PlanAxis &pa : pt.axes) {
       ir::LeafAxis ax;
-      ax.kind = pa.kind;
-      ax.name = pa.name;
+      ax.plan = &pa;
       ax.known = pa.size.has_value() && pa.unknown == ir::UnknownReason::None;
       ax.size = pa.factor();
-      ax.unknown = pa.unknown;
-      ax.loc = pa.loc;
-      ax.values = pa.values;
-      ax.maxFires = pa.maxFires;
-      ax.branches = pa.branches;
-      ax.policy = pa.policy;
       // A known axis of size 1 adds no leaves and no digit worth keeping.
       if (ax.known && ax.size <= 1)
         continue;
-      lt.axes.push_back(std::move(ax));
+      lt.axes.push_back(ax);
     }
     lt.recount();
+    lt.traps = passes::scanTraps(*plan.spec, *pt.test);
     out.total += lt.count;
     out.tests.push_back(std::move(lt));
   }

@@ -22,10 +22,30 @@ LeafAssignment LeafTest::decode(uint64_t index) const {
   return a;
 }
 
+bool LeafAxis::isSite(const Loc &loc) const {
+  for (const Loc &s : plan->sites)
+    if (s.file == loc.file && s.pos.line == loc.pos.line && s.pos.col == loc.pos.col)
+      return true;
+  return false;
+}
+
+int LeafTest::findAxis(AxisKind kind, const Loc &loc) const {
+  for (size_t a = 0; a < axes.size(); ++a)
+    if (axes[a].kind() == kind && axes[a].isSite(loc))
+      return int(a);
+  return -1;
+}
+
+int LeafTest::findAxis(AxisKind kind, std::string_view key) const {
+  for (size_t a = 0; a < axes.size(); ++a)
+    if (axes[a].kind() == kind && axes[a].name() == key)
+      return int(a);
+  return -1;
+}
+
 void LeafTest::resize(size_t axis, uint64_t size) {
   axes[axis].size = std::max<uint64_t>(1, size);
   axes[axis].known = true;
-  axes[axis].unknown = UnknownReason::None;
   recount();
 }
 
@@ -107,15 +127,15 @@ std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a) {
   for (size_t i = 0; i < t.axes.size(); ++i) {
     const LeafAxis &ax = t.axes[i];
     uint64_t d = i < a.digits.size() ? a.digits[i] : 0;
-    switch (ax.kind) {
+    switch (ax.kind()) {
     case AxisKind::Choose:
-      f.choices.emplace(ax.name, d);
+      f.choices.emplace(ax.name(), d);
       break;
     case AxisKind::Probability:
-      f.probability.emplace(ax.name, probabilityVector(d, ax.maxFires));
+      f.probability.emplace(ax.name(), probabilityVector(d, ax.plan->maxFires));
       break;
     case AxisKind::Interleaving:
-      f.interleavings.emplace(ax.name, d);
+      f.interleavings.emplace(ax.name(), d);
       break;
     }
   }
@@ -130,27 +150,27 @@ std::string leafDisplayName(const std::string &test, const std::string &id,
 namespace {
 
 void printAxis(llvm::raw_ostream &os, size_t i, const LeafAxis &ax) {
-  os << "  axis " << i << ' ' << axisKindName(ax.kind) << ' ' << quote(ax.name) << " size=";
+  os << "  axis " << i << ' ' << axisKindName(ax.kind()) << ' ' << quote(ax.name()) << " size=";
   if (ax.known)
     os << ax.size;
   else
     os << "unknown";
-  if (ax.kind == AxisKind::Choose && !ax.values.empty()) {
+  if (ax.kind() == AxisKind::Choose && !ax.plan->values.empty()) {
     os << " values=[";
-    for (size_t k = 0; k < ax.values.size(); ++k)
-      os << (k ? ", " : "") << quote(ax.values[k]);
+    for (size_t k = 0; k < ax.plan->values.size(); ++k)
+      os << (k ? ", " : "") << quote(ax.plan->values[k]);
     os << ']';
   }
-  if (ax.kind == AxisKind::Probability && ax.maxFires)
-    os << " max_fires=" << ax.maxFires;
-  if (ax.kind == AxisKind::Interleaving) {
-    if (ax.branches)
-      os << " branches=" << ax.branches;
-    if (!ax.policy.empty())
-      os << " policy=" << ax.policy;
+  if (ax.kind() == AxisKind::Probability && ax.plan->maxFires)
+    os << " max_fires=" << ax.plan->maxFires;
+  if (ax.kind() == AxisKind::Interleaving) {
+    if (ax.plan->branches)
+      os << " branches=" << ax.plan->branches;
+    if (!ax.plan->policy.empty())
+      os << " policy=" << ax.plan->policy;
   }
-  if (ax.loc.valid())
-    os << "  # " << ax.loc.str();
+  if (ax.plan->loc.valid())
+    os << "  # " << ax.plan->loc.str();
   os << '\n';
 }
 
@@ -162,21 +182,21 @@ void printAssignment(llvm::raw_ostream &os, const LeafTest &t, const LeafAssignm
   for (size_t i = 0; i < t.axes.size(); ++i) {
     const LeafAxis &ax = t.axes[i];
     uint64_t d = a.digits[i];
-    os << "    " << axisKindName(ax.kind) << ' ' << quote(ax.name);
-    switch (ax.kind) {
+    os << "    " << axisKindName(ax.kind()) << ' ' << quote(ax.name());
+    switch (ax.kind()) {
     case AxisKind::Choose:
       os << " option=" << d;
-      if (d < ax.values.size())
-        os << " value=" << quote(ax.values[d]);
+      if (d < ax.plan->values.size())
+        os << " value=" << quote(ax.plan->values[d]);
       break;
     case AxisKind::Probability:
-      os << " fires=" << bits(probabilityVector(d, ax.maxFires));
+      os << " fires=" << bits(probabilityVector(d, ax.plan->maxFires));
       break;
     case AxisKind::Interleaving: {
       os << " ordering=" << d;
-      if (ax.branches) {
+      if (ax.plan->branches) {
         os << " launch=[";
-        std::vector<uint32_t> order = launchOrder(d, ax.branches);
+        std::vector<uint32_t> order = launchOrder(d, ax.plan->branches);
         for (size_t k = 0; k < order.size(); ++k)
           os << (k ? ", " : "") << order[k];
         os << ']';
@@ -225,6 +245,14 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
        << " leaves=" << t.count.str() << '\n';
     for (size_t i = 0; i < t.axes.size(); ++i)
       printAxis(os, i, t.axes[i]);
+    for (size_t sv = 0; opts.traps && sv < t.traps.size(); ++sv) {
+      if (t.traps[sv].empty())
+        continue;
+      os << "  traps " << quote(p.spec->services[sv].name) << ':';
+      for (size_t k = 0; k < t.traps[sv].size(); ++k)
+        os << (k ? ", " : " ") << t.traps[sv][k];
+      os << '\n';
+    }
     if (!t.fansOut())
       continue; // one leaf, the run's single-leaf row (no leaf id)
     uint64_t index = leaf ? *leaf : t.count.value - 1;

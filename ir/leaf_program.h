@@ -25,17 +25,19 @@ class raw_ostream;
 
 namespace fbc::ir {
 
+// An axis of a test's leaves: the plan's axis it lowers (kind, key, call
+// sites, options, max_fires, branches, policy: referenced, not copied; the
+// plan outlives the leaf program) and the size the leaves enumerate.
 struct LeafAxis {
-  AxisKind kind = AxisKind::Choose;
-  std::string name; // choose name / probability key / "file:line"
+  const PlanAxis *plan = nullptr;
   uint64_t size = 1;
   bool known = true; // false: sized while leaf 0 runs (resize())
-  UnknownReason unknown = UnknownReason::None;
-  Loc loc;
-  std::vector<std::string> values; // choose: rendered options
-  int64_t maxFires = 0;            // probability: N (the vector length)
-  uint32_t branches = 0;           // interleaving
-  std::string policy;              // interleaving: all, critical, <N>
+
+  AxisKind kind() const { return plan->kind; }
+  const std::string &name() const { return plan->name; }
+  // Whether the call at `loc` is one of this axis's call sites (choose,
+  // parallel: how the run finds a call's axis).
+  bool isSite(const Loc &loc) const;
 };
 
 // One leaf: a digit per axis (parallel to LeafTest::axes).
@@ -48,11 +50,20 @@ struct LeafAssignment {
 struct LeafTest {
   const Test *test = nullptr;
   std::vector<LeafAxis> axes;
+  // Per service (by index in Spec::services), sorted and unique: the
+  // syscall keywords and names the test's rules could name there (fault
+  // and trace calls reachable from its functions, its assumptions). The
+  // run traps these families and nothing else.
+  std::vector<std::vector<std::string>> traps;
   Count count; // product of the axis sizes; "at least" while an axis is unknown
 
   bool fansOut() const { return !axes.empty(); }
   // Leaf `index` (< count.value): rem = index; digit = rem % size; rem /= size.
   LeafAssignment decode(uint64_t index) const;
+  // The axis of `kind` with a call site at `loc` (choose, interleaving) or
+  // keyed `key` (probability); -1 when none.
+  int findAxis(AxisKind kind, const Loc &loc) const;
+  int findAxis(AxisKind kind, std::string_view key) const;
   // Sizes an unknown axis (at run time, during leaf 0) and recomputes count.
   void resize(size_t axis, uint64_t size);
   void recount();
@@ -93,6 +104,7 @@ std::string leafDisplayName(const std::string &test, const std::string &id,
 struct LeafPrintOptions {
   std::string test;                // "" = every test
   std::optional<std::string> leaf; // a leaf id
+  bool traps = false;              // each service's trap set (--print-after=leaves)
 };
 // Returns false (after writing an error to `err`) when the test or leaf
 // does not exist.

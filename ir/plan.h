@@ -71,6 +71,9 @@ struct PlanAxis {
   std::optional<uint64_t> size; // nullopt: unknown (counted as 1)
   UnknownReason unknown = UnknownReason::None;
   Loc loc; // the choose / deny / delay / parallel call (or the rule keyword)
+  // Every call folded into this axis, `loc` first: the run finds a choose()
+  // or parallel() call's axis by its call site, never by name.
+  std::vector<Loc> sites;
 
   // choose: the options, rendered ("0ms", "10", "True").
   std::vector<std::string> values;

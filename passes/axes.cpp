@@ -33,7 +33,9 @@
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/values.h"
 #include "ir/composed_assumptions.h"
+#include "ir/fanout_sites.h"
 #include "ir/print.h"
+#include "passes/fault_calls.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/Support/Casting.h>
@@ -61,13 +63,6 @@ struct BodyAxes {
   std::vector<ir::BodyArgError> errors;
 };
 
-bool isBuiltinCall(const CallExpr *call, llvm::StringRef name) {
-  auto *id = dyn_cast<Ident>(call->fn);
-  if (!id || id->name != name)
-    return false;
-  return !id->binding || id->binding->scope == Scope::Predeclared;
-}
-
 // Go's %v of a float64 is close enough to the IR's shortest form.
 std::string renderLiteral(const Expr *e) {
   if (auto *p = dyn_cast<ParenExpr>(e))
@@ -92,16 +87,6 @@ std::string renderValue(star::Value v) {
   if (auto *f = v.as<star::Float>())
     return ir::formatNumber(f->value);
   return star::str(v);
-}
-
-uint64_t factorialOr0(uint32_t n) { // 0 when it does not fit
-  uint64_t r = 1;
-  for (uint32_t i = 2; i <= n; ++i) {
-    if (r > UINT64_MAX / i)
-      return 0;
-    r *= i;
-  }
-  return r;
 }
 
 class AxesBuilder {
@@ -156,7 +141,7 @@ private:
     }
     ir::PlanAxis ax;
     ax.kind = ir::AxisKind::Probability;
-    ax.name = !f.label.empty() ? f.label : (service.empty() ? "?" : service) + ":" + keyword;
+    ax.name = ir::probabilitySiteKey(f.label, service.empty() ? "?" : service, keyword);
     ax.maxFires = f.maxFires;
     ax.probability = f.probability;
     ax.fault = fault;
@@ -168,10 +153,17 @@ private:
     addUnique(sites, std::move(ax));
   }
 
+  // An axis per key: a second site with the same key (choose name,
+  // parallel line, probability key) joins the first axis as a call site.
   static void addUnique(std::vector<ir::PlanAxis> &axes, ir::PlanAxis ax) {
-    for (const ir::PlanAxis &a : axes)
-      if (a.name == ax.name)
+    for (ir::PlanAxis &a : axes)
+      if (a.name == ax.name) {
+        if (ax.loc.valid())
+          a.sites.push_back(ax.loc);
         return;
+      }
+    if (ax.sites.empty() && ax.loc.valid())
+      ax.sites.push_back(ax.loc);
     axes.push_back(std::move(ax));
   }
 
@@ -183,17 +175,7 @@ private:
     ir::Loc loc(Pos p) const { return ir::Loc{file, p}; }
   };
 
-  static star::Value global(const Expr *e, const Scope &sc) {
-    while (auto *p = dyn_cast<ParenExpr>(e))
-      e = p->x;
-    auto *id = dyn_cast<Ident>(e);
-    if (!id || !id->binding || id->binding->scope != syntax::Scope::Global || !sc.mod)
-      return {};
-    uint32_t i = id->binding->index;
-    if (i < sc.mod->globals.size() && i < sc.mod->names.size() && sc.mod->names[i] == id->name)
-      return sc.mod->globals[i];
-    return sc.mod->get(id->name);
-  }
+  static star::Value global(const Expr *e, const Scope &sc) { return moduleGlobal(e, sc.mod); }
 
   static std::optional<std::string> stringConst(const Expr *e, const Scope &sc) {
     while (auto *p = dyn_cast<ParenExpr>(e))
@@ -333,53 +315,29 @@ private:
     addUnique(out.choose, std::move(ax));
   }
 
-  // The service a fault() target names, or "".
-  static std::string targetService(const Expr *e, const Scope &sc) {
-    while (auto *p = dyn_cast<ParenExpr>(e))
-      e = p->x;
-    if (auto *d = dyn_cast<DotExpr>(e))
-      e = d->x;
-    if (star::Value v = global(e, sc)) {
-      if (auto *s = ir::builtins::valueAs<ir::builtins::ServiceValue>(v))
-        return s->data.name;
-      if (auto *r = ir::builtins::valueAs<ir::builtins::InterfaceRefValue>(v))
-        return r->service;
-    }
-    return "";
-  }
-
   void faultSite(const CallExpr *c, const Scope &sc, BodyAxes &out) {
     // The services the rules go on: one site per service, as the run keys
     // them (<service>:<keyword> unless labelled).
+    FaultCall call = resolveFaultCall(spec_, *c, sc.mod);
+    auto serviceName = [](const FaultTarget &t) { return t.service ? t.service->name : "?"; };
     std::vector<std::string> services{"*"};
-    bool isAll = isBuiltinCall(c, "fault_all");
-    const Expr *target = nullptr;
-    for (const Argument &a : c->args)
-      if (a.kind == Argument::Kind::Positional) {
-        target = a.value;
-        break;
-      }
-    if (target && !isAll) {
+    if (call.hasTarget && !isBuiltinCall(c, "fault_all")) {
       // fault(assumption, run=...): the assumption's rules.
-      if (star::Value v = global(target, sc))
-        if (auto *a = ir::builtins::valueAs<ir::builtins::AssumptionValue>(v)) {
-          std::vector<ir::PlanAxis> sites;
-          assumptionSites({a->data.name}, sites, out.unmodeled);
-          for (ir::PlanAxis &s : sites) {
-            s.fault.clear();
-            addUnique(out.probability, std::move(s));
-          }
-          return;
+      if (!call.targets[0].assumption.empty()) {
+        std::vector<ir::PlanAxis> sites;
+        assumptionSites({call.targets[0].assumption}, sites, out.unmodeled);
+        for (ir::PlanAxis &s : sites) {
+          s.fault.clear();
+          addUnique(out.probability, std::move(s));
         }
-      std::string service = targetService(target, sc);
-      services = {service.empty() ? "?" : service};
-    } else if (auto *list = llvm::dyn_cast_or_null<ListExpr>(target); list && isAll) {
+        return;
+      }
+      services = {serviceName(call.targets[0])};
+    } else if (call.listLiteral) {
       // fault_all([a, b], ...): the same rules on each listed service.
       services.clear();
-      for (const Expr *e : list->elems) {
-        std::string service = targetService(e, sc);
-        services.push_back(service.empty() ? "?" : service);
-      }
+      for (const FaultTarget &t : call.targets)
+        services.push_back(serviceName(t));
     }
     std::string where = std::string(llvm::cast<Ident>(c->fn)->name) + "()";
     size_t errors = 0, unmodeled = 0;
@@ -460,12 +418,13 @@ private:
     ax.loc = sc.loc(call->lparen);
     ax.probability = p;
     std::optional<std::string> l = label ? stringConst(label->value, sc) : std::nullopt;
-    if (l && !l->empty())
-      ax.name = *l;
-    else if (label)
-      ax.name = "<label>:" + kw;
-    else
-      ax.name = service + ":" + kw;
+    // A label= the plan cannot read keys the site by its keyword alone.
+    if (label && !l) {
+      ax.name = "<label>:";
+      ax.name += kw;
+    } else {
+      ax.name = ir::probabilitySiteKey(l.value_or(""), service, kw);
+    }
     if (auto n = intConst(maxFires->value, sc)) {
       if (*n <= 0)
         return; // a run-time error
@@ -496,71 +455,42 @@ private:
     ax.kind = ir::AxisKind::Interleaving;
     ax.loc = sc.loc(c->lparen);
     ax.name = (sc.file ? sc.file->path() : std::string("?")) + ":" + std::to_string(c->lparen.line);
-    // Literal arguments the run rejects: the same messages, at the call.
+    // Literal arguments the run rejects: the same messages (ir/fanout_sites.h),
+    // at the call.
     auto argError = [&](std::string msg) { out.errors.push_back({std::move(msg), ax.loc}); };
+    std::optional<ir::ParallelPolicy> policy;
     if (policyArg) {
+      std::string error;
       if (auto n = intConst(policyArg->value, sc)) {
-        if (*n <= 0)
-          return argError("parallel(): interleavings= must be a positive integer, got " +
-                          std::to_string(*n));
+        if (!(policy = ir::parallelPolicyOf(*n, error)))
+          return argError(error);
       } else if (auto s = stringConst(policyArg->value, sc)) {
-        if (*s == "dpor")
-          return argError("parallel(): interleavings=\"dpor\" is reserved for a future Faultbox "
-                          "release (see RFC-009 — independence-relation refinement)");
-        if (*s == "sut-internal")
-          return argError("parallel(): interleavings=\"sut-internal\" requires L5 "
-                          "(instruction-boundary determinism); not available in this release "
-                          "(see RFC-040 Appendix A)");
-        if (*s != "1" && *s != "all" && *s != "critical")
-          return argError("parallel(): interleavings= must be 1, an integer N, \"all\", or "
-                          "\"critical\"; got \"" +
-                          *s + "\"");
+        if (!(policy = ir::parallelPolicyOf(*s, error)))
+          return argError(error);
       }
     }
     for (const Argument &a : c->args)
       if (a.kind == Argument::Kind::Named && a.name && a.name->name != "interleavings")
-        return argError("parallel(): unrecognized keyword argument \"" + a.name->name.str() + "\"");
+        return argError(ir::parallelUnknownKeyword(a.name->name.str()));
     if (!starArgs && branches < 2)
-      return argError("parallel() requires at least 2 callables");
-    if (!policyArg)
+      return argError(ir::parallelTooFewBranches());
+    if (!policyArg || (policy && policy->kind == ir::ParallelPolicy::Kind::Single))
       return; // single execution
-    if (auto n = intConst(policyArg->value, sc)) {
-      if (*n <= 1)
-        return; // 1: single
-      ax.policy = std::to_string(*n);
-    } else if (auto s = stringConst(policyArg->value, sc)) {
-      if (*s == "all" || *s == "critical")
-        ax.policy = *s;
-      else
-        return; // "1" is single
-    } else {
+    if (policy)
+      ax.policy = policy->str();
+    else
       ax.unknown = ir::UnknownReason::ComputedPolicy;
-    }
     if (starArgs) {
       if (ax.unknown == ir::UnknownReason::None)
         ax.unknown = ir::UnknownReason::ComputedBranches;
     } else {
-      if (branches < 2)
-        return; // a run-time error
       ax.branches = branches;
     }
     if (ax.unknown == ir::UnknownReason::None) {
-      uint64_t all = factorialOr0(branches);
-      if (all == 0) {
-        // B! does not fit: only a cap can bound it.
-        if (ax.policy == "critical")
-          ax.size = 2 * uint64_t(branches) - 1;
-        else if (ax.policy != "all")
-          ax.size = uint64_t(std::stoll(ax.policy));
-        else
-          ax.unknown = ir::UnknownReason::TooLarge;
-      } else if (ax.policy == "all") {
-        ax.size = all;
-      } else if (ax.policy == "critical") {
-        ax.size = std::min<uint64_t>(2 * uint64_t(branches) - 1, all);
-      } else {
-        ax.size = std::min<uint64_t>(uint64_t(std::stoll(ax.policy)), all);
-      }
+      if (std::optional<uint64_t> size = policy->size(branches))
+        ax.size = *size;
+      else
+        ax.unknown = ir::UnknownReason::TooLarge; // B! does not fit and nothing caps it
     }
     addUnique(out.interleaving, std::move(ax));
   }

@@ -10,6 +10,7 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "ir/duration.h"
+#include "ir/fanout_sites.h"
 #include "ir/quote.h"
 #include "runtime/builtin_args.h"
 
@@ -95,7 +96,7 @@ Value Executor::choose(star::Thread &t, std::string_view, const star::Args &args
     return first;
   }
   std::string name(args.positional[0].as<star::String>()->view());
-  std::optional<uint64_t> d = leafDigit(ir::AxisKind::Choose, name, callerLoc(t), n);
+  std::optional<uint64_t> d = leafDigitAt(ir::AxisKind::Choose, callerLoc(t), n);
   if (!d) {
     if (n > 1)
       warnOnce(t, "choose(" + ir::quote(name) +
@@ -111,68 +112,47 @@ Value Executor::choose(star::Thread &t, std::string_view, const star::Args &args
 // lexicographic permutation); otherwise (1 / omitted) once, concurrently,
 // each on its own thread. The results come back in argument order.
 Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &args) {
-  enum class Policy { Single, All, Critical, N } policy = Policy::Single;
-  uint64_t cap = 1;
+  // The policy, checked as the plan checks a literal (ir/fanout_sites.h).
+  ir::ParallelPolicy policy;
   if (Value p = kwarg(args, "interleavings")) {
-    if (p.isInt()) {
-      if (!p.isSmallInt() || p.smallInt() <= 0)
-        failAt(t, "parallel(): interleavings= must be a positive integer, got " + star::repr(p));
-      cap = uint64_t(p.smallInt());
-      policy = cap == 1 ? Policy::Single : Policy::N;
-    } else if (auto *s = p.as<star::String>()) {
-      std::string v(s->view());
-      if (v == "1")
-        policy = Policy::Single;
-      else if (v == "all")
-        policy = Policy::All;
-      else if (v == "critical")
-        policy = Policy::Critical;
-      else if (v == "dpor")
-        failAt(t, "parallel(): interleavings=\"dpor\" is reserved for a future Faultbox release "
-                  "(see RFC-009 — independence-relation refinement)");
-      else if (v == "sut-internal")
-        failAt(t, "parallel(): interleavings=\"sut-internal\" requires L5 "
-                  "(instruction-boundary determinism); not available in this release (see "
-                  "RFC-040 Appendix A)");
-      else
-        failAt(t, "parallel(): interleavings= must be 1, an integer N, \"all\", or "
-                  "\"critical\"; got " +
-                      ir::quote(v));
-    } else {
-      failAt(t, "parallel(): interleavings= must be int or string, got " +
-                    std::string(star::typeName(p)));
-    }
+    std::string error;
+    std::optional<ir::ParallelPolicy> checked;
+    if (p.isSmallInt())
+      checked = ir::parallelPolicyOf(p.smallInt(), error);
+    else if (p.isInt())
+      error = ir::parallelPolicyCountError(star::repr(p)); // a big int: never valid
+    else if (auto *s = p.as<star::String>())
+      checked = ir::parallelPolicyOf(s->view(), error);
+    else
+      error = ir::parallelPolicyTypeError(star::typeName(p));
+    if (!checked)
+      failAt(t, error);
+    policy = *checked;
   }
   for (const star::Kwarg &k : args.kwargs)
     if (k.name->view() != "interleavings")
-      failAt(t, "parallel(): unrecognized keyword argument " + ir::quote(k.name->view()));
+      failAt(t, ir::parallelUnknownKeyword(k.name->view()));
   size_t b = args.positional.size();
   if (b < 2)
-    failAt(t, "parallel() requires at least 2 callables");
+    failAt(t, ir::parallelTooFewBranches());
   for (size_t i = 0; i < b; ++i) {
     Value f = args.positional[i];
     if (!f.isObject() || !f.obj()->callable())
-      failAt(t, "parallel() argument " + std::to_string(i + 1) + " is not callable (got " +
-                    std::string(star::typeName(f)) + ")");
+      failAt(t, ir::parallelNotCallable(i + 1, star::typeName(f)));
   }
   std::optional<std::vector<uint32_t>> order;
-  if (policy != Policy::Single) {
-    // The size this call has: B!, min(2B-1, B!), min(N, B!).
-    uint64_t fact = 1;
-    for (uint64_t i = 2; i <= b && fact != UINT64_MAX; ++i)
-      fact = fact > UINT64_MAX / i ? UINT64_MAX : fact * i;
-    uint64_t size = policy == Policy::All        ? fact
-                    : policy == Policy::Critical ? std::min<uint64_t>(2 * b - 1, fact)
-                                                 : std::min<uint64_t>(cap, fact);
+  if (policy.kind != ir::ParallelPolicy::Kind::Single) {
+    uint64_t size = policy.size(uint32_t(b)).value_or(UINT64_MAX);
     ir::Loc loc = callerLoc(t);
-    std::string key = loc.str();
-    if (size_t c = key.rfind(':'); c != std::string::npos)
-      key.resize(c);
-    if (std::optional<uint64_t> d = leafDigit(ir::AxisKind::Interleaving, key, loc, size))
+    if (std::optional<uint64_t> d = leafDigitAt(ir::AxisKind::Interleaving, loc, size)) {
       order = ir::launchOrder(*d < size ? *d : 0, uint32_t(b));
-    else
-      warnOnce(t, "parallel() site " + ir::quote(key) +
+    } else {
+      std::string site = loc.str();
+      if (size_t c = site.rfind(':'); c != std::string::npos)
+        site.resize(c);
+      warnOnce(t, "parallel() site " + ir::quote(site) +
                       " is not a planned axis of this test: its branches run once, concurrently");
+    }
   }
   llvm::ArrayRef<Value> fns(args.positional.data(), b);
   std::vector<BranchResult> results =

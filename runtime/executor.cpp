@@ -5,13 +5,23 @@
 // running leaf's digit for its axis.
 #include "runtime/executor.h"
 
+#include "backend/leaf_lower.h"
+#include "passes/pass_manager.h"
 #include "runtime/supervisor.h"
 
 #include <algorithm>
 
 namespace fbc::rt {
 
-Executor::Executor(ir::LoadedSpec &loaded, RunConfig cfg) : loaded_(loaded), cfg_(cfg) {}
+Executor::Executor(ir::LoadedSpec &loaded, RunConfig cfg) : loaded_(loaded), cfg_(cfg) {
+  // The leaf program is the contract: without one from the caller, the
+  // spec's own (the same pipeline `fbc plan` and `fbc ir` run).
+  if (!cfg_.leaves) {
+    ownPlan_ = std::make_unique<ir::Plan>(passes::buildPlan(loaded_.spec()));
+    ownLeaves_ = std::make_unique<ir::LeafProgram>(backend::lowerToLeaves(*ownPlan_));
+    cfg_.leaves = ownLeaves_.get();
+  }
+}
 
 Executor::~Executor() {
   loaded_.setBodyRuntime(nullptr);
@@ -44,11 +54,17 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   warnedAt_.clear();
   for (size_t i = 0; i < tests.size(); ++i) {
     const ir::LeafTest *lt = nullptr;
-    if (cfg_.leaves)
-      for (const ir::LeafTest &x : cfg_.leaves->tests)
-        if (x.test == tests[i])
-          lt = &x;
-    if (lt && lt->fansOut()) {
+    for (const ir::LeafTest &x : cfg_.leaves->tests)
+      if (x.test == tests[i])
+        lt = &x;
+    if (!lt) {
+      TestOutcome o = baseOutcome(*tests[i]);
+      o.result = Result::Error;
+      o.reason = "internal error: the test is not in the leaf program";
+      record(report, std::move(o));
+      continue;
+    }
+    if (lt->fansOut()) {
       if (interrupted() || !runLeaves(*tests[i], *lt, report)) {
         report.interrupted = true;
         report.notRun = tests.size() - i;
@@ -65,7 +81,7 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
     bool intr = interrupted();
     TestOutcome o;
     if (!intr)
-      o = runTest(*tests[i], intr);
+      o = runTest(*lt, intr);
     if (intr) {
       report.interrupted = true;
       report.notRun = tests.size() - i;
@@ -92,7 +108,7 @@ bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &r
     if (sizing_)
       sized_.assign(work.axes.size(), 0);
     bool intr = false;
-    TestOutcome o = runTest(t, intr);
+    TestOutcome o = runTest(work, intr);
     bool wasSizing = sizing_;
     leafTest_ = nullptr;
     sizing_ = false;
@@ -113,15 +129,15 @@ bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &r
     for (size_t a = 0; a < work.axes.size(); ++a) {
       const ir::LeafAxis &ax = work.axes[a];
       uint64_t d = leaf_.digits[a];
-      switch (ax.kind) {
+      switch (ax.kind()) {
       case ir::AxisKind::Choose:
-        info.choices.emplace_back(ax.name, d);
+        info.choices.emplace_back(ax.name(), d);
         break;
       case ir::AxisKind::Probability:
-        info.probability.emplace_back(ax.name, ir::probabilityVector(d, ax.maxFires));
+        info.probability.emplace_back(ax.name(), ir::probabilityVector(d, ax.plan->maxFires));
         break;
       case ir::AxisKind::Interleaving:
-        info.interleavings.emplace_back(ax.name, d);
+        info.interleavings.emplace_back(ax.name(), d);
         break;
       }
     }
@@ -161,26 +177,23 @@ void Executor::warnOnce(star::Thread &t, std::string message) {
   warnings_.push_back({loc, std::move(message)});
 }
 
-std::optional<uint64_t> Executor::leafDigit(ir::AxisKind kind, const std::string &name,
-                                            const ir::Loc &loc, uint64_t size) {
-  if (!leafTest_)
+std::optional<uint64_t> Executor::leafDigit(int axis, uint64_t size) {
+  if (!leafTest_ || axis < 0)
     return std::nullopt;
-  const std::vector<ir::LeafAxis> &axes = leafTest_->axes;
-  size_t found = axes.size();
-  for (size_t a = 0; a < axes.size() && found == axes.size(); ++a)
-    if (axes[a].kind == kind && axes[a].name == name)
-      found = a;
-  // choose(NAME, ...) with a computed name: the plan's "choose#k" axis at
-  // the same call.
-  if (found == axes.size() && kind == ir::AxisKind::Choose && loc.valid())
-    for (size_t a = 0; a < axes.size() && found == axes.size(); ++a)
-      if (axes[a].kind == kind && axes[a].loc.file == loc.file && axes[a].loc.pos == loc.pos)
-        found = a;
-  if (found == axes.size())
-    return std::nullopt;
-  if (sizing_ && !axes[found].known && sized_[found] == 0)
-    sized_[found] = std::max<uint64_t>(1, size);
-  return leaf_.digits[found];
+  size_t a = size_t(axis);
+  if (sizing_ && !leafTest_->axes[a].known && sized_[a] == 0)
+    sized_[a] = std::max<uint64_t>(1, size);
+  return leaf_.digits[a];
+}
+
+std::optional<uint64_t> Executor::leafDigitAt(ir::AxisKind kind, const ir::Loc &loc,
+                                              uint64_t size) {
+  return leafTest_ ? leafDigit(leafTest_->findAxis(kind, loc), size) : std::nullopt;
+}
+
+std::optional<uint64_t> Executor::leafDigitKeyed(ir::AxisKind kind, std::string_view key,
+                                                 uint64_t size) {
+  return leafTest_ ? leafDigit(leafTest_->findAxis(kind, key), size) : std::nullopt;
 }
 
 // The row of `t` before it runs: its identity, no result yet.

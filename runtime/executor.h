@@ -57,7 +57,8 @@ struct RunConfig {
   int64_t stopGraceMs = 2000;            // SIGTERM → SIGKILL
   const std::atomic<bool> *interrupted = nullptr;
   // The leaf program (lowered from the plan): every leaf of every test runs
-  // (docs/leaves.md). Null: each test runs once, choose() gives option 0.
+  // (docs/leaves.md), each service trapping what it says. Null: the
+  // Executor plans and lowers the spec itself.
   const ir::LeafProgram *leaves = nullptr;
   std::optional<uint64_t> leafId; // --leaf: only this leaf of each test
   // Called with each row as soon as it is recorded (the report so far, the
@@ -109,16 +110,19 @@ private:
   // Runs the leaves of a test that fans out; false when interrupted.
   bool runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &report);
   void warnOnce(star::Thread &t, std::string message);
-  // The leaf's digit for the axis of `kind` named `name` (or, for choose,
-  // at `loc`); nullopt when the axis is not planned for this test. During
+  // The running leaf's digit for the axis of the call at `loc` (choose,
+  // parallel: axes are keyed by call site) or of probability-site `key`;
+  // nullopt when the leaf program has no such axis for this test. During
   // leaf 0 an axis of unknown size records `size`.
-  std::optional<uint64_t> leafDigit(ir::AxisKind kind, const std::string &name, const ir::Loc &loc,
-                                    uint64_t size);
+  std::optional<uint64_t> leafDigitAt(ir::AxisKind kind, const ir::Loc &loc, uint64_t size);
+  std::optional<uint64_t> leafDigitKeyed(ir::AxisKind kind, std::string_view key, uint64_t size);
+  std::optional<uint64_t> leafDigit(int axis, uint64_t size);
   bool cancelled() const;
   bool interrupted() const;
 
   // ---- test lifecycle (test_lifecycle.cpp)
-  TestOutcome runTest(const ir::Test &t, bool &interrupted);
+  // Runs test `lt.test` once, trapping what `lt.traps` says.
+  TestOutcome runTest(const ir::LeafTest &lt, bool &interrupted);
   // How the body ended (on its worker thread).
   struct BodyEnd;
   // Runs the test's body (setup, scenario + assumptions + expectation) on
@@ -168,6 +172,9 @@ private:
 
   ir::LoadedSpec &loaded_;
   RunConfig cfg_;
+  // The plan and leaf program lowered here when RunConfig has none.
+  std::unique_ptr<ir::Plan> ownPlan_;
+  std::unique_ptr<ir::LeafProgram> ownLeaves_;
   // The running test's state (body thread and main thread).
   Supervisor *sup_ = nullptr;
   std::vector<std::vector<int>> traps_;

@@ -87,11 +87,9 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
   for (RuleSpec &r : rules) {
     if (!r.leafBits)
       continue;
-    std::string key = !r.siteKey.empty() ? r.siteKey
-                      : !r.label.empty() ? r.label
-                                         : spec.services[r.target].name + ":" + r.syscall;
+    const std::string &key = r.siteKey; // ir::probabilitySiteKey (keywordRules)
     uint64_t size = r.leafBits < 64 ? uint64_t(1) << r.leafBits : 0;
-    std::optional<uint64_t> digit = leafDigit(ir::AxisKind::Probability, key, ir::Loc{}, size);
+    std::optional<uint64_t> digit = leafDigitKeyed(ir::AxisKind::Probability, key, size);
     if (!digit) {
       warnOnce(t, std::string(who) + "(): probability site " + ir::quote(key) +
                       " is not a planned axis of this test: its max_fires=" +

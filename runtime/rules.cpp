@@ -1,6 +1,7 @@
 #include "runtime/rules.h"
 
 #include "ir/duration.h"
+#include "ir/fanout_sites.h"
 #include "ir/syscalls.h"
 
 #include <algorithm>
@@ -84,11 +85,8 @@ std::optional<ScopeId> RuleTable::push(std::vector<RuleSpec> specs, std::string 
     // The stream depends on the run seed and on what the rule is, never on
     // the order other rules were evaluated in: label (or target:keyword),
     // and its position among the scopes pushed so far.
-    std::string key = s.label;
-    if (key.empty()) {
-      key = s.target < names_.size() ? names_[s.target] : std::to_string(s.target);
-      key += ":" + s.syscall;
-    }
+    std::string key = ir::probabilitySiteKey(
+        s.label, s.target < names_.size() ? names_[s.target] : std::to_string(s.target), s.syscall);
     r.rng = SplitMix64(seed_ ^ hashName(key) ^ (scope.id * 0x9e3779b97f4a7c15ULL) ^
                        (i * 0xc2b2ae3d27d4eb4fULL));
     r.spec = std::move(s);

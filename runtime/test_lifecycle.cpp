@@ -33,7 +33,8 @@ int64_t realtimeNs() {
 
 } // namespace
 
-TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
+TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
+  const ir::Test &t = *lt.test;
   const ir::Spec &spec = loaded_.spec();
   TestOutcome o = baseOutcome(t);
   int64_t t0 = monotonicNs();
@@ -43,8 +44,8 @@ TestOutcome Executor::runTest(const ir::Test &t, bool &intr) {
     names.push_back(s.name);
 
   std::string error;
-  std::vector<RuleSpec> potential = potentialRules(loaded_, t);
-  if (!trapSets(n, potential, traps_, error)) {
+  // What each filter traps comes from the leaf program, nothing else.
+  if (!trapSets(n, trapRules(lt), traps_, error)) {
     o.result = Result::Error;
     o.reason = error;
     o.durationMs = (monotonicNs() - t0) / 1000000;

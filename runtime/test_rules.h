@@ -1,20 +1,11 @@
-// Which fault rules a test could put in force, computed from the IR before
-// its services start, so that each service's seccomp filter traps exactly
-// the syscalls those rules could touch (runtime/rules.h trapSets) and
-// nothing else runs through the supervisor.
-//
-// Sources: the assumptions of a fault_scenario / matrix cell (with their
-// composed faults=), and every fault(...) / fault_start(...) call reachable
-// from the test's functions: the body (or scenario), its expectation, the
-// lambdas and nested defs inside them, and the root-file functions they
-// name, transitively. A call's target is resolved through the root
-// module's globals: a service gives its keywords (syscalls or service ops),
-// a fault_assumption gives its rules. A target that cannot be resolved
-// statically (a local variable, a parameter) is widened: its keywords go
-// on every service, and an unresolved assumption stands for all of them.
+// Fault rules from the IR as the supervisor's RuleSpecs: an assumption's
+// rules (composed ones included), a `keyword = fault` on a service (a named
+// op stands for its syscalls), and the rules that make each service's
+// filter trap what the leaf program says it traps (LeafTest::traps, from
+// passes/trap_scan.h: the run derives no trap set of its own).
 #pragma once
 
-#include "ir/load_spec.h"
+#include "ir/leaf_program.h"
 #include "ir/spec.h"
 #include "runtime/rules.h"
 
@@ -36,7 +27,8 @@ void applyFault(const ir::Fault &f, RuleSpec &r);
 void keywordRules(ServiceId target, const ir::Service &svc, const std::string &keyword,
                   const ir::Fault &f, std::vector<RuleSpec> &out);
 
-// RuleSpecs (actions irrelevant) for every rule test `t` could activate.
-std::vector<RuleSpec> potentialRules(const ir::LoadedSpec &loaded, const ir::Test &t);
+// RuleSpecs (actions irrelevant) for every syscall the leaf program's test
+// traps, for trapSets().
+std::vector<RuleSpec> trapRules(const ir::LeafTest &lt);
 
 } // namespace fbc::rt

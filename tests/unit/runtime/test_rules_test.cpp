@@ -1,5 +1,10 @@
 // The filter of each test traps exactly the syscalls its rules could touch,
-// computed from the IR (runtime/test_rules.h + rules.h trapSets).
+// computed from the IR by the lowering (passes/trap_scan.h into
+// LeafTest::traps) and trapped by the run (test_rules.h trapRules +
+// rules.h trapSets).
+#include "backend/leaf_lower.h"
+#include "ir/load_spec.h"
+#include "passes/pass_manager.h"
 #include "runtime/rules.h"
 #include "runtime/syscalls.h"
 #include "runtime/test_rules.h"
@@ -47,11 +52,14 @@ fault_scenario("composed", scenario = scen, faults = [both])
   // "svc: a b c" per service in spec order (topological, name tie-break:
   // db, kv, api), syscalls by number.
   std::string traps(const std::string &test) {
-    const ir::Test *t = loaded_->spec().findTest(test);
-    EXPECT_NE(t, nullptr) << test;
-    if (!t)
+    // The path of a run: plan, lower, trap what the leaf program says.
+    ir::Plan plan = passes::buildPlan(loaded_->spec());
+    ir::LeafProgram program = backend::lowerToLeaves(plan);
+    const ir::LeafTest *lt = program.find(test);
+    EXPECT_NE(lt, nullptr) << test;
+    if (!lt)
       return "";
-    std::vector<RuleSpec> rules = potentialRules(*loaded_, *t);
+    std::vector<RuleSpec> rules = trapRules(*lt);
     std::vector<std::vector<int>> sets;
     std::string error;
     EXPECT_TRUE(trapSets(loaded_->spec().services.size(), rules, sets, error)) << error;

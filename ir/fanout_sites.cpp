@@ -1,0 +1,114 @@
+// The probability-site key and the parallel() policy: see fanout_sites.h.
+#include "ir/fanout_sites.h"
+
+#include "ir/quote.h"
+
+#include <algorithm>
+
+namespace fbc::ir {
+
+std::string probabilitySiteKey(std::string_view label, std::string_view service,
+                               std::string_view keyword) {
+  if (!label.empty())
+    return std::string(label);
+  return std::string(service) + ":" + std::string(keyword);
+}
+
+std::string ParallelPolicy::str() const {
+  switch (kind) {
+  case Kind::Single:
+    return "";
+  case Kind::All:
+    return "all";
+  case Kind::Critical:
+    return "critical";
+  case Kind::N:
+    return std::to_string(cap);
+  }
+  return "";
+}
+
+std::optional<uint64_t> ParallelPolicy::size(uint32_t branches) const {
+  if (kind == Kind::Single)
+    return 1;
+  // B!, or 0 when it does not fit.
+  uint64_t fact = 1;
+  for (uint64_t i = 2; i <= branches; ++i) {
+    if (fact > UINT64_MAX / i) {
+      fact = 0;
+      break;
+    }
+    fact *= i;
+  }
+  uint64_t critical = 2 * uint64_t(branches) - 1;
+  switch (kind) {
+  case Kind::All:
+    return fact ? std::optional<uint64_t>(fact) : std::nullopt;
+  case Kind::Critical:
+    return fact ? std::min(critical, fact) : critical;
+  case Kind::N:
+    return fact ? std::min(cap, fact) : cap;
+  case Kind::Single:
+    break;
+  }
+  return 1;
+}
+
+std::string parallelPolicyCountError(std::string_view n) {
+  return "parallel(): interleavings= must be a positive integer, got " + std::string(n);
+}
+
+std::optional<ParallelPolicy> parallelPolicyOf(int64_t n, std::string &error) {
+  if (n <= 0) {
+    error = parallelPolicyCountError(std::to_string(n));
+    return std::nullopt;
+  }
+  ParallelPolicy p;
+  p.cap = uint64_t(n);
+  p.kind = n == 1 ? ParallelPolicy::Kind::Single : ParallelPolicy::Kind::N;
+  return p;
+}
+
+std::optional<ParallelPolicy> parallelPolicyOf(std::string_view s, std::string &error) {
+  ParallelPolicy p;
+  if (s == "1")
+    return p;
+  if (s == "all") {
+    p.kind = ParallelPolicy::Kind::All;
+    return p;
+  }
+  if (s == "critical") {
+    p.kind = ParallelPolicy::Kind::Critical;
+    return p;
+  }
+  if (s == "dpor")
+    error = "parallel(): interleavings=\"dpor\" is reserved for a future Faultbox release "
+            "(see RFC-009 — independence-relation refinement)";
+  else if (s == "sut-internal")
+    error = "parallel(): interleavings=\"sut-internal\" requires L5 "
+            "(instruction-boundary determinism); not available in this release (see "
+            "RFC-040 Appendix A)";
+  else
+    error = "parallel(): interleavings= must be 1, an integer N, \"all\", or \"critical\"; got " +
+            quote(s);
+  return std::nullopt;
+}
+
+std::string parallelPolicyTypeError(std::string_view typeName) {
+  return "parallel(): interleavings= must be int or string, got " + std::string(typeName);
+}
+
+std::string parallelUnknownKeyword(std::string_view keyword) {
+  return "parallel(): unrecognized keyword argument " + quote(keyword);
+}
+
+std::string parallelTooFewBranches() {
+  return "parallel() requires at least 2 callables";
+}
+
+std::string parallelNotCallable(size_t index, std::string_view typeName) {
+  return "parallel() argument " + std::to_string(index) + " is not callable (got " +
+         std::string(typeName) + ")";
+}
+
+} // namespace fbc::ir

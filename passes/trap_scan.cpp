@@ -1,0 +1,190 @@
+// The trap scan: see trap_scan.h.
+#include "passes/trap_scan.h"
+
+#include "frontend/eval/function.h"
+#include "frontend/eval/objects.h"
+#include "frontend/eval/program.h"
+#include "frontend/syntax/walk.h"
+#include "ir/composed_assumptions.h"
+#include "ir/syscalls.h"
+#include "passes/fault_calls.h"
+
+#include <llvm/Support/Casting.h>
+
+#include <set>
+
+namespace fbc::passes {
+namespace {
+
+using namespace fbc::syntax;
+
+class Scanner {
+public:
+  explicit Scanner(const ir::Spec &spec) : spec_(spec), sets_(spec.services.size()) {}
+
+  void function(star::Value v) {
+    auto *fn = v.as<star::Function>();
+    if (!fn || !fn->code || !fn->code->syntax)
+      return;
+    if (!visited_.insert(fn->code->syntax).second)
+      return;
+    module_ = fn->module;
+    body(*fn->code->syntax);
+  }
+
+  void drain() {
+    while (!pending_.empty()) {
+      star::Value v = pending_.back();
+      pending_.pop_back();
+      function(v);
+    }
+  }
+
+  // Every rule the assumption `name` installs, composed ones included; op
+  // keywords stand for the op's syscalls.
+  void assumption(std::string_view name) {
+    for (const ir::FaultAssumption *a : ir::composedAssumptions(spec_, name)) {
+      const ir::Service *svc = a->target.valid() ? spec_.findService(a->target.service) : nullptr;
+      if (!svc)
+        continue;
+      for (const ir::FaultRule &r : a->rules) {
+        if (const ir::Op *op = svc->findOp(r.keyword))
+          for (const std::string &sc : op->syscalls)
+            add(*svc, sc);
+        else
+          add(*svc, r.keyword);
+      }
+    }
+  }
+
+  std::vector<std::vector<std::string>> result() const {
+    std::vector<std::vector<std::string>> out;
+    for (const std::set<std::string> &s : sets_)
+      out.emplace_back(s.begin(), s.end());
+    return out;
+  }
+
+private:
+  void add(const ir::Service &svc, const std::string &syscall) {
+    sets_[size_t(&svc - spec_.services.data())].insert(syscall);
+  }
+
+  // A fault()'s keywords on `svc`: a named op gives its syscalls, a syscall
+  // keyword itself (anything else fails when the call runs).
+  void keywords(const ir::Service &svc, const std::vector<std::string> &keywords) {
+    for (const std::string &k : keywords) {
+      if (const ir::Op *op = svc.findOp(k)) {
+        for (const std::string &sc : op->syscalls)
+          add(svc, sc);
+      } else if (ir::isSyscallKeyword(k)) {
+        add(svc, k);
+      }
+    }
+  }
+
+  void widen(const std::vector<std::string> &kws) {
+    for (const ir::Service &svc : spec_.services)
+      keywords(svc, kws);
+  }
+
+  static std::vector<std::string> names(const FaultCall &c) {
+    std::vector<std::string> out;
+    for (const Argument *a : c.keywords)
+      out.push_back(a->name->name.str());
+    return out;
+  }
+
+  static bool direct(const FaultTarget &t) { return t.service && !t.viaInterface; }
+
+  void faultCall(const CallExpr &call) {
+    FaultCall c = resolveFaultCall(spec_, call, module_);
+    std::vector<std::string> kws = names(c);
+    const FaultTarget *t = c.targets.empty() ? nullptr : &c.targets.front();
+    if (t && direct(*t))
+      return keywords(*t->service, kws);
+    if (t && !t->assumption.empty())
+      return assumption(t->assumption);
+    // Not statically known: every service may be the target, and the
+    // target may be any assumption.
+    widen(kws);
+    if (kws.empty())
+      for (const ir::FaultAssumption &a : spec_.assumptions)
+        assumption(a.name);
+  }
+
+  // fault_all([a, b], **keywords): the keywords on each listed service; a
+  // list that is not literal, or an element that is not a service global,
+  // widens to every service.
+  void faultAllCall(const CallExpr &call) {
+    FaultCall c = resolveFaultCall(spec_, call, module_);
+    std::vector<std::string> kws = names(c);
+    bool all = c.listLiteral;
+    for (const FaultTarget &t : c.targets)
+      all = all && direct(t);
+    if (!all)
+      return widen(kws);
+    for (const FaultTarget &t : c.targets)
+      keywords(*t.service, kws);
+  }
+
+  // trace(svc, syscalls=["write", ...]) / trace_start(...): the listed
+  // syscalls on the service (widened to every service when the target is
+  // not a service global). A list that is not literal cannot be seen; the
+  // run then says which syscall is not intercepted.
+  void traceCall(const CallExpr &call) {
+    FaultCall c = resolveFaultCall(spec_, call, module_);
+    std::vector<std::string> syscalls;
+    for (const Argument *a : c.keywords)
+      if (a->name->name == "syscalls")
+        if (auto *list = llvm::dyn_cast<ListExpr>(a->value))
+          for (const Expr *e : list->elems)
+            if (auto *lit = llvm::dyn_cast<StringLit>(e))
+              syscalls.push_back(lit->value.str());
+    if (!c.targets.empty() && direct(c.targets.front()))
+      keywords(*c.targets.front().service, syscalls);
+    else
+      widen(syscalls);
+  }
+
+  // Every fault builtin call, and every root-file function named anywhere
+  // (called or passed as run=), which is then reachable too.
+  void body(const Function &fn) {
+    forEachExpr(&fn, [&](const Expr *e) {
+      if (auto *c = llvm::dyn_cast<CallExpr>(e)) {
+        if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start"))
+          faultCall(*c);
+        else if (isBuiltinCall(c, "fault_all"))
+          faultAllCall(*c);
+        else if (isBuiltinCall(c, "trace") || isBuiltinCall(c, "trace_start"))
+          traceCall(*c);
+      } else if (llvm::isa<Ident>(e)) {
+        if (star::Value v = moduleGlobal(e, module_); v && v.as<star::Function>())
+          pending_.push_back(v);
+      }
+    });
+  }
+
+  const ir::Spec &spec_;
+  std::vector<std::set<std::string>> sets_;
+  const star::ModuleEnv *module_ = nullptr;
+  std::set<const syntax::Function *> visited_;
+  std::vector<star::Value> pending_;
+};
+
+} // namespace
+
+std::vector<std::vector<std::string>> scanTraps(const ir::Spec &spec, const ir::Test &t) {
+  Scanner scan(spec);
+  for (const std::string &a : t.faults)
+    scan.assumption(a);
+  if (t.body.value)
+    scan.function(t.body.value);
+  if (t.setup && t.setup->value)
+    scan.function(t.setup->value);
+  if (t.expect && t.expect->kind == ir::ExpectKind::Function && t.expect->fn.value)
+    scan.function(t.expect->fn.value);
+  scan.drain();
+  return scan.result();
+}
+
+} // namespace fbc::passes

@@ -1,0 +1,170 @@
+// The leaf program is the contract between plan and run: the trap set of
+// every service and the digit every choose() call takes come from the
+// lowered program the run is given, not from a scan of the spec at run time.
+// Each test lowers a spec, edits the program so that a scan of the spec
+// would disagree with it, runs it against the kv fixture, and checks that
+// the run followed the program.
+#include "backend/leaf_lower.h"
+#include "e2e_util.h"
+#include "frontend/eval/big_stack.h"
+#include "ir/load_spec.h"
+#include "passes/pass_manager.h"
+#include "runtime/executor.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fbc::rt {
+namespace {
+
+class LeafContract : public ::testing::Test {
+protected:
+  // Loads `body` after a kv service declaration, and plans and lowers it.
+  void load(const std::string &body) {
+    uint16_t port = e2e::freePort();
+    std::string path = dir_.file("spec.star");
+    std::ofstream(path) << "kv = service(\"kv\", \"" FBC_FIXTURE_KV "\",\n"
+                        << "    interface(\"main\", \"tcp\", " << port << "),\n"
+                        << "    args = [\"--port\", \"" << port << "\", \"--wal\", \"kv.wal\"],\n"
+                        << "    healthcheck = tcp(\"localhost:" << port << "\"))\n"
+                        << body;
+    star::runWithLargeStack([&] {
+      loaded_ = ir::loadSpec(path);
+      return 0;
+    });
+    ASSERT_TRUE(loaded_->ok());
+    plan_ = passes::buildPlan(loaded_->spec());
+    program_ = backend::lowerToLeaves(plan_);
+  }
+
+  ir::LeafTest &programTest(const std::string &name) {
+    for (ir::LeafTest &t : program_.tests)
+      if (t.test->name == name)
+        return t;
+    ADD_FAILURE() << "no test " << name;
+    return program_.tests.front();
+  }
+
+  RunReport run() {
+    RunConfig cfg;
+    cfg.leaves = &program_;
+    cfg.timeoutNs = 20 * 1000000000LL;
+    std::vector<const ir::Test *> tests;
+    for (const ir::Test &t : loaded_->spec().tests)
+      tests.push_back(&t);
+    RunReport report;
+    star::runWithLargeStack([&] {
+      Executor ex(*loaded_, cfg);
+      report = ex.run(tests);
+      return 0;
+    });
+    return report;
+  }
+
+  static const TestOutcome &row(const RunReport &r, const std::string &name) {
+    for (const TestOutcome &o : r.tests)
+      if (o.name == name)
+        return o;
+    ADD_FAILURE() << "no row " << name;
+    return r.tests.front();
+  }
+
+  e2e::TempDir dir_;
+  std::unique_ptr<ir::LoadedSpec> loaded_;
+  ir::Plan plan_;
+  ir::LeafProgram program_;
+};
+
+constexpr const char *kTrapSpec = R"(
+def set():
+    return kv.main.send(data = "SET k v")
+
+def test_fault():
+    fault(kv, write = deny("EIO"), run = set)
+
+def test_plain():
+    set()
+)";
+
+TEST_F(LeafContract, TrapSetsAsLowered) {
+  load(kTrapSpec);
+  EXPECT_EQ(programTest("test_fault").traps, (std::vector<std::vector<std::string>>{{"write"}}));
+  EXPECT_EQ(programTest("test_plain").traps, (std::vector<std::vector<std::string>>{{}}));
+  RunReport r = run();
+  ASSERT_EQ(r.tests.size(), 2u);
+  EXPECT_EQ(row(r, "test_fault").result, Result::Pass) << row(r, "test_fault").reason;
+  ASSERT_EQ(row(r, "test_fault").faults.size(), 1u);
+  EXPECT_GE(row(r, "test_fault").faults[0].hits, 1u); // the WAL write was denied
+  EXPECT_EQ(row(r, "test_plain").result, Result::Pass) << row(r, "test_plain").reason;
+  EXPECT_TRUE(row(r, "test_plain").syscallSummary.empty()); // nothing trapped
+}
+
+TEST_F(LeafContract, TrapSetsFollowAnEditedProgram) {
+  load(kTrapSpec);
+  // The spec faults kv's writes in test_fault and nothing in test_plain;
+  // the program says the opposite.
+  programTest("test_fault").traps = {{}};
+  programTest("test_plain").traps = {{"write"}};
+  RunReport r = run();
+  ASSERT_EQ(r.tests.size(), 2u);
+  const TestOutcome &fault = row(r, "test_fault");
+  EXPECT_EQ(fault.result, Result::Fail);
+  EXPECT_NE(fault.reason.find("fault(): service \"kv\" is not intercepting write"),
+            std::string::npos)
+      << fault.reason;
+  const TestOutcome &plain = row(r, "test_plain");
+  EXPECT_EQ(plain.result, Result::Pass) << plain.reason;
+  ASSERT_EQ(plain.syscallSummary.count("kv"), 1u); // kv's writes went through the supervisor
+  EXPECT_GE(plain.syscallSummary.at("kv").total, 1u);
+}
+
+constexpr const char *kChooseSpec = R"(
+def test_pick():
+    return choose("retries", [10, 20, 30])
+)";
+
+std::vector<std::string> returned(const RunReport &r) {
+  std::vector<std::string> out;
+  for (const TestOutcome &o : r.tests)
+    out.push_back(o.returnValue);
+  return out;
+}
+
+TEST_F(LeafContract, DigitsAsLowered) {
+  load(kChooseSpec);
+  RunReport r = run();
+  EXPECT_EQ(returned(r), (std::vector<std::string>{"10", "20", "30"}));
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST_F(LeafContract, DigitsFollowAnEditedProgram) {
+  load(kChooseSpec);
+  ir::LeafTest &t = programTest("test_pick");
+  ASSERT_EQ(t.axes.size(), 1u);
+  // Two leaves, not three: the run enumerates the program's axis sizes.
+  t.axes[0].size = 2;
+  t.recount();
+  RunReport r = run();
+  EXPECT_EQ(returned(r), (std::vector<std::string>{"10", "20"}));
+}
+
+TEST_F(LeafContract, AxesAreKeyedByCallSiteNotName) {
+  load(kChooseSpec);
+  // The axis is still named "retries", but no longer at this call: the
+  // run does not match it by name, so every leaf takes the first option
+  // and the call is reported as not planned.
+  const_cast<ir::PlanAxis *>(programTest("test_pick").axes[0].plan)->sites.clear();
+  RunReport r = run();
+  EXPECT_EQ(returned(r), (std::vector<std::string>{"10", "10", "10"}));
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].message.find("choose(\"retries\") is not a planned axis"),
+            std::string::npos)
+      << r.warnings[0].message;
+}
+
+} // namespace
+} // namespace fbc::rt
