@@ -32,4 +32,10 @@ ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
   return out;
 }
 
+passes::PassManager leafPipeline(bool coverage) {
+  passes::PassManager pm = passes::PassManager::planPipeline(coverage);
+  pm.setLowering({"leaves", lowerToLeaves});
+  return pm;
+}
+
 } // namespace fbc::backend

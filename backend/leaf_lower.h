@@ -4,9 +4,14 @@
 
 #include "ir/leaf_program.h"
 #include "ir/plan.h"
+#include "passes/pass_manager.h"
 
 namespace fbc::backend {
 
 ir::LeafProgram lowerToLeaves(const ir::Plan &plan);
+
+// The plan pipeline (passes::PassManager::planPipeline) with the lowering
+// as its last stage, named "leaves".
+passes::PassManager leafPipeline(bool coverage = true);
 
 } // namespace fbc::backend

@@ -30,7 +30,11 @@ int runFbc(int argc, char **argv) {
   ir->add_option("--leaf", irOpts.leaf,
                  "--stage=leaves: the leaf id to decode (default: the last)");
   ir->add_option("--print-after", irOpts.printAfter,
-                 "Print the plan IR after a pass: axes, cost, coverage, suggest, diagnostics");
+                 "Print the IR after a pass: axes, cost, coverage, suggest, diagnostics (the "
+                 "plan IR), leaves (the leaf program with each service's trap set)");
+  ir->add_flag("--verify-each", irOpts.verifyEach,
+               "Run the IR verifier after every pass and the lowering (debug builds always "
+               "do); a broken invariant is a located error, exit 1");
   auto *run = app.add_subcommand("run", "Run a spec's tests against real processes");
   RunOptions runOpts;
   addRunOptions(*run, runOpts);

@@ -35,14 +35,13 @@ int runIr(const IrOptions &opts) {
                          "--print-after)\n");
     return 1;
   }
-  passes::PassManager pm = passes::PassManager::planPipeline();
+  // The whole pipeline: the plan passes, then the lowering to leaves.
+  passes::PassManager pm = backend::leafPipeline();
+  pm.verifyEach = opts.verifyEach;
   bool planStage = opts.stage == "plan" || !opts.printAfter.empty();
   if (!opts.printAfter.empty() && !pm.has(opts.printAfter)) {
-    std::string names;
-    for (const passes::Pass &p : pm.passes())
-      names += std::string(names.empty() ? "" : ", ") + p.name;
     std::fprintf(stderr, "fbc: error: unknown pass '%s' (passes: %s)\n", opts.printAfter.c_str(),
-                 names.c_str());
+                 pm.stageNames().c_str());
     return 1;
   }
   if (planStage && opts.format != "text") {
@@ -54,9 +53,38 @@ int runIr(const IrOptions &opts) {
     std::unique_ptr<ir::LoadedSpec> loaded = loadSpecForCommand(opts.spec);
     if (!loaded)
       return 1;
+    // The stages run when what is printed needs them, or when they are
+    // verified.
+    bool lower = leavesStage || opts.verifyEach || opts.printAfter == "leaves";
+    bool plan = lower || planStage;
+    if (!opts.printAfter.empty()) {
+      pm.afterPass = [&](const passes::Pass &p, const ir::Plan &plan) {
+        if (opts.printAfter != p.name)
+          return;
+        llvm::outs() << "# plan IR after pass '" << p.name << "'\n";
+        ir::printPlanText(plan, llvm::outs());
+      };
+      pm.afterLowering = [&](const passes::Lowering &l, const ir::LeafProgram &leaves) {
+        if (opts.printAfter != l.name)
+          return;
+        llvm::outs() << "# leaf program after pass '" << l.name << "'\n";
+        ir::LeafPrintOptions po;
+        po.traps = true;
+        std::string err;
+        ir::printLeafProgramText(leaves, po, llvm::outs(), err);
+      };
+    }
+    ir::Plan planIr;
+    ir::LeafProgram leaves;
+    if (plan) {
+      frontend::DiagnosticList diags;
+      if (!pm.run(loaded->spec(), planIr, lower ? &leaves : nullptr, diags)) {
+        llvm::outs().flush();
+        diags.print(llvm::errs());
+        return 1;
+      }
+    }
     if (leavesStage) {
-      ir::Plan plan = pm.run(loaded->spec());
-      ir::LeafProgram leaves = backend::lowerToLeaves(plan);
       ir::LeafPrintOptions po;
       po.test = opts.test;
       if (!opts.leaf.empty())
@@ -68,16 +96,8 @@ int runIr(const IrOptions &opts) {
         return 1;
       }
     } else if (planStage) {
-      if (!opts.printAfter.empty())
-        pm.afterPass = [&](const passes::Pass &p, const ir::Plan &plan) {
-          if (opts.printAfter != p.name)
-            return;
-          llvm::outs() << "# plan IR after pass '" << p.name << "'\n";
-          ir::printPlanText(plan, llvm::outs());
-        };
-      ir::Plan plan = pm.run(loaded->spec());
       if (opts.printAfter.empty())
-        ir::printPlanText(plan, llvm::outs());
+        ir::printPlanText(planIr, llvm::outs());
     } else if (opts.format == "json") {
       ir::printSpecJson(loaded->spec(), llvm::outs());
     } else {

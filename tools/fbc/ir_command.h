@@ -18,6 +18,7 @@ struct IrOptions {
   std::string printAfter;      // a plan pass name, "" for none
   std::string test;            // --stage=leaves: one test
   std::string leaf;            // --stage=leaves: a leaf id, "" for the last
+  bool verifyEach = false;     // run the verifier after every stage
 };
 
 // Returns the process exit code: 0, or 1 on any load or validation error
