@@ -1,3 +1,5 @@
+// Fault rules from the IR as RuleSpecs, and the trap rules of a leaf
+// program test: see test_rules.h.
 #include "runtime/test_rules.h"
 
 #include "ir/composed_assumptions.h"
