@@ -149,6 +149,12 @@ private:
   star::Value faultStop(star::Thread &t, std::string_view, const star::Args &args);
   star::Value runWithRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules,
                            star::Value run);
+  // The single positional argument of `who` (fault_start, fault_stop,
+  // trace*), a service, as its running id; with `keywords` false no keyword
+  // argument is allowed. A service that is not running fails the call
+  // when `mustRun`, else gives nullopt.
+  std::optional<ServiceId> serviceArg(star::Thread &t, std::string_view who, const star::Args &args,
+                                      bool keywords, bool mustRun);
   // Removes fault_start() / trace_start() scopes, innermost first, and
   // forgets them.
   void endScopes(std::vector<uint64_t> &scopes);

@@ -192,31 +192,32 @@ Value Executor::faultAll(star::Thread &t, std::string_view, const star::Args &ar
   return runWithRules(t, "fault_all", std::move(rules), kwarg(args, "run"));
 }
 
-Value Executor::faultStart(star::Thread &t, std::string_view, const star::Args &args) {
-  if (args.positional.size() != 1)
-    t.fail("fault_start() takes one positional argument (the service)");
+std::optional<ServiceId> Executor::serviceArg(star::Thread &t, std::string_view who,
+                                              const star::Args &args, bool keywords, bool mustRun) {
+  std::string w(who);
+  if (args.positional.size() != 1 || (!keywords && !args.kwargs.empty()))
+    t.fail(w + (keywords ? "() takes one positional argument (the service)"
+                         : "() takes one argument (the service)"));
   auto *svc = valueAs<ServiceValue>(args.positional[0]);
   if (!svc)
-    t.fail("fault_start() first arg must be a service, got " +
+    t.fail(w + "() first arg must be a service, got " +
            std::string(star::typeName(args.positional[0])));
   std::optional<ServiceId> id = sup_->findService(svc->data.name);
-  if (!id)
-    t.fail("fault_start(): service " + ir::quote(svc->data.name) + " is not running");
+  if (!id && mustRun)
+    t.fail(w + "(): service " + ir::quote(svc->data.name) + " is not running");
+  return id;
+}
+
+Value Executor::faultStart(star::Thread &t, std::string_view, const star::Args &args) {
+  ServiceId id = *serviceArg(t, "fault_start", args, /*keywords=*/true, /*mustRun=*/true);
   std::vector<RuleSpec> rules;
-  rulesFromKwargs(t, "fault_start", *id, args, rules);
-  started_[*id].push_back(pushRules(t, "fault_start", std::move(rules)));
+  rulesFromKwargs(t, "fault_start", id, args, rules);
+  started_[id].push_back(pushRules(t, "fault_start", std::move(rules)));
   return star::none();
 }
 
 Value Executor::faultStop(star::Thread &t, std::string_view, const star::Args &args) {
-  if (args.positional.size() != 1 || !args.kwargs.empty())
-    t.fail("fault_stop() takes one argument (the service)");
-  auto *svc = valueAs<ServiceValue>(args.positional[0]);
-  if (!svc)
-    t.fail("fault_stop() first arg must be a service, got " +
-           std::string(star::typeName(args.positional[0])));
-  std::optional<ServiceId> id = sup_->findService(svc->data.name);
-  if (id)
+  if (std::optional<ServiceId> id = serviceArg(t, "fault_stop", args, false, false))
     endScopes(started_[*id]);
   return star::none();
 }

@@ -21,15 +21,7 @@ using star::Value;
 
 Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star::Args &args) {
   std::string who(name);
-  if (args.positional.size() != 1)
-    t.fail(who + "() takes one positional argument (the service)");
-  auto *svc = valueAs<ServiceValue>(args.positional[0]);
-  if (!svc)
-    t.fail(who + "() first arg must be a service, got " +
-           std::string(star::typeName(args.positional[0])));
-  std::optional<ServiceId> id = sup_->findService(svc->data.name);
-  if (!id)
-    t.fail(who + "(): service " + ir::quote(svc->data.name) + " is not running");
+  std::optional<ServiceId> id = serviceArg(t, name, args, /*keywords=*/true, /*mustRun=*/true);
 
   if (name == "trace_stop") {
     if (!args.kwargs.empty())
