@@ -22,7 +22,8 @@ target_include_directories(fbc_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 target_compile_definitions(fbc_llvm INTERFACE ${LLVM_DEFINITIONS})
 target_link_libraries(fbc_llvm INTERFACE LLVMSupport)
 
-# re2
+# re2: path globs (runtime/path_glob.cpp) and `fbc run -k ~regex` filters
+# (tools/fbc/run_command.cpp); linked by those two libraries only.
 pkg_check_modules(RE2 QUIET IMPORTED_TARGET re2)
 if(NOT RE2_FOUND)
   fbc_missing("re2" "libre2-dev")
@@ -32,12 +33,6 @@ endif()
 find_package(simdjson CONFIG QUIET)
 if(NOT simdjson_FOUND)
   fbc_missing("simdjson" "libsimdjson-dev")
-endif()
-
-# zstd
-pkg_check_modules(ZSTD QUIET IMPORTED_TARGET libzstd)
-if(NOT ZSTD_FOUND)
-  fbc_missing("zstd" "libzstd-dev")
 endif()
 
 # CLI11

@@ -10,11 +10,13 @@ linearity check (the spec 10x larger).
      bench/starlark/compare.py builds sgo.
   3. Each round runs, interleaved: fbc plan spec1, sgo_plan spec1, fbc plan
      spec10. Medians over the rounds of wall time and of CPU time (user+sys
-     of the child, which includes Go's GC threads).
+     of the child, which includes Go's GC threads), and the peak RSS of each
+     child (ru_maxrss from wait4: that process alone, not its parent).
 
-Targets: fbc plan <= 0.5x the Go time; spec10 <= 11x the spec1 time.
-Exit status 1 if a target is missed (on the minimum wall time over the
-rounds, the acceptance measure; medians are printed too).
+Targets (issue #16): fbc plan <= 0.4x the Go time and a peak RSS no larger
+than Go's; spec10 <= 11x the spec1 time. Exit status 1 if a target is missed
+(on the minimum wall time over the rounds, the acceptance measure, and the
+largest peak RSS over the rounds; medians are printed too).
 
 Usage: bench/plan/run.py [--fbc PATH] [--rounds N]
 """
@@ -43,7 +45,7 @@ def build_sgo_plan(out_dir):
 
 
 def run(cmd):
-    """Wall and CPU (user+sys) seconds of one child process."""
+    """Wall and CPU (user+sys) seconds and peak RSS (MB) of one child process."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, ru = os.wait4(p.pid, 0)
@@ -53,7 +55,7 @@ def run(cmd):
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         sys.exit("%s failed (exit %d):\n%s" % (" ".join(cmd), code, err))
-    return wall, ru.ru_utime + ru.ru_stime
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
 
 
 def main():
@@ -90,12 +92,15 @@ def main():
 
     # The minimum over rounds estimates the intrinsic time (load from other
     # processes only ever adds to it); the median is shown alongside.
-    best = {k: (min(w for w, _ in v), min(c for _, c in v)) for k, v in samples.items()}
-    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+    best = {k: (min(s[0] for s in v), min(s[1] for s in v)) for k, v in samples.items()}
+    med = {k: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v))
            for k, v in samples.items()}
-    print("%-16s %9s %9s %11s %11s" % ("", "wall min", "cpu min", "wall median", "cpu median"))
+    rss = {k: max(s[2] for s in v) for k, v in samples.items()}
+    print("%-16s %9s %9s %11s %11s %12s" % ("", "wall min", "cpu min", "wall median", "cpu median",
+                                            "peak RSS MB"))
     for k in jobs:
-        print("%-16s %9.3f %9.3f %11.3f %11.3f" % (k, best[k][0], best[k][1], med[k][0], med[k][1]))
+        print("%-16s %9.3f %9.3f %11.3f %11.3f %12.1f" % (k, best[k][0], best[k][1], med[k][0],
+                                                         med[k][1], rss[k]))
 
     def ratios(t):
         return (t["fbc plan spec1"][0] / t["go exec spec1"][0],
@@ -105,10 +110,13 @@ def main():
 
     for label, t in (("min", best), ("median", med)):
         sw, sc, lw, lc = ratios(t)
-        print("%-6s fbc plan / go exec:   %.2fx wall, %.2fx cpu   (target <= 0.50x)" % (label, sw, sc))
+        print("%-6s fbc plan / go exec:   %.2fx wall, %.2fx cpu   (target <= 0.40x)" % (label, sw, sc))
         print("%-6s spec10 / spec1 (fbc): %.2fx wall, %.2fx cpu   (target <= 11x)" % (label, lw, lc))
+    rss_ratio = rss["fbc plan spec1"] / rss["go exec spec1"]
+    print("peak RSS fbc plan / go exec: %.1f MB / %.1f MB = %.2fx   (target <= 1.00x)"
+          % (rss["fbc plan spec1"], rss["go exec spec1"], rss_ratio))
     sw, _, lw, _ = ratios(best)
-    ok = sw <= 0.5 and lw <= 11
+    ok = sw <= 0.4 and lw <= 11 and rss_ratio <= 1.0
     print("PASS" if ok else "FAIL")
     sys.exit(0 if ok else 1)
 
