@@ -43,17 +43,31 @@ std::vector<Test> discoverTests(std::vector<Test> candidates, frontend::Diagnost
     byName.try_emplace(c.name, tests.size());
     tests.push_back(std::move(c));
   }
-  // Sort positions, not the (large) tests themselves.
+  // The candidates' storage goes before the sort, so at most two arrays of
+  // tests (not three) are alive at the peak.
+  std::vector<Test>().swap(candidates);
+  // Sort positions, not the (large) tests themselves, then apply the
+  // permutation in place, one cycle at a time (no third array of tests).
   std::vector<uint32_t> order(tests.size());
   for (uint32_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return tests[a].name < tests[b].name; });
-  std::vector<Test> sorted;
-  sorted.reserve(tests.size());
-  for (uint32_t i : order)
-    sorted.push_back(std::move(tests[i]));
-  return sorted;
+  for (uint32_t start = 0; start < order.size(); ++start) {
+    if (order[start] == start)
+      continue;
+    Test held = std::move(tests[start]);
+    uint32_t at = start;
+    while (order[at] != start) {
+      uint32_t from = order[at];
+      tests[at] = std::move(tests[from]);
+      order[at] = at;
+      at = from;
+    }
+    tests[at] = std::move(held);
+    order[at] = at;
+  }
+  return tests;
 }
 
 } // namespace fbc::ir
