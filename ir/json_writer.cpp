@@ -1,28 +1,20 @@
 #include "ir/json_writer.h"
 
+#include "frontend/lib/utf8.h"
+
 #include <llvm/Support/raw_ostream.h>
 
 #include <charconv>
 
 namespace fbc::ir {
 
-namespace {
-
-// Length of a valid UTF-8 sequence at s[i] (1 for ASCII), or 0 if invalid.
-size_t utf8Length(std::string_view s, size_t i) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80)
-    return 1;
-  size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-  if (n == 0 || i + n > s.size())
-    return 0;
-  for (size_t k = 1; k < n; ++k)
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
-      return 0;
-  return n;
+// The length of the valid UTF-8 sequence at s[i], 0 if the byte starts none
+// (the frontend's decoder, Go's rules: no overlongs, surrogates or values
+// above U+10FFFF).
+static size_t utf8Length(std::string_view s, size_t i) {
+  star::utf8::Decoded d = star::utf8::decode(s.substr(i));
+  return d.rune == star::utf8::kRuneError && d.size == 1 ? 0 : d.size;
 }
-
-} // namespace
 
 void writeJsonString(llvm::raw_ostream &os, std::string_view s) {
   static const char hex[] = "0123456789abcdef";

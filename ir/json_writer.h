@@ -1,7 +1,9 @@
 // A small streaming JSON writer with stable, pretty output: two-space
 // indentation, members in the order written, arrays of scalars optionally
-// on one line. Strings are escaped per RFC 8259; invalid UTF-8 becomes
-// U+FFFD so the output is always valid JSON.
+// on one line. Strings are escaped per RFC 8259; each invalid UTF-8 byte
+// (Go's rules: overlongs and surrogates are invalid) becomes the escape
+// \ufffd, as Starlark's json.encode writes it, so the output is always
+// valid JSON.
 #pragma once
 
 #include <cstdint>

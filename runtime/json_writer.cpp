@@ -1,5 +1,7 @@
 #include "runtime/json_writer.h"
 
+#include "frontend/lib/utf8.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -141,17 +143,16 @@ void JsonWriter::escape(std::string &out, std::string_view s) {
       ++i;
       continue;
     }
-    // Validate one UTF-8 sequence; copy it whole or replace the lead byte.
-    size_t len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-    bool ok = len > 0 && i + len <= s.size();
-    for (size_t k = 1; ok && k < len; ++k)
-      ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok) {
-      out.append(s.substr(i, len));
-      i += len;
-    } else {
-      out += "\xEF\xBF\xBD";
+    // One UTF-8 sequence (the frontend's decoder): copied whole, or an
+    // invalid byte written as \ufffd, as ir::writeJsonString and Starlark's
+    // json.encode do.
+    star::utf8::Decoded d = star::utf8::decode(s.substr(i));
+    if (d.rune == star::utf8::kRuneError && d.size == 1) {
+      out += "\\ufffd";
       ++i;
+    } else {
+      out.append(s.substr(i, d.size));
+      i += d.size;
     }
   }
   out += '"';

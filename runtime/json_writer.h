@@ -1,7 +1,8 @@
 // A small streaming JSON writer: keys come out in the order the caller
 // writes them, so output is deterministic by construction. Strings are
-// escaped per RFC 8259 (control characters as \u00XX; invalid UTF-8 bytes
-// become U+FFFD so the output always parses).
+// escaped per RFC 8259 (control characters as \u00XX; each invalid UTF-8
+// byte becomes the escape \ufffd, as in ir/json_writer.h, so the output
+// always parses).
 #pragma once
 
 #include <cstdint>

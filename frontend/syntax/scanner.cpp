@@ -1,5 +1,7 @@
 #include "frontend/syntax/scanner.h"
 
+#include "frontend/lib/utf8.h"
+
 #include "frontend/syntax/quote.h"
 #include "frontend/syntax/unicode_letters.h"
 
@@ -17,32 +19,9 @@ using frontend::Pos;
 // ------------------------------------------------------------ utilities
 
 char32_t decodeUtf8(const char *p, const char *end, int &size) {
-  auto byte = [&](int i) { return static_cast<unsigned char>(p[i]); };
-  auto cont = [&](int i) { return p + i < end && (byte(i) & 0xC0) == 0x80; };
-  unsigned char b0 = byte(0);
-  size = 1;
-  if (b0 < 0x80)
-    return b0;
-  if (b0 >= 0xC2 && b0 <= 0xDF && cont(1)) {
-    size = 2;
-    return (char32_t(b0 & 0x1F) << 6) | (byte(1) & 0x3F);
-  }
-  if (b0 >= 0xE0 && b0 <= 0xEF && cont(1) && cont(2)) {
-    char32_t c = (char32_t(b0 & 0x0F) << 12) | (char32_t(byte(1) & 0x3F) << 6) | (byte(2) & 0x3F);
-    if (c >= 0x800 && (c < 0xD800 || c > 0xDFFF)) {
-      size = 3;
-      return c;
-    }
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4 && cont(1) && cont(2) && cont(3)) {
-    char32_t c = (char32_t(b0 & 0x07) << 18) | (char32_t(byte(1) & 0x3F) << 12) |
-                 (char32_t(byte(2) & 0x3F) << 6) | (byte(3) & 0x3F);
-    if (c >= 0x10000 && c <= 0x10FFFF) {
-      size = 4;
-      return c;
-    }
-  }
-  return 0xFFFD;
+  star::utf8::Decoded d = star::utf8::decode(std::string_view(p, static_cast<size_t>(end - p)));
+  size = static_cast<int>(d.size);
+  return d.rune;
 }
 
 std::string quoteRune(char32_t c) {

@@ -62,6 +62,16 @@ TEST(JsonWriter, EscapesStrings) {
   EXPECT_EQ(os.str(), "\"q\\\"\\\\\\n\\t\\u0001 \xC3\xA9 \\ufffd\"");
 }
 
+TEST(JsonWriter, OverlongsAndSurrogatesAreInvalidBytes) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  // An overlong "/" (C0 AF) and an encoded surrogate (ED A0 80): one \ufffd
+  // per byte, as Go's decoder and Starlark's json.encode treat them; a
+  // literal U+FFFD (EF BF BD) is valid and kept.
+  writeJsonString(os, "\xC0\xAF|\xED\xA0\x80|\xEF\xBF\xBD");
+  EXPECT_EQ(os.str(), "\"\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\xEF\xBF\xBD\"");
+}
+
 TEST(JsonWriter, NumbersAreShortest) {
   EXPECT_EQ(formatNumber(0.3), "0.3");
   EXPECT_EQ(formatNumber(1), "1");
