@@ -182,6 +182,8 @@ private:
     w_.endArray();
     w_.field("seccomp", s.seccomp);
     strings("nondeterministic_ok", s.nondeterministicOk);
+    if (s.pidsMax)
+      w_.field("pids_max", static_cast<int64_t>(s.pidsMax));
     w_.key("ops");
     w_.beginArray();
     for (const Op &o : s.ops) {

@@ -92,6 +92,7 @@ struct Service {
   std::optional<Healthcheck> healthcheck;
   bool seccomp = true;
   std::vector<std::string> nondeterministicOk; // determinism categories
+  uint64_t pidsMax = 0;                        // pids_max=: 0 is the run's default
   std::vector<Op> ops;                         // sorted by name
   Loc loc;
 

@@ -149,6 +149,8 @@ private:
       line("seccomp false");
     if (!s.nondeterministicOk.empty())
       line("nondeterministic_ok " + nameList(s.nondeterministicOk));
+    if (s.pidsMax)
+      line("pids_max " + std::to_string(s.pidsMax));
     for (const Op &o : s.ops) {
       std::string text = "op " + name(o.name) + " syscalls=" + nameList(o.syscalls);
       if (!o.path.empty())

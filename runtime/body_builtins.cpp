@@ -226,7 +226,7 @@ Value Executor::sleep(star::Thread &t, std::string_view, const star::Args &args)
   } else {
     t.fail("sleep(): want a duration string or nanoseconds, got " + std::string(star::typeName(d)));
   }
-  int64_t deadline = monotonicNs() + std::max<int64_t>(ns, 0);
+  int64_t deadline = deadlineAfter(std::max<int64_t>(ns, 0));
   {
     InterpreterLock::Released sleeping(body_.lock());
     std::unique_lock lock(sleepMu_);

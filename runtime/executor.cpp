@@ -81,7 +81,7 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
     bool intr = interrupted();
     TestOutcome o;
     if (!intr)
-      o = runTest(*lt, intr);
+      o = runTestGuarded(*lt, intr);
     if (intr) {
       report.interrupted = true;
       report.notRun = tests.size() - i;
@@ -108,7 +108,7 @@ bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &r
     if (sizing_)
       sized_.assign(work.axes.size(), 0);
     bool intr = false;
-    TestOutcome o = runTest(work, intr);
+    TestOutcome o = runTestGuarded(work, intr);
     bool wasSizing = sizing_;
     leafTest_ = nullptr;
     sizing_ = false;

@@ -123,6 +123,9 @@ private:
   // ---- test lifecycle (test_lifecycle.cpp)
   // Runs test `lt.test` once, trapping what `lt.traps` says.
   TestOutcome runTest(const ir::LeafTest &lt, bool &interrupted);
+  // runTest(), with a resource failure (a thread or process that could not
+  // be created, memory) turned into the test's error row: the run goes on.
+  TestOutcome runTestGuarded(const ir::LeafTest &lt, bool &interrupted);
   // How the body ended (on its worker thread).
   struct BodyEnd;
   // Runs the test's body (setup, scenario + assumptions + expectation) on

@@ -126,6 +126,8 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
     if (i.port > 0 && i.port <= 65535)
       out.ports.push_back(static_cast<uint16_t>(i.port));
   out.health = healthOf(s);
+  if (s.pidsMax)
+    out.pidsMax = s.pidsMax;
   return out;
 }
 

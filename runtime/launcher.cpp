@@ -1,6 +1,7 @@
 #include "runtime/launcher.h"
 
 #include "runtime/process_groups.h"
+#include "runtime/requirements.h"
 #include "runtime/seccomp_filter.h"
 #include "runtime/syscalls.h"
 
@@ -27,6 +28,9 @@ extern char **environ;
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #endif
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
 #ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
@@ -39,11 +43,12 @@ struct CtrlMsg {
   int32_t kind;  // kProbe or kFailure
   int32_t stage; // for kFailure: which step failed
   int32_t value; // kProbe: the listener's fd number; kFailure: errno
+  int32_t flags; // kProbe: the seccomp flags the child will try first
 };
 constexpr int32_t kProbe = 1;
 constexpr int32_t kFailure = 2;
 
-enum Stage : int32_t { kStdio = 1, kChdir, kNoNewPrivs, kSeccomp, kExec, kDeathSig };
+enum Stage : int32_t { kStdio = 1, kChdir, kNoNewPrivs, kSeccomp, kExec, kDeathSig, kCgroup };
 
 const char *stageName(int32_t s) {
   switch (s) {
@@ -59,6 +64,8 @@ const char *stageName(int32_t s) {
     return "exec";
   case kDeathSig:
     return "PR_SET_PDEATHSIG";
+  case kCgroup:
+    return "join cgroup";
   }
   return "start";
 }
@@ -74,15 +81,21 @@ struct ChildPlan {
   int ctrl;
   int devnull, out, err;
   pid_t parent;
+  const int *cgroups; // cgroup.procs fds to join
+  size_t cgroupCount;
 };
 
 [[noreturn]] void childFail(int ctrl, int32_t stage, int err) {
-  CtrlMsg m{kFailure, stage, err};
+  CtrlMsg m{kFailure, stage, err, 0};
   [[maybe_unused]] ssize_t n = send(ctrl, &m, sizeof m, MSG_NOSIGNAL);
   _exit(127);
 }
 
 [[noreturn]] void childMain(const ChildPlan &p) {
+  // Before anything can fork: whatever the service starts stays inside.
+  for (size_t i = 0; i < p.cgroupCount; ++i)
+    if (write(p.cgroups[i], "0", 1) != 1)
+      childFail(p.ctrl, kCgroup, errno);
   setpgid(0, 0);
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
     childFail(p.ctrl, kDeathSig, errno);
@@ -112,22 +125,28 @@ struct ChildPlan {
     if (probe < 0)
       childFail(p.ctrl, kSeccomp, errno);
     close(probe);
-    CtrlMsg m{kProbe, 0, probe};
+    long self = syscall(SYS_getpid);
+    CtrlMsg m{kProbe, 0, probe, 0};
     if (send(p.ctrl, &m, sizeof m, MSG_NOSIGNAL) != sizeof m)
       _exit(127);
-    // Not SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV: with it, every NOTIF_RECV
-    // wakes the target once more (to re-sleep killable), an extra wake-up
-    // per trapped syscall. Without it a signal may interrupt a syscall the
-    // supervisor holds; the kernel then restarts it and it is decided again.
-    long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+    // WAIT_KILLABLE_RECV (Linux 5.19+): a syscall the supervisor holds is not
+    // interrupted by a non-fatal signal, so it is decided exactly once (see
+    // docs/run.md). Older kernels say EINVAL: go on without it.
+    long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+                      SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
                       p.filter);
+    if (fd < 0 && errno == EINVAL)
+      fd =
+          syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, p.filter);
     if (fd < 0)
       childFail(p.ctrl, kSeccomp, errno); // no filter in place: send is safe
-    if (fd != probe && dup3(static_cast<int>(fd), probe, O_CLOEXEC) < 0)
-      _exit(127);
-    // From here on only `kill` and `execve` run before the parent serves
-    // the listener; kill is never trapped.
-    syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
+    // From here on only `kill` (never trapped) runs until the parent serves
+    // the listener: any other syscall could be trapped with nobody to
+    // answer. A listener on another fd than announced cannot be handed
+    // over: die (the parent sees a kill, not a stop).
+    if (fd != probe)
+      syscall(SYS_kill, self, SIGKILL);
+    syscall(SYS_kill, self, SIGSTOP);
   }
   execve(p.binary, p.argv, p.envp);
   childFail(p.ctrl, kExec, errno);
@@ -263,7 +282,9 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
                  devnull,
                  outPipe[1],
                  errPipe[1],
-                 getpid()};
+                 getpid(),
+                 spec.joinCgroups.data(),
+                 spec.joinCgroups.size()};
   pid_t pid = fork();
   if (pid == 0)
     childMain(plan);
@@ -282,7 +303,7 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
   }
   out.pid = pid;
   setpgid(pid, pid); // also done by the child: whichever runs first wins
-  registerProcessGroup(pid);
+  bool registered = registerProcessGroup(pid);
   out.pidfd = pidfdOpen(pid);
   fcntl(out.stdoutFd, F_SETFL, O_NONBLOCK);
   fcntl(out.stderrFd, F_SETFL, O_NONBLOCK);
@@ -296,6 +317,10 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
     err = {kind, std::move(msg)};
     return false;
   };
+  if (!registered)
+    return failed(LaunchError::Kind::Resources,
+                  "more than " + std::to_string(kMaxProcessGroups) +
+                      " services running at once (fbc's process-group table is full)");
   auto readFailure = [&](const CtrlMsg &m) {
     return std::string(stageName(m.stage)) + ": " + errnoText(m.value);
   };
@@ -318,7 +343,9 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
     if (info.si_code != CLD_STOPPED) {
       n = recv(out.ctrlFd, &m, sizeof m, MSG_DONTWAIT);
       return failed(LaunchError::Kind::Filter,
-                    n == sizeof m ? readFailure(m) : "the child died installing its filter");
+                    n == sizeof m ? readFailure(m)
+                                  : "the child died installing its filter (the listener did not "
+                                    "get the announced fd number)");
     }
     out.listener = static_cast<int>(syscall(SYS_pidfd_getfd, out.pidfd, probe, 0));
     if (out.listener < 0)
@@ -329,6 +356,7 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
     // instead of two cross-CPU wake-ups. Older kernels say EINVAL/ENOTTY.
     uint64_t flags = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
     out.syncWakeUp = ioctl(out.listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags) == 0;
+    out.killableWait = seccompKillableWaitSupported();
     kill(pid, SIGCONT);
   }
   return true;

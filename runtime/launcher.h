@@ -2,6 +2,7 @@
 // hands its listener fd to the supervisor without a race.
 //
 // The child (fork, then only raw syscalls: the parent may be threaded):
+//   write "0" to each cgroup.procs fd  joins the leaf's service cgroups
 //   setpgid(0, 0)                     its own process group, killed as a whole
 //   PR_SET_PDEATHSIG(SIGKILL)         dies with the supervisor's thread
 //   default signal dispositions and mask; stdin /dev/null, stdout/stderr pipes
@@ -10,8 +11,13 @@
 //   send the number the listener will get (the lowest free fd) on the
 //     control socket: after the filter is in, any syscall may be trapped,
 //     and nobody would answer yet
-//   seccomp(SET_MODE_FILTER, NEW_LISTENER)
+//   getpid()                          (cached: after the filter it may be trapped)
+//   seccomp(SET_MODE_FILTER, NEW_LISTENER | WAIT_KILLABLE_RECV)
 //   kill(self, SIGSTOP)               `kill` is never trapped (see below)
+// Between the filter and the parent's SIGCONT nobody serves the listener,
+// so the child makes no syscall there but `kill`, on its failure path too
+// (an unexpected listener fd number: kill(self, SIGKILL), no dup3, no
+// exit_group).
 // The parent waits for the stop (waitid WSTOPPED on the pidfd), copies the
 // listener with pidfd_getfd, sets SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on it,
 // and sends SIGCONT; the child execs. The listener is close-on-exec in the
@@ -40,10 +46,13 @@ struct LaunchSpec {
   bool inheritEnv = true;
   std::string cwd;          // empty: the supervisor's
   std::vector<int> trapped; // syscall numbers; empty: no filter at all
+  // cgroup.procs files (opened by the caller) the child joins first; empty:
+  // no cgroup (process groups only).
+  std::vector<int> joinCgroups;
 };
 
 struct LaunchError {
-  enum class Kind { None, MissingBinary, Spawn, Filter, Exec };
+  enum class Kind { None, MissingBinary, Spawn, Filter, Exec, Resources };
   Kind kind = Kind::None;
   std::string message;
 };
@@ -56,6 +65,10 @@ struct Launched {
   int stderrFd = -1;
   int ctrlFd = -1;         // until awaitExec()
   bool syncWakeUp = false; // SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP is set
+  // SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV took (Linux 5.19+): once the
+  // supervisor has received a trapped syscall, only a fatal signal can end
+  // its wait, so it is never interrupted and restarted (decided twice).
+  bool killableWait = false;
   std::string resolvedBinary;
 };
 

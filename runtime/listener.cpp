@@ -19,13 +19,21 @@ namespace {
 // target memory (so the notification id must be re-validated).
 class NotifFacts final : public SyscallFacts {
 public:
-  NotifFacts(const seccomp_notif &req, std::string &pathBuf) : req_(req), path_(pathBuf) {}
+  NotifFacts(int fd, const seccomp_notif &req, std::string &pathBuf)
+      : fd_(fd), req_(req), path_(pathBuf) {}
+
+  bool stillValid() override {
+    if (!unchecked_)
+      return true;
+    unchecked_ = false;
+    return ioctl(fd_, SECCOMP_IOCTL_NOTIF_ID_VALID, &req_.id) == 0;
+  }
 
   const std::string *path() override {
     if (!pathDone_) {
       pathDone_ = true;
       havePath_ = readPath();
-      read_ = true;
+      unchecked_ = true;
     }
     return havePath_ ? &path_ : nullptr;
   }
@@ -34,12 +42,11 @@ public:
     if (!destDone_) {
       destDone_ = true;
       haveDest_ = readDest();
-      read_ = true;
+      unchecked_ = true;
     }
     return haveDest_ ? &dest_ : nullptr;
   }
 
-  bool readAnything() const { return read_; }
   bool havePath() const { return havePath_; }
   const Destination *knownDestination() const { return haveDest_ ? &dest_ : nullptr; }
 
@@ -108,12 +115,13 @@ private:
     return true;
   }
 
+  int fd_;
   const seccomp_notif &req_;
   std::string &path_;
   Destination dest_;
   bool pathDone_ = false, havePath_ = false;
   bool destDone_ = false, haveDest_ = false;
-  bool read_ = false;
+  bool unchecked_ = false; // read since the last NOTIF_ID_VALID
 };
 
 } // namespace
@@ -207,10 +215,7 @@ void NotificationListener::answerDelay(uint64_t id) {
   respond(id, Action::allow());
 }
 
-void NotificationListener::close() {
-  if (fd_ < 0)
-    return;
-  stopThread();
+void NotificationListener::recordUnanswered() {
   int64_t now = monotonicNs();
   for (auto &[id, p] : pending_)
     if (p.record) {
@@ -218,6 +223,21 @@ void NotificationListener::close() {
       p.rec.unanswered = true;
       trace_.recordSyscall(service_, std::move(p.rec));
     }
+}
+
+void NotificationListener::releasePending() {
+  recordUnanswered();
+  std::map<uint64_t, PendingDelay> released;
+  released.swap(pending_); // their timers find nothing to answer
+  for (auto &[id, p] : released)
+    respond(id, Action::allow());
+}
+
+void NotificationListener::close() {
+  if (fd_ < 0)
+    return;
+  stopThread();
+  recordUnanswered();
   pending_.clear();
   ::close(fd_);
   fd_ = -1;
@@ -241,11 +261,12 @@ void NotificationListener::respond(uint64_t id, const Action &a) {
 void NotificationListener::handle() {
   int64_t t0 = monotonicNs();
   stats_.notifications.fetch_add(1, std::memory_order_relaxed);
-  NotifFacts facts(req_, pathBuf_);
+  NotifFacts facts(fd_, req_, pathBuf_);
   Decision d = rules_.decide(service_, req_.data.nr, facts);
   // What we read may belong to a dead thread whose tid was reused: act on
-  // it only if the notification is still alive.
-  if (facts.readAnything() && ioctl(fd_, SECCOMP_IOCTL_NOTIF_ID_VALID, &req_.id) < 0) {
+  // it only if the notification is still alive (decide() already checked
+  // before it moved a counter; this covers reads after the last check).
+  if (d.stale || !facts.stillValid()) {
     stats_.dropped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
@@ -270,7 +291,7 @@ void NotificationListener::handle() {
     // Answered later by the event loop's timer: this thread goes straight
     // back to receiving, so other syscalls of the service are not held up.
     uint64_t id = req_.id;
-    int64_t deadline = t0 + d.action.delayNs;
+    int64_t deadline = addSaturating(t0, d.action.delayNs);
     loop_.post([this, id, t0, deadline, record, rec = std::move(rec)]() mutable {
       pending_.emplace(id, PendingDelay{t0, record, std::move(rec)});
       loop_.addTimer(deadline, [this, id] { answerDelay(id); });

@@ -56,6 +56,11 @@ public:
   // Returns once no notification is being handled (any thread): what the
   // receive thread already took is in the trace.
   void quiesce();
+  // Lets every delayed syscall still waiting for its timer run now, recorded
+  // as unanswered (loop thread). For a service being stopped: a held
+  // syscall waits killably (WAIT_KILLABLE_RECV), so its SIGTERM would
+  // otherwise wait out the delay.
+  void releasePending();
 
   const ListenerStats &stats() const { return stats_; }
 
@@ -65,6 +70,7 @@ private:
   void handle();
   void stopThread();
   void answerDelay(uint64_t id); // loop thread
+  void recordUnanswered();       // loop thread: every pending delay, then forgets them
 
   // Delayed notifications awaiting their timer, by notification id (the
   // kernel's ids increase, so this is arrival order). Loop thread only.

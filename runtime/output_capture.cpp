@@ -7,8 +7,9 @@
 
 namespace fbc::rt {
 
-OutputCapture::OutputCapture(EventLoop &loop, int fd, std::string prefix, int streamFd, size_t cap)
-    : loop_(loop), fd_(fd), prefix_(std::move(prefix)), streamFd_(streamFd), cap_(cap) {}
+OutputCapture::OutputCapture(EventLoop &loop, int fd, std::string prefix, StreamWriter *stream,
+                             size_t cap)
+    : loop_(loop), fd_(fd), prefix_(std::move(prefix)), stream_(stream), cap_(cap) {}
 
 OutputCapture::~OutputCapture() {
   if (fd_ >= 0)
@@ -51,19 +52,29 @@ void OutputCapture::drain() {
 }
 
 void OutputCapture::stream(const char *data, size_t n) {
-  if (streamFd_ < 0)
+  if (!stream_)
     return;
   partial_.append(data, n);
   size_t start = 0, nl;
   std::string out;
-  while ((nl = partial_.find('\n', start)) != std::string::npos) {
-    out += prefix_;
-    out.append(partial_, start, nl - start + 1);
-    start = nl + 1;
+  for (;;) {
+    nl = partial_.find('\n', start);
+    if (nl != std::string::npos && nl - start < kMaxLine) {
+      out += prefix_;
+      out.append(partial_, start, nl - start + 1);
+      start = nl + 1;
+    } else if (partial_.size() - start >= kMaxLine) {
+      out += prefix_;
+      out.append(partial_, start, kMaxLine);
+      out += " [line split by fbc]\n";
+      start += kMaxLine;
+    } else {
+      break;
+    }
   }
   partial_.erase(0, start);
-  if (!out.empty()) [[maybe_unused]]
-    ssize_t w = write(streamFd_, out.data(), out.size());
+  if (!out.empty())
+    stream_->write(out);
 }
 
 void OutputCapture::finish() {
@@ -73,9 +84,8 @@ void OutputCapture::finish() {
     close(fd_);
     fd_ = -1;
   }
-  if (streamFd_ >= 0 && !partial_.empty()) {
-    std::string out = prefix_ + partial_ + "\n";
-    [[maybe_unused]] ssize_t w = write(streamFd_, out.data(), out.size());
+  if (stream_ && !partial_.empty()) {
+    stream_->write(prefix_ + partial_ + "\n");
     partial_.clear();
   }
 }

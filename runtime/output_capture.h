@@ -1,9 +1,14 @@
 // A service's stdout or stderr pipe on the event loop: keeps the output
 // (the last `cap` bytes) for error reports and bundles, and optionally
-// streams it, line by line, to an fd with a "name | " prefix (`fbc run -v`).
+// streams it, line by line, with a "name | " prefix (`fbc run -v`) through
+// a StreamWriter (which never blocks the loop). A line longer than
+// kMaxLine is streamed in pieces of kMaxLine bytes, each ending in
+// " [line split by fbc]", so a service that never writes a newline cannot
+// grow the partial line without bound.
 #pragma once
 
 #include "runtime/event_loop.h"
+#include "runtime/stream_writer.h"
 
 #include <mutex>
 #include <string>
@@ -12,8 +17,10 @@ namespace fbc::rt {
 
 class OutputCapture final : public EventLoop::Handler {
 public:
-  // `streamFd` < 0: capture only.
-  OutputCapture(EventLoop &loop, int fd, std::string prefix, int streamFd, size_t cap);
+  static constexpr size_t kMaxLine = 64 * 1024;
+
+  // `stream` null: capture only.
+  OutputCapture(EventLoop &loop, int fd, std::string prefix, StreamWriter *stream, size_t cap);
   ~OutputCapture() override;
 
   void start();  // loop thread
@@ -28,7 +35,7 @@ private:
   EventLoop &loop_;
   int fd_;
   std::string prefix_;
-  int streamFd_;
+  StreamWriter *stream_;
   size_t cap_;
   mutable std::mutex mu_;
   std::string captured_;

@@ -1,15 +1,22 @@
 #include "runtime/process_groups.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
 
 namespace fbc::rt {
 namespace {
 
-constexpr int kSlots = 512;
-std::atomic<pid_t> gGroups[kSlots];
+std::atomic<pid_t> gGroups[kMaxProcessGroups];
 std::atomic<int> gExitCode{-1};
 
 void onSignal(int sig) {
@@ -23,13 +30,13 @@ void onSignal(int sig) {
 
 } // namespace
 
-void registerProcessGroup(pid_t pgid) {
+bool registerProcessGroup(pid_t pgid) {
   for (auto &slot : gGroups) {
     pid_t empty = 0;
     if (slot.compare_exchange_strong(empty, pgid))
-      return;
+      return true;
   }
-  // Table full: the group still dies with PDEATHSIG and explicit stops.
+  return false;
 }
 
 void unregisterProcessGroup(pid_t pgid) {
@@ -55,6 +62,57 @@ void installKillOnSignal(int exitCode) {
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     sigaction(sig, &sa, nullptr);
+}
+
+namespace {
+
+// The pids whose parent is this process (/proc/<pid>/stat field 4).
+std::vector<pid_t> children() {
+  std::vector<pid_t> out;
+  pid_t self = getpid();
+  DIR *d = opendir("/proc");
+  if (!d)
+    return out;
+  while (dirent *e = readdir(d)) {
+    char *end = nullptr;
+    long pid = std::strtol(e->d_name, &end, 10);
+    if (!end || *end || pid <= 0)
+      continue;
+    char path[64], buf[512];
+    std::snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      continue;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+      continue;
+    buf[n] = 0;
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+    const char *close = std::strrchr(buf, ')');
+    int ppid = 0;
+    char state = 0;
+    if (close && std::sscanf(close + 1, " %c %d", &state, &ppid) == 2 && ppid == self)
+      out.push_back(static_cast<pid_t>(pid));
+  }
+  closedir(d);
+  return out;
+}
+
+} // namespace
+
+void killOrphans(int waitMs) {
+  timespec ms{0, 1000000};
+  for (int waited = 0; waited <= waitMs; ++waited) {
+    std::vector<pid_t> kids = children();
+    if (kids.empty())
+      return;
+    for (pid_t k : kids) {
+      kill(k, SIGKILL);
+      waitpid(k, nullptr, WNOHANG);
+    }
+    nanosleep(&ms, nullptr);
+  }
 }
 
 } // namespace fbc::rt

@@ -112,6 +112,8 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   if (decided) {
     out += "  syscall trace (" + std::to_string(syscalls) + " events):\n";
     for (const TraceEvent &e : t.events) {
+      if (e.type == EventType::TraceTruncated)
+        out += "    " + e.field("message") + " (" + e.field("dropped") + " more not kept)\n";
       if (e.type != EventType::Syscall)
         continue;
       const SyscallRecord &s = e.syscall;

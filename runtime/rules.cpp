@@ -165,6 +165,11 @@ Decision RuleTable::decide(ServiceId service, int nr, SyscallFacts &facts) {
           continue; // later rules still get their turn
         }
       }
+      if (!facts.stillValid()) {
+        out = Decision{};
+        out.stale = true;
+        return out;
+      }
       ++r.matches;
       if (r.spec.maxFires != 0 && r.fires >= r.spec.maxFires)
         continue;

@@ -94,12 +94,19 @@ public:
   virtual const std::string *path() = 0;
   // The connect/sendto destination; null if none or unreadable.
   virtual const Destination *destination() = 0;
+  // Whether what path()/destination() read since the last call still
+  // belongs to the trapped syscall (its thread is alive and waiting):
+  // decide() asks before it moves any counter, so matches, fires, the
+  // rule's random draws and the leaf's occurrence index move only for
+  // notifications that are still valid when they are decided.
+  virtual bool stillValid() { return true; }
 };
 
 struct Decision {
   Action action;
   bool fired = false;            // a rule decided (else: allow, no rule fired)
   bool systemPathExempt = false; // a rule was skipped because the path is a system path
+  bool stale = false;            // the notification died while it was decided: no answer
   uint64_t ruleId = 0;           // the firing rule (RuleTable-wide id), 0 if none
   std::string label;             // the firing rule's label
 };

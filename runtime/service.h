@@ -2,6 +2,7 @@
 // readiness probe) and how starting one can fail.
 #pragma once
 
+#include "runtime/cgroups.h"
 #include "runtime/healthcheck.h"
 #include "runtime/launcher.h"
 
@@ -16,6 +17,9 @@ struct ServiceSpec {
   LaunchSpec launch;           // binary, args, env, cwd, trapped syscall numbers
   std::vector<uint16_t> ports; // its interfaces: connect/sendto rules on it match these
   Healthcheck health;
+  // Processes and threads the service may have at once (its cgroup's
+  // pids.max; service(..., pids_max=N)). Without cgroups: no limit.
+  uint64_t pidsMax = kDefaultPidsMax;
 };
 
 // Why a service did not come up. reason() names the service, e.g.

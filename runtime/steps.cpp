@@ -166,9 +166,15 @@ TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string 
     char buf[4096];
     ssize_t n = recv(fd, buf, sizeof buf, 0);
     if (n > 0) {
+      size_t before = reply.size();
       reply.append(buf, static_cast<size_t>(n));
-      if (reply.find('\n') != std::string::npos)
+      if (reply.find('\n', before) != std::string::npos)
         break;
+      if (reply.size() > kMaxTcpReply) {
+        close(fd);
+        return done("read: the reply exceeds " + std::to_string(kMaxTcpReply) +
+                    " bytes without a newline");
+      }
       continue;
     }
     if (n == 0)

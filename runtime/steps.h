@@ -32,6 +32,10 @@ struct HttpStepResponse {
 
 HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()> &cancelled);
 
+// A TCP step's reply is one line: at most this many bytes before its newline
+// (a service that streams without one would otherwise grow it unbounded).
+inline constexpr size_t kMaxTcpReply = 1 << 20;
+
 struct TcpStepResult {
   bool ok = false;
   std::string reply; // the reply line without "\n" (empty on EOF)

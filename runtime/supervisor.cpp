@@ -36,6 +36,7 @@ struct Supervisor::Incarnation {
   std::unique_ptr<NotificationListener> listener;
   std::unique_ptr<OutputCapture> out, err;
   ExitWatcher watcher;
+  ServiceCgroup *cgroup = nullptr; // owned by the supervisor's leaf
   bool watching = false;
   bool tornDown = false;
 
@@ -49,7 +50,7 @@ struct Supervisor::Incarnation {
 
   Incarnation(Supervisor &s, ServiceId i) : sup(s), id(i) { watcher.inc = this; }
 
-  // Loop thread.
+  // Loop thread: the pidfd became readable.
   void onExit() {
     siginfo_t info{};
     if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(proc.pidfd), &info,
@@ -58,6 +59,12 @@ struct Supervisor::Incarnation {
       return;
     sup.loop_.remove(proc.pidfd);
     watching = false;
+    recordExit(info);
+  }
+
+  // The main process was reaped (by onExit, or by teardown once the loop
+  // no longer watches it): record how it ended, exactly once.
+  void recordExit(const siginfo_t &info) {
     // A syscall the receive thread took before the exit goes first.
     if (listener)
       listener->quiesce();
@@ -108,6 +115,12 @@ struct Supervisor::Incarnation {
 };
 
 Supervisor::Supervisor(SupervisorOptions opts) : opts_(opts), rules_(opts.seed) {
+  // First: the run's cgroups and their watchdog (forked before we become a
+  // subreaper, so it is not our child).
+  std::string why;
+  leaf_ = RunCgroups::instance().newLeaf(why);
+  if (opts_.streamFd >= 0)
+    stream_ = std::make_unique<StreamWriter>(opts_.streamFd);
   // Orphans of a service (its background children, once the main process
   // is gone) become our children, so teardown can reap them and knows when
   // the whole process group is really gone.
@@ -172,8 +185,20 @@ ServiceError Supervisor::start(ServiceId id) {
   svc.runs.push_back(std::make_unique<Incarnation>(*this, id));
   Incarnation &inc = *svc.runs.back();
 
+  LaunchSpec ls = spec.launch;
+  if (leaf_) {
+    std::string why;
+    inc.cgroup = leaf_->service(spec.name, spec.pidsMax, why);
+    if (!inc.cgroup) {
+      inc.tornDown = true;
+      error.kind = ServiceError::Kind::LaunchFailed;
+      error.message = "cgroup: " + why;
+      return error;
+    }
+    ls.joinCgroups = inc.cgroup->joinFds();
+  }
   LaunchError le;
-  if (!launch(spec.launch, inc.proc, le)) {
+  if (!launch(ls, inc.proc, le)) {
     inc.tornDown = true;
     error.kind = le.kind == LaunchError::Kind::MissingBinary ? ServiceError::Kind::MissingBinary
                                                              : ServiceError::Kind::LaunchFailed;
@@ -194,9 +219,9 @@ ServiceError Supervisor::start(ServiceId id) {
       inc.listener->start();
     }
     std::string prefix = spec.name + " | ";
-    inc.out = std::make_unique<OutputCapture>(loop_, inc.proc.stdoutFd, prefix, opts_.streamFd,
+    inc.out = std::make_unique<OutputCapture>(loop_, inc.proc.stdoutFd, prefix, stream_.get(),
                                               opts_.outputCap);
-    inc.err = std::make_unique<OutputCapture>(loop_, inc.proc.stderrFd, prefix, opts_.streamFd,
+    inc.err = std::make_unique<OutputCapture>(loop_, inc.proc.stderrFd, prefix, stream_.get(),
                                               opts_.outputCap);
     inc.proc.stdoutFd = inc.proc.stderrFd = -1;
     inc.out->start();
@@ -266,6 +291,12 @@ void Supervisor::stop(ServiceId id) {
     inc->stopRequested = true;
   if (!inc->hasExited()) {
     kill(-pgid, SIGTERM);
+    // A syscall held by a delay would keep the SIGTERM waiting (see
+    // releasePending): the delays are cut short, then the signal lands.
+    loop_.call([&] {
+      if (inc->listener)
+        inc->listener->releasePending();
+    });
     if (!inc->waitExited(opts_.stopGraceMs)) {
       kill(-pgid, SIGKILL);
       inc->waitExited(5000);
@@ -276,7 +307,11 @@ void Supervisor::stop(ServiceId id) {
 
 void Supervisor::teardown(ServiceId id, Incarnation &inc) {
   pid_t pgid = inc.proc.pid;
-  // Whatever the main process left behind in its group goes too.
+  // Whatever the main process left behind goes too: its whole cgroup
+  // (children that left the process group included), else its group.
+  std::vector<pid_t> listed;
+  if (inc.cgroup)
+    listed = inc.cgroup->killAll(5000);
   kill(-pgid, SIGKILL);
   unregisterProcessGroup(pgid);
   loop_.call([&] {
@@ -287,18 +322,22 @@ void Supervisor::teardown(ServiceId id, Incarnation &inc) {
     if (inc.err)
       inc.err->finish();
     if (inc.watching) {
-      // Still not reaped (it ignored SIGKILL's 5 s?): reap synchronously.
+      // Not reaped yet: the loop stops watching, we reap it below.
       loop_.remove(inc.proc.pidfd);
       inc.watching = false;
     }
   });
   if (!inc.hasExited()) {
+    // The loop's WNOHANG wait can no longer see it: reap and record here, or
+    // its service_stopped would be lost.
     siginfo_t info{};
-    waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(inc.proc.pidfd), &info, WEXITED);
-    inc.onExit();
+    if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(inc.proc.pidfd), &info, WEXITED) ==
+        0)
+      inc.recordExit(info);
   }
-  // The rest of the group got SIGKILL above; wait until it is gone (its
-  // members are our children now, see the constructor), within reason.
+  // The rest of the group (and, with a cgroup, everything listed in it) got
+  // SIGKILL above; reap those that are our children now (see the
+  // constructor), within reason.
   int64_t deadline = monotonicNs() + 5000000000LL;
   for (;;) {
     pid_t r = waitpid(-pgid, nullptr, WNOHANG);
@@ -308,6 +347,24 @@ void Supervisor::teardown(ServiceId id, Incarnation &inc) {
       break; // ECHILD: nobody left
     usleep(1000);
   }
+  for (pid_t p : listed)
+    if (p != pgid)
+      waitpid(p, nullptr, WNOHANG);
+  if (inc.cgroup)
+    if (uint64_t refused = inc.cgroup->pidsLimitHits()) {
+      auto it = std::find_if(limitHits_.begin(), limitHits_.end(),
+                             [&](const LimitHit &h) { return h.service == spec(id).name; });
+      if (it == limitHits_.end())
+        it = limitHits_.insert(limitHits_.end(), {spec(id).name, inc.cgroup->pidsMax(), 0});
+      // pids.events counts for the cgroup's life: a restart reuses it.
+      if (refused > it->refused) {
+        trace_.record(EventType::ResourceLimit, id,
+                      {{"resource", "pids"},
+                       {"limit", std::to_string(it->limit)},
+                       {"refused", std::to_string(refused - it->refused)}});
+        it->refused = refused;
+      }
+    }
   closeLaunched(inc.proc);
   inc.tornDown = true;
   std::erase(startOrder_, id);
@@ -316,6 +373,10 @@ void Supervisor::teardown(ServiceId id, Incarnation &inc) {
 void Supervisor::stopAll() {
   while (!startOrder_.empty())
     stop(startOrder_.back());
+  // Every main process is reaped: what is left of the leaf are orphans.
+  if (leaf_)
+    leaf_->killAll(2000);
+  killOrphans(2000);
 }
 
 bool Supervisor::running(ServiceId id) const {

@@ -7,6 +7,13 @@
 // service's syscalls are answered even while the caller blocks on it (an
 // HTTP step, a healthcheck).
 //
+// Containment: each supervisor is one leaf. With cgroups (cgroups.h) every
+// service runs in its own cgroup inside the leaf's, with a pids limit;
+// stopping a service kills its whole cgroup (children that called setsid()
+// included) and the end of the leaf kills what is left; a watchdog process
+// does the same if fbc dies. Without cgroups: process groups, and orphans
+// reparented to fbc are killed at the end of the leaf.
+//
 // Children die with the thread that forked them (PR_SET_PDEATHSIG), so call
 // start() from a thread that outlives the services (normally the main
 // thread). The destructor stops every service; process_groups.h covers
@@ -17,6 +24,7 @@
 #include "runtime/listener.h"
 #include "runtime/rules.h"
 #include "runtime/service.h"
+#include "runtime/stream_writer.h"
 #include "runtime/trace.h"
 
 #include <cstdint>
@@ -71,6 +79,17 @@ public:
   std::string stderrText(ServiceId id) const;
   bool syncWakeUp(ServiceId id) const;
   const ListenerStats *listenerStats(ServiceId id) const;
+  // Whether the services run in cgroups (else process groups only).
+  bool contained() const { return leaf_ != nullptr; }
+
+  // A service whose pids limit refused forks or clones during the leaf.
+  struct LimitHit {
+    std::string service;
+    uint64_t limit = 0;
+    uint64_t refused = 0;
+  };
+  // Read when a service is torn down; complete after stopAll().
+  const std::vector<LimitHit> &limitHits() const { return limitHits_; }
 
   RuleTable &rules() { return rules_; }
   Trace &trace() { return trace_; }
@@ -92,6 +111,7 @@ private:
   void teardown(ServiceId id, Incarnation &inc);
 
   SupervisorOptions opts_;
+  std::unique_ptr<StreamWriter> stream_; // -v: null without a streamFd
   RuleTable rules_;
   Trace trace_;
   EventLoop loop_;
@@ -104,6 +124,8 @@ private:
     std::string action; // describeAction(): pairs the removal with its application
   };
   std::vector<std::pair<ScopeId, std::vector<AppliedRule>>> scopes_; // for fault_removed
+  std::unique_ptr<LeafCgroup> leaf_;                                 // null: process groups only
+  std::vector<LimitHit> limitHits_;
   std::thread loopThread_;
 };
 

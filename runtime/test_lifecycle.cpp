@@ -10,6 +10,7 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "ir/duration.h"
+#include "ir/quote.h"
 #include "runtime/launch_config.h"
 #include "runtime/supervisor.h"
 #include "runtime/test_rules.h"
@@ -17,6 +18,8 @@
 #include <time.h>
 
 #include <chrono>
+#include <new>
+#include <system_error>
 #include <thread>
 
 namespace fbc::rt {
@@ -32,6 +35,24 @@ int64_t realtimeNs() {
 }
 
 } // namespace
+
+TestOutcome Executor::runTestGuarded(const ir::LeafTest &lt, bool &intr) {
+  try {
+    return runTest(lt, intr);
+  } catch (const std::system_error &e) {
+    sup_ = nullptr; // the supervisor went with the unwinding (services stopped)
+    TestOutcome o = baseOutcome(*lt.test);
+    o.result = Result::Error;
+    o.reason = std::string("resource exhausted: ") + e.what();
+    return o;
+  } catch (const std::bad_alloc &) {
+    sup_ = nullptr;
+    TestOutcome o = baseOutcome(*lt.test);
+    o.result = Result::Error;
+    o.reason = "resource exhausted: out of memory";
+    return o;
+  }
+}
 
 TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   const ir::Test &t = *lt.test;
@@ -95,6 +116,16 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     open->clear();
   }
   sup->stopAll();
+  // A service that reached its pids limit (a fork bomb, a leak) makes the
+  // test an error whatever the body said: it ran against a crippled service.
+  for (const Supervisor::LimitHit &h : sup->limitHits()) {
+    o.result = Result::Error;
+    o.reason = "service " + ir::quote(h.service) + " reached its pids limit (" +
+               std::to_string(h.limit) + " processes and threads; " + std::to_string(h.refused) +
+               (h.refused == 1 ? " fork or clone" : " forks or clones") +
+               " refused): raise it with service(..., pids_max=N)";
+    break;
+  }
   o.events = sup->trace().events();
   o.faults = faultSummaries(o.events, names);
   o.syscallSummary = sup->trace().syscallSummary();
@@ -195,7 +226,7 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
   if (!cfg_.timeoutExplicit && t.kind != ir::TestKind::Def && t.kind != ir::TestKind::Scenario &&
       t.timeoutNs)
     timeout = *t.timeoutNs;
-  int64_t deadline = monotonicNs() + timeout;
+  int64_t deadline = deadlineAfter(timeout);
   bool timedOut = false;
   {
     std::unique_lock lock(mu);

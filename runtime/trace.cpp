@@ -5,12 +5,25 @@
 
 #include <time.h>
 
+#include <cstdint>
+
 namespace fbc::rt {
 
 int64_t monotonicNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+int64_t addSaturating(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
+int64_t deadlineAfter(int64_t ns) {
+  return addSaturating(monotonicNs(), ns);
 }
 
 std::string_view eventTypeName(EventType t) {
@@ -31,6 +44,10 @@ std::string_view eventTypeName(EventType t) {
     return "step_send";
   case EventType::StepRecv:
     return "step_recv";
+  case EventType::ResourceLimit:
+    return "resource_limit";
+  case EventType::TraceTruncated:
+    return "trace_truncated";
   }
   return "unknown";
 }
@@ -56,6 +73,21 @@ std::string Trace::serviceName(ServiceId id) const {
 
 uint64_t Trace::record(TraceEvent e) {
   std::lock_guard lock(mu_);
+  if (e.type == EventType::Syscall && syscallEvents_ >= kMaxTraceEvents) {
+    // Full: the first dropped event becomes the notice, later ones only
+    // count (in the notice's "dropped" field).
+    ++dropped_;
+    if (truncatedAt_) {
+      events_[truncatedAt_ - 1].fields.back().second = std::to_string(dropped_);
+      return 0;
+    }
+    e = TraceEvent{};
+    e.type = EventType::TraceTruncated;
+    e.fields = {{"message", "trace truncated after " + std::to_string(kMaxTraceEvents) + " events"},
+                {"dropped", std::to_string(dropped_)}};
+    truncatedAt_ = events_.size() + 1;
+  }
+  syscallEvents_ += e.type == EventType::Syscall;
   e.seq = nextSeq_++;
   e.timeNs = monotonicNs() - startNs_;
   events_.push_back(std::move(e));
@@ -104,6 +136,7 @@ size_t Trace::size() const {
 void Trace::clear() {
   std::lock_guard lock(mu_);
   events_.clear();
+  dropped_ = syscallEvents_ = truncatedAt_ = 0;
   counts_.clear();
   nextSeq_ = 1;
   startNs_ = monotonicNs();

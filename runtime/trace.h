@@ -25,7 +25,16 @@ enum class EventType : uint8_t {
   FaultRemoved,
   StepSend,
   StepRecv,
+  ResourceLimit,  // a service's cgroup limit refused something (fields: resource, limit, refused)
+  TraceTruncated, // the trace reached kMaxTraceEvents; later events were dropped
 };
+
+// A test's trace keeps at most this many syscall events (a deny hit in a
+// retry loop would otherwise grow it without bound); the next one becomes a
+// TraceTruncated event, "trace truncated after 100000 events", and the rest
+// are counted in its "dropped" field. Other events (lifecycle, faults,
+// steps) are always kept, and syscall counts (syscallSummary) stay exact.
+inline constexpr size_t kMaxTraceEvents = 100000;
 
 // "service_started", "syscall", "step_recv", ...
 std::string_view eventTypeName(EventType t);
@@ -77,7 +86,8 @@ public:
   void setServiceName(ServiceId id, std::string name);
   std::string serviceName(ServiceId id) const; // "test" for kNoService
 
-  // Records `e` (its seq and timeNs are assigned here) and returns its seq.
+  // Records `e` (its seq and timeNs are assigned here) and returns its seq
+  // (0 when the trace is full and `e` was dropped).
   uint64_t record(TraceEvent e);
   uint64_t record(EventType type, ServiceId service,
                   std::vector<std::pair<std::string, std::string>> fields = {});
@@ -107,6 +117,9 @@ private:
   int64_t startNs_;
   uint64_t nextSeq_ = 1;
   std::vector<TraceEvent> events_;
+  uint64_t syscallEvents_ = 0;
+  uint64_t dropped_ = 0;   // syscall events after the cap
+  size_t truncatedAt_ = 0; // 1 + the index of the TraceTruncated notice, 0: none
   std::vector<std::string> names_;
   struct Counts {
     uint64_t total = 0, faulted = 0;
@@ -116,5 +129,9 @@ private:
 };
 
 int64_t monotonicNs();
+// monotonicNs() + ns, saturating at INT64_MAX: a deadline for the longest
+// accepted delay, --timeout or sleep() does not wrap into the past.
+int64_t deadlineAfter(int64_t ns);
+int64_t addSaturating(int64_t a, int64_t b);
 
 } // namespace fbc::rt

@@ -36,6 +36,7 @@ constexpr std::string_view kServiceKeywords[] = {
     "reset",
     "seccomp",
     "nondeterministic_ok",
+    "pids_max", // fbc's: the service's cgroup pids limit (docs/run.md)
 };
 
 // Keywords of the reference that need parts of fbc not built yet.
@@ -218,6 +219,12 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
       s.seccomp = flag->value;
     } else if (k == "nondeterministic_ok") {
       parseCategories(site, s, v);
+    } else if (k == "pids_max") {
+      if (!v.isSmallInt() || v.smallInt() < 1 || v.smallInt() > 4194304)
+        site.fail(at, "service() pids_max must be an int from 1 to 4194304 (processes and "
+                      "threads the service may have at once), got " +
+                          (v.isInt() ? star::repr(v) : typeOf(v)));
+      s.pidsMax = static_cast<uint64_t>(v.smallInt());
     } else if (k == "ops") {
       parseOps(site, s, v);
     } else if (const char *what = unsupportedServiceKeyword(k)) {

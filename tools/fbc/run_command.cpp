@@ -7,6 +7,7 @@
 #include "runtime/executor.h"
 #include "runtime/process_groups.h"
 #include "runtime/report.h"
+#include "runtime/requirements.h"
 #include "tools/fbc/load_for_command.h"
 
 #include <CLI/CLI.hpp>
@@ -158,6 +159,20 @@ int runRun(const RunOptions &opts) {
       std::fprintf(stderr, "fbc run: error: %s\n", error.c_str());
       return 1;
     }
+    // What the kernel and our privileges must allow, checked once (this also
+    // sets up the run's cgroups and their watchdog: docs/run.md).
+    rt::Requirements req = rt::checkRequirements();
+    if (!req.missing.empty()) {
+      for (const std::string &m : req.missing)
+        std::fprintf(stderr, "fbc run: error: %s\n", m.c_str());
+      return 1;
+    }
+    if (!req.cgroups)
+      std::fprintf(stderr,
+                   "fbc run: warning: containment: %s: services are stopped by process group; "
+                   "a process that leaves its group and outlives a killed fbc is not contained, "
+                   "and there is no pids limit\n",
+                   req.containment.c_str());
     // The leaf program: the plan's axes, lowered; every leaf of every test
     // runs (docs/leaves.md).
     ir::Plan plan = passes::buildPlan(loaded->spec());
