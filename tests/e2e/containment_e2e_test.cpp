@@ -206,7 +206,7 @@ TEST(Containment, ForkBombIsAnErrorRowAndTheNextTestRuns) {
   FbcResult r = runFbc(spec, {"run", "spec.star", "--seed", "1"});
   if (contains(r.err, kFallback))
     GTEST_SKIP() << "no pids limit without cgroups (the fixture would fork 4096 children)";
-  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
   checkGolden(spec, spec.normalize(r.out));
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
