@@ -226,6 +226,11 @@ int startCgroupWatchdog(const CgroupRoots &roots) {
     // Its own session: a Ctrl-C to fbc's terminal or a kill of fbc's
     // process group does not reach it; the double fork reparents it away
     // from fbc, so fbc's reaping never waits for it.
+    // Not in the directory fbc ran in (a spec's, which a test may check
+    // for leftover processes, or a mount someone wants to unmount): born
+    // elsewhere, so not even for an instant.
+    if (chdir("/") != 0) {
+    }
     setsid();
     if (fork() != 0)
       _exit(0);
@@ -241,10 +246,6 @@ int startCgroupWatchdog(const CgroupRoots &roots) {
       dup2(devnull, 0);
       dup2(devnull, 1);
       dup2(devnull, 2);
-    }
-    // Not in the directory fbc ran in (a spec's, which a test may check
-    // for leftover processes, or a mount someone wants to unmount).
-    if (chdir("/") != 0) {
     }
     int keep = p[0];
     syscall(SYS_close_range, 3U, static_cast<unsigned>(keep - 1), 0U);
