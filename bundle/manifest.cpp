@@ -1,0 +1,290 @@
+#include "bundle/manifest.h"
+
+#include "runtime/json_writer.h"
+
+#include <simdjson.h>
+
+#include <map>
+
+namespace fbc::bundle {
+namespace {
+
+llvm::Error fail(const std::string &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "manifest.json: " + msg);
+}
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+// Typed field readers: absent is fine (the default stays), a wrong type is
+// an error naming the field.
+struct Reader {
+  std::string error;
+
+  bool str(object o, const char *key, std::string &out) {
+    element e;
+    if (o[key].get(e))
+      return true;
+    std::string_view v;
+    if (e.get(v)) {
+      error = std::string("\"") + key + "\" is not a string";
+      return false;
+    }
+    out = std::string(v);
+    return true;
+  }
+  bool u64(object o, const char *key, uint64_t &out) {
+    element e;
+    if (o[key].get(e))
+      return true;
+    if (e.get(out)) {
+      error = std::string("\"") + key + "\" is not a non-negative integer";
+      return false;
+    }
+    return true;
+  }
+  bool i64(object o, const char *key, int64_t &out) {
+    element e;
+    if (o[key].get(e))
+      return true;
+    if (e.get(out)) {
+      error = std::string("\"") + key + "\" is not an integer";
+      return false;
+    }
+    return true;
+  }
+  bool boolean(object o, const char *key, bool &out) {
+    element e;
+    if (o[key].get(e))
+      return true;
+    if (e.get(out)) {
+      error = std::string("\"") + key + "\" is not a boolean";
+      return false;
+    }
+    return true;
+  }
+  bool indexMap(object o, const char *key, std::map<std::string, uint64_t> &out) {
+    element e;
+    if (o[key].get(e))
+      return true;
+    object m;
+    if (e.get(m)) {
+      error = std::string("\"") + key + "\" is not an object";
+      return false;
+    }
+    for (auto kv : m) {
+      uint64_t v;
+      if (kv.value.get(v)) {
+        error = std::string("\"") + key + "\" has a value that is not a non-negative integer";
+        return false;
+      }
+      out[std::string(kv.key)] = v;
+    }
+    return true;
+  }
+  bool vectorMap(object o, const char *key, std::map<std::string, std::vector<bool>> &out) {
+    element e;
+    if (o[key].get(e))
+      return true;
+    object m;
+    if (e.get(m)) {
+      error = std::string("\"") + key + "\" is not an object";
+      return false;
+    }
+    for (auto kv : m) {
+      simdjson::dom::array a;
+      std::vector<bool> bits;
+      if (kv.value.get(a)) {
+        error = std::string("\"") + key + "\" has a value that is not an array";
+        return false;
+      }
+      for (element b : a) {
+        bool bit;
+        if (b.get(bit)) {
+          error = std::string("\"") + key + "\" has an element that is not a boolean";
+          return false;
+        }
+        bits.push_back(bit);
+      }
+      out[std::string(kv.key)] = std::move(bits);
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+std::string TestRow::displayName() const {
+  return leafId ? ir::leafDisplayName(name, *leafId, leafLabel()) : name;
+}
+
+Summary summarize(const std::vector<TestRow> &rows, uint64_t notRun) {
+  Summary s;
+  s.total = rows.size();
+  s.notRun = notRun;
+  for (const TestRow &r : rows) {
+    const std::string &o = r.outcome;
+    if (o == "passed" || o == "fault_bypassed")
+      ++s.passed;
+    else if (o == "failed" || o == "expectation_violated" || o == "strict_determinism_violation")
+      ++s.failed;
+    else if (o == "inconclusive")
+      ++s.inconclusive;
+    else if (o == "halted")
+      ++s.halted;
+    else
+      ++s.errored;
+  }
+  return s;
+}
+
+std::string formatManifestJson(const Manifest &m) {
+  std::string out;
+  rt::JsonWriter w(out, 2);
+  w.beginObject();
+  w.field("schema_version", m.schemaVersion);
+  w.field(m.producer == "faultbox" ? "faultbox_version" : "fbc_version", m.version);
+  w.field("run_id", m.runId);
+  w.field("created_at", m.createdAt);
+  w.field("seed", m.seed);
+  w.field("spec_root", m.specRoot);
+  if (!m.specEntry.empty())
+    w.field("spec_entry", m.specEntry);
+  if (!m.specDir.empty())
+    w.field("spec_dir", m.specDir);
+  w.field("interrupted", m.interrupted);
+  w.key("tests").beginArray();
+  for (const TestRow &t : m.tests) {
+    w.beginObject();
+    w.field("name", t.name);
+    w.field("outcome", t.outcome);
+    w.field("duration_ms", t.durationMs);
+    w.field("seed", t.seed);
+    if (!t.expectation.empty())
+      w.field("expectation", t.expectation);
+    if (!t.reason.empty())
+      w.field("reason", t.reason);
+    if (t.leafId) {
+      w.field("leaf_id", *t.leafId);
+      if (!t.leaf.choices.empty()) {
+        w.key("leaf_choices").beginObject();
+        for (const auto &[k, v] : t.leaf.choices)
+          w.field(k, v);
+        w.endObject();
+      }
+      if (!t.leaf.probability.empty()) {
+        w.key("leaf_probability_outcomes").beginObject();
+        for (const auto &[k, bits] : t.leaf.probability) {
+          w.key(k).beginArray();
+          for (bool b : bits)
+            w.value(b);
+          w.endArray();
+        }
+        w.endObject();
+      }
+      if (!t.leaf.interleavings.empty()) {
+        w.key("leaf_interleavings").beginObject();
+        for (const auto &[k, v] : t.leaf.interleavings)
+          w.field(k, v);
+        w.endObject();
+      }
+    }
+    w.endObject();
+  }
+  w.endArray();
+  w.key("summary").beginObject();
+  w.field("total", m.summary.total);
+  w.field("passed", m.summary.passed);
+  w.field("failed", m.summary.failed);
+  w.field("errored", m.summary.errored);
+  w.field("inconclusive", m.summary.inconclusive);
+  w.field("halted", m.summary.halted);
+  w.field("not_run", m.summary.notRun);
+  w.endObject();
+  if (!m.files.empty()) {
+    w.key("files").beginObject();
+    for (const auto &[name, digest] : m.files)
+      w.field(name, digest);
+    w.endObject();
+  }
+  w.endObject();
+  out += '\n';
+  return out;
+}
+
+llvm::Expected<Manifest> parseManifest(std::string_view json) {
+  simdjson::dom::parser parser;
+  element root;
+  if (auto err = parser.parse(json.data(), json.size()).get(root))
+    return fail(std::string("not valid JSON: ") + simdjson::error_message(err));
+  object o;
+  if (root.get(o))
+    return fail("not a JSON object");
+  Manifest m;
+  Reader r;
+  element sv;
+  if (o["schema_version"].get(sv))
+    return fail("missing schema_version");
+  if (sv.get(m.schemaVersion))
+    return fail("\"schema_version\" is not an integer");
+  if (m.schemaVersion != kSchemaVersion)
+    return fail("schema_version " + std::to_string(m.schemaVersion) +
+                " is not one this fbc reads (it reads " + std::to_string(kSchemaVersion) + ")");
+  element ignored;
+  if (!o["faultbox_version"].get(ignored)) {
+    m.producer = "faultbox";
+    if (!r.str(o, "faultbox_version", m.version))
+      return fail(r.error);
+  } else if (!r.str(o, "fbc_version", m.version)) {
+    return fail(r.error);
+  }
+  bool interrupted = false;
+  if (!r.str(o, "run_id", m.runId) || !r.str(o, "created_at", m.createdAt) ||
+      !r.u64(o, "seed", m.seed) || !r.str(o, "spec_root", m.specRoot) ||
+      !r.str(o, "spec_entry", m.specEntry) || !r.str(o, "spec_dir", m.specDir) ||
+      !r.boolean(o, "interrupted", interrupted))
+    return fail(r.error);
+  m.interrupted = interrupted;
+  element tests;
+  if (!o["tests"].get(tests) && !tests.is_null()) {
+    simdjson::dom::array rows;
+    if (tests.get(rows))
+      return fail("\"tests\" is not an array");
+    size_t i = 0;
+    for (element e : rows) {
+      object row;
+      if (e.get(row))
+        return fail("tests[" + std::to_string(i) + "] is not an object");
+      TestRow t;
+      std::string leafId;
+      bool hasLeaf = !row["leaf_id"].get(ignored);
+      if (!r.str(row, "name", t.name) || !r.str(row, "outcome", t.outcome) ||
+          !r.i64(row, "duration_ms", t.durationMs) || !r.u64(row, "seed", t.seed) ||
+          !r.str(row, "expectation", t.expectation) || !r.str(row, "reason", t.reason) ||
+          !r.str(row, "leaf_id", leafId) || !r.indexMap(row, "leaf_choices", t.leaf.choices) ||
+          !r.vectorMap(row, "leaf_probability_outcomes", t.leaf.probability) ||
+          !r.indexMap(row, "leaf_interleavings", t.leaf.interleavings))
+        return fail("tests[" + std::to_string(i) + "]: " + r.error);
+      if (hasLeaf && !leafId.empty())
+        t.leafId = leafId;
+      m.tests.push_back(std::move(t));
+      ++i;
+    }
+  }
+  uint64_t notRun = 0;
+  element summary;
+  if (!o["summary"].get(summary)) {
+    object s;
+    if (summary.get(s))
+      return fail("\"summary\" is not an object");
+    if (!r.u64(s, "not_run", notRun))
+      return fail("summary: " + r.error);
+  }
+  // The counts are recomputed from the rows: what inspect and report show
+  // cannot disagree with the rows they list.
+  m.summary = summarize(m.tests, notRun);
+  return m;
+}
+
+} // namespace fbc::bundle

@@ -1,0 +1,76 @@
+// manifest.json: the bundle's index of the run (docs/bundle.md has the
+// schema). One type for both directions: `fbc run` fills it from the run
+// report and writes it; inspect, replay and report parse it back, from fbc's
+// bundles and from the reference tool's legacy ones (same schema_version 1,
+// `faultbox_version` instead of `fbc_version`).
+#pragma once
+
+#include "ir/leaf_program.h"
+
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace fbc::bundle {
+
+inline constexpr int64_t kSchemaVersion = 1;
+
+struct TestRow {
+  std::string name;
+  // passed, failed, expectation_violated, errored, inconclusive, halted
+  // (the reference's words; legacy bundles may add fault_bypassed,
+  // strict_determinism_violation).
+  std::string outcome;
+  int64_t durationMs = 0;
+  uint64_t seed = 0;
+  std::string expectation; // fault_scenario / matrix cell; "" otherwise
+  std::string reason;      // why a row did not pass; "" otherwise
+  // Fan-out leaves only: a test without fan-out has no leaf_* keys at all.
+  std::optional<std::string> leafId;
+  ir::LeafFields leaf; // leaf_choices, leaf_probability_outcomes, leaf_interleavings
+
+  // "retries=1, wal[10], spec.star:7#0" (ir::leafLabel).
+  std::string leafLabel() const { return ir::leafLabel(leaf); }
+  // "name", or "name [leaf N — label]" for a leaf (ir::leafDisplayName).
+  std::string displayName() const;
+};
+
+struct Summary {
+  uint64_t total = 0, passed = 0, failed = 0, errored = 0, inconclusive = 0, halted = 0;
+  uint64_t notRun = 0; // tests an interrupt kept from running
+};
+
+struct Manifest {
+  int64_t schemaVersion = kSchemaVersion;
+  std::string producer = "fbc"; // "faultbox" for a legacy bundle
+  std::string version;          // fbc_version / faultbox_version
+  std::string runId;            // 32 hex digits
+  std::string createdAt;        // RFC 3339 UTC, the run's start
+  uint64_t seed = 0;
+  std::string specRoot;  // the spec path as given to `fbc run`
+  std::string specEntry; // the root spec's entry in the snapshot, "spec/x.star"
+  std::string specDir;   // the folder the spec ran from (services' cwd)
+  bool interrupted = false;
+  std::vector<TestRow> tests;
+  Summary summary;
+  // Every other entry's "sha256:<hex>", in archive order (integrity.h).
+  std::vector<std::pair<std::string, std::string>> files;
+};
+
+// Counts `rows` by outcome (failed includes expectation_violated and the
+// reference's strict_determinism_violation; passed includes fault_bypassed).
+Summary summarize(const std::vector<TestRow> &rows, uint64_t notRun);
+
+// Pretty JSON, keys in schema order, ending in a newline.
+std::string formatManifestJson(const Manifest &m);
+
+// Parses manifest.json; refuses a missing or unknown schema_version and
+// wrongly typed fields with a message naming the field.
+llvm::Expected<Manifest> parseManifest(std::string_view json);
+
+} // namespace fbc::bundle
