@@ -3,6 +3,7 @@
 #include "tools/fbc/exec_command.h"
 #include "tools/fbc/ir_command.h"
 #include "tools/fbc/plan_command.h"
+#include "tools/fbc/report_command.h"
 #include "tools/fbc/run_command.h"
 
 #include <CLI/CLI.hpp>
@@ -38,6 +39,10 @@ int runFbc(int argc, char **argv) {
   auto *run = app.add_subcommand("run", "Run a spec's tests against real processes");
   RunOptions runOpts;
   addRunOptions(*run, runOpts);
+  auto *report =
+      app.add_subcommand("report", "Render a run bundle as one self-contained HTML page");
+  ReportOptions reportOpts;
+  addReportOptions(*report, reportOpts);
   auto *exec = app.add_subcommand("exec", "Run a plain Starlark file");
   ExecOptions execOpts;
   exec->add_option("file", execOpts.file, "Starlark file")->required();
@@ -54,10 +59,13 @@ int runFbc(int argc, char **argv) {
     return false;
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
+    std::string names;
+    for (const CLI::App *sub : app.get_subcommands({}))
+      names += (names.empty() ? "" : ", ") + sub->get_name();
     std::fprintf(stderr,
-                 "fbc: error: unknown command '%s' (commands: plan, ir, run, exec)\n"
+                 "fbc: error: unknown command '%s' (commands: %s)\n"
                  "Run 'fbc --help' for usage.\n",
-                 argv[1]);
+                 argv[1], names.c_str());
     return 1;
   }
 
@@ -82,6 +90,8 @@ int runFbc(int argc, char **argv) {
     return runPlan(planOpts);
   if (app.got_subcommand("run"))
     return runRun(runOpts);
+  if (app.got_subcommand("report"))
+    return runReport(reportOpts);
   return 1;
 }
 

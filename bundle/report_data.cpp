@@ -1,0 +1,594 @@
+// The HTML report's data: what the page shows, derived from the bundle's
+// entries once, here, so the page script only lays it out (docs/report.md,
+// "Data"). The derivations that matter:
+//   - each tests-table row is a manifest row, paired with ITS trace.json
+//     entry by (name, leaf_id) in order (the reference paired by name, so
+//     every leaf row opened the last leaf's trace); a legacy trace without
+//     leaf fields falls back to the k-th entry of that name;
+//   - a row's display name and a trace's are built by the same formatter
+//     (ir::leafDisplayName / ir::leafLabel), the trace's from its own leaf
+//     fields, so the page can show which leaf a trace belongs to;
+//   - a matrix cell points at the row whose trace entry has its scenario and
+//     fault (not at a name guessed from a naming convention);
+//   - the plan tree's axis lines are `fbc plan`'s own words
+//     (backend::planAxisText);
+//   - spec files and service logs go in as they are (the JSON writer turns
+//     invalid UTF-8 into U+FFFD);
+//   - traceback frames ("spec.star:26:9: in test_x") point at a spec file of
+//     the snapshot and a line.
+#include "backend/plan_emit.h"
+#include "bundle/manifest.h"
+#include "bundle/report_html.h"
+#include "ir/leaf_program.h"
+#include "runtime/json_writer.h"
+
+#include <simdjson.h>
+
+#include <map>
+#include <optional>
+
+namespace fbc::bundle {
+namespace {
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+llvm::Error fail(const std::string &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", msg.c_str());
+}
+
+std::string str(element e, const char *key) {
+  std::string_view v;
+  if (e.type() == element_type::OBJECT && !e[key].get(v))
+    return std::string(v);
+  return "";
+}
+
+// A parsed JSON entry of the bundle; the parser owns the elements.
+struct Doc {
+  simdjson::dom::parser parser;
+  element root;
+  bool present = false;
+};
+
+llvm::Error parseEntry(const Contents &c, const char *name, Doc &doc) {
+  const Entry *e = c.find(name);
+  if (!e)
+    return llvm::Error::success();
+  simdjson::padded_string padded(e->data);
+  // simdjson's elements point into the parser's buffers: keep the document.
+  auto err = doc.parser.parse(padded).get(doc.root);
+  if (err)
+    return fail(std::string(name) + ": not valid JSON (" + simdjson::error_message(err) + ")");
+  if (doc.root.type() != element_type::OBJECT)
+    return fail(std::string(name) + ": not a JSON object");
+  doc.present = true;
+  return llvm::Error::success();
+}
+
+// Copies a JSON value through, members in their order.
+void copyValue(rt::JsonWriter &w, element e) {
+  switch (e.type()) {
+  case element_type::OBJECT:
+    w.beginObject();
+    for (auto kv : object(e)) {
+      w.key(kv.key);
+      copyValue(w, kv.value);
+    }
+    w.endObject();
+    break;
+  case element_type::ARRAY:
+    w.beginArray();
+    for (element x : array(e))
+      copyValue(w, x);
+    w.endArray();
+    break;
+  case element_type::STRING:
+    w.value(std::string_view(e));
+    break;
+  case element_type::INT64:
+    w.value(int64_t(e));
+    break;
+  case element_type::UINT64:
+    w.value(uint64_t(e));
+    break;
+  case element_type::DOUBLE:
+    w.value(double(e));
+    break;
+  case element_type::BOOL:
+    w.value(bool(e));
+    break;
+  case element_type::NULL_VALUE:
+    w.null();
+    break;
+  }
+}
+
+// A JSON scalar as display text (env.json values, numbers in strings).
+std::string scalarText(element e) {
+  switch (e.type()) {
+  case element_type::STRING:
+    return std::string(std::string_view(e));
+  case element_type::INT64:
+    return std::to_string(int64_t(e));
+  case element_type::UINT64:
+    return std::to_string(uint64_t(e));
+  case element_type::BOOL:
+    return bool(e) ? "true" : "false";
+  case element_type::NULL_VALUE:
+    return "null";
+  default: {
+    std::string out;
+    rt::JsonWriter w(out);
+    copyValue(w, e);
+    return out;
+  }
+  }
+}
+
+// The leaf fields of a trace.json entry, as the run writes them.
+std::optional<std::string> traceDisplayName(element t) {
+  std::string id = str(t, "leaf_id");
+  std::string name = str(t, "name");
+  element m;
+  if (id.empty())
+    return std::nullopt;
+  ir::LeafFields f;
+  if (!t["leaf_choices"].get(m) && m.type() == element_type::OBJECT)
+    for (auto kv : object(m))
+      if (uint64_t v; !kv.value.get(v))
+        f.choices.emplace(std::string(kv.key), v);
+  if (!t["leaf_probability_outcomes"].get(m) && m.type() == element_type::OBJECT)
+    for (auto kv : object(m)) {
+      std::vector<bool> bits;
+      if (kv.value.type() == element_type::ARRAY)
+        for (element b : array(kv.value))
+          bits.push_back(b.type() == element_type::BOOL && bool(b));
+      f.probability.emplace(std::string(kv.key), std::move(bits));
+    }
+  if (!t["leaf_interleavings"].get(m) && m.type() == element_type::OBJECT)
+    for (auto kv : object(m))
+      if (uint64_t v; !kv.value.get(v))
+        f.interleavings.emplace(std::string(kv.key), v);
+  return ir::leafDisplayName(name, id, ir::leafLabel(f));
+}
+
+// ------------------------------------------------------------ spec files
+
+struct SpecFile {
+  std::string path; // without "spec/"
+  const Entry *entry;
+};
+
+std::string basenameOf(const std::string &p) {
+  size_t s = p.rfind('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+// Which snapshot file a traceback's path names: the root spec (the path
+// `fbc run` was given), the same relative path, a path ending in it, or the
+// only file with that base name; -1 when none does.
+int specIndexFor(const std::string &path, const std::vector<SpecFile> &specs, const Manifest &m) {
+  if (!m.specEntry.empty() && (path == m.specRoot || basenameOf(path) == basenameOf(m.specRoot)))
+    for (size_t i = 0; i < specs.size(); ++i)
+      if ("spec/" + specs[i].path == m.specEntry)
+        return int(i);
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (path == specs[i].path ||
+        (path.size() > specs[i].path.size() && path.ends_with("/" + specs[i].path)))
+      return int(i);
+  int found = -1;
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (basenameOf(specs[i].path) == basenameOf(path)) {
+      if (found >= 0)
+        return -1;
+      found = int(i);
+    }
+  return found;
+}
+
+// "spec.star:26:9: in test_x" -> {file index, line}; {-1, 0} for
+// "<builtin>: in fault" and anything else.
+std::pair<int, uint64_t> frameTarget(const std::string &frame, const std::vector<SpecFile> &specs,
+                                     const Manifest &m) {
+  size_t end = frame.find(": ");
+  if (end == std::string::npos)
+    return {-1, 0};
+  std::string loc = frame.substr(0, end); // path:line:col
+  size_t c2 = loc.rfind(':');
+  if (c2 == std::string::npos || c2 == 0)
+    return {-1, 0};
+  size_t c1 = loc.rfind(':', c2 - 1);
+  if (c1 == std::string::npos)
+    return {-1, 0};
+  std::string line = loc.substr(c1 + 1, c2 - c1 - 1);
+  if (line.empty() || line.size() > 9 || line.find_first_not_of("0123456789") != std::string::npos)
+    return {-1, 0};
+  int idx = specIndexFor(loc.substr(0, c1), specs, m);
+  return {idx, idx < 0 ? 0 : std::stoull(line)};
+}
+
+// ------------------------------------------------------------ plan
+
+// ir::PlanAxis from a plan.json axis, for backend::planAxisText.
+ir::PlanAxis planAxis(const std::string &kind, element a) {
+  ir::PlanAxis ax;
+  ax.kind = kind == "probability"    ? ir::AxisKind::Probability
+            : kind == "interleaving" ? ir::AxisKind::Interleaving
+                                     : ir::AxisKind::Choose;
+  ax.name = str(a, "name");
+  element v;
+  if (!a["values"].get(v) && v.type() == element_type::ARRAY)
+    for (element x : array(v))
+      ax.values.push_back(scalarText(x));
+  uint64_t n;
+  if (!a["size"].get(n))
+    ax.size = n;
+  int64_t mf;
+  if (!a["max_fires"].get(mf))
+    ax.maxFires = mf;
+  ax.fault = str(a, "fault");
+  if (!a["branches"].get(n))
+    ax.branches = uint32_t(n);
+  ax.policy = str(a, "policy");
+  // The JSON says only "estimated"; a probability axis whose max_fires is
+  // known but whose size is not is one too large for 64 bits.
+  if (!ax.size && ax.kind == ir::AxisKind::Probability && ax.maxFires)
+    ax.unknown = ir::UnknownReason::TooLarge;
+  return ax;
+}
+
+void stringArray(rt::JsonWriter &w, element parent, const char *key) {
+  element v;
+  w.key(key).beginArray();
+  if (!parent[key].get(v) && v.type() == element_type::ARRAY)
+    for (element x : array(v))
+      w.value(scalarText(x));
+  w.endArray();
+}
+
+// parent[key] as a T, or `def` when absent or of another type.
+template <typename T> T num(element parent, const char *key, T def) {
+  T v;
+  if (parent.type() != element_type::OBJECT || parent[key].get(v))
+    return def;
+  return v;
+}
+
+bool flag(element parent, const char *key) {
+  bool b = false;
+  return !parent[key].get(b) && b;
+}
+
+void writePlan(rt::JsonWriter &w, const Doc &plan) {
+  if (!plan.present) {
+    w.null();
+    return;
+  }
+  element p = plan.root;
+  w.beginObject();
+  w.field("spec_path", str(p, "spec_path"));
+  element d;
+  std::string det;
+  if (!p["determinism"].get(d)) {
+    det = str(d, "level");
+    if (flag(d, "strict"))
+      det += " (strict)";
+    if (!flag(d, "explicit"))
+      det += " \u2014 default; spec did not call determinism()";
+  }
+  w.field("determinism", det);
+  element totals;
+  ir::Count total{0, true};
+  if (!p["totals"].get(totals)) {
+    total = ir::Count{num<uint64_t>(totals, "instances", 0), !flag(totals, "estimated")};
+  }
+  w.field("total", "Total: " + total.str() + " plan instance" + (total.value == 1 ? "" : "s"));
+  w.field("estimated", !total.exact);
+  element topo, services;
+  w.key("services").beginArray();
+  if (!p["topology"].get(topo) && !topo["services"].get(services) &&
+      services.type() == element_type::ARRAY)
+    for (element s : array(services))
+      w.value(str(s, "name"));
+  w.endArray();
+
+  w.key("tests").beginArray();
+  element tests;
+  if (!p["tests"].get(tests) && tests.type() == element_type::ARRAY)
+    for (element t : array(tests)) {
+      w.beginObject();
+      w.field("name", str(t, "name"));
+      w.field("kind", str(t, "kind"));
+      w.field("instances", backend::planInstancesText(
+                               ir::Count{num<uint64_t>(t, "instances", 1), !flag(t, "estimated")}));
+      w.key("compositions").beginArray();
+      element comps;
+      if (!t["compositions"].get(comps) && comps.type() == element_type::ARRAY)
+        for (element c : array(comps)) {
+          std::string kind = str(c, "kind");
+          w.beginObject();
+          w.field("kind", kind);
+          w.key("lines").beginArray();
+          element axes;
+          if (!c["axes"].get(axes) && axes.type() == element_type::ARRAY)
+            for (element a : array(axes)) {
+              if (kind == "fault_matrix") {
+                std::string line = str(a, "name") + ": [";
+                element v;
+                size_t k = 0;
+                if (!a["values"].get(v) && v.type() == element_type::ARRAY)
+                  for (element x : array(v))
+                    line += (k++ ? ", " : "") + scalarText(x);
+                w.value(line + "]");
+              } else {
+                w.value(backend::planAxisText(planAxis(kind, a)));
+              }
+            }
+          w.endArray();
+          w.endObject();
+        }
+      w.endArray();
+      stringArray(w, t, "faults");
+      stringArray(w, t, "matrix_cells");
+      std::string expect = str(t, "expect");
+      w.field("expect", expect == "(mixed)" ? "(mixed \u2014 per-cell overrides)" : expect);
+      w.field("timeout", str(t, "timeout"));
+      w.endObject();
+    }
+  w.endArray();
+
+  element cov;
+  if (p["coverage"].get(cov) || cov.type() != element_type::OBJECT) {
+    w.key("coverage").null();
+  } else {
+    w.key("coverage").beginObject();
+    w.key("edges").beginArray();
+    element edges;
+    if (!cov["edges"].get(edges) && edges.type() == element_type::ARRAY)
+      for (element e : array(edges)) {
+        w.beginObject();
+        w.field("from", str(e, "from"));
+        w.field("to", str(e, "to"));
+        w.field("protocol", str(e, "protocol"));
+        w.field("via", str(e, "via"));
+        stringArray(w, e, "fault_tests");
+        element ft;
+        bool covered =
+            !e["fault_tests"].get(ft) && ft.type() == element_type::ARRAY && array(ft).size() > 0;
+        w.field("covered", covered);
+        w.endObject();
+      }
+    w.endArray();
+    w.field("uncovered", num<uint64_t>(cov, "uncovered_edges", 0));
+    stringArray(w, cov, "covered_protocols");
+    stringArray(w, cov, "uncovered_protocols");
+    w.endObject();
+  }
+
+  w.key("diagnostics").beginArray();
+  element diags;
+  if (!p["diagnostics"].get(diags) && diags.type() == element_type::ARRAY)
+    for (element dg : array(diags)) {
+      w.beginObject();
+      w.field("severity", str(dg, "severity"));
+      w.field("code", str(dg, "code"));
+      w.field("message", str(dg, "message"));
+      w.field("location", str(dg, "location"));
+      w.endObject();
+    }
+  w.endArray();
+  w.endObject();
+}
+
+} // namespace
+
+llvm::Expected<std::string> reportData(const Contents &c, const std::string &bundleName) {
+  const Entry *me = c.find("manifest.json");
+  if (!me)
+    return fail("bundle has no manifest.json (not a .fb bundle?)");
+  llvm::Expected<Manifest> parsed = parseManifest(me->data);
+  if (!parsed)
+    return parsed.takeError();
+  const Manifest &m = *parsed;
+  Doc trace, plan, env;
+  if (auto err = parseEntry(c, "trace.json", trace))
+    return err;
+  if (auto err = parseEntry(c, "plan.json", plan))
+    return err;
+  if (auto err = parseEntry(c, "env.json", env))
+    return err;
+
+  std::vector<SpecFile> specs;
+  std::map<std::string, std::pair<const Entry *, const Entry *>> logs; // service -> out, err
+  for (const Entry &e : c.entries) {
+    if (e.name.starts_with("spec/"))
+      specs.push_back({e.name.substr(5), &e});
+    if (e.name.starts_with("services/")) {
+      std::string rest = e.name.substr(9);
+      if (rest.ends_with(".stdout"))
+        logs[rest.substr(0, rest.size() - 7)].first = &e;
+      else if (rest.ends_with(".stderr"))
+        logs[rest.substr(0, rest.size() - 7)].second = &e;
+    }
+  }
+
+  // trace.json's tests, and the manifest row each belongs to.
+  std::vector<element> traces;
+  element ttests;
+  if (trace.present && !trace.root["tests"].get(ttests) && ttests.type() == element_type::ARRAY)
+    for (element t : array(ttests))
+      if (t.type() == element_type::OBJECT)
+        traces.push_back(t);
+  std::vector<int> rowTrace(m.tests.size(), -1);
+  std::vector<bool> taken(traces.size(), false);
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> byKey;
+  for (size_t i = 0; i < traces.size(); ++i)
+    byKey[{str(traces[i], "name"), str(traces[i], "leaf_id")}].push_back(i);
+  std::map<std::pair<std::string, std::string>, size_t> used;
+  for (size_t r = 0; r < m.tests.size(); ++r) {
+    std::pair<std::string, std::string> key{m.tests[r].name, m.tests[r].leafId.value_or("")};
+    auto it = byKey.find(key);
+    size_t &k = used[key];
+    if (it != byKey.end() && k < it->second.size()) {
+      rowTrace[r] = int(it->second[k++]);
+      taken[size_t(rowTrace[r])] = true;
+    }
+  }
+  // A legacy trace has no leaf fields: the k-th untaken entry of the name.
+  for (size_t r = 0; r < m.tests.size(); ++r)
+    if (rowTrace[r] < 0)
+      for (size_t i = 0; i < traces.size(); ++i)
+        if (!taken[i] && str(traces[i], "name") == m.tests[r].name) {
+          rowTrace[r] = int(i);
+          taken[i] = true;
+          break;
+        }
+
+  std::string out;
+  rt::JsonWriter w(out);
+  w.beginObject();
+
+  w.key("run").beginObject();
+  w.field("bundle", bundleName);
+  w.field("producer", m.producer);
+  w.field("version", m.version);
+  w.field("run_id", m.runId);
+  w.field("created_at", m.createdAt);
+  w.field("seed", std::to_string(m.seed)); // a string: JS numbers stop at 2^53
+  w.field("spec_root", m.specRoot);
+  w.field("interrupted", m.interrupted);
+  w.field("legacy", c.legacy);
+  w.endObject();
+
+  // The header's counts, as parseManifest() tallies them from the rows.
+  const Summary &sum = m.summary;
+  const std::pair<const char *, uint64_t> counts[] = {{"total", sum.total},
+                                                      {"passed", sum.passed},
+                                                      {"failed", sum.failed},
+                                                      {"errored", sum.errored},
+                                                      {"inconclusive", sum.inconclusive},
+                                                      {"halted", sum.halted},
+                                                      {"not_run", sum.notRun}};
+  w.key("summary").beginObject();
+  for (const auto &[kind, n] : counts)
+    w.field(kind, n);
+  w.endObject();
+
+  w.key("env").beginArray();
+  if (env.present)
+    for (auto kv : object(env.root)) {
+      w.beginArray();
+      w.value(kv.key);
+      w.value(scalarText(kv.value));
+      w.endArray();
+    }
+  w.endArray();
+
+  w.key("rows").beginArray();
+  for (size_t r = 0; r < m.tests.size(); ++r) {
+    const TestRow &t = m.tests[r];
+    w.beginObject();
+    w.field("display", t.displayName());
+    w.field("name", t.name);
+    if (t.leafId)
+      w.field("leaf_id", *t.leafId);
+    w.field("outcome", t.outcome);
+    w.field("duration_ms", t.durationMs);
+    w.field("expectation", t.expectation);
+    w.field("reason", t.reason);
+    w.field("trace", int64_t(rowTrace[r]));
+    w.endObject();
+  }
+  w.endArray();
+
+  w.key("traces").beginArray();
+  for (element t : traces) {
+    w.beginObject();
+    w.field("display", traceDisplayName(t).value_or(str(t, "name")));
+    w.key("frames").beginArray();
+    element tb;
+    if (!t["traceback"].get(tb) && tb.type() == element_type::ARRAY)
+      for (element f : array(tb)) {
+        std::string text = scalarText(f);
+        auto [idx, line] = frameTarget(text, specs, m);
+        w.beginObject();
+        w.field("text", text);
+        w.field("spec", int64_t(idx));
+        w.field("line", line);
+        w.endObject();
+      }
+    w.endArray();
+    w.key("entry");
+    copyValue(w, t);
+    w.endObject();
+  }
+  w.endArray();
+
+  element mx;
+  if (trace.present && !trace.root["matrix"].get(mx) && mx.type() == element_type::OBJECT) {
+    w.key("matrix").beginObject();
+    stringArray(w, mx, "scenarios");
+    stringArray(w, mx, "faults");
+    w.key("cells").beginArray();
+    element cells;
+    if (!mx["cells"].get(cells) && cells.type() == element_type::ARRAY)
+      for (element cell : array(cells)) {
+        std::string sc = str(cell, "scenario"), fa = str(cell, "fault");
+        // The row whose trace entry is this cell's run.
+        int64_t row = -1;
+        for (size_t r = 0; r < m.tests.size() && row < 0; ++r)
+          if (rowTrace[r] >= 0 && str(traces[size_t(rowTrace[r])], "scenario") == sc &&
+              str(traces[size_t(rowTrace[r])], "fault") == fa)
+            row = int64_t(r);
+        // A legacy trace entry has no scenario/fault: its cell's name.
+        for (size_t r = 0; r < m.tests.size() && row < 0; ++r)
+          if (m.tests[r].name == "test_matrix_" + sc + "_" + fa)
+            row = int64_t(r);
+        w.beginObject();
+        w.field("scenario", sc);
+        w.field("fault", fa);
+        std::string outcome = str(cell, "outcome");
+        if (outcome.empty())
+          outcome = flag(cell, "passed") ? "passed" : "failed";
+        w.field("outcome", outcome);
+        w.field("expectation", str(cell, "expectation"));
+        w.field("duration_ms", num<int64_t>(cell, "duration_ms", 0));
+        w.field("row", row);
+        w.endObject();
+      }
+    w.endArray();
+    w.endObject();
+  } else {
+    w.key("matrix").null();
+  }
+
+  w.key("plan");
+  writePlan(w, plan);
+
+  w.key("specs").beginArray();
+  for (const SpecFile &s : specs) {
+    w.beginObject();
+    w.field("path", s.path);
+    w.field("text", s.entry->data);
+    w.endObject();
+  }
+  w.endArray();
+
+  w.key("services").beginArray();
+  for (const auto &[name, pair] : logs) {
+    w.beginObject();
+    w.field("name", name);
+    w.field("stdout", pair.first ? pair.first->data : std::string());
+    w.field("stderr", pair.second ? pair.second->data : std::string());
+    w.endObject();
+  }
+  w.endArray();
+
+  w.endObject();
+  return out;
+}
+
+} // namespace fbc::bundle
