@@ -10,6 +10,7 @@ packages=(
   libseccomp-dev libarchive-dev libcurl4-openssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev
   golang-starlark-dev golang-go strace python3
+  chromium fonts-dejavu-core zstd
 )
 
 missing=()

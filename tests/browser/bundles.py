@@ -136,3 +136,10 @@ def hand_bundle(path, trace, plan, spec_text, services=None, rows=None, env=None
         entries.append(("services/%s.stderr" % name, err.encode(), 0o644))
     entries.append(("spec/spec.star", spec_text.encode(), 0o644))
     write_tar(path, entries, gzip=False)
+
+
+def run_bundle(fbc, workdir, path, *args):
+    """The bundle of `fbc run spec.star ARGS` in workdir, written to path."""
+    trace = run_json(fbc, workdir, *args)
+    plan = plan_json(fbc, workdir)
+    hand_bundle(path, trace, plan, open(os.path.join(workdir, "spec.star")).read())

@@ -133,7 +133,8 @@ class Browser:
         reply = self.call("Page.navigate", {"url": url})
         if reply.get("errorText"):
             raise BrowserError("navigate %s: %s" % (url, reply["errorText"]))
-        self.wait_event("Page.loadEventFired")
+        if "loaderId" in reply:  # none for a same-document (#fragment) navigation
+            self.wait_event("Page.loadEventFired")
 
     def eval(self, expression):
         """The value of a JS expression (JSON-serialisable; promises awaited)."""

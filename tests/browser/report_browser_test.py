@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+"""`fbc report` in a real browser (CTest label `browser`).
+
+Each case runs an e2e spec with `fbc run` on the fixture services (or builds
+a bundle by hand where no spec can say it: the reference's legacy layout,
+hostile strings), renders it with `fbc report`, opens the page in headless
+Chromium over the DevTools protocol (tests/browser/cdp.py), clicks what a
+person would click, and checks the DOM against the bundle's own JSON.
+A screenshot of each case goes to OUT/<case>.png.
+
+    report_browser_test.py CASE --fbc FBC --specs DIR --kv BIN --api BIN --crash BIN --out DIR
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bundles  # noqa: E402
+from cdp import Browser  # noqa: E402
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL: " + what)
+
+
+def eq(got, want, what):
+    check(got == want, "%s: got %r, want %r" % (what, got, want))
+
+
+class Case:
+    def __init__(self, args):
+        self.args = args
+        self.tmp = tempfile.mkdtemp(prefix="fbc-report-browser-")
+        self.fixtures = {"kv": args.kv, "api": args.api, "crash": args.crash}
+
+    def run_spec(self, name, seed="1"):
+        """e2e spec -> (bundle path, workdir, trace.json, plan.json, manifest)."""
+        wd = os.path.join(self.tmp, name)
+        bundles.prepare_spec(os.path.join(self.args.specs, name + ".star"), wd, self.fixtures)
+        path = os.path.join(wd, name + ".fb")
+        bundles.run_bundle(self.args.fbc, wd, path, "--seed", seed)
+        members = read_bundle(path)
+        return (path, wd, json.loads(members["trace.json"]), json.loads(members["plan.json"]),
+                json.loads(members["manifest.json"]))
+
+    def report(self, bundle):
+        out = bundle[:-3] + ".html" if bundle.endswith(".fb") else bundle + ".html"
+        p = subprocess.run([self.args.fbc, "report", bundle], capture_output=True, text=True)
+        eq(p.returncode, 0, "fbc report exit code (stderr: %s)" % p.stderr.strip())
+        eq(p.stderr, "Report: %s\n" % out, "fbc report stderr")
+        return out
+
+    def open(self, browser, html, fragment=""):
+        if fragment:  # a fresh load, not a same-document fragment change
+            browser.open("about:blank")
+        browser.open("file://" + html + fragment)
+        browser.wait_for("document.documentElement.dataset.fbcRendered")
+
+    def shot(self, browser, name):
+        os.makedirs(self.args.out, exist_ok=True)
+        path = os.path.join(self.args.out, name + ".png")
+        browser.screenshot(path)
+        print("screenshot: " + path)
+
+
+def read_bundle(path):
+    """{name: text} of a .fb (zstd) or legacy tar.gz, read with tar(1)/tarfile."""
+    raw = open(path, "rb").read()
+    if raw[:2] != b"\x1f\x8b":
+        raw = subprocess.run(["zstd", "-d", "-q", "-c"], input=raw, capture_output=True,
+                             check=True).stdout
+    import io
+    with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
+        return {m.name: tar.extractfile(m).read().decode() for m in tar.getmembers() if m.isfile()}
+
+
+def expected_display(row):
+    """The seed's display name, built here from the JSON leaf fields by the
+    rule docs/leaves.md states (independently of the C++ formatter)."""
+    if "leaf_id" not in row:
+        return row["name"]
+    parts = ["%s=%d" % (k, v) for k, v in sorted(row.get("leaf_choices", {}).items())]
+    parts += ["%s[%s]" % (k, "".join("1" if b else "0" for b in v))
+              for k, v in sorted(row.get("leaf_probability_outcomes", {}).items())]
+    parts += ["%s#%d" % (k.rsplit("/", 1)[-1], v)
+              for k, v in sorted(row.get("leaf_interleavings", {}).items())]
+    return "%s [leaf %s%s]" % (row["name"], row["leaf_id"], " \u2014 " + ", ".join(parts) if parts else "")
+
+
+ROW_TEXTS = "[...document.querySelectorAll('#tests-table tbody tr td.name')].map(e => e.textContent)"
+
+
+def click_row(b, i):
+    b.eval("document.querySelectorAll('#tests-table tbody tr')[%d].click()" % i)
+
+
+def panel(b):
+    return b.eval("""(() => { const p = document.getElementById('trace-panel');
+      const q = (s) => { const e = p.querySelector(s); return e ? e.textContent : null; };
+      return {row: p.dataset.row, traceDisplay: p.dataset.traceDisplay, title: q('#trace-title'),
+        of: q('#trace-of code'), logRows: p.querySelectorAll('#event-log tbody tr').length,
+        markers: p.querySelectorAll('#swimlanes .m').length,
+        deny: p.querySelectorAll('#swimlanes .m.deny').length,
+        lanes: [...p.querySelectorAll('#swimlanes .lane-name')].map(e => e.textContent)}; })()""")
+
+
+def check_summary(b, manifest):
+    counts = b.eval("Object.fromEntries([...document.querySelectorAll('#summary .count')]"
+                    ".map(e => [e.dataset.kind, Number(e.dataset.count)]))")
+    want = {k: 0 for k in ("passed", "failed", "errored", "inconclusive", "halted")}
+    for r in manifest["tests"]:
+        o = r["outcome"]
+        k = {"expectation_violated": "failed", "fault_bypassed": "passed",
+             "strict_determinism_violation": "failed"}.get(o, o)
+        want[k] += 1
+    want["total"] = len(manifest["tests"])
+    for k, v in want.items():
+        eq(counts.get(k), v, "summary count " + k)
+
+
+def no_errors(b):
+    eq(b.console_errors(), [], "page errors")
+
+
+# ---------------------------------------------------------------- cases
+
+def case_leaves(c):
+    bundle, wd, trace, plan, manifest = c.run_spec("leaves")
+    html = c.report(bundle)
+    first = open(html, "rb").read()
+    c.report(bundle)
+    check(open(html, "rb").read() == first, "two renders of one bundle give the same bytes")
+    entries = {}
+    for t in trace["tests"]:
+        entries[(t["name"], t.get("leaf_id"))] = t
+    with Browser() as b:
+        c.open(b, html)
+        rows = manifest["tests"]
+        eq(len(rows), len(trace["tests"]), "manifest rows = trace entries")
+        eq(b.eval(ROW_TEXTS), [expected_display(r) for r in rows], "tests table rows")
+        check(sum("leaf_id" in r for r in rows) == 42, "42 of the 44 rows are leaves")
+        check_summary(b, manifest)
+        # Every row opens its own leaf's trace.
+        extra = set()
+        for i, r in enumerate(rows):
+            click_row(b, i)
+            p = panel(b)
+            t = entries[(r["name"], r.get("leaf_id"))]
+            want = expected_display(r)
+            eq(p["row"], str(i), "row %d: panel row" % i)
+            eq(p["title"], want, "row %d: trace title" % i)
+            eq(p["of"], expected_display(t), "row %d: the trace's own leaf" % i)
+            eq(p["of"], want, "row %d: trace is the row's leaf" % i)
+            eq(p["logRows"], len(t["events"]), "row %d: event log rows" % i)
+            eq(p["markers"], len(t["events"]), "row %d: swim-lane markers" % i)
+            denies = sum(e["type"] == "syscall" and e["fields"].get("decision", "").startswith("deny")
+                         for e in t["events"])
+            eq(p["deny"], denies, "row %d: denied-syscall markers" % i)
+            if r["name"] == "test_wal":
+                # The leaf's vector decides the first two WAL writes; later
+                # ones follow the seeded stream, the same in every leaf. So
+                # the denials shown minus the leaf's fired bits is one
+                # constant over the four leaves.
+                extra.add(p["deny"] - sum(r["leaf_probability_outcomes"]["wal"]))
+        eq(len(extra), 1, "test_wal leaves: denials follow each leaf's own vector (%s)" % extra)
+        # The event log filters: only the lifecycle kind.
+        wal2 = next(i for i, r in enumerate(rows) if r["name"] == "test_wal" and r["leaf_id"] == "3")
+        click_row(b, wal2)
+        total = panel(b)["logRows"]
+        b.eval("""for (const cb of document.querySelectorAll('#trace-panel input[data-filter=kind]'))
+                    if (cb.dataset.value !== 'lifecycle') { cb.checked = false; cb.dispatchEvent(new Event('change')); }""")
+        shown = b.eval("[...document.querySelectorAll('#event-log tbody tr')].filter(r => !r.hidden)"
+                       ".map(r => r.dataset.kind)")
+        t = entries[("test_wal", "3")]
+        eq(len(shown), sum(e["type"].startswith("service_") for e in t["events"]), "lifecycle filter")
+        check(set(shown) == {"lifecycle"}, "lifecycle filter shows only lifecycle events")
+        eq(b.eval("document.getElementById('event-count').textContent"),
+           "showing %d of %d events" % (len(shown), total), "event count line")
+        # A deep link opens the same leaf.
+        c.open(b, html, "#row=%d" % wal2)
+        eq(panel(b)["title"], "test_wal [leaf 3 \u2014 wal[11]]", "#row= deep link")
+        c.shot(b, "leaves")
+        # The Plan tab: the header, one box per plan test, `fbc plan`'s words.
+        b.eval("document.getElementById('tabbtn-plan').click()")
+        text = subprocess.run([c.args.fbc, "plan", "spec.star"], cwd=wd, capture_output=True,
+                              text=True).stdout
+        total_line = next(l for l in text.splitlines() if l.startswith("Total:"))
+        eq(b.eval("document.getElementById('plan-total').textContent"), total_line, "plan total")
+        check("at least" in total_line, "the leaves plan total is a lower bound")
+        eq(b.eval("document.querySelector('#plan-header').textContent"),
+           "Specspec.starDeterminismL1 (strict) \u2014 default; spec did not call determinism()"
+           "Services1 (kv)", "plan header")
+        boxes = b.eval("[...document.querySelectorAll('#plan-tests .plan-test')].map(e => "
+                       "({name: e.dataset.test, lines: [...e.querySelectorAll('.comp li')].map(l => l.textContent),"
+                       " inst: e.querySelector('.instances').textContent}))")
+        eq([x["name"] for x in boxes], [t["name"] for t in plan["tests"]], "plan boxes")
+        for x in boxes:
+            for line in x["lines"]:
+                check(any(l.strip().endswith("\u2500 " + line) for l in text.splitlines()),
+                      "plan box line %r is a line of `fbc plan`" % line)
+        eq(next(x for x in boxes if x["name"] == "test_computed")["inst"], "at least 1 instance",
+           "computed axis instances")
+        c.shot(b, "leaves-plan")
+        no_errors(b)
+
+
+def case_matrix(c):
+    bundle, wd, trace, plan, manifest = c.run_spec("matrix", seed="3")
+    html = c.report(bundle)
+    with Browser() as b:
+        c.open(b, html)
+        eq(b.eval(ROW_TEXTS), [r["name"] for r in manifest["tests"]], "tests table with a matrix")
+        check_summary(b, manifest)
+        b.eval("document.getElementById('tabbtn-matrix').click()")
+        cells = b.eval("[...document.querySelectorAll('#matrix button')].map(e => "
+                       "({sc: e.dataset.scenario, f: e.dataset.fault, text: e.textContent}))")
+        eq(len(cells), len(trace["matrix"]["cells"]), "matrix cells")
+        for k, cell in enumerate(cells):
+            b.eval("document.querySelectorAll('#matrix button')[%d].click()" % k)
+            want = next(t["name"] for t in trace["tests"]
+                        if t.get("scenario") == cell["sc"] and t.get("fault") == cell["f"])
+            eq(b.eval("!document.getElementById('tab-tests').hidden"), True, "cell %d opens Tests" % k)
+            p = panel(b)
+            eq(p["title"], want, "cell %s x %s opens its own test" % (cell["sc"], cell["f"]))
+            eq(p["of"], want, "cell %s x %s trace" % (cell["sc"], cell["f"]))
+        b.eval("document.getElementById('tabbtn-matrix').click()")
+        c.shot(b, "matrix")
+        # Coverage: one row per edge, with its mark.
+        b.eval("document.getElementById('tabbtn-plan').click()")
+        edges = plan["coverage"]["edges"]
+        got = b.eval("[...document.querySelectorAll('#coverage tr')].slice(1).map(r => r.cells[0].textContent + ' ' + r.cells[1].textContent)")
+        eq(got, [("\u2713 " if e.get("fault_tests") else "\u26a0 ") + e["from"] + " \u2192 " + e["to"]
+                 for e in edges], "coverage rows")
+        no_errors(b)
+
+
+def case_spec_links(c):
+    bundle, wd, trace, plan, manifest = c.run_spec("trace")
+    html = c.report(bundle)
+    spec_lines = open(os.path.join(wd, "spec.star")).read().split("\n")
+    failing = [i for i, r in enumerate(manifest["tests"])
+               if next(t for t in trace["tests"] if t["name"] == r["name"]).get("traceback")]
+    check(failing, "the trace spec has a failure with a traceback")
+    with Browser() as b:
+        c.open(b, html)
+        for i in failing:
+            click_row(b, i)
+            frames = b.eval("[...document.querySelectorAll('#traceback li')].map(l => "
+                            "({text: l.textContent, link: !!l.querySelector('a')}))")
+            t = next(t for t in trace["tests"] if t["name"] == manifest["tests"][i]["name"])
+            eq([f["text"] for f in frames], t["traceback"], "row %d traceback" % i)
+            for k, f in enumerate(frames):
+                m = re.match(r"spec\.star:(\d+):\d+: ", f["text"])
+                eq(f["link"], bool(m), "frame %r linked iff it names the spec" % f["text"])
+                if not m:
+                    continue
+                b.eval("document.querySelectorAll('#traceback li')[%d].querySelector('a').click()" % k)
+                hit = b.eval("(() => { const e = document.querySelector('.line.hit'); return e && "
+                             "{id: e.id, src: e.querySelector('.src').textContent, "
+                             "visible: !document.getElementById('tab-spec').hidden}; })()")
+                line = int(m.group(1))
+                eq(hit, {"id": "spec-0-L%d" % line, "src": spec_lines[line - 1], "visible": True},
+                   "frame %r opens its spec line" % f["text"])
+                b.eval("document.getElementById('tabbtn-tests').click()")
+        c.shot(b, "trace")
+        b.eval("document.querySelector('#traceback a').click()")
+        c.shot(b, "spec-line")
+        no_errors(b)
+
+
+def case_legacy(c):
+    wd = os.path.join(c.tmp, "leaves")
+    bundles.prepare_spec(os.path.join(c.args.specs, "leaves.star"), wd, c.fixtures)
+    trace = bundles.run_json(c.args.fbc, wd, "--seed", "1")
+    path = os.path.join(c.tmp, "legacy.fb")
+    bundles.legacy_bundle(path, trace, open(os.path.join(wd, "spec.star")).read())
+    manifest = json.loads(read_bundle(path)["manifest.json"])
+    html = c.report(path)
+    with Browser() as b:
+        c.open(b, html)
+        eq(b.eval(ROW_TEXTS), [expected_display(r) for r in manifest["tests"]],
+           "legacy rows carry the leaf label built from the manifest's maps")
+        check(b.eval("!!document.getElementById('legacy')"), "legacy banner")
+        # A legacy trace has no leaf fields: row k of a test opens the k-th
+        # entry of that name.
+        seen = {}
+        for i, r in enumerate(manifest["tests"]):
+            k = seen.get(r["name"], 0)
+            seen[r["name"]] = k + 1
+            t = [t for t in trace["tests"] if t["name"] == r["name"]][k]
+            click_row(b, i)
+            p = panel(b)
+            eq(p["of"], r["name"], "legacy row %d: trace has no leaf fields" % i)
+            eq(p["logRows"], len(t["events"]), "legacy row %d: its own entry's events" % i)
+        b.eval("document.getElementById('tabbtn-plan').click()")
+        eq(b.eval("document.getElementById('no-plan').textContent"), "no plan data", "legacy plan tab")
+        c.shot(b, "legacy")
+        no_errors(b)
+
+
+HOSTILE = [
+    "<script>window.__pwned = 1</script>",
+    "<img src=x onerror=\"window.__pwned = 2\">",
+    "</script><script>window.__pwned = 3</script>",
+    "<!-- <script> & &amp; \u2028 \u2029 -->",
+]
+
+
+def case_escaping(c):
+    events = [{"seq": 1, "timestamp": "2026-12-04T17:00:00.000000001Z", "type": "service_started",
+               "event_type": "lifecycle.started", "service": HOSTILE[1],
+               "fields": {"binary": HOSTILE[2], "pid": "1"}}]
+    tests = [{"name": h, "result": "fail", "reason": "reason " + h, "traceback": [h + ":1:1: in x"],
+              "seed": 1, "duration_ms": 1, "faults": [], "syscall_summary": {}, "events": events}
+             for h in HOSTILE]
+    trace = {"version": 2, "star_file": "spec.star", "seed": 1, "duration_ms": 4, "pass": 0,
+             "fail": 4, "tests": tests}
+    plan = {"schema_version": 1, "spec_path": HOSTILE[0],
+            "determinism": {"level": "L1", "runtime": "default", "strict": True},
+            "tests": [{"name": h, "kind": "def", "instances": 1, "expect": HOSTILE[3]} for h in HOSTILE],
+            "totals": {"instances": 4}, "topology": {},
+            "coverage": {"edges": [{"from": HOSTILE[0], "to": HOSTILE[1], "fault_tests": []}],
+                         "uncovered_edges": 1}}
+    path = os.path.join(c.tmp, "hostile.fb")
+    bundles.hand_bundle(path, trace, plan, "# " + HOSTILE[2] + "\n" + HOSTILE[3] + "\n",
+                        services={"svc": (HOSTILE[2], HOSTILE[1])}, env={"host_os": HOSTILE[0]})
+    html = c.report(path)
+    page = open(html, encoding="utf-8").read()
+    eq(page.count("<script"), 2, "the page has exactly its two script elements")
+    for h in HOSTILE:
+        check(h not in page, "%r does not appear raw in the page" % h)
+    with Browser() as b:
+        c.open(b, html)
+        eq(b.eval("window.__pwned"), None, "no injected script ran")
+        eq(b.eval("document.querySelectorAll('img, b[id=x], script').length"), 2,
+           "no injected element (only the two scripts)")
+        eq(b.eval(ROW_TEXTS), HOSTILE, "hostile test names render as text")
+        click_row(b, 1)
+        eq(b.eval("document.getElementById('trace-reason').textContent"), "reason " + HOSTILE[1],
+           "reason as text")
+        eq(panel(b)["lanes"], [HOSTILE[1][:13] + "\u2026"], "lane name as text")
+        b.eval("document.getElementById('tabbtn-services').click()")
+        eq(b.eval("document.querySelector('.logs pre.stdout').textContent"), HOSTILE[2], "stdout as text")
+        eq(b.eval("document.querySelector('.logs pre.stderr').textContent"), HOSTILE[1], "stderr as text")
+        eq(b.eval("[...document.querySelectorAll('#plan-tests h3')].map(e => e.firstChild.textContent)"),
+           [h + " " for h in HOSTILE], "plan names as text")
+        eq(b.eval("window.__pwned"), None, "still no injected script ran")
+        c.shot(b, "escaping")
+        no_errors(b)
+
+
+CASES = {"leaves": case_leaves, "matrix": case_matrix, "spec_links": case_spec_links,
+         "legacy": case_legacy, "escaping": case_escaping}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=sorted(CASES))
+    for flag in ("--fbc", "--specs", "--kv", "--api", "--crash", "--out"):
+        ap.add_argument(flag, required=True)
+    args = ap.parse_args()
+    CASES[args.case](Case(args))
+    if FAILURES:
+        print("%d checks failed" % len(FAILURES))
+        return 1
+    print("ok: " + args.case)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
