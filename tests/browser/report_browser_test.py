@@ -96,11 +96,11 @@ def expected_display(row):
     return "%s [leaf %s%s]" % (row["name"], row["leaf_id"], " \u2014 " + ", ".join(parts) if parts else "")
 
 
-ROW_TEXTS = "[...document.querySelectorAll('#tests-table tbody tr td.name')].map(e => e.textContent)"
+ROW_TEXTS = "[...document.querySelectorAll('#tests-table .tbody .trow .name')].map(e => e.textContent)"
 
 
 def click_row(b, i):
-    b.eval("document.querySelectorAll('#tests-table tbody tr')[%d].click()" % i)
+    b.eval("document.querySelectorAll('#tests-table .tbody .trow')[%d].click()" % i)
 
 
 def panel(b):
