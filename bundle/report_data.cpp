@@ -26,6 +26,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 
 namespace fbc::bundle {
 namespace {
@@ -208,6 +209,32 @@ std::pair<int, uint64_t> frameTarget(const std::string &frame, const std::vector
     return {-1, 0};
   int idx = specIndexFor(loc.substr(0, c1), specs, m);
   return {idx, idx < 0 ? 0 : std::stoull(line)};
+}
+
+// A service log as `fbc run` writes it: each test's output under a line
+// "==> <display name> <==". Returns (display name, text) sections in order;
+// text before the first header (or a log without headers, a legacy one) is
+// a section of test "". Only a header naming a row of the manifest counts,
+// so a service printing such a line itself does not split its output.
+std::vector<std::pair<std::string, std::string>>
+logSections(std::string_view log, const std::set<std::string> &displays) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t pos = 0; pos < log.size();) {
+    size_t nl = log.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? log.size() : nl + 1;
+    std::string_view line = log.substr(pos, end - pos);
+    std::string_view body = line.ends_with('\n') ? line.substr(0, line.size() - 1) : line;
+    if (body.starts_with("==> ") && body.ends_with(" <==") && body.size() >= 8 &&
+        displays.count(std::string(body.substr(4, body.size() - 8)))) {
+      out.push_back({std::string(body.substr(4, body.size() - 8)), ""});
+    } else {
+      if (out.empty())
+        out.push_back({"", ""});
+      out.back().second.append(line);
+    }
+    pos = end;
+  }
+  return out;
 }
 
 // ------------------------------------------------------------ plan
@@ -577,12 +604,23 @@ llvm::Expected<std::string> reportData(const Contents &c, const std::string &bun
   }
   w.endArray();
 
+  std::set<std::string> displays;
+  for (const TestRow &t : m.tests)
+    displays.insert(t.displayName());
   w.key("services").beginArray();
   for (const auto &[name, pair] : logs) {
     w.beginObject();
     w.field("name", name);
-    w.field("stdout", pair.first ? pair.first->data : std::string());
-    w.field("stderr", pair.second ? pair.second->data : std::string());
+    for (auto [key, entry] : {std::pair{"stdout", pair.first}, std::pair{"stderr", pair.second}}) {
+      w.key(key).beginArray();
+      for (const auto &[test, text] : logSections(entry ? entry->data : "", displays)) {
+        w.beginArray();
+        w.value(test);
+        w.value(text);
+        w.endArray();
+      }
+      w.endArray();
+    }
     w.endObject();
   }
   w.endArray();

@@ -216,6 +216,14 @@
           h("td", {class: "mono"}, Object.entries(sum[svc].breakdown || {})
             .map(([k, v]) => k + ":" + v).join(" "))))));
     }
+    const outputs = D.services.filter((svc) =>
+      svc.stdout.some(([test]) => test === r.display) || svc.stderr.some(([test]) => test === r.display));
+    if (outputs.length) {
+      kids.push(h("h4", null, "Service output"), h("div", {class: "logs", id: "trace-output"},
+        outputs.map((svc) => [h("h5", {class: "mono"}, svc.name),
+          svc.stdout.some(([test]) => test === r.display) ? logSections(svc.stdout, "stdout", r.display) : null,
+          svc.stderr.some(([test]) => test === r.display) ? logSections(svc.stderr, "stderr", r.display) : null])));
+    }
     const events = x.events || [];
     kids.push(h("h4", null, "Swim lanes"));
     if (!events.length) {
@@ -437,11 +445,19 @@
 
   // ------------------------------------------------------------ services, env
 
+  // Service output comes in sections, one per test that wrote any (the
+  // trace panel shows the opened row's).
+  function logSections(sections, cls, only) {
+    const shown = sections.filter(([test]) => only === undefined || test === only);
+    if (!shown.length) return h("p", {class: "muted"}, "(empty)");
+    return shown.map(([test, text]) => [only === undefined && test ? h("h5", {class: "mono"}, test) : null,
+      h("pre", {class: cls, data: {test}}, text)]);
+  }
   for (const svc of D.services) {
     sections.services.append(h("div", {class: "logs", data: {service: svc.name}},
       h("h3", {class: "mono"}, svc.name),
-      h("h4", null, "stdout"), svc.stdout ? h("pre", {class: "stdout"}, svc.stdout) : h("p", {class: "muted"}, "(empty)"),
-      h("h4", null, "stderr"), svc.stderr ? h("pre", {class: "stderr"}, svc.stderr) : h("p", {class: "muted"}, "(empty)")));
+      h("h4", null, "stdout"), logSections(svc.stdout, "stdout"),
+      h("h4", null, "stderr"), logSections(svc.stderr, "stderr")));
   }
   const envRows = [["bundle", run.bundle], ["run_id", run.run_id], ["created_at", run.created_at],
     ["seed", run.seed], ["spec_root", run.spec_root]].concat(D.env);

@@ -349,8 +349,10 @@ def case_escaping(c):
            "reason as text")
         eq(panel(b)["lanes"], [HOSTILE[1][:13] + "\u2026"], "lane name as text")
         b.eval("document.getElementById('tabbtn-services').click()")
-        eq(b.eval("document.querySelector('.logs pre.stdout').textContent"), HOSTILE[2], "stdout as text")
-        eq(b.eval("document.querySelector('.logs pre.stderr').textContent"), HOSTILE[1], "stderr as text")
+        eq(b.eval("document.querySelector('#tab-services .logs pre.stdout').textContent"), HOSTILE[2],
+           "stdout as text")
+        eq(b.eval("document.querySelector('#tab-services .logs pre.stderr').textContent"), HOSTILE[1],
+           "stderr as text")
         eq(b.eval("[...document.querySelectorAll('#plan-tests h3')].map(e => e.firstChild.textContent)"),
            [h + " " for h in HOSTILE], "plan names as text")
         eq(b.eval("window.__pwned"), None, "still no injected script ran")

@@ -65,7 +65,9 @@ Contents bundleWith(bool plan) {
     c.entries.push_back({"plan.json", kPlan});
   c.entries.push_back({"spec/lib/util.star", "def h():\n  fail()\n"});
   c.entries.push_back({"spec/spec.star", "a\nb\nc\n"});
-  c.entries.push_back({"services/api.stdout", "up\n"});
+  c.entries.push_back(
+      {"services/api.stdout",
+       "boot\n==> test_x [leaf 1 \u2014 retries=1] <==\nhello\n==> not a test <==\n"});
   return c;
 }
 
@@ -144,6 +146,13 @@ TEST(ReportData, PlanInPlanWords) {
       "{\"from\":\"api\",\"to\":\"redis\",\"protocol\":\"\",\"via\":\"env\",\"fault_tests\":[],"
       "\"covered\":false}],\"uncovered\":1,\"covered_protocols\":[],\"uncovered_protocols\":[]},"
       "\"diagnostics\":[]},\"specs\"");
+}
+
+TEST(ReportData, ServiceLogsSplitByTest) {
+  std::string d = data(bundleWith(true));
+  EXPECT_EQ(between(d, "\"services\":[{", "]}]"),
+            "\"services\":[{\"name\":\"api\",\"stdout\":[[\"\",\"boot\\n\"],[\"test_x [leaf 1 "
+            "\u2014 retries=1]\",\"hello\\n==> not a test <==\\n\"]],\"stderr\":[]}]");
 }
 
 TEST(ReportData, NoPlanJsonIsNoPlanData) {
