@@ -94,7 +94,8 @@ def write_tar(path, entries, gzip):
 def legacy_bundle(path, trace, spec_text, spec_name="spec.star"):
     """The reference tool's layout (faultbox-bundle-report.md §1): gzip(tar),
     manifest with faultbox_version and leaf rows, trace.json WITHOUT leaf
-    fields, no plan.json, spec/<basename>."""
+    fields (nor fbc's scenario/fault on matrix cells), no plan.json,
+    spec/<basename>."""
     manifest = {"schema_version": 1, "faultbox_version": "0.18.1",
                 "run_id": "0123456789abcdef0123456789abcdef",
                 "created_at": "2026-04-22T15:03:11Z", "seed": trace.get("seed", 0),
@@ -104,7 +105,8 @@ def legacy_bundle(path, trace, spec_text, spec_name="spec.star"):
                            "failed": sum(r["outcome"] == "failed" for r in manifest["tests"]),
                            "errored": sum(r["outcome"] == "errored" for r in manifest["tests"])}
     legacy_trace = dict(trace)
-    legacy_trace["tests"] = [{k: v for k, v in t.items() if not k.startswith("leaf_")}
+    legacy_trace["tests"] = [{k: v for k, v in t.items()
+                              if not k.startswith("leaf_") and k not in ("scenario", "fault")}
                              for t in trace["tests"]]
     entries = [("manifest.json", json.dumps(manifest, indent=2).encode(), 0o644),
                ("env.json", json.dumps({"faultbox_version": "0.18.1", "host_os": "linux",

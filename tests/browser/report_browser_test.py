@@ -305,6 +305,25 @@ def case_legacy(c):
         eq(b.eval("document.getElementById('no-plan').textContent"), "no plan data", "legacy plan tab")
         c.shot(b, "legacy")
         no_errors(b)
+    # A legacy matrix: its trace entries have no scenario/fault, so a cell
+    # opens the test named test_matrix_<scenario>_<fault>.
+    wd = os.path.join(c.tmp, "matrix")
+    bundles.prepare_spec(os.path.join(c.args.specs, "matrix.star"), wd, c.fixtures)
+    trace = bundles.run_json(c.args.fbc, wd, "--seed", "3")
+    path = os.path.join(c.tmp, "legacy-matrix.fb")
+    bundles.legacy_bundle(path, trace, open(os.path.join(wd, "spec.star")).read())
+    html = c.report(path)
+    with Browser() as b:
+        c.open(b, html)
+        b.eval("document.getElementById('tabbtn-matrix').click()")
+        cells = b.eval("[...document.querySelectorAll('#matrix button')].map(e => "
+                       "({sc: e.dataset.scenario, f: e.dataset.fault}))")
+        eq(len(cells), 6, "legacy matrix cells")
+        for k, cell in enumerate(cells):
+            b.eval("document.querySelectorAll('#matrix button')[%d].click()" % k)
+            eq(panel(b)["title"], "test_matrix_%s_%s" % (cell["sc"], cell["f"]),
+               "legacy cell %s x %s opens its own test" % (cell["sc"], cell["f"]))
+        no_errors(b)
 
 
 HOSTILE = [
