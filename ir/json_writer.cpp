@@ -1,6 +1,6 @@
 #include "ir/json_writer.h"
 
-#include "frontend/lib/utf8.h"
+#include "ir/quote.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -8,20 +8,12 @@
 
 namespace fbc::ir {
 
-// The length of the valid UTF-8 sequence at s[i], 0 if the byte starts none
-// (the frontend's decoder, Go's rules: no overlongs, surrogates or values
-// above U+10FFFF).
-static size_t utf8Length(std::string_view s, size_t i) {
-  star::utf8::Decoded d = star::utf8::decode(s.substr(i));
-  return d.rune == star::utf8::kRuneError && d.size == 1 ? 0 : d.size;
-}
-
 void writeJsonString(llvm::raw_ostream &os, std::string_view s) {
   static const char hex[] = "0123456789abcdef";
   os << '"';
   for (size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t n = utf8Length(s, i);
+    size_t n = validUtf8Length(s, i);
     if (n == 0) {
       os << "\\ufffd";
       ++i;

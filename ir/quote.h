@@ -3,11 +3,17 @@
 // other control bytes and invalid UTF-8 as \xNN, valid UTF-8 kept.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace fbc::ir {
 
 std::string quote(std::string_view s);
+
+// The length of the valid UTF-8 sequence at s[i] (1 for ASCII), or 0 when
+// the byte starts none: frontend/lib/utf8's decoder (Go's rules) as the IR's
+// printers need it.
+size_t validUtf8Length(std::string_view s, size_t i);
 
 } // namespace fbc::ir
