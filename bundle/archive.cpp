@@ -3,6 +3,8 @@
 // and size limits, and deterministic entry metadata.
 #include "bundle/archive.h"
 
+#include "bundle/integrity.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
@@ -178,6 +180,8 @@ llvm::Expected<Contents> readEntries(archive *a, const std::string &where,
   if (!zstd && !gzip)
     return fail(where + ": not a bundle: an uncompressed archive (a .fb is tar + zstd)");
   out.legacy = gzip;
+  if (llvm::Error err = checkIntegrity(out, where))
+    return err;
   return out;
 }
 

@@ -38,7 +38,8 @@ struct ReadLimits {
 // message, never a crash: an entry name that is absolute, contains "..", an
 // empty or "." component or a control character; a symlink, hard link,
 // device, FIFO or socket; a name seen twice; a truncated or corrupted
-// archive; an entry, a total or an entry count over `limits`. Directory
+// archive; an entry, a total or an entry count over `limits`; an entry whose
+// SHA-256 is not the one manifest.json lists (integrity.h). Directory
 // entries carry no data and are skipped (after their name is checked).
 llvm::Expected<Contents> readBundle(const std::string &path, const ReadLimits &limits = {});
 // The same on bytes already in memory; `displayName` names them in errors

@@ -7,6 +7,7 @@
 
 #include "backend/leaf_lower.h"
 #include "passes/pass_manager.h"
+#include "runtime/launch_config.h"
 #include "runtime/supervisor.h"
 
 #include <algorithm>
@@ -41,10 +42,15 @@ void Executor::record(RunReport &report, TestOutcome o) {
     cfg_.onOutcome(report, report.tests.back());
 }
 
+std::string Executor::serviceDir() const {
+  return cfg_.serviceDir.empty() ? specDir(loaded_.spec().path) : cfg_.serviceDir;
+}
+
 RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   const ir::Spec &spec = loaded_.spec();
   RunReport report;
   report.starFile = spec.path;
+  report.serviceDir = serviceDir();
   report.seed = cfg_.seed;
   for (const ir::Service &s : spec.services)
     report.serviceNames.push_back(s.name);

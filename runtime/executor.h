@@ -61,6 +61,13 @@ struct RunConfig {
   // Executor plans and lowers the spec itself.
   const ir::LeafProgram *leaves = nullptr;
   std::optional<uint64_t> leafId; // --leaf: only this leaf of each test
+  // Keep each service's stdout/stderr per test (TestOutcome::serviceOutput),
+  // for the run's bundle.
+  bool keepServiceOutput = false;
+  // The folder services run in and their relative binaries resolve against;
+  // "" = the spec's folder. `fbc replay` runs a snapshot of the spec from a
+  // temporary folder with the original folder here.
+  std::string serviceDir;
   // Called with each row as soon as it is recorded (the report so far, the
   // row), so a long run's results can be shown as they come.
   std::function<void(const RunReport &, const TestOutcome &)> onOutcome;
@@ -175,6 +182,7 @@ private:
   star::Value queryEvents(star::Thread &t, std::string_view who, const star::Args &args);
   star::Value assertBefore(star::Thread &t, std::string_view, const star::Args &args);
   std::vector<std::string> serviceNames() const; // by ServiceId
+  std::string serviceDir() const;                // RunConfig::serviceDir or the spec's folder
 
   // ---- expectations (expectations.cpp)
   void checkExpect(star::Thread &t, const ir::Expect &e, star::Value result);

@@ -69,6 +69,10 @@ struct TestOutcome {
   std::optional<uint32_t> matrix; // matrix cells
   std::string scenario, fault;
   std::optional<LeafInfo> leaf;
+  // By ServiceId: the service's {stdout, stderr} during this test (only with
+  // RunConfig::keepServiceOutput; each is the last SupervisorOptions::
+  // outputCap bytes).
+  std::vector<std::pair<std::string, std::string>> serviceOutput;
   // The reference's matrix outcome word: passed, failed,
   // expectation_violated, errored, inconclusive.
   std::string outcomeWord() const;
@@ -76,6 +80,7 @@ struct TestOutcome {
 
 struct RunReport {
   std::string starFile;
+  std::string serviceDir; // the absolute folder services ran in
   uint64_t seed = 0;
   std::vector<std::string> serviceNames; // by ServiceId
   std::vector<TestOutcome> tests;        // in execution order

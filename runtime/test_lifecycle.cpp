@@ -82,7 +82,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   so.recordAllowedSyscalls = false;
   o.startWallNs = realtimeNs();
   auto sup = std::make_unique<Supervisor>(so);
-  std::string dir = specDir(spec.path);
+  std::string dir = serviceDir();
   std::vector<ServiceId> order;
   for (size_t i = 0; i < n; ++i)
     order.push_back(sup->addService(launchConfig(spec, spec.services[i], dir, traps_[i])));
@@ -126,6 +126,9 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
                " refused): raise it with service(..., pids_max=N)";
     break;
   }
+  if (cfg_.keepServiceOutput)
+    for (ServiceId id : order)
+      o.serviceOutput.emplace_back(sup->stdoutText(id), sup->stderrText(id));
   o.events = sup->trace().events();
   o.faults = faultSummaries(o.events, names);
   o.syscallSummary = sup->trace().syscallSummary();

@@ -6,10 +6,12 @@ allocates about MB megabytes per leaf (a list and formatted strings), runs
 `fbc run` on it ROUNDS times and prints the median wall time and the peak
 RSS. With per-test body heaps the peak is one leaf's worth, not the sum
 over leaves; --baseline runs a second fbc binary the same way for a
-comparison measured in the same run.
+comparison measured in the same run. --bundle-cost measures the cost of the
+run bundle instead: the same binary with its default bundle against
+--no-bundle, rounds interleaved, and prints the overhead.
 
   bench/leaves/run.py --fbc build/release/tools/fbc/fbc [--baseline OTHER]
-                      [--leaves 100] [--mb 12] [--rounds 3]
+                      [--leaves 100] [--mb 12] [--rounds 3] [--bundle-cost]
 """
 import argparse
 import os
@@ -32,7 +34,7 @@ def spec_text(leaves, mb):
     )
 
 
-def measure(fbc, spec_dir, rounds):
+def measure(fbc, spec_dir, rounds, extra=()):
     times, peaks = [], []
     for _ in range(rounds):
         t0 = time.monotonic()
@@ -42,7 +44,7 @@ def measure(fbc, spec_dir, rounds):
             fd = os.open(os.devnull, os.O_WRONLY)
             os.dup2(fd, 1)
             os.dup2(fd, 2)
-            os.execv(fbc, [fbc, "run", "spec.star", "--seed", "1"])
+            os.execv(fbc, [fbc, "run", "spec.star", "--seed", "1", *extra])
         _, status, usage = os.wait4(pid, 0)
         times.append(time.monotonic() - t0)
         if os.waitstatus_to_exitcode(status) != 0:
@@ -58,11 +60,27 @@ def main():
     ap.add_argument("--leaves", type=int, default=100)
     ap.add_argument("--mb", type=int, default=12)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--bundle-cost", action="store_true")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, "spec.star"), "w") as f:
             f.write(spec_text(a.leaves, a.mb))
         print(f"{a.leaves} leaves, ~{a.mb} MB allocated per leaf, median of {a.rounds}")
+        if a.bundle_cost:
+            fbc = os.path.abspath(a.fbc)
+            with_b, without = [], []
+            for _ in range(a.rounds):  # interleaved: load drifts hit both alike
+                without.append(measure(fbc, d, 1, ["--no-bundle"])[0])
+                with_b.append(measure(fbc, d, 1)[0])
+            tw, tn = statistics.median(with_b), statistics.median(without)
+            fbs = [os.path.join(d, f) for f in os.listdir(d) if f.endswith(".fb")]
+            size = os.path.getsize(max(fbs, key=os.path.getmtime))
+            print(f"{'run':<40} {'time (s)':>9}")
+            print(f"{'--no-bundle':<40} {tn:9.3f}")
+            print(f"{'bundle (default)':<40} {tw:9.3f}")
+            print(f"bundle cost: {100 * (tw - tn) / tn:+.1f}% of the run's wall time, "
+                  f"{size / 1024:.1f} KB per bundle")
+            return
         print(f"{'binary':<40} {'time (s)':>9} {'peak RSS (MB)':>14}")
         for label, path in (("fbc", a.fbc), ("baseline", a.baseline)):
             if not path:

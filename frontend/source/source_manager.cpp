@@ -48,4 +48,11 @@ const SourceFile *SourceManager::find(std::string_view path) const {
   return nullptr;
 }
 
+std::vector<const SourceFile *> SourceManager::files() const {
+  std::vector<const SourceFile *> out;
+  for (const std::unique_ptr<SourceFile> &f : files_)
+    out.push_back(f.get());
+  return out;
+}
+
 } // namespace fbc::frontend

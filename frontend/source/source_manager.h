@@ -49,6 +49,9 @@ public:
   // The most recently added file with this path, or null (to find the
   // source line of a backtrace frame, which names its file by path).
   const SourceFile *find(std::string_view path) const;
+  // Every file loaded or added, in that order (a run's bundle snapshots
+  // the spec's files from here).
+  std::vector<const SourceFile *> files() const;
 
 private:
   std::vector<std::unique_ptr<SourceFile>> files_;

@@ -39,6 +39,63 @@ Spec::Spec(const std::string &name) : name(name) {
   path = "spec.star";
 }
 
+namespace {
+
+// `tar --zstd -tf` of a bundle: GNU tar reads it, and in the fixed order
+// (docs/bundle.md): manifest.json, env.json, trace.json, plan.json (unless
+// --no-plan), replay.sh, services/... sorted, spec/... sorted.
+void checkBundleListing(const std::string &path, bool plan) {
+  std::string cmd = "tar --zstd -tf '" + path + "' 2>&1";
+  FILE *p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;)
+    out.append(buf, n);
+  EXPECT_EQ(pclose(p), 0) << cmd << "\n" << out;
+  std::vector<std::string> names, services, spec;
+  for (size_t at = 0, nl; (nl = out.find('\n', at)) != std::string::npos; at = nl + 1)
+    names.push_back(out.substr(at, nl - at));
+  for (const std::string &n : names) {
+    if (n.rfind("services/", 0) == 0)
+      services.push_back(n);
+    if (n.rfind("spec/", 0) == 0)
+      spec.push_back(n);
+  }
+  std::sort(services.begin(), services.end());
+  std::sort(spec.begin(), spec.end());
+  EXPECT_FALSE(spec.empty()) << "no spec/ snapshot in " << path;
+  std::vector<std::string> expected = {"manifest.json", "env.json", "trace.json"};
+  if (plan)
+    expected.push_back("plan.json");
+  expected.push_back("replay.sh");
+  expected.insert(expected.end(), services.begin(), services.end());
+  expected.insert(expected.end(), spec.begin(), spec.end());
+  EXPECT_EQ(names, expected) << "tar --zstd -tf " << path;
+}
+
+// Every `fbc run` / `fbc replay` whose spec loaded leaves a bundle (exit 1
+// is a load or usage error: none), unless --no-bundle or the write failed
+// (a warning); its listing is checked.
+void checkBundle(const std::vector<std::string> &args, const std::string &cwd, const FbcRun &r) {
+  if (args.empty() || (args[0] != "run" && args[0] != "replay"))
+    return;
+  auto has = [&](const char *flag) {
+    return std::find(args.begin(), args.end(), flag) != args.end();
+  };
+  if (has("--no-bundle"))
+    return;
+  size_t at = r.err.rfind("Bundle: ");
+  if (at != std::string::npos) {
+    std::string path = r.err.substr(at + 8, r.err.find('\n', at) - at - 8);
+    checkBundleListing(path.front() == '/' ? path : cwd + "/" + path, !has("--no-plan"));
+  } else if (r.exit != 1 && !contains(r.err, "warning: no bundle written: ")) {
+    ADD_FAILURE() << "fbc " << args[0] << " exited " << r.exit << " without a bundle:\n" << r.err;
+  }
+}
+
+} // namespace
+
 pid_t spawnFbc(const std::vector<std::string> &args, const std::string &cwd, int outFd, int errFd) {
   pid_t pid = fork();
   if (pid == 0) {
@@ -102,6 +159,7 @@ FbcRun runFbc(const std::vector<std::string> &args, const std::string &cwd,
   int status = 0;
   waitpid(pid, &status, 0);
   r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  checkBundle(args, cwd, r);
   return r;
 }
 

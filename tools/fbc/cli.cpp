@@ -1,8 +1,10 @@
 #include "tools/fbc/cli.h"
 
 #include "tools/fbc/exec_command.h"
+#include "tools/fbc/inspect_command.h"
 #include "tools/fbc/ir_command.h"
 #include "tools/fbc/plan_command.h"
+#include "tools/fbc/replay_command.h"
 #include "tools/fbc/report_command.h"
 #include "tools/fbc/run_command.h"
 
@@ -43,6 +45,13 @@ int runFbc(int argc, char **argv) {
       app.add_subcommand("report", "Render a run bundle as one self-contained HTML page");
   ReportOptions reportOpts;
   addReportOptions(*report, reportOpts);
+  auto *inspect = app.add_subcommand("inspect", "Show a run bundle: summary, one file, or extract");
+  InspectOptions inspectOpts;
+  addInspectOptions(*inspect, inspectOpts);
+  auto *replay =
+      app.add_subcommand("replay", "Re-run a bundle's spec snapshot with its seed (new bundle)");
+  ReplayOptions replayOpts;
+  addReplayOptions(*replay, replayOpts);
   auto *exec = app.add_subcommand("exec", "Run a plain Starlark file");
   ExecOptions execOpts;
   exec->add_option("file", execOpts.file, "Starlark file")->required();
@@ -92,6 +101,10 @@ int runFbc(int argc, char **argv) {
     return runRun(runOpts);
   if (app.got_subcommand("report"))
     return runReport(reportOpts);
+  if (app.got_subcommand("inspect"))
+    return runInspect(inspectOpts);
+  if (app.got_subcommand("replay"))
+    return runReplay(replayOpts);
   return 1;
 }
 

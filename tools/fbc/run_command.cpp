@@ -1,6 +1,9 @@
 #include "tools/fbc/run_command.h"
 
 #include "backend/leaf_lower.h"
+#include "backend/plan_emit.h"
+#include "bundle/plan_drift.h"
+#include "bundle/run_bundle.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/duration.h"
 #include "passes/pass_manager.h"
@@ -19,7 +22,11 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <random>
+
+#include "fbc_commit.h"
 
 namespace fbc::tools {
 namespace {
@@ -101,20 +108,36 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
   sub.add_flag("-v,--verbose", opts.verbose, "stream service output, prefixed by service name");
   sub.add_option("--leaf", opts.leaf,
                  "run only this leaf (\"0\" .. \"N-1\", see fbc ir --stage=leaves) of each test");
+  addBundleOptions(sub, opts);
+}
+
+void addBundleOptions(CLI::App &sub, RunOptions &opts) {
+  sub.add_option("--bundle", opts.bundle,
+                 "write the run's bundle here (default: run-<UTC start>-<seed>.fb in "
+                 "$FBC_BUNDLE_DIR or the current folder)");
+  sub.add_flag("--no-bundle", opts.noBundle, "write no bundle");
+  sub.add_flag("--no-plan", opts.noPlan, "leave plan.json out of the bundle");
 }
 
 int runRun(const RunOptions &opts) {
+  const char *cmd = opts.command.c_str();
   if (opts.format != "text" && opts.format != "json") {
-    std::fprintf(stderr, "fbc run: error: unknown format '%s' (formats: text, json)\n",
+    std::fprintf(stderr, "%s: error: unknown format '%s' (formats: text, json)\n", cmd,
                  opts.format.c_str());
     return 1;
   }
+  if (opts.noBundle && !opts.bundle.empty()) {
+    std::fprintf(stderr, "%s: error: --bundle and --no-bundle contradict each other\n", cmd);
+    return 1;
+  }
+  // The bundle's name and created_at are the run's start.
+  int64_t startUnix = static_cast<int64_t>(std::time(nullptr));
   rt::RunConfig cfg;
   if (!opts.timeout.empty()) {
     std::string error;
     std::optional<int64_t> d = ir::parseDuration(opts.timeout, error);
     if (!d || *d <= 0) {
-      std::fprintf(stderr, "fbc run: error: bad --timeout \"%s\": %s\n", opts.timeout.c_str(),
+      std::fprintf(stderr, "%s: error: bad --timeout \"%s\": %s\n", cmd, opts.timeout.c_str(),
                    d ? "must be positive" : error.c_str());
       return 1;
     }
@@ -126,7 +149,7 @@ int runRun(const RunOptions &opts) {
     errno = 0;
     unsigned long long v = std::strtoull(opts.seed.c_str(), &end, 10);
     if (errno || !end || *end || opts.seed.front() == '-') {
-      std::fprintf(stderr, "fbc run: error: bad --seed \"%s\": want a non-negative integer\n",
+      std::fprintf(stderr, "%s: error: bad --seed \"%s\": want a non-negative integer\n", cmd,
                    opts.seed.c_str());
       return 1;
     }
@@ -140,7 +163,7 @@ int runRun(const RunOptions &opts) {
     bool ok = l.size() <= 19 && (l == "0" || l[0] != '0') &&
               l.find_first_not_of("0123456789") == std::string::npos;
     if (!ok) {
-      std::fprintf(stderr, "fbc run: error: bad --leaf \"%s\": want a leaf id \"0\" .. \"N-1\"\n",
+      std::fprintf(stderr, "%s: error: bad --leaf \"%s\": want a leaf id \"0\" .. \"N-1\"\n", cmd,
                    l.c_str());
       return 1;
     }
@@ -148,6 +171,9 @@ int runRun(const RunOptions &opts) {
   }
   cfg.streamFd = opts.verbose ? STDERR_FILENO : -1;
   cfg.interrupted = &gInterrupted;
+  bool bundling = !opts.noBundle;
+  cfg.keepServiceOutput = bundling;
+  cfg.serviceDir = opts.serviceDir;
 
   return star::runWithLargeStack([&] {
     std::unique_ptr<ir::LoadedSpec> loaded = loadSpecForCommand(opts.spec);
@@ -156,7 +182,7 @@ int runRun(const RunOptions &opts) {
     std::vector<const ir::Test *> tests;
     std::string error;
     if (!selectTests(loaded->spec(), opts.test, tests, error)) {
-      std::fprintf(stderr, "fbc run: error: %s\n", error.c_str());
+      std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
       return 1;
     }
     // What the kernel and our privileges must allow, checked once (this also
@@ -174,8 +200,30 @@ int runRun(const RunOptions &opts) {
                    "and there is no pids limit\n",
                    req.containment.c_str());
     // The leaf program: the plan's axes, lowered; every leaf of every test
-    // runs (docs/leaves.md).
-    ir::Plan plan = passes::buildPlan(loaded->spec());
+    // runs (docs/leaves.md). The bundle's plan.json is this plan as `fbc
+    // plan --format=json --coverage` prints it, built before any test runs.
+    bool planJson = (bundling && !opts.noPlan) || opts.driftAgainst;
+    ir::Plan plan = passes::buildPlan(loaded->spec(), /*coverage=*/planJson);
+    std::optional<std::string> planText;
+    if (planJson) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      backend::PlanEmitOptions emit;
+      emit.coverage = true;
+      backend::emitPlanJson(plan, emit, os);
+      os.flush();
+      planText = std::move(text);
+    }
+    if (opts.driftAgainst) {
+      llvm::Expected<std::vector<std::string>> drift =
+          bundle::planDrift(*opts.driftAgainst, *planText);
+      if (!drift)
+        std::fprintf(stderr, "%s: warning: plan drift not checked: %s\n", cmd,
+                     llvm::toString(drift.takeError()).c_str());
+      else
+        for (const std::string &line : *drift)
+          std::fprintf(stderr, "%s\n", line.c_str());
+    }
     ir::LeafProgram leaves = backend::lowerToLeaves(plan);
     cfg.leaves = &leaves;
     installSignalHandlers();
@@ -205,6 +253,27 @@ int runRun(const RunOptions &opts) {
       llvm::errs().flush();
     }
     write(streaming ? rt::textReportTail(report) : rt::formatJsonReport(report));
+    if (bundling) {
+      bundle::RunBundleInfo info;
+      std::string shown = bundle::resolveBundlePath(opts.bundle, std::getenv("FBC_BUNDLE_DIR"),
+                                                    startUnix, cfg.seed, opts.bundleBaseDir);
+      info.path = opts.bundleBaseDir.empty() || shown.front() == '/'
+                      ? shown
+                      : opts.bundleBaseDir + "/" + shown;
+      info.specPath = opts.specRoot.empty() ? opts.spec : opts.specRoot;
+      info.runId = bundle::newRunId();
+      info.startUnix = startUnix;
+      info.version = FBC_VERSION;
+      info.commit = FBC_COMMIT;
+      if (!opts.noPlan)
+        info.planJson = planText;
+      info.sources = loaded->sources().files();
+      if (llvm::Error err = bundle::writeRunBundle(info, report))
+        std::fprintf(stderr, "%s: warning: no bundle written: %s\n", cmd,
+                     llvm::toString(std::move(err)).c_str());
+      else
+        std::fprintf(stderr, "Bundle: %s\n", shown.c_str());
+    }
     if (report.interrupted)
       return 130;
     return rt::exitCodeFor(report);

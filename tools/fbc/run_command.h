@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace CLI {
@@ -20,13 +21,29 @@ struct RunOptions {
   std::string timeout;         // --timeout D (Go duration; default 60s)
   bool verbose = false;        // -v: stream service output to stderr
   std::string leaf;            // --leaf ID: only this leaf of each selected test
+  std::string bundle;          // --bundle PATH ("" = the default name, see docs/bundle.md)
+  bool noBundle = false;       // --no-bundle
+  bool noPlan = false;         // --no-plan: no plan.json in the bundle
+
+  // Set by `fbc replay`, not by flags:
+  std::string command = "fbc run"; // error prefix
+  std::string serviceDir;          // rt::RunConfig::serviceDir
+  std::string specRoot;            // the manifest's spec_root ("" = spec)
+  std::string bundleBaseDir;       // a relative bundle path is relative to this ("" = cwd)
+  // The replayed bundle's plan.json: the new plan is compared with it and
+  // each difference printed as a "plan drift:" warning.
+  std::optional<std::string> driftAgainst;
 };
 
 // Declares the subcommand's positional arguments and flags on `sub`.
 void addRunOptions(CLI::App &sub, RunOptions &opts);
+// --bundle, --no-bundle, --no-plan (also `fbc replay`'s).
+void addBundleOptions(CLI::App &sub, RunOptions &opts);
 
 // Returns the process exit code: 0 all passed, 1 load or usage error, 2 any
-// failure or error, 3 only inconclusive, 130 interrupted.
+// failure or error, 3 only inconclusive, 130 interrupted. Unless --no-bundle,
+// a spec that loads leaves a bundle (its path on stderr, "Bundle: <path>");
+// a bundle that cannot be written is a warning and changes no exit code.
 int runRun(const RunOptions &opts);
 
 } // namespace fbc::tools

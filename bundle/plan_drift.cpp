@@ -1,0 +1,174 @@
+#include "bundle/plan_drift.h"
+
+#include <simdjson.h>
+
+#include <map>
+#include <optional>
+
+namespace fbc::bundle {
+namespace {
+
+struct Axis {
+  std::string kind; // choose, probability, interleaving, fault_matrix
+  std::string name;
+  std::optional<uint64_t> size;
+  std::vector<std::string> values;
+};
+
+struct PlanTest {
+  std::string name;
+  uint64_t instances = 0;
+  bool estimated = false;
+  std::vector<Axis> axes;
+};
+
+llvm::Error fail(const char *which, const std::string &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 std::string(which) + " plan: " + msg);
+}
+
+llvm::Expected<std::vector<PlanTest>> parsePlan(std::string_view json, const char *which) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (auto err = parser.parse(json.data(), json.size()).get(root))
+    return fail(which, std::string("not valid JSON: ") + simdjson::error_message(err));
+  simdjson::dom::array tests;
+  if (root["tests"].get(tests))
+    return fail(which, "no \"tests\" array");
+  std::vector<PlanTest> out;
+  for (simdjson::dom::element t : tests) {
+    PlanTest p;
+    std::string_view name;
+    if (t["name"].get(name) || t["instances"].get(p.instances))
+      return fail(which, "a test without \"name\" or \"instances\"");
+    p.name = std::string(name);
+    bool estimated = false;
+    if (!t["estimated"].get(estimated))
+      p.estimated = estimated;
+    simdjson::dom::array comps;
+    if (!t["compositions"].get(comps))
+      for (simdjson::dom::element c : comps) {
+        std::string_view kind;
+        simdjson::dom::array axes;
+        if (c["kind"].get(kind) || c["axes"].get(axes))
+          return fail(which, "test " + p.name + ": a composition without kind or axes");
+        for (simdjson::dom::element a : axes) {
+          Axis ax;
+          ax.kind = std::string(kind);
+          std::string_view an;
+          if (a["name"].get(an))
+            return fail(which, "test " + p.name + ": an axis without a name");
+          ax.name = std::string(an);
+          uint64_t size;
+          if (!a["size"].get(size))
+            ax.size = size;
+          simdjson::dom::array values;
+          if (!a["values"].get(values)) {
+            for (simdjson::dom::element v : values) {
+              std::string_view s;
+              if (!v.get(s))
+                ax.values.emplace_back(s);
+            }
+            if (!ax.size)
+              ax.size = ax.values.size();
+          }
+          p.axes.push_back(std::move(ax));
+        }
+      }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// What one step of an axis is: an option of a choose() or a matrix, a leaf
+// of a probability or interleaving fan-out.
+std::string unitWord(const std::string &kind, uint64_t n) {
+  if (kind == "choose" || kind == "fault_matrix")
+    return n == 1 ? "option" : "options";
+  return n == 1 ? "leaf" : "leaves";
+}
+
+std::string sizeText(const std::optional<uint64_t> &s) {
+  return s ? std::to_string(*s) : "unknown";
+}
+
+// What changed between two versions of one test's axes.
+std::vector<std::string> axisChanges(const PlanTest &o, const PlanTest &n) {
+  std::vector<std::string> out;
+  auto find = [](const PlanTest &t, const Axis &a) -> const Axis * {
+    for (const Axis &x : t.axes)
+      if (x.kind == a.kind && x.name == a.name)
+        return &x;
+    return nullptr;
+  };
+  for (const Axis &a : o.axes) {
+    const Axis *b = find(n, a);
+    std::string what = a.kind + " axis \"" + a.name + "\"";
+    if (!b) {
+      out.push_back(what + " is gone");
+    } else if (a.size != b->size) {
+      if (a.size && b->size) {
+        uint64_t d = *b->size > *a.size ? *b->size - *a.size : *a.size - *b->size;
+        out.push_back(what + (*b->size > *a.size ? " gained " : " lost ") + std::to_string(d) +
+                      " " + unitWord(a.kind, d));
+      } else {
+        out.push_back(what + " size " + sizeText(a.size) + " → " + sizeText(b->size));
+      }
+    } else if (a.values != b->values) {
+      out.push_back(what + " options changed");
+    }
+  }
+  for (const Axis &b : n.axes)
+    if (!find(o, b))
+      out.push_back("new " + b.kind + " axis \"" + b.name + "\" (" + sizeText(b.size) + ")");
+  return out;
+}
+
+std::string instancesText(const PlanTest &t) {
+  return std::string(t.estimated ? "at least " : "") + std::to_string(t.instances);
+}
+
+} // namespace
+
+llvm::Expected<std::vector<std::string>> planDrift(std::string_view oldPlan,
+                                                   std::string_view newPlan) {
+  llvm::Expected<std::vector<PlanTest>> o = parsePlan(oldPlan, "the bundle's");
+  if (!o)
+    return o.takeError();
+  llvm::Expected<std::vector<PlanTest>> n = parsePlan(newPlan, "the replayed");
+  if (!n)
+    return n.takeError();
+  std::map<std::string, const PlanTest *> oldByName, newByName;
+  for (const PlanTest &t : *o)
+    oldByName.emplace(t.name, &t);
+  for (const PlanTest &t : *n)
+    newByName.emplace(t.name, &t);
+  std::vector<std::string> out;
+  for (const PlanTest &t : *o) {
+    auto it = newByName.find(t.name);
+    if (it == newByName.end()) {
+      out.push_back("plan drift: " + t.name + " had " + instancesText(t) +
+                    " instances, now it is not in the plan");
+      continue;
+    }
+    const PlanTest &m = *it->second;
+    std::vector<std::string> changes = axisChanges(t, m);
+    if (changes.empty() && t.instances == m.instances && t.estimated == m.estimated)
+      continue;
+    std::string line = "plan drift: " + t.name + " had " + instancesText(t) + " instances, now " +
+                       instancesText(m);
+    if (!changes.empty()) {
+      line += " (";
+      for (size_t i = 0; i < changes.size(); ++i)
+        line += (i ? ", " : "") + changes[i];
+      line += ")";
+    }
+    out.push_back(line);
+  }
+  for (const PlanTest &t : *n)
+    if (!oldByName.count(t.name))
+      out.push_back("plan drift: " + t.name + " is new, with " + instancesText(t) + " instances");
+  return out;
+}
+
+} // namespace fbc::bundle

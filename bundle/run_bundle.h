@@ -1,0 +1,52 @@
+// The bundle `fbc run` leaves behind (docs/bundle.md): its file name and
+// location, and its entries built from the run: manifest.json, env.json,
+// trace.json (the --format=json report), plan.json (`fbc plan --format=json
+// --coverage`, when given), replay.sh, services/<name>.stdout|.stderr and the
+// spec snapshot under spec/.
+#pragma once
+
+#include "bundle/archive.h"
+#include "frontend/source/source_manager.h"
+#include "runtime/executor.h"
+
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fbc::bundle {
+
+struct RunBundleInfo {
+  std::string path;            // where the bundle goes
+  std::string specPath;        // the spec as given to `fbc run`
+  std::string runId;           // newRunId()
+  int64_t startUnix = 0;       // the run's start, seconds since the epoch (UTC)
+  std::string version, commit; // fbc's
+  std::optional<std::string> planJson;
+  // Every file the spec read (the root first, then each load()ed module).
+  std::vector<const frontend::SourceFile *> sources;
+};
+
+// "run-2026-05-13T14-22-08-42.fb": the run's UTC start and its seed.
+std::string defaultBundleName(int64_t startUnix, uint64_t seed);
+// --bundle PATH as given; else $FBC_BUNDLE_DIR/<default name> (the folder
+// is created); else the default name in the cwd. `bundleDirEnv` is the
+// variable's value (null: unset). A relative result is relative to `base`
+// ("" = the cwd; `fbc replay` runs from its snapshot folder).
+std::string resolveBundlePath(const std::string &flag, const char *bundleDirEnv, int64_t startUnix,
+                              uint64_t seed, const std::string &base = "");
+// 32 lowercase hex digits from the system's random source.
+std::string newRunId();
+// "2026-05-13T14:22:08Z"
+std::string rfc3339Utc(int64_t unixSeconds);
+
+// The entries, in the bundle's fixed order.
+std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunReport &report);
+
+// Builds and writes the bundle (atomically). The caller reports an error as
+// a warning: a bundle that cannot be written does not change the run.
+llvm::Error writeRunBundle(const RunBundleInfo &info, const rt::RunReport &report);
+
+} // namespace fbc::bundle

@@ -1,0 +1,67 @@
+#include "tools/fbc/inspect_command.h"
+
+#include "bundle/inspect.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+namespace fbc::tools {
+namespace {
+
+int error(const std::string &msg) {
+  std::fprintf(stderr, "fbc inspect: error: %s\n", msg.c_str());
+  return 1;
+}
+
+void writeOut(const std::string &s) {
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+} // namespace
+
+void addInspectOptions(CLI::App &sub, InspectOptions &opts) {
+  sub.add_option("bundle", opts.bundle, "the bundle (.fb, or a legacy faultbox .fb)")->required();
+  sub.add_option("file", opts.file, "print this entry's bytes (e.g. manifest.json)");
+  sub.add_option("--extract", opts.extract, "write every entry into this folder");
+  sub.add_option("--format", opts.format, "the summary: text (default) or json");
+}
+
+int runInspect(const InspectOptions &opts) {
+  if (opts.format != "text" && opts.format != "json")
+    return error("unknown --format=" + opts.format + " (valid: text, json)");
+  if (!opts.file.empty() && !opts.extract.empty())
+    return error("give an entry name or --extract DIR, not both");
+  if (!opts.file.empty() || !opts.extract.empty()) {
+    // Entry and extraction work on any well-formed archive, whatever its
+    // manifest says.
+    llvm::Expected<bundle::Contents> c = bundle::readBundle(opts.bundle);
+    if (!c)
+      return error(llvm::toString(c.takeError()));
+    if (!opts.extract.empty()) {
+      llvm::Expected<size_t> n = bundle::extractEntries(*c, opts.extract);
+      if (!n)
+        return error(llvm::toString(n.takeError()));
+      std::fprintf(stderr, "Extracted %zu files to %s\n", *n, opts.extract.c_str());
+      return 0;
+    }
+    const bundle::Entry *e = c->find(opts.file);
+    if (!e) {
+      std::string names;
+      for (const bundle::Entry &x : c->entries)
+        names += (names.empty() ? "" : ", ") + x.name;
+      return error("bundle \"" + opts.bundle + "\" has no entry \"" + opts.file +
+                   "\" (entries: " + names + ")");
+    }
+    writeOut(e->data);
+    return 0;
+  }
+  llvm::Expected<bundle::OpenedBundle> b = bundle::openBundle(opts.bundle);
+  if (!b)
+    return error(llvm::toString(b.takeError()));
+  writeOut(opts.format == "json" ? bundle::formatInspectJson(*b) : bundle::formatInspectText(*b));
+  return 0;
+}
+
+} // namespace fbc::tools

@@ -1,0 +1,71 @@
+#include "tools/fbc/replay_command.h"
+
+#include "bundle/replay.h"
+
+#include <CLI/CLI.hpp>
+
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+namespace fbc::tools {
+
+void addReplayOptions(CLI::App &sub, ReplayOptions &opts) {
+  RunOptions &r = opts.run;
+  sub.add_option("bundle", opts.bundle, "the bundle to replay (.fb)")->required();
+  sub.add_option("--test", r.test, "replay only matching tests (as fbc run --test)");
+  sub.add_option("--leaf", r.leaf, "replay only this leaf of each test");
+  sub.add_option("--seed", r.seed, "override the bundle's seed");
+  sub.add_option("--format", r.format, "text (default) or json");
+  sub.add_option("--timeout", r.timeout, "body timeout per test, e.g. 30s (default 60s)");
+  sub.add_flag("-v,--verbose", r.verbose, "stream service output, prefixed by service name");
+  addBundleOptions(sub, r);
+}
+
+int runReplay(const ReplayOptions &opts) {
+  llvm::Expected<bundle::ReplaySetup> setup = bundle::prepareReplay(opts.bundle);
+  if (!setup) {
+    std::fprintf(stderr, "fbc replay: error: %s\n", llvm::toString(setup.takeError()).c_str());
+    return 1;
+  }
+  const bundle::Manifest &m = setup->bundle.manifest;
+  RunOptions run = opts.run;
+  run.command = "fbc replay";
+  run.spec = setup->specPath;
+  if (run.seed.empty())
+    run.seed = std::to_string(m.seed);
+  run.serviceDir = setup->serviceDir;
+  run.specRoot = m.specRoot;
+  if (const bundle::Entry *plan = setup->bundle.contents.find("plan.json"))
+    run.driftAgainst = plan->data;
+  std::fprintf(stderr, "Replaying %s from %s with seed %s (%zu spec files in %s)\n",
+               m.specRoot.c_str(), opts.bundle.c_str(), run.seed.c_str(), setup->extracted,
+               setup->tempDir.c_str());
+  if (!run.driftAgainst)
+    std::fprintf(stderr, "fbc replay: the bundle has no plan.json (no plan data): plan drift "
+                         "not checked\n");
+  // The run happens in the snapshot's folder (replay.h says why); the new
+  // bundle still goes where `fbc run` would put it from here.
+  char here[PATH_MAX];
+  if (!getcwd(here, sizeof here)) {
+    std::fprintf(stderr, "fbc replay: error: cannot read the current folder: %s\n",
+                 std::strerror(errno));
+    bundle::removeTree(setup->tempDir);
+    return 1;
+  }
+  run.bundleBaseDir = here;
+  if (!setup->cwd.empty() && chdir(setup->cwd.c_str()) != 0) {
+    std::fprintf(stderr, "fbc replay: error: cannot enter \"%s\": %s\n", setup->cwd.c_str(),
+                 std::strerror(errno));
+    bundle::removeTree(setup->tempDir);
+    return 1;
+  }
+  int rc = runRun(run);
+  if (chdir(here) != 0)
+    std::fprintf(stderr, "fbc replay: warning: cannot return to \"%s\"\n", here);
+  bundle::removeTree(setup->tempDir);
+  return rc;
+}
+
+} // namespace fbc::tools
