@@ -22,48 +22,30 @@ using simdjson::dom::object;
 struct Reader {
   std::string error;
 
-  bool str(object o, const char *key, std::string &out) {
+  // `o[key]` into `out` when present; false (with `error`) on a wrong type.
+  template <typename T> bool scalar(object o, const char *key, T &out, const char *what) {
     element e;
     if (o[key].get(e))
       return true;
-    std::string_view v;
-    if (e.get(v)) {
-      error = std::string("\"") + key + "\" is not a string";
+    if (e.get(out)) {
+      error = std::string("\"") + key + "\" is not " + what;
       return false;
     }
-    out = std::string(v);
+    return true;
+  }
+  bool str(object o, const char *key, std::string &out) {
+    std::string_view v;
+    if (!scalar(o, key, v, "a string"))
+      return false;
+    if (v.data())
+      out = std::string(v);
     return true;
   }
   bool u64(object o, const char *key, uint64_t &out) {
-    element e;
-    if (o[key].get(e))
-      return true;
-    if (e.get(out)) {
-      error = std::string("\"") + key + "\" is not a non-negative integer";
-      return false;
-    }
-    return true;
+    return scalar(o, key, out, "a non-negative integer");
   }
-  bool i64(object o, const char *key, int64_t &out) {
-    element e;
-    if (o[key].get(e))
-      return true;
-    if (e.get(out)) {
-      error = std::string("\"") + key + "\" is not an integer";
-      return false;
-    }
-    return true;
-  }
-  bool boolean(object o, const char *key, bool &out) {
-    element e;
-    if (o[key].get(e))
-      return true;
-    if (e.get(out)) {
-      error = std::string("\"") + key + "\" is not a boolean";
-      return false;
-    }
-    return true;
-  }
+  bool i64(object o, const char *key, int64_t &out) { return scalar(o, key, out, "an integer"); }
+  bool boolean(object o, const char *key, bool &out) { return scalar(o, key, out, "a boolean"); }
   bool indexMap(object o, const char *key, std::map<std::string, uint64_t> &out) {
     element e;
     if (o[key].get(e))
