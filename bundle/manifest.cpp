@@ -46,7 +46,9 @@ struct Reader {
   }
   bool i64(object o, const char *key, int64_t &out) { return scalar(o, key, out, "an integer"); }
   bool boolean(object o, const char *key, bool &out) { return scalar(o, key, out, "a boolean"); }
-  bool indexMap(object o, const char *key, std::map<std::string, uint64_t> &out) {
+  // An object-valued field: each member through `value(name, element)`,
+  // which returns false (after setting `error`) on a wrong type.
+  template <typename F> bool members(object o, const char *key, F value) {
     element e;
     if (o[key].get(e))
       return true;
@@ -55,43 +57,39 @@ struct Reader {
       error = std::string("\"") + key + "\" is not an object";
       return false;
     }
-    for (auto kv : m) {
-      uint64_t v;
-      if (kv.value.get(v)) {
-        error = std::string("\"") + key + "\" has a value that is not a non-negative integer";
+    for (auto kv : m)
+      if (!value(std::string(kv.key), kv.value)) {
+        error = std::string("\"") + key + "\" " + error;
         return false;
       }
-      out[std::string(kv.key)] = v;
-    }
     return true;
   }
-  bool vectorMap(object o, const char *key, std::map<std::string, std::vector<bool>> &out) {
-    element e;
-    if (o[key].get(e))
+  bool indexMap(object o, const char *key, std::map<std::string, uint64_t> &out) {
+    return members(o, key, [&](const std::string &k, element v) {
+      if (v.get(out[k])) {
+        error = "has a value that is not a non-negative integer";
+        return false;
+      }
       return true;
-    object m;
-    if (e.get(m)) {
-      error = std::string("\"") + key + "\" is not an object";
-      return false;
-    }
-    for (auto kv : m) {
+    });
+  }
+  bool vectorMap(object o, const char *key, std::map<std::string, std::vector<bool>> &out) {
+    return members(o, key, [&](const std::string &k, element v) {
       simdjson::dom::array a;
-      std::vector<bool> bits;
-      if (kv.value.get(a)) {
-        error = std::string("\"") + key + "\" has a value that is not an array";
+      if (v.get(a)) {
+        error = "has a value that is not an array";
         return false;
       }
       for (element b : a) {
         bool bit;
         if (b.get(bit)) {
-          error = std::string("\"") + key + "\" has an element that is not a boolean";
+          error = "has an element that is not a boolean";
           return false;
         }
-        bits.push_back(bit);
+        out[k].push_back(bit);
       }
-      out[std::string(kv.key)] = std::move(bits);
-    }
-    return true;
+      return true;
+    });
   }
 };
 
