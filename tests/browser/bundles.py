@@ -45,14 +45,6 @@ def run_json(fbc, workdir, *args):
     return json.loads(p.stdout)
 
 
-def plan_json(fbc, workdir):
-    p = subprocess.run([fbc, "plan", "spec.star", "--format=json", "--coverage"], cwd=workdir,
-                       capture_output=True, text=True, timeout=120)
-    if p.returncode != 0:
-        raise RuntimeError("fbc plan exited %d: %s" % (p.returncode, p.stderr))
-    return json.loads(p.stdout)
-
-
 OUTCOME = {"pass": "passed", "fail": "failed", "error": "errored",
            "inconclusive": "inconclusive", "halted": "halted"}
 
@@ -141,7 +133,11 @@ def hand_bundle(path, trace, plan, spec_text, services=None, rows=None, env=None
 
 
 def run_bundle(fbc, workdir, path, *args):
-    """The bundle of `fbc run spec.star ARGS` in workdir, written to path."""
-    trace = run_json(fbc, workdir, *args)
-    plan = plan_json(fbc, workdir)
-    hand_bundle(path, trace, plan, open(os.path.join(workdir, "spec.star")).read())
+    """The bundle `fbc run spec.star --bundle PATH ARGS` writes in workdir: the
+    real artifact (manifest, env, trace, plan, service output, spec snapshot)."""
+    p = subprocess.run([fbc, "run", "spec.star", "--bundle", os.path.abspath(path), *args],
+                       cwd=workdir, capture_output=True, text=True, timeout=600)
+    if p.returncode not in (0, 2, 3):
+        raise RuntimeError("fbc run exited %d: %s" % (p.returncode, p.stderr))
+    if not os.path.isfile(path):
+        raise RuntimeError("fbc run wrote no bundle at %s: %s" % (path, p.stderr))
