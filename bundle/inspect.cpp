@@ -223,16 +223,7 @@ std::string formatInspectJson(const OpenedBundle &b) {
     w.null();
   }
   w.field("interrupted", m.interrupted);
-  const Summary &s = m.summary;
-  w.key("summary").beginObject();
-  w.field("total", s.total);
-  w.field("passed", s.passed);
-  w.field("failed", s.failed);
-  w.field("errored", s.errored);
-  w.field("inconclusive", s.inconclusive);
-  w.field("halted", s.halted);
-  w.field("not_run", s.notRun);
-  w.endObject();
+  writeSummary(w, m.summary);
   w.key("tests").beginArray();
   for (const TestRow &t : m.tests) {
     w.beginObject();

@@ -119,6 +119,18 @@ Summary summarize(const std::vector<TestRow> &rows, uint64_t notRun) {
   return s;
 }
 
+void writeSummary(rt::JsonWriter &w, const Summary &s) {
+  w.key("summary").beginObject();
+  w.field("total", s.total);
+  w.field("passed", s.passed);
+  w.field("failed", s.failed);
+  w.field("errored", s.errored);
+  w.field("inconclusive", s.inconclusive);
+  w.field("halted", s.halted);
+  w.field("not_run", s.notRun);
+  w.endObject();
+}
+
 std::string formatManifestJson(const Manifest &m) {
   std::string out;
   rt::JsonWriter w(out, 2);
@@ -173,15 +185,7 @@ std::string formatManifestJson(const Manifest &m) {
     w.endObject();
   }
   w.endArray();
-  w.key("summary").beginObject();
-  w.field("total", m.summary.total);
-  w.field("passed", m.summary.passed);
-  w.field("failed", m.summary.failed);
-  w.field("errored", m.summary.errored);
-  w.field("inconclusive", m.summary.inconclusive);
-  w.field("halted", m.summary.halted);
-  w.field("not_run", m.summary.notRun);
-  w.endObject();
+  writeSummary(w, m.summary);
   if (!m.files.empty()) {
     w.key("files").beginObject();
     for (const auto &[name, digest] : m.files)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ir/leaf_program.h"
+#include "runtime/json_writer.h"
 
 #include <llvm/Support/Error.h>
 
@@ -65,6 +66,10 @@ struct Manifest {
 // Counts `rows` by outcome (failed includes expectation_violated and the
 // reference's strict_determinism_violation; passed includes fault_bypassed).
 Summary summarize(const std::vector<TestRow> &rows, uint64_t notRun);
+
+// Writes `s` as the "summary" member (manifest.json, inspect's JSON, the
+// report's data): one key order everywhere.
+void writeSummary(rt::JsonWriter &w, const Summary &s);
 
 // Pretty JSON, keys in schema order, ending in a newline.
 std::string formatManifestJson(const Manifest &m);

@@ -491,18 +491,7 @@ llvm::Expected<std::string> reportData(const Contents &c, const std::string &bun
   w.endObject();
 
   // The header's counts, as parseManifest() tallies them from the rows.
-  const Summary &sum = m.summary;
-  const std::pair<const char *, uint64_t> counts[] = {{"total", sum.total},
-                                                      {"passed", sum.passed},
-                                                      {"failed", sum.failed},
-                                                      {"errored", sum.errored},
-                                                      {"inconclusive", sum.inconclusive},
-                                                      {"halted", sum.halted},
-                                                      {"not_run", sum.notRun}};
-  w.key("summary").beginObject();
-  for (const auto &[kind, n] : counts)
-    w.field(kind, n);
-  w.endObject();
+  writeSummary(w, m.summary);
 
   w.key("env").beginArray();
   if (env.present)
