@@ -143,12 +143,7 @@ FbcResult runFbc(const Spec &spec, std::vector<std::string> args,
 }
 
 void checkGolden(const Spec &spec, const std::string &actual) {
-  std::string path = std::string(FBC_CONTAINMENT_GOLDEN) + "/" + spec.name + ".txt";
-  if (std::getenv("FBC_UPDATE_GOLDEN")) {
-    std::ofstream(path) << actual;
-    return;
-  }
-  EXPECT_EQ(readFile(path), actual) << "golden " << path << " differs (FBC_UPDATE_GOLDEN=1)";
+  checkGoldenFile(std::string(FBC_CONTAINMENT_GOLDEN) + "/" + spec.name + ".txt", actual);
 }
 
 bool contains(const std::string &s, const std::string &needle) {

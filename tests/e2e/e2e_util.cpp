@@ -18,6 +18,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+
+#include <gtest/gtest.h>
 
 namespace fbc::rt::e2e {
 
@@ -123,6 +126,18 @@ std::string readFile(const std::string &path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+void checkGoldenFile(const std::string &path, const std::string &actual) {
+  const char *update = std::getenv("FBC_UPDATE_GOLDEN");
+  if (update && std::string_view(update) == "1") {
+    std::ofstream(path) << actual;
+    return;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "missing golden " << path << " (FBC_UPDATE_GOLDEN=1 writes it)";
+  EXPECT_EQ(readFile(path), actual)
+      << "golden " << path << " differs (FBC_UPDATE_GOLDEN=1 rewrites it)";
 }
 
 std::vector<int> processesIn(const std::string &dir) {

@@ -42,6 +42,10 @@ bool processAlive(int pid);
 
 std::string readFile(const std::string &path);
 
+// Compares `actual` with the golden file at `path`; FBC_UPDATE_GOLDEN=1 (and
+// only 1) writes it instead. A missing golden is a failure naming the file.
+void checkGoldenFile(const std::string &path, const std::string &actual);
+
 // The pids of live processes whose working directory is `dir` (the services
 // of a spec there run in the spec's directory, and so do their children).
 std::vector<int> processesIn(const std::string &dir);

@@ -295,16 +295,7 @@ std::string normalizeJson(std::string s, const Spec &spec) {
 }
 
 void checkGolden(const std::string &name, const std::string &actual, const std::string &ext) {
-  std::string path = std::string(FBC_RUN_GOLDEN) + "/" + name + ext;
-  const char *update = std::getenv("FBC_UPDATE_GOLDEN");
-  if (update && std::string_view(update) == "1") {
-    std::ofstream(path) << actual;
-    return;
-  }
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << "missing golden " << path << " (FBC_UPDATE_GOLDEN=1 writes it)";
-  EXPECT_EQ(readFile(path), actual)
-      << "golden " << path << " differs (FBC_UPDATE_GOLDEN=1 rewrites it)";
+  checkGoldenFile(std::string(FBC_RUN_GOLDEN) + "/" + name + ext, actual);
 }
 
 FbcRun runWithGolden(const Spec &spec, int exit) {
