@@ -2,7 +2,8 @@
 
 #include "ir/quote.h"
 
-#include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
 
@@ -27,12 +28,24 @@ std::string describeTest(const Test &t) {
 }
 
 std::vector<Test> discoverTests(std::vector<Test> candidates, frontend::DiagnosticList &diags) {
-  std::vector<Test> tests;
-  tests.reserve(candidates.size());
-  llvm::StringMap<size_t> byName; // name -> index in tests
-  for (Test &c : candidates) {
-    auto it = byName.find(c.name);
-    if (it != byName.end()) {
+  std::vector<uint32_t> precedence(candidates.size());
+  for (uint32_t i = 0; i < precedence.size(); ++i)
+    precedence[i] = i;
+  return discoverTests(std::move(candidates), precedence, diags);
+}
+
+std::vector<Test> discoverTests(std::vector<Test> tests, llvm::ArrayRef<uint32_t> precedence,
+                                frontend::DiagnosticList &diags) {
+  // Everything happens inside the one array of tests (a large spec has tens
+  // of thousands): claims are decided on positions, the winners are moved
+  // down over the losers, then permuted into name order.
+  std::vector<bool> kept(tests.size(), false);
+  llvm::DenseMap<llvm::StringRef, uint32_t> byName; // name -> position of its claim
+  byName.reserve(unsigned(tests.size()));
+  for (uint32_t i : precedence) {
+    const Test &c = tests[i];
+    auto [it, fresh] = byName.try_emplace(llvm::StringRef(c.name), i);
+    if (!fresh) {
       const Test &first = tests[it->second];
       diags.warning(c.loc.file, c.loc.pos,
                     "test " + quote(c.name) + " from " + describeTest(c) +
@@ -40,19 +53,26 @@ std::vector<Test> discoverTests(std::vector<Test> candidates, frontend::Diagnost
       diags.note(first.loc.file, first.loc.pos, describeTest(first) + " is defined here");
       continue;
     }
-    byName.try_emplace(c.name, tests.size());
-    tests.push_back(std::move(c));
+    kept[i] = true;
   }
-  // The candidates' storage goes before the sort, so at most two arrays of
-  // tests (not three) are alive at the peak.
-  std::vector<Test>().swap(candidates);
+  byName.clear();
+  size_t n = 0;
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (kept[i]) {
+      if (i != n)
+        tests[n] = std::move(tests[i]);
+      ++n;
+    }
+  tests.erase(tests.begin() + ptrdiff_t(n), tests.end());
+
   // Sort positions, not the (large) tests themselves, then apply the
-  // permutation in place, one cycle at a time (no third array of tests).
+  // permutation in place, one cycle at a time (no second array of tests).
+  // The kept names are unique, so the order is total.
   std::vector<uint32_t> order(tests.size());
   for (uint32_t i = 0; i < order.size(); ++i)
     order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return tests[a].name < tests[b].name; });
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return tests[a].name < tests[b].name; });
   for (uint32_t start = 0; start < order.size(); ++start) {
     if (order[start] == start)
       continue;

@@ -13,6 +13,9 @@
 #include "frontend/source/diagnostic.h"
 #include "ir/spec.h"
 
+#include <llvm/ADT/ArrayRef.h>
+
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +23,10 @@ namespace fbc::ir {
 
 // `candidates` in the precedence order above.
 std::vector<Test> discoverTests(std::vector<Test> candidates, frontend::DiagnosticList &diags);
+// The same over tests stored in any order: `precedence` lists every
+// position of `tests` once, in the claim order above.
+std::vector<Test> discoverTests(std::vector<Test> tests, llvm::ArrayRef<uint32_t> precedence,
+                                frontend::DiagnosticList &diags);
 
 // How a test was defined, for messages: `def test_x`, `scenario(f)`,
 // `fault_scenario("x")`, `fault_matrix cell (s, f)`, `test("x")`.

@@ -100,11 +100,28 @@ Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
   spec.scenarios = scenarios;
   spec.matrices = matrices;
 
-  std::vector<Test> candidates;
+  // The tests are discovered in the fault_scenario registry's own array
+  // (most of a large spec's tests are matrix cells): the other sources are
+  // appended to it and `precedence` gives the claim order (def, scenario,
+  // fault_scenario / matrix cell, test()). The registries are not used
+  // after finish(): move, never copy, and leave nothing behind.
+  std::vector<Test> tests = std::move(faultScenarioTests);
+  faultScenarioTests = {};
+  size_t nRegistered = tests.size();
+  size_t nDefs = 0;
+  for (const auto &[name, v] : globals)
+    if (name.rfind("test_", 0) == 0 && v.isObject() && v.obj()->callable())
+      ++nDefs;
+  tests.reserve(nRegistered + builtinTests.size() + nDefs + scenarios.size());
+  std::move(builtinTests.begin(), builtinTests.end(), std::back_inserter(tests));
+  size_t nBuiltins = builtinTests.size();
+  builtinTests = {};
+  faultScenarioIndex_ = NameIndex();
+  builtinIndex_ = NameIndex();
   for (const auto &[name, v] : globals) {
     if (name.rfind("test_", 0) != 0 || !v.isObject() || !v.obj()->callable())
       continue;
-    Test t;
+    Test &t = tests.emplace_back();
     t.name = name;
     t.kind = TestKind::Def;
     t.body = FunctionRef{std::string(v.obj()->name()), v, nullptr, {}};
@@ -113,23 +130,21 @@ Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
       t.body.loc = Loc{fn->code->file, fn->code->pos};
     }
     t.loc = t.body.loc;
-    candidates.push_back(std::move(t));
   }
   for (const Scenario &s : scenarios) {
-    Test t;
+    Test &t = tests.emplace_back();
     t.name = "test_" + s.name;
     t.kind = TestKind::Scenario;
     t.body = s.fn;
     t.loc = s.loc;
-    candidates.push_back(std::move(t));
   }
-  // The registries are not used after finish(): move, do not copy.
-  candidates.reserve(candidates.size() + faultScenarioTests.size() + builtinTests.size());
-  std::move(faultScenarioTests.begin(), faultScenarioTests.end(), std::back_inserter(candidates));
-  std::move(builtinTests.begin(), builtinTests.end(), std::back_inserter(candidates));
-  faultScenarioTests.clear();
-  builtinTests.clear();
-  spec.tests = discoverTests(std::move(candidates), diags);
+  std::vector<uint32_t> precedence;
+  precedence.reserve(tests.size());
+  for (size_t i = nRegistered + nBuiltins; i < tests.size(); ++i) // def, scenario
+    precedence.push_back(uint32_t(i));
+  for (size_t i = 0; i < nRegistered + nBuiltins; ++i) // fault_scenario/cells, test()
+    precedence.push_back(uint32_t(i));
+  spec.tests = discoverTests(std::move(tests), precedence, diags);
   return spec;
 }
 
