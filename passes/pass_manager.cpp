@@ -58,15 +58,19 @@ bool PassManager::run(const ir::Spec &spec, ir::Plan &plan, ir::LeafProgram *lea
   return !verify || ir::verifyLeafProgram(plan, *leaves, lowering_->name, diags);
 }
 
-ir::Plan PassManager::run(const ir::Spec &spec) const {
-  ir::Plan plan;
+void PassManager::runOrAbort(const ir::Spec &spec, ir::Plan &plan, ir::LeafProgram *leaves) const {
   frontend::DiagnosticList diags;
-  if (!run(spec, plan, nullptr, diags)) {
+  if (!run(spec, plan, leaves, diags)) {
     llvm::errs() << "fbc: internal error: the plan pipeline broke an invariant\n";
     diags.print(llvm::errs());
     llvm::errs().flush();
     std::abort();
   }
+}
+
+ir::Plan PassManager::run(const ir::Spec &spec) const {
+  ir::Plan plan;
+  runOrAbort(spec, plan, nullptr);
   return plan;
 }
 

@@ -70,8 +70,11 @@ public:
   // after it do not run.
   bool run(const ir::Spec &spec, ir::Plan &plan, ir::LeafProgram *leaves,
            frontend::DiagnosticList &diags) const;
-  // Runs every pass on a fresh plan of `spec`. A verifier failure is an
-  // internal error: reported on stderr, then abort().
+  // Runs every stage into `plan` and, when there is a lowering stage,
+  // `leaves` (nullptr: the passes only). A verifier failure is an internal
+  // error: reported on stderr, then abort().
+  void runOrAbort(const ir::Spec &spec, ir::Plan &plan, ir::LeafProgram *leaves) const;
+  // Runs every pass on a fresh plan of `spec` (runOrAbort, no lowering).
   ir::Plan run(const ir::Spec &spec) const;
 
   // axes, cost, coverage, suggest, diagnostics; without `coverage`, the

@@ -18,8 +18,9 @@ Executor::Executor(ir::LoadedSpec &loaded, RunConfig cfg) : loaded_(loaded), cfg
   // The leaf program is the contract: without one from the caller, the
   // spec's own (the same pipeline `fbc plan` and `fbc ir` run).
   if (!cfg_.leaves) {
-    ownPlan_ = std::make_unique<ir::Plan>(passes::buildPlan(loaded_.spec()));
-    ownLeaves_ = std::make_unique<ir::LeafProgram>(backend::lowerToLeaves(*ownPlan_));
+    ownPlan_ = std::make_unique<ir::Plan>();
+    ownLeaves_ = std::make_unique<ir::LeafProgram>();
+    backend::leafPipeline().runOrAbort(loaded_.spec(), *ownPlan_, ownLeaves_.get());
     cfg_.leaves = ownLeaves_.get();
   }
 }

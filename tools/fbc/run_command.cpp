@@ -203,7 +203,12 @@ int runRun(const RunOptions &opts) {
     // runs (docs/leaves.md). The bundle's plan.json is this plan as `fbc
     // plan --format=json --coverage` prints it, built before any test runs.
     bool planJson = (bundling && !opts.noPlan) || opts.driftAgainst;
-    ir::Plan plan = passes::buildPlan(loaded->spec(), /*coverage=*/planJson);
+    // The same pipeline `fbc ir --print-after=leaves` runs (backend::
+    // leafPipeline: the plan passes, then the lowering stage), so what `fbc
+    // ir` prints is what this run does.
+    ir::Plan plan;
+    ir::LeafProgram leaves;
+    backend::leafPipeline(/*coverage=*/planJson).runOrAbort(loaded->spec(), plan, &leaves);
     std::optional<std::string> planText;
     if (planJson) {
       std::string text;
@@ -224,7 +229,6 @@ int runRun(const RunOptions &opts) {
         for (const std::string &line : *drift)
           std::fprintf(stderr, "%s\n", line.c_str());
     }
-    ir::LeafProgram leaves = backend::lowerToLeaves(plan);
     cfg.leaves = &leaves;
     installSignalHandlers();
     // Text goes out as the run goes (a long run is not silent until its
