@@ -10,6 +10,7 @@
 #include "frontend/eval/thread.h"
 
 #include <llvm/ADT/StringMap.h>
+#include <llvm/Support/Allocator.h>
 
 #include <memory>
 #include <vector>
@@ -61,12 +62,30 @@ inline void at(Frame &fr, frontend::Pos p) {
   fr.cf->pos = p;
 }
 
-// Owns every node of a Program.
+// Owns every node of a Program. The nodes are bump-allocated (a large spec
+// compiles to hundreds of thousands of small nodes, which malloc would pad
+// and head one by one); the lists run their destructors (nodes own vectors
+// and strings) before the memory goes with `alloc`.
 struct Program::Arena {
-  std::vector<std::unique_ptr<ExprCode>> exprs;
-  std::vector<std::unique_ptr<StmtCode>> stmts;
-  std::vector<std::unique_ptr<TargetCode>> targets;
-  std::vector<std::unique_ptr<FunctionCode>> functions;
+  llvm::BumpPtrAllocator alloc;
+  std::vector<ExprCode *> exprs;
+  std::vector<StmtCode *> stmts;
+  std::vector<TargetCode *> targets;
+  std::vector<FunctionCode *> functions;
+
+  template <class T, class... A> T *make(A &&...args) {
+    return new (alloc.Allocate(sizeof(T), alignof(T))) T(std::forward<A>(args)...);
+  }
+  ~Arena() {
+    for (ExprCode *p : exprs)
+      p->~ExprCode();
+    for (StmtCode *p : stmts)
+      p->~StmtCode();
+    for (TargetCode *p : targets)
+      p->~TargetCode();
+    for (FunctionCode *p : functions)
+      p->~FunctionCode();
+  }
 };
 
 // Shared pieces of the compiler (compile_*.cpp).
@@ -82,14 +101,13 @@ public:
                          llvm::ArrayRef<syntax::Binding *> freevars, std::string name);
 
   template <class T, class... A> const T *node(A &&...args) {
-    auto p = std::make_unique<T>(std::forward<A>(args)...);
-    const T *raw = p.get();
+    T *raw = prog.arena->make<T>(std::forward<A>(args)...);
     if constexpr (std::is_base_of_v<ExprCode, T>)
-      prog.arena->exprs.push_back(std::move(p));
+      prog.arena->exprs.push_back(raw);
     else if constexpr (std::is_base_of_v<StmtCode, T>)
-      prog.arena->stmts.push_back(std::move(p));
+      prog.arena->stmts.push_back(raw);
     else
-      prog.arena->targets.push_back(std::move(p));
+      prog.arena->targets.push_back(raw);
     return raw;
   }
 

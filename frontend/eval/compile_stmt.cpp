@@ -561,8 +561,8 @@ const StmtCode *Compiler::stmt(const syntax::Stmt *s) {
 FunctionCode *Compiler::function(const syntax::Function &fn,
                                  llvm::ArrayRef<syntax::Binding *> locals,
                                  llvm::ArrayRef<syntax::Binding *> freevars, std::string name) {
-  prog.arena->functions.push_back(std::make_unique<FunctionCode>());
-  FunctionCode *code = prog.arena->functions.back().get();
+  FunctionCode *code = prog.arena->make<FunctionCode>();
+  prog.arena->functions.push_back(code);
   code->name = std::move(name);
   code->syntax = &fn;
   code->pos = fn.pos;
