@@ -42,6 +42,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -540,18 +541,26 @@ void runAxesPass(const ir::Spec &spec, ir::Plan &plan) {
     ir::PlanTest pt;
     pt.test = &t;
     const BodyAxes &body = b.body(t.body);
-    pt.axes = body.choose;
     std::vector<ir::PlanAxis> prob;
     if (t.kind == ir::TestKind::FaultScenario || t.kind == ir::TestKind::FaultMatrix)
       b.assumptionSites(t.faults, prob, pt.unmodeled);
+    std::vector<const ir::PlanAxis *> fromBody;
     for (const ir::PlanAxis &a : body.probability) {
       bool dup = false;
       for (const ir::PlanAxis &p : prob)
         dup = dup || p.name == a.name;
+      for (const ir::PlanAxis *p : fromBody)
+        dup = dup || p->name == a.name;
       if (!dup)
-        prob.push_back(a);
+        fromBody.push_back(&a);
     }
-    pt.axes.insert(pt.axes.end(), prob.begin(), prob.end());
+    // Sized once: a plan holds tens of thousands of these vectors, and
+    // growing them leaves up to half of each unused.
+    pt.axes.reserve(body.choose.size() + prob.size() + fromBody.size() + body.interleaving.size());
+    pt.axes.insert(pt.axes.end(), body.choose.begin(), body.choose.end());
+    std::move(prob.begin(), prob.end(), std::back_inserter(pt.axes));
+    for (const ir::PlanAxis *a : fromBody)
+      pt.axes.push_back(*a);
     pt.axes.insert(pt.axes.end(), body.interleaving.begin(), body.interleaving.end());
     pt.helperChooses = body.helpers;
     pt.argErrors = body.errors;

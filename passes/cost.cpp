@@ -12,7 +12,7 @@
 
 namespace fbc::passes {
 
-void runCostPass(const ir::Spec &, ir::Plan &plan) {
+void runCostPass(const ir::Spec &spec, ir::Plan &plan) {
   plan.entries.clear();
   plan.unknownChoose = plan.unknownProbability = plan.unknownInterleaving = false;
   for (ir::PlanTest &t : plan.tests) {
@@ -38,6 +38,13 @@ void runCostPass(const ir::Spec &, ir::Plan &plan) {
   }
 
   // Matrix cells per scenario function; tests are already in name order.
+  // Reserved once (an upper bound: a scenario may be in several matrices).
+  size_t entries = 0;
+  for (const ir::PlanTest &pt : plan.tests)
+    entries += pt.test->kind != ir::TestKind::FaultMatrix;
+  for (const ir::Matrix &m : spec.matrices)
+    entries += m.scenarios.size();
+  plan.entries.reserve(entries);
   llvm::StringMap<size_t> matrixEntry;
   for (uint32_t i = 0; i < plan.tests.size(); ++i) {
     const ir::Test &t = *plan.tests[i].test;
@@ -76,6 +83,7 @@ void runCostPass(const ir::Spec &, ir::Plan &plan) {
     if (e.kind != ir::TestKind::FaultMatrix)
       continue;
     bool mixed = false;
+    e.matrixCells.reserve(e.tests.size());
     for (uint32_t i : e.tests) {
       const ir::Test &t = *plan.tests[i].test;
       e.matrixCells.push_back(t.name);
