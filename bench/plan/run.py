@@ -3,22 +3,26 @@
 merely executing the same file with stand-in builtins, in one run; plus the
 linearity check (the spec 10x larger).
 
-  1. gen_spec.py writes build/bench/plan/spec1.star (--scale 1: 1,000 services,
-     5,000 tests, 10,000 matrix cells, ~1.4 MB) and spec10.star (--scale 10).
+  1. gen_spec.py writes, for each shape, the spec at --scale 1 (1,000
+     services, 5,000 tests, 10,000 matrix cells) and at --scale 10:
+     build/bench/plan/spec1.star and spec10.star (shape "bench", 1.43 MB at
+     1x), hidden1.star and hidden10.star (shape "hidden", 1.00 MB at 1x, the
+     size of the hidden-size check in issue #16).
   2. sgo_plan.go (our stand-in builtins over go.starlark.net, Debian
      golang-starlark-dev) is built into build/bench/sgo_plan, as
      bench/starlark/compare.py builds sgo.
-  3. Each round runs, interleaved: fbc plan spec1, sgo_plan spec1, fbc plan
-     spec10. Medians over the rounds of wall time and of CPU time (user+sys
-     of the child, which includes Go's GC threads), and the peak RSS of each
-     child (ru_maxrss from wait4: that process alone, not its parent).
+  3. Each round runs, interleaved, per shape: fbc plan on the 1x spec,
+     sgo_plan on the 1x spec, fbc plan on the 10x spec. Medians over the
+     rounds of wall time and of CPU time (user+sys of the child, which
+     includes Go's GC threads), and the peak RSS of each child (ru_maxrss
+     from wait4: that process alone, not its parent).
 
-Targets (issue #16): fbc plan <= 0.4x the Go time and a peak RSS no larger
-than Go's; spec10 <= 11x the spec1 time. Exit status 1 if a target is missed
-(on the minimum wall time over the rounds, the acceptance measure, and the
-largest peak RSS over the rounds; medians are printed too).
+Targets (issue #16), on each shape: fbc plan <= 0.4x the Go time and a peak
+RSS no larger than Go's; the 10x spec <= 11x the 1x time. Exit status 1 if a
+target is missed (on the minimum wall time over the rounds, the acceptance
+measure, and the largest peak RSS over the rounds; medians are printed too).
 
-Usage: bench/plan/run.py [--fbc PATH] [--rounds N]
+Usage: bench/plan/run.py [--fbc PATH] [--rounds N] [--shapes bench,hidden]
 """
 import argparse
 import os
@@ -62,33 +66,44 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fbc", default=os.path.join(ROOT, "build", "release", "tools", "fbc", "fbc"))
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--shapes", default=",".join(gen_spec.SHAPES),
+                    help="comma-separated gen_spec.py shapes (default: all)")
     args = ap.parse_args()
+    shapes = args.shapes.split(",")
+    for shape in shapes:
+        if shape not in gen_spec.SHAPES:
+            sys.exit("unknown shape %s (valid: %s)" % (shape, ", ".join(gen_spec.SHAPES)))
 
     out_dir = os.path.join(ROOT, "build", "bench")
     os.makedirs(os.path.join(out_dir, "plan"), exist_ok=True)
     specs = {}
-    for scale in (1, 10):
-        path = os.path.join(out_dir, "plan", "spec%d.star" % scale)
-        text = gen_spec.generate(scale)
-        if not os.path.exists(path) or open(path).read() != text:
-            with open(path, "w") as f:
-                f.write(text)
-        specs[scale] = path
+    for shape in shapes:
+        for scale in (1, 10):
+            name = "%s%d" % ("spec" if shape == "bench" else shape, scale)
+            path = os.path.join(out_dir, "plan", name + ".star")
+            text = gen_spec.generate(scale, shape)
+            if not os.path.exists(path) or open(path).read() != text:
+                with open(path, "w") as f:
+                    f.write(text)
+            specs[shape, scale] = path
+            print("%-7s %-9s %s (%.2f MB)" % (shape, "--scale %d" % scale, path,
+                                            os.path.getsize(path) / 1e6))
     sgo = build_sgo_plan(out_dir)
-    print("spec1:  %s (%.2f MB)" % (specs[1], os.path.getsize(specs[1]) / 1e6))
-    print("spec10: %s (%.2f MB)" % (specs[10], os.path.getsize(specs[10]) / 1e6))
 
-    jobs = {
-        "fbc plan spec1": [args.fbc, "plan", specs[1]],
-        "go exec spec1": [sgo, specs[1]],
-        "fbc plan spec10": [args.fbc, "plan", specs[10]],
-    }
+    # Per shape: fbc plan on the 1x spec, Go executing it, fbc plan on the
+    # 10x spec; every job once per round, interleaved.
+    jobs = {}
+    for shape in shapes:
+        jobs[shape, "fbc plan 1x"] = [args.fbc, "plan", specs[shape, 1]]
+        jobs[shape, "go exec 1x"] = [sgo, specs[shape, 1]]
+        jobs[shape, "fbc plan 10x"] = [args.fbc, "plan", specs[shape, 10]]
     samples = {k: [] for k in jobs}
-    run(jobs["fbc plan spec1"])  # warm the page cache
-    run(jobs["go exec spec1"])
+    for shape in shapes:  # warm the page cache
+        run(jobs[shape, "fbc plan 1x"])
+        run(jobs[shape, "go exec 1x"])
     for _ in range(args.rounds):
-        for name, cmd in jobs.items():
-            samples[name].append(run(cmd))
+        for key, cmd in jobs.items():
+            samples[key].append(run(cmd))
 
     # The minimum over rounds estimates the intrinsic time (load from other
     # processes only ever adds to it); the median is shown alongside.
@@ -96,27 +111,32 @@ def main():
     med = {k: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v))
            for k, v in samples.items()}
     rss = {k: max(s[2] for s in v) for k, v in samples.items()}
-    print("%-16s %9s %9s %11s %11s %12s" % ("", "wall min", "cpu min", "wall median", "cpu median",
-                                            "peak RSS MB"))
-    for k in jobs:
-        print("%-16s %9.3f %9.3f %11.3f %11.3f %12.1f" % (k, best[k][0], best[k][1], med[k][0],
-                                                         med[k][1], rss[k]))
+    ok = True
+    for shape in shapes:
+        print()
+        print("%-20s %9s %9s %11s %11s %12s" % ("shape " + shape, "wall min", "cpu min",
+                                                "wall median", "cpu median", "peak RSS MB"))
+        for job in ("fbc plan 1x", "go exec 1x", "fbc plan 10x"):
+            k = shape, job
+            print("%-20s %9.3f %9.3f %11.3f %11.3f %12.1f" % (job, best[k][0], best[k][1], med[k][0],
+                                                             med[k][1], rss[k]))
 
-    def ratios(t):
-        return (t["fbc plan spec1"][0] / t["go exec spec1"][0],
-                t["fbc plan spec1"][1] / t["go exec spec1"][1],
-                t["fbc plan spec10"][0] / t["fbc plan spec1"][0],
-                t["fbc plan spec10"][1] / t["fbc plan spec1"][1])
+        def ratios(t):
+            fbc1, go1, fbc10 = (t[shape, j] for j in ("fbc plan 1x", "go exec 1x", "fbc plan 10x"))
+            return fbc1[0] / go1[0], fbc1[1] / go1[1], fbc10[0] / fbc1[0], fbc10[1] / fbc1[1]
 
-    for label, t in (("min", best), ("median", med)):
-        sw, sc, lw, lc = ratios(t)
-        print("%-6s fbc plan / go exec:   %.2fx wall, %.2fx cpu   (target <= 0.40x)" % (label, sw, sc))
-        print("%-6s spec10 / spec1 (fbc): %.2fx wall, %.2fx cpu   (target <= 11x)" % (label, lw, lc))
-    rss_ratio = rss["fbc plan spec1"] / rss["go exec spec1"]
-    print("peak RSS fbc plan / go exec: %.1f MB / %.1f MB = %.2fx   (target <= 1.00x)"
-          % (rss["fbc plan spec1"], rss["go exec spec1"], rss_ratio))
-    sw, _, lw, _ = ratios(best)
-    ok = sw <= 0.4 and lw <= 11 and rss_ratio <= 1.0
+        for label, t in (("min", best), ("median", med)):
+            sw, sc, lw, lc = ratios(t)
+            print("%-6s fbc plan / go exec: %.2fx wall, %.2fx cpu   (target <= 0.40x)" % (label, sw, sc))
+            print("%-6s 10x / 1x (fbc):     %.2fx wall, %.2fx cpu   (target <= 11x)" % (label, lw, lc))
+        fbc_rss, go_rss = rss[shape, "fbc plan 1x"], rss[shape, "go exec 1x"]
+        print("peak RSS fbc plan / go exec: %.1f MB / %.1f MB = %.2fx   (target <= 1.00x)"
+              % (fbc_rss, go_rss, fbc_rss / go_rss))
+        sw, _, lw, _ = ratios(best)
+        shape_ok = sw <= 0.4 and lw <= 11 and fbc_rss <= go_rss
+        print("%s: %s" % (shape, "PASS" if shape_ok else "FAIL"))
+        ok = ok and shape_ok
+    print()
     print("PASS" if ok else "FAIL")
     sys.exit(0 if ok else 1)
 
