@@ -494,6 +494,8 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
     }
     w.endArray();
   }
+  if (opts.jsonTail)
+    opts.jsonTail(w);
   w.endObject();
   w.finish();
 }

@@ -8,8 +8,10 @@
 // All three are deterministic: the same plan gives the same bytes.
 #pragma once
 
+#include "ir/json_writer.h"
 #include "ir/plan.h"
 
+#include <functional>
 #include <string>
 
 namespace llvm {
@@ -21,6 +23,8 @@ namespace fbc::backend {
 struct PlanEmitOptions {
   bool coverage = false; // the coverage table / JSON "coverage"
   bool suggest = false;  // the suggestion stubs (text only)
+  // JSON only: writes members after the plan's own (`fbc plan --shards`).
+  std::function<void(ir::JsonWriter &)> jsonTail;
 };
 
 void emitPlanText(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_ostream &os);

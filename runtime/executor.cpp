@@ -64,6 +64,12 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
     for (const ir::LeafTest &x : cfg_.leaves->tests)
       if (x.test == tests[i])
         lt = &x;
+    const backend::LeafSelection::PerTest *sel = nullptr;
+    if (lt && cfg_.selection) {
+      sel = &cfg_.selection->tests[size_t(lt - cfg_.leaves->tests.data())];
+      if (!sel->any())
+        continue; // another shard's
+    }
     if (!lt) {
       TestOutcome o = baseOutcome(*tests[i]);
       o.result = Result::Error;
@@ -72,7 +78,7 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
       continue;
     }
     if (lt->fansOut()) {
-      if (interrupted() || !runLeaves(*tests[i], *lt, report)) {
+      if (interrupted() || !runLeaves(*tests[i], *lt, sel, report)) {
         report.interrupted = true;
         report.notRun = tests.size() - i;
         break;
@@ -102,7 +108,8 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   return report;
 }
 
-bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &report) {
+bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt,
+                         const backend::LeafSelection::PerTest *sel, RunReport &report) {
   // A copy: axes of unknown size are sized while leaf 0 runs.
   ir::LeafTest work = lt;
   bool unknown = std::any_of(work.axes.begin(), work.axes.end(),
@@ -163,6 +170,14 @@ bool Executor::runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &r
       return true;
     }
     return runOne(*only, true);
+  }
+  if (sel && !sel->all) {
+    // A shard's leaves: the test's axes are all known (a test with an axis
+    // of unknown size is never split, backend/shard.h).
+    for (size_t i = 0; i < sel->leaves.size(); ++i)
+      if ((i && interrupted()) || !runOne(sel->leaves[i], true))
+        return false;
+    return true;
   }
   if (!runOne(0, true))
     return false;

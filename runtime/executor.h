@@ -24,6 +24,7 @@
 // run after the current test without recording it.
 #pragma once
 
+#include "backend/shard.h"
 #include "ir/body_runtime.h"
 #include "ir/leaf_program.h"
 #include "ir/load_spec.h"
@@ -61,6 +62,9 @@ struct RunConfig {
   // Executor plans and lowers the spec itself.
   const ir::LeafProgram *leaves = nullptr;
   std::optional<uint64_t> leafId; // --leaf: only this leaf of each test
+  // --shard: only these leaves (per leaf-program test, in plan order); a
+  // test with none selected gets no row. Null: every leaf.
+  const backend::LeafSelection *selection = nullptr;
   // Keep each service's stdout/stderr per test (TestOutcome::serviceOutput),
   // for the run's bundle.
   bool keepServiceOutput = false;
@@ -115,7 +119,8 @@ private:
   // The error row of a --leaf that `t` does not have ("3 leaves").
   TestOutcome noSuchLeaf(const ir::Test &t, uint64_t leaf, const std::string &has) const;
   // Runs the leaves of a test that fans out; false when interrupted.
-  bool runLeaves(const ir::Test &t, const ir::LeafTest &lt, RunReport &report);
+  bool runLeaves(const ir::Test &t, const ir::LeafTest &lt,
+                 const backend::LeafSelection::PerTest *sel, RunReport &report);
   void warnOnce(star::Thread &t, std::string message);
   // The running leaf's digit for the axis of the call at `loc` (choose,
   // parallel: axes are keyed by call site) or of probability-site `key`;

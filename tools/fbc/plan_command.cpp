@@ -1,10 +1,13 @@
 #include "tools/fbc/plan_command.h"
 
+#include "backend/leaf_lower.h"
 #include "backend/plan_emit.h"
+#include "backend/shard.h"
 #include "frontend/eval/big_stack.h"
 #include "passes/pass_manager.h"
 #include "tools/fbc/heap_tuning.h"
 #include "tools/fbc/load_for_command.h"
+#include "tools/fbc/shard_options.h"
 
 #include <CLI/CLI.hpp>
 #include <llvm/Support/raw_ostream.h>
@@ -35,12 +38,30 @@ int planOnLargeStack(const PlanOptions &opts) {
   backend::PlanEmitOptions emit;
   emit.coverage = opts.coverage || opts.suggest;
   emit.suggest = opts.suggest;
+  // --shards: the split `fbc run --shard K/N` computes (backend/shard.h).
+  ir::LeafProgram &leaves = *new ir::LeafProgram;
+  backend::ShardPlan shards;
+  if (opts.shards > 0) {
+    leaves = backend::lowerToLeaves(plan);
+    backend::MeasuredDurations measured;
+    std::string error;
+    if ((!opts.durationsFrom.empty() && !readDurations(opts.durationsFrom, measured, error)) ||
+        !backend::assignShards(leaves, uint32_t(opts.shards),
+                               opts.durationsFrom.empty() ? nullptr : &measured, {}, shards,
+                               error)) {
+      std::fprintf(stderr, "fbc plan: error: %s\n", error.c_str());
+      return 1;
+    }
+    emit.jsonTail = [&](ir::JsonWriter &w) { backend::emitShardsJson(leaves, shards, w); };
+  }
   if (opts.format == "json")
     backend::emitPlanJson(plan, emit, llvm::outs());
   else if (opts.format == "dot")
     backend::emitPlanDot(plan, llvm::outs());
   else
     backend::emitPlanText(plan, emit, llvm::outs());
+  if (opts.shards > 0 && opts.format == "text")
+    backend::emitShardsText(leaves, shards, llvm::outs());
   llvm::outs().flush();
   // A test body whose literal arguments the run rejects (body_argument):
   // the plan is printed, and the command fails.
@@ -70,6 +91,11 @@ void addPlanOptions(CLI::App &sub, PlanOptions &opts) {
   sub.add_flag("--check-cost", opts.checkCost,
                "Exit 2 if the plan has more than --max-instances instances");
   sub.add_option("--max-instances", opts.maxInstances, "The budget for --check-cost");
+  sub.add_option("--shards", opts.shards,
+                 "Show how fbc run --shard K/N splits the leaves into N shards, with each "
+                 "shard's estimated cost");
+  sub.add_option("--durations-from", opts.durationsFrom,
+                 "--shards: balance by the leaf durations an earlier run's bundle measured");
 }
 
 int runPlan(const PlanOptions &opts) {
@@ -86,6 +112,18 @@ int runPlan(const PlanOptions &opts) {
   if (opts.checkCost && opts.maxInstances < 0) {
     std::fprintf(stderr,
                  "error: --check-cost requires --max-instances N (the budget to gate against)\n");
+    return 1;
+  }
+  if (opts.shards == 0 || opts.shards < -1 || opts.shards > 100000) {
+    std::fprintf(stderr, "error: --shards %lld: want 1 .. 100000\n", (long long)opts.shards);
+    return 1;
+  }
+  if (opts.shards < 0 && !opts.durationsFrom.empty()) {
+    std::fprintf(stderr, "error: --durations-from needs --shards N\n");
+    return 1;
+  }
+  if (opts.shards > 0 && opts.format == "dot") {
+    std::fprintf(stderr, "error: --shards prints text or json, not dot\n");
     return 1;
   }
   if (opts.format != "text" && opts.format != "json" && opts.format != "dot") {

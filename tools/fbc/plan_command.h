@@ -20,6 +20,8 @@ struct PlanOptions {
   std::string strategy = "rules"; // rules | llm (reserved)
   bool checkCost = false;
   int64_t maxInstances = -1; // -1: not given
+  int64_t shards = -1;       // --shards N: each shard's leaves and cost (-1: not asked)
+  std::string durationsFrom; // --durations-from BUNDLE: measured leaf durations
 };
 
 // Declares the subcommand's positional arguments and flags on `sub`.

@@ -12,6 +12,7 @@
 #include "runtime/report.h"
 #include "runtime/requirements.h"
 #include "tools/fbc/load_for_command.h"
+#include "tools/fbc/shard_options.h"
 
 #include <CLI/CLI.hpp>
 #include <fnmatch.h>
@@ -108,6 +109,13 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
   sub.add_flag("-v,--verbose", opts.verbose, "stream service output, prefixed by service name");
   sub.add_option("--leaf", opts.leaf,
                  "run only this leaf (\"0\" .. \"N-1\", see fbc ir --stage=leaves) of each test");
+  sub.add_option("--shard", opts.shard,
+                 "run only shard K of N (K/N, from 1): the leaves are split by estimated "
+                 "duration, the same way on every machine (see fbc plan --shards)");
+  sub.add_option("--shard-count", opts.shardCount,
+                 "N shards, this one JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)");
+  sub.add_option("--durations-from", opts.durationsFrom,
+                 "balance the shards by the leaf durations an earlier run's bundle measured");
   addBundleOptions(sub, opts);
 }
 
@@ -168,6 +176,29 @@ int runRun(const RunOptions &opts) {
       return 1;
     }
     cfg.leafId = std::stoull(l);
+  }
+  std::optional<ShardRequest> shard;
+  {
+    std::string error;
+    if (!resolveShard(opts.shard, opts.shardCount, shard, error)) {
+      std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
+      return 1;
+    }
+    if (shard && !opts.leaf.empty()) {
+      std::fprintf(stderr,
+                   "%s: error: --leaf picks one leaf; it cannot be combined with "
+                   "sharding (%s)\n",
+                   cmd, shard->source.c_str());
+      return 1;
+    }
+    if (!shard && !opts.durationsFrom.empty()) {
+      std::fprintf(stderr, "%s: error: --durations-from balances shards: give --shard K/N\n", cmd);
+      return 1;
+    }
+    if (!touchBazelShardStatus(error)) {
+      std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
+      return 1;
+    }
   }
   cfg.streamFd = opts.verbose ? STDERR_FILENO : -1;
   cfg.interrupted = &gInterrupted;
@@ -230,6 +261,30 @@ int runRun(const RunOptions &opts) {
           std::fprintf(stderr, "%s\n", line.c_str());
     }
     cfg.leaves = &leaves;
+    backend::LeafSelection selection;
+    if (shard) {
+      // Every shard computes the same split (backend/shard.h) of the tests
+      // --test selects, then runs its own part of it.
+      backend::MeasuredDurations measured;
+      backend::ShardPlan split;
+      std::vector<bool> include(leaves.tests.size(), false);
+      for (size_t i = 0; i < leaves.tests.size(); ++i)
+        include[i] = std::find(tests.begin(), tests.end(), leaves.tests[i].test) != tests.end();
+      if ((!opts.durationsFrom.empty() && !readDurations(opts.durationsFrom, measured, error)) ||
+          !backend::assignShards(leaves, shard->count,
+                                 opts.durationsFrom.empty() ? nullptr : &measured, include, split,
+                                 error)) {
+        std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
+        return 1;
+      }
+      selection = backend::selectShard(split, leaves.tests.size(), shard->index);
+      cfg.selection = &selection;
+      std::fprintf(stderr, "%s: shard %u/%u (%s): %s of %s leaves, ~%s estimated\n", cmd,
+                   shard->index + 1, shard->count, shard->source.c_str(),
+                   backend::shardLeafCount(leaves, split, shard->index).str().c_str(),
+                   backend::shardLeafCount(leaves, split, std::nullopt).str().c_str(),
+                   backend::estimateText(split.costMs[shard->index]).c_str());
+    }
     installSignalHandlers();
     // Text goes out as the run goes (a long run is not silent until its
     // end); JSON is one document, written at the end.

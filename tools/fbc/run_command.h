@@ -24,6 +24,9 @@ struct RunOptions {
   std::string bundle;          // --bundle PATH ("" = the default name, see docs/bundle.md)
   bool noBundle = false;       // --no-bundle
   bool noPlan = false;         // --no-plan: no plan.json in the bundle
+  std::string shard;           // --shard K/N (1-based)
+  uint32_t shardCount = 0;     // --shard-count N (with JOB_COMPLETION_INDEX)
+  std::string durationsFrom;   // --durations-from BUNDLE
 
   // Set by `fbc replay`, not by flags:
   std::string command = "fbc run"; // error prefix

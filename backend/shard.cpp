@@ -1,0 +1,251 @@
+// The shard assignment (backend/shard.h): the static leaf estimate, the
+// greedy balance, one shard's selection, and the plan's shards block.
+#include "backend/shard.h"
+
+#include "frontend/syntax/walk.h"
+#include "ir/duration.h"
+#include "passes/fault_calls.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace fbc::backend {
+
+namespace {
+
+constexpr int64_t kLeafBaseMs = 50;
+constexpr int64_t kDefaultTimeoutMs = 60000; // fbc run's default --timeout
+
+// Saturating: a spec may declare absurd delays.
+int64_t addMs(int64_t a, int64_t b) {
+  return b > INT64_MAX - a ? INT64_MAX : a + b;
+}
+
+// Delay rules of assumption `name` and those it composes (each once).
+int64_t assumptionDelayMs(const ir::Spec &spec, const std::string &name,
+                          std::vector<std::string> &seen) {
+  if (std::find(seen.begin(), seen.end(), name) != seen.end())
+    return 0;
+  seen.push_back(name);
+  const ir::FaultAssumption *a = spec.findAssumption(name);
+  if (!a)
+    return 0;
+  int64_t ms = 0;
+  for (const ir::FaultRule &r : a->rules)
+    if (r.fault.action == ir::FaultAction::Delay) {
+      int64_t one = r.fault.delayNs / 1000000;
+      int64_t times = std::max<int64_t>(1, r.fault.maxFires);
+      ms = addMs(ms, one > INT64_MAX / times ? INT64_MAX : one * times);
+    }
+  for (const std::string &f : a->faults)
+    ms = addMs(ms, assumptionDelayMs(spec, f, seen));
+  return ms;
+}
+
+// Literal delay("D") and sleep("D") calls in a function (nested defs and
+// lambdas included).
+int64_t bodyDelayMs(const ir::FunctionRef &f) {
+  if (!f.syntax)
+    return 0;
+  int64_t ms = 0;
+  syntax::forEachCall(f.syntax, [&](const syntax::CallExpr *c) {
+    if (!passes::isBuiltinCall(c, "delay") && !passes::isBuiltinCall(c, "sleep"))
+      return;
+    if (c->args.empty() || c->args[0].kind != syntax::Argument::Kind::Positional)
+      return;
+    auto *lit = llvm::dyn_cast<syntax::StringLit>(c->args[0].value);
+    if (!lit)
+      return;
+    std::string error;
+    if (std::optional<int64_t> ns = ir::parseDuration(lit->value, error); ns && *ns > 0)
+      ms = addMs(ms, *ns / 1000000);
+  });
+  return ms;
+}
+
+} // namespace
+
+int64_t estimateLeafMs(const ir::Test &t, const ir::Spec &spec) {
+  int64_t ms = kLeafBaseMs;
+  std::vector<std::string> seen;
+  for (const std::string &f : t.faults)
+    ms = addMs(ms, assumptionDelayMs(spec, f, seen));
+  ms = addMs(ms, bodyDelayMs(t.body));
+  if (t.setup)
+    ms = addMs(ms, bodyDelayMs(*t.setup));
+  int64_t timeoutMs = kDefaultTimeoutMs;
+  if (t.kind != ir::TestKind::Def && t.kind != ir::TestKind::Scenario && t.timeoutNs &&
+      *t.timeoutNs > 0)
+    timeoutMs = std::max<int64_t>(1, *t.timeoutNs / 1000000);
+  return std::min(ms, timeoutMs);
+}
+
+bool assignShards(const ir::LeafProgram &p, uint32_t n, const MeasuredDurations *measured,
+                  const std::vector<bool> &include, ShardPlan &out, std::string &error) {
+  out = ShardPlan{};
+  out.count = std::max<uint32_t>(1, n);
+  for (uint32_t i = 0; i < p.tests.size(); ++i) {
+    if (!include.empty() && !include[i])
+      continue;
+    const ir::LeafTest &lt = p.tests[i];
+    const ir::Test &t = *lt.test;
+    int64_t estimate = estimateLeafMs(t, *p.spec);
+    const std::map<std::string, int64_t> *rows = nullptr;
+    if (measured) {
+      auto it = measured->find(t.name);
+      if (it != measured->end())
+        rows = &it->second;
+    }
+    bool whole = !lt.count.exact;
+    uint64_t leaves = whole ? 1 : lt.count.value;
+    if (leaves > kMaxShardUnits - out.units.size()) {
+      error = "the plan has more than " + std::to_string(kMaxShardUnits) +
+              " leaves; sharding deals out leaves one by one and stops there";
+      return false;
+    }
+    for (uint64_t k = 0; k < leaves; ++k) {
+      ShardUnit u;
+      u.test = i;
+      u.leaf = k;
+      u.wholeTest = whole;
+      // A whole test: its leaves as far as the plan knows them.
+      u.costMs = whole && lt.count.value > uint64_t(INT64_MAX / estimate)
+                     ? INT64_MAX
+                     : estimate * int64_t(whole ? lt.count.value : 1);
+      if (rows && whole) {
+        // Every row the earlier run had of this test.
+        u.costMs = 0;
+        for (const auto &[id, ms] : *rows)
+          u.costMs = addMs(u.costMs, ms);
+        u.measured = true;
+      } else if (rows) {
+        auto it = rows->find(std::to_string(k));
+        if (it != rows->end()) {
+          u.costMs = it->second;
+          u.measured = true;
+        }
+      }
+      u.costMs = std::max<int64_t>(u.costMs, 1);
+      out.units.push_back(u);
+    }
+  }
+  // Longest first, each to the lightest shard: integers and explicit ties,
+  // so every machine computes the same split.
+  std::vector<size_t> order(out.units.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return out.units[a].costMs > out.units[b].costMs; });
+  out.costMs.assign(out.count, 0);
+  out.unitCount.assign(out.count, 0);
+  for (size_t i : order) {
+    uint32_t best = 0;
+    for (uint32_t s = 1; s < out.count; ++s)
+      if (out.costMs[s] < out.costMs[best])
+        best = s;
+    out.units[i].shard = best;
+    out.costMs[best] = addMs(out.costMs[best], out.units[i].costMs);
+    ++out.unitCount[best];
+  }
+  return true;
+}
+
+bool LeafSelection::PerTest::runs(uint64_t leaf) const {
+  return all || std::binary_search(leaves.begin(), leaves.end(), leaf);
+}
+
+LeafSelection selectShard(const ShardPlan &plan, size_t programTests, uint32_t shard) {
+  LeafSelection sel;
+  sel.tests.resize(programTests);
+  for (const ShardUnit &u : plan.units) {
+    if (u.shard != shard)
+      continue;
+    LeafSelection::PerTest &t = sel.tests[u.test];
+    if (u.wholeTest)
+      t.all = true;
+    else
+      t.leaves.push_back(u.leaf); // units are in plan order: ascending
+  }
+  return sel;
+}
+
+std::string shardUnitName(const ir::LeafProgram &p, const ShardUnit &u) {
+  const ir::LeafTest &lt = p.tests[u.test];
+  const std::string &name = lt.test->name;
+  if (u.wholeTest)
+    return name + " [every leaf: " + lt.count.str() + "]";
+  if (!lt.fansOut())
+    return name;
+  ir::LeafAssignment a = lt.decode(u.leaf);
+  return ir::leafDisplayName(name, a.id(), ir::leafAxesLabel(lt, a));
+}
+
+std::string estimateText(int64_t ms) {
+  return ir::formatDuration(ms >= INT64_MAX / 1000000 ? INT64_MAX : ms * 1000000);
+}
+
+ir::Count shardLeafCount(const ir::LeafProgram &p, const ShardPlan &s, std::optional<uint32_t> k) {
+  ir::Count c{0, true};
+  for (const ShardUnit &u : s.units)
+    if (!k || u.shard == *k)
+      c += u.wholeTest ? p.tests[u.test].count : ir::Count{1, true};
+  return c;
+}
+
+void emitShardsText(const ir::LeafProgram &p, const ShardPlan &s, llvm::raw_ostream &os) {
+  size_t measured =
+      std::count_if(s.units.begin(), s.units.end(), [](const ShardUnit &u) { return u.measured; });
+  ir::Count all = shardLeafCount(p, s, std::nullopt);
+  os << "\nShards: " << s.count << " (" << all.str() << (all.value == 1 ? " leaf" : " leaves")
+     << ", balanced by ";
+  if (measured == s.units.size() && measured)
+    os << "measured durations";
+  else if (measured)
+    os << "measured durations for " << measured << " of " << s.units.size()
+       << " units, the rest estimated";
+  else
+    os << "estimated durations";
+  os << ")\n";
+  for (uint32_t k = 0; k < s.count; ++k) {
+    ir::Count n = shardLeafCount(p, s, k);
+    os << "  shard " << (k + 1) << "/" << s.count << ": " << n.str()
+       << (n.value == 1 ? " leaf" : " leaves") << ", ~" << estimateText(s.costMs[k]) << "\n";
+    for (const ShardUnit &u : s.units)
+      if (u.shard == k)
+        os << "    " << shardUnitName(p, u) << "  ~" << estimateText(u.costMs)
+           << (u.measured ? " (measured)" : "") << "\n";
+  }
+}
+
+void emitShardsJson(const ir::LeafProgram &p, const ShardPlan &s, ir::JsonWriter &w) {
+  w.key("shards");
+  w.beginArray();
+  for (uint32_t k = 0; k < s.count; ++k) {
+    w.beginObject();
+    w.field("shard", int64_t(k + 1));
+    w.field("of", int64_t(s.count));
+    w.field("estimated_ms", s.costMs[k]);
+    w.key("leaves");
+    w.beginArray();
+    for (const ShardUnit &u : s.units) {
+      if (u.shard != k)
+        continue;
+      w.beginObject(true);
+      w.field("test", p.tests[u.test].test->name);
+      if (u.wholeTest)
+        w.field("leaf", "all");
+      else if (p.tests[u.test].fansOut())
+        w.field("leaf", std::to_string(u.leaf));
+      w.field("estimated_ms", u.costMs);
+      if (u.measured)
+        w.field("measured", true);
+      w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+  }
+  w.endArray();
+}
+
+} // namespace fbc::backend

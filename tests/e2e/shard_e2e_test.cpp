@@ -1,0 +1,219 @@
+// Sharding end to end (docs/run.md "Sharding"): `fbc run --shard K/N` on
+// run_specs/leaves.star (44 leaves of 7 tests, one with an axis sized at run
+// time) covers every row of the unsharded run exactly once for N = 1..5, and
+// the engine examples in examples/ci/ run with the variables their engine
+// sets: the example's own `fbc run` line, through /bin/sh.
+#include "tests/e2e/fbc_run.h"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace fbc::rt::e2e {
+namespace {
+
+const char *const kEngineVars[] = {
+    "TEST_TOTAL_SHARDS",    "TEST_SHARD_INDEX", "TEST_SHARD_STATUS_FILE", "XML_OUTPUT_FILE",
+    "JOB_COMPLETION_INDEX", "CI_NODE_INDEX",    "CI_NODE_TOTAL"};
+
+// This process's environment must not shard the runs it starts.
+void clearEngineVars() {
+  for (const char *v : kEngineVars)
+    unsetenv(v);
+}
+
+// "test_x#leaf" per row of a --format=json report, in report order ("#-"
+// for a row without a leaf).
+std::vector<std::string> rows(const std::string &json) {
+  simdjson::dom::parser p;
+  simdjson::dom::element doc = p.parse(json);
+  std::vector<std::string> out;
+  for (simdjson::dom::element t : doc["tests"].get_array()) {
+    std::string name{std::string_view(t["name"])};
+    std::string_view leaf = "-";
+    if (t["leaf_id"].error() == simdjson::SUCCESS)
+      leaf = t["leaf_id"];
+    out.push_back(name + "#" + std::string(leaf));
+  }
+  return out;
+}
+
+FbcRun runJson(const Spec &spec, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"run", spec.path, "--seed", "1", "--format=json", "--no-bundle"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return runFbc(args, spec.dir.path());
+}
+
+TEST(FbcShard, OneToFiveShardsCoverEveryLeafExactlyOnce) {
+  clearEngineVars();
+  Spec spec("leaves");
+  FbcRun all = runJson(spec, {});
+  ASSERT_EQ(all.exit, 0) << all.err;
+  std::vector<std::string> want = rows(all.out);
+  ASSERT_EQ(want.size(), 44u) << all.out;
+  for (int n = 1; n <= 5; ++n) {
+    std::vector<std::string> got;
+    for (int k = 1; k <= n; ++k) {
+      FbcRun r = runJson(spec, {"--shard", std::to_string(k) + "/" + std::to_string(n)});
+      ASSERT_EQ(r.exit, 0) << r.err;
+      std::vector<std::string> part = rows(r.out);
+      // A shard's rows come in plan order: a subsequence of the whole run.
+      auto it = want.begin();
+      for (const std::string &row : part) {
+        it = std::find(it, want.end(), row);
+        EXPECT_NE(it, want.end()) << row << " out of plan order in shard " << k << "/" << n;
+      }
+      EXPECT_TRUE(contains(r.err, "fbc run: shard " + std::to_string(k) + "/" + std::to_string(n) +
+                                      " (--shard "))
+          << r.err;
+      got.insert(got.end(), part.begin(), part.end());
+    }
+    std::vector<std::string> a = want, b = got;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_EQ(a, b) << "N=" << n;
+  }
+}
+
+TEST(FbcShard, BadShardsAreUsageErrors) {
+  clearEngineVars();
+  Spec spec("leaves");
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  };
+  for (const Case &c : std::vector<Case>{
+           {{"--shard", "0/3"},
+            "fbc run: error: --shard 0/3: bad shard index \"0\" (want 1 .. 3)\n"},
+           {{"--shard", "4/3"},
+            "fbc run: error: --shard 4/3: bad shard index \"4\" (want 1 .. 3)\n"},
+           {{"--shard", "3"},
+            "fbc run: error: bad --shard \"3\": want K/N, e.g. 2/5 (shards are "
+            "numbered from 1)\n"},
+           {{"--shard", "1/0"},
+            "fbc run: error: --shard 1/0: bad shard count \"0\" (want 1 .. "
+            "100000)\n"},
+           {{"--shard-count", "3"},
+            "fbc run: error: --shard-count needs JOB_COMPLETION_INDEX (set "
+            "by a Kubernetes Indexed Job); elsewhere use --shard K/N\n"},
+           {{"--shard", "1/2", "--leaf", "0"},
+            "fbc run: error: --leaf picks one leaf; it cannot be combined with sharding (--shard "
+            "1/2)\n"},
+           {{"--durations-from", "x.fb"},
+            "fbc run: error: --durations-from balances shards: give --shard K/N\n"},
+       }) {
+    FbcRun r = runJson(spec, c.args);
+    EXPECT_EQ(r.exit, 1) << c.err;
+    EXPECT_EQ(r.err, c.err);
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+// ---- engine examples (examples/ci/)
+
+// The one `fbc run ...` line of an example file.
+std::string exampleCommand(const std::string &file) {
+  std::string text = readFile(std::string(FBC_EXAMPLES_CI) + "/" + file);
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(text, m, std::regex("fbc run [^\n]*"))) << file;
+  return m.str();
+}
+
+void replaceAll(std::string &s, const std::string &from, const std::string &to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
+}
+
+// Runs an example's command line with /bin/sh in the spec's folder: `fbc`
+// is this build's binary, specs/checkout.star the e2e spec.
+FbcRun runExample(const Spec &spec, std::string cmd,
+                  const std::vector<std::pair<std::string, std::string>> &vars) {
+  replaceAll(cmd, "fbc run specs/checkout.star", std::string(FBC_BINARY) + " run spec.star");
+  cmd += " --format=json";
+  for (const auto &[k, v] : vars)
+    setenv(k.c_str(), v.c_str(), 1);
+  std::string out = spec.dir.file("example.out"), err = spec.dir.file("example.err");
+  std::string line = "cd '" + spec.dir.path() + "' && " + cmd + " >'" + out + "' 2>'" + err + "'";
+  int status = std::system(line.c_str());
+  clearEngineVars();
+  FbcRun r;
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = readFile(out);
+  r.err = readFile(err);
+  return r;
+}
+
+std::vector<std::string> shardRows(const Spec &spec, int k, int n) {
+  FbcRun r = runJson(spec, {"--shard", std::to_string(k) + "/" + std::to_string(n)});
+  EXPECT_EQ(r.exit, 0) << r.err;
+  return rows(r.out);
+}
+
+TEST(FbcShard, GitHubActionsMatrixExample) {
+  clearEngineVars();
+  Spec spec("leaves");
+  std::string cmd = exampleCommand("github-actions.yml");
+  replaceAll(cmd, "${{ matrix.shard }}", "3");
+  FbcRun r = runExample(spec, cmd, {});
+  ASSERT_EQ(r.exit, 0) << cmd << "\n" << r.err;
+  EXPECT_EQ(rows(r.out), shardRows(spec, 3, 4));
+  EXPECT_TRUE(contains(r.err, "fbc run: shard 3/4 (--shard 3/4): ")) << r.err;
+  struct stat st;
+  EXPECT_EQ(stat(spec.dir.file("shard-3.fb").c_str(), &st), 0) << "the example's bundle";
+}
+
+TEST(FbcShard, GitLabParallelExample) {
+  clearEngineVars();
+  Spec spec("leaves");
+  std::string cmd = exampleCommand("gitlab-ci.yml");
+  FbcRun r = runExample(spec, cmd, {{"CI_NODE_INDEX", "2"}, {"CI_NODE_TOTAL", "4"}});
+  ASSERT_EQ(r.exit, 0) << cmd << "\n" << r.err;
+  EXPECT_EQ(rows(r.out), shardRows(spec, 2, 4));
+  EXPECT_TRUE(contains(r.err, "fbc run: shard 2/4 (CI_NODE_INDEX=2 CI_NODE_TOTAL=4): ")) << r.err;
+  struct stat st;
+  EXPECT_EQ(stat(spec.dir.file("shard-2.fb").c_str(), &st), 0);
+}
+
+TEST(FbcShard, KubernetesIndexedJobExample) {
+  clearEngineVars();
+  Spec spec("leaves");
+  std::string cmd = exampleCommand("k8s-indexed-job.yaml");
+  replaceAll(cmd, "/results/", spec.dir.path() + "/");
+  FbcRun r = runExample(spec, cmd, {{"JOB_COMPLETION_INDEX", "0"}});
+  ASSERT_EQ(r.exit, 0) << cmd << "\n" << r.err;
+  EXPECT_EQ(rows(r.out), shardRows(spec, 1, 4));
+  EXPECT_TRUE(contains(r.err, "fbc run: shard 1/4 (JOB_COMPLETION_INDEX=0 --shard-count 4): "))
+      << r.err;
+  struct stat st;
+  EXPECT_EQ(stat(spec.dir.file("shard-0.fb").c_str(), &st), 0);
+}
+
+TEST(FbcShard, BazelShardedTestExample) {
+  clearEngineVars();
+  Spec spec("leaves");
+  std::string cmd = exampleCommand("bazel/fault_tests.sh");
+  std::string status = spec.dir.file("shard.status");
+  FbcRun r = runExample(
+      spec, cmd,
+      {{"TEST_TOTAL_SHARDS", "4"}, {"TEST_SHARD_INDEX", "3"}, {"TEST_SHARD_STATUS_FILE", status}});
+  ASSERT_EQ(r.exit, 0) << cmd << "\n" << r.err;
+  EXPECT_EQ(rows(r.out), shardRows(spec, 4, 4));
+  EXPECT_TRUE(contains(r.err, "fbc run: shard 4/4 (TEST_SHARD_INDEX=3 TEST_TOTAL_SHARDS=4): "))
+      << r.err;
+  struct stat st;
+  EXPECT_EQ(stat(status.c_str(), &st), 0) << "TEST_SHARD_STATUS_FILE was not touched";
+  // A shard index out of range is an error, not a silent full run.
+  r = runExample(spec, cmd, {{"TEST_TOTAL_SHARDS", "4"}, {"TEST_SHARD_INDEX", "4"}});
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_EQ(r.err, "fbc run: error: TEST_SHARD_INDEX=4 TEST_TOTAL_SHARDS=4: bad shard index "
+                   "\"4\" (want 0 .. 3)\n");
+}
+
+} // namespace
+} // namespace fbc::rt::e2e
