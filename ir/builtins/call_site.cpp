@@ -3,6 +3,8 @@
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/spec_builder.h"
 
+#include <algorithm>
+
 namespace fbc::ir::builtins {
 
 namespace {
@@ -28,15 +30,21 @@ const syntax::CallExpr *CallSiteIndex::find(const frontend::SourceFile *file,
   if (it == files_.end())
     return nullptr;
   FileCalls &fc = it->second;
+  auto before = [](const FileCalls::Call &a, const FileCalls::Call &b) {
+    return a.line != b.line ? a.line < b.line : a.col < b.col;
+  };
   if (!fc.built) {
     // Every call in the file, function bodies included, by position.
     syntax::forEachCall(llvm::ArrayRef<Stmt *>(fc.ast->stmts), [&](const CallExpr *c) {
-      fc.calls[{c->lparen.line, c->lparen.col}] = c;
+      fc.calls.push_back({c->lparen.line, c->lparen.col, c});
     });
+    std::sort(fc.calls.begin(), fc.calls.end(), before);
+    fc.calls.shrink_to_fit();
     fc.built = true;
   }
-  auto c = fc.calls.find({lparen.line, lparen.col});
-  return c == fc.calls.end() ? nullptr : c->second;
+  FileCalls::Call key{lparen.line, lparen.col, nullptr};
+  auto c = std::lower_bound(fc.calls.begin(), fc.calls.end(), key, before);
+  return c == fc.calls.end() || c->line != key.line || c->col != key.col ? nullptr : c->call;
 }
 
 CallSite::CallSite(star::Thread &t, const CallSiteIndex &index) : t_(t) {

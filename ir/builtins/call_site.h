@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace fbc::ir::builtins {
 
@@ -27,7 +28,13 @@ private:
   struct FileCalls {
     const syntax::File *ast = nullptr;
     bool built = false;
-    std::map<std::pair<uint32_t, uint32_t>, const syntax::CallExpr *> calls;
+    // Every call in the file by the position of its '(' (line, col),
+    // sorted: one flat array (a large spec has tens of thousands of calls).
+    struct Call {
+      uint32_t line, col;
+      const syntax::CallExpr *call;
+    };
+    std::vector<Call> calls;
   };
   mutable std::map<const frontend::SourceFile *, FileCalls> files_;
 };
