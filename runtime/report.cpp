@@ -75,6 +75,37 @@ std::string ruleText(const FaultSummary &f) {
   return s;
 }
 
+} // namespace
+
+std::string replayCommand(const RunReport &r, const TestOutcome &t) {
+  return "fbc run " + r.starFile + " --test " + t.name + " --seed " + std::to_string(t.seed) +
+         (t.leaf ? " --leaf " + t.leaf->id : "");
+}
+
+bool isRuleDecision(const TraceEvent &e) {
+  return e.type == EventType::Syscall && e.syscall.fired &&
+         e.syscall.action.kind != ActionKind::Allow;
+}
+
+std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e) {
+  const SyscallRecord &s = e.syscall;
+  std::string line = fmt("#%llu  %-12s %-16s %s", static_cast<unsigned long long>(e.seq),
+                         serviceName(r, e.service).c_str(), std::string(syscallName(s.nr)).c_str(),
+                         decisionOf(s).c_str());
+  if (!s.label.empty())
+    line += "  [" + s.label + "]";
+  if (!s.path.empty())
+    line += "  " + s.path;
+  else if (!s.dest.empty())
+    line += "  " + s.dest;
+  if (s.action.kind == ActionKind::Delay)
+    line += "  (+" + std::to_string(s.latencyNs / 1000000) + "ms" +
+            (s.unanswered ? ", unanswered: its service stopped first)" : ")");
+  return line;
+}
+
+namespace {
+
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += "\n--- ";
   out += statusWord(t.result);
@@ -88,8 +119,7 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
       out += "    " + frame + "\n";
   }
   if (t.result == Result::Fail)
-    out += "  replay: fbc run " + r.starFile + " --test " + t.name + " --seed " +
-           std::to_string(t.seed) + (t.leaf ? " --leaf " + t.leaf->id : "") + "\n";
+    out += "  replay: " + replayCommand(r, t) + "\n";
   // A service that died on its own while the body ran (an error row's
   // reason already says why a service did not start).
   if (t.result != Result::Error)
@@ -106,8 +136,7 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   for (const auto &[svc, s] : t.syscallSummary)
     syscalls += s.total;
   for (const TraceEvent &e : t.events)
-    decided += e.type == EventType::Syscall && e.syscall.fired &&
-               e.syscall.action.kind != ActionKind::Allow;
+    decided += isRuleDecision(e);
   // The count covers every trapped syscall; the lines, those a rule decided.
   if (decided) {
     out += "  syscall trace (" + std::to_string(syscalls) + " events):\n";
@@ -116,22 +145,8 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
         out += "    " + e.field("message") + " (" + e.field("dropped") + " more not kept)\n";
       if (e.type != EventType::Syscall)
         continue;
-      const SyscallRecord &s = e.syscall;
-      if (!(s.fired && s.action.kind != ActionKind::Allow))
-        continue;
-      std::string line = fmt("    #%llu  %-12s %-16s %s", static_cast<unsigned long long>(e.seq),
-                             serviceName(r, e.service).c_str(),
-                             std::string(syscallName(s.nr)).c_str(), decisionOf(s).c_str());
-      if (!s.label.empty())
-        line += "  [" + s.label + "]";
-      if (!s.path.empty())
-        line += "  " + s.path;
-      else if (!s.dest.empty())
-        line += "  " + s.dest;
-      if (s.action.kind == ActionKind::Delay)
-        line += "  (+" + std::to_string(s.latencyNs / 1000000) + "ms" +
-                (s.unanswered ? ", unanswered: its service stopped first)" : ")");
-      out += line + "\n";
+      if (isRuleDecision(e))
+        out += "    " + syscallDecisionLine(r, e) + "\n";
     }
   }
   uint64_t hits = 0;
@@ -386,9 +401,7 @@ std::string formatJsonReport(const RunReport &r) {
     if (!t.returnValue.empty())
       w.field("return_value", t.returnValue);
     if (t.result == Result::Fail)
-      w.field("replay_command", "fbc run " + r.starFile + " --test " + t.name + " --seed " +
-                                    std::to_string(t.seed) +
-                                    (t.leaf ? " --leaf " + t.leaf->id : ""));
+      w.field("replay_command", replayCommand(r, t));
     if (!t.expectation.empty())
       w.field("expectation", t.expectation);
     if (t.expectationViolated)

@@ -22,6 +22,14 @@ std::string textReportRow(const RunReport &r, const TestOutcome &t);
 std::string textReportTail(const RunReport &r);
 std::string formatJsonReport(const RunReport &r);
 
+// "fbc run spec.star --test test_x --seed 7 --leaf 3": the row again.
+std::string replayCommand(const RunReport &r, const TestOutcome &t);
+// Whether `e` is a syscall a rule decided other than allow: the lines of
+// the text report's "syscall trace" (and of JUnit's system-out).
+bool isRuleDecision(const TraceEvent &e);
+// "#9  kv           write            deny(input/output error)  /srv/kv.wal".
+std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e);
+
 // 0 every test passed, 2 any fail or error, 3 only inconclusive ones.
 int exitCodeFor(const RunReport &r);
 

@@ -11,6 +11,7 @@ packages=(
   clang-14 libclang-rt-14-dev
   golang-starlark-dev golang-go strace python3
   chromium fonts-dejavu-core zstd
+  libxml2-utils # xmllint: shard_e2e_tests validate --junit output against junit.xsd
 )
 
 missing=()

@@ -1,11 +1,15 @@
-// Sharding end to end (docs/run.md "Sharding"): `fbc run --shard K/N` on
+// fbc on CI engines, end to end (docs/run.md "Sharding", "JUnit XML").
+// Sharding: `fbc run --shard K/N` on
 // run_specs/leaves.star (44 leaves of 7 tests, one with an axis sized at run
 // time) covers every row of the unsharded run exactly once for N = 1..5, and
 // the engine examples in examples/ci/ run with the variables their engine
-// sets: the example's own `fbc run` line, through /bin/sh.
+// sets: the example's own `fbc run` line, through /bin/sh. JUnit: the XML
+// `--junit` (or Bazel's XML_OUTPUT_FILE) gets is validated with xmllint
+// against tests/e2e/junit/junit.xsd and compared with a golden.
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>
+#include <re2/re2.h>
 #include <simdjson.h>
 #include <sys/stat.h>
 
@@ -115,6 +119,67 @@ TEST(FbcShard, BadShardsAreUsageErrors) {
   }
 }
 
+// ---- JUnit XML
+
+// xmllint's verdict on `file` against the XSD: "" when valid, else its
+// messages.
+std::string validateJUnit(const std::string &file) {
+  std::string log = file + ".xmllint";
+  std::string cmd = "xmllint --noout --schema '" + std::string(FBC_JUNIT_XSD) + "' '" + file +
+                    "' >'" + log + "' 2>&1";
+  int status = std::system(cmd.c_str());
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "" : "xmllint: " + readFile(log);
+}
+
+std::string normalizeJUnit(std::string s, const Spec &spec) {
+  s = normalize(std::move(s), spec);
+  RE2::GlobalReplace(&s, R"( time="\d+\.\d+")", R"( time="N")");
+  return s;
+}
+
+TEST(FbcJUnit, FailuresAndDecisionsValidateAgainstTheXsd) {
+  clearEngineVars();
+  Spec spec("faults");
+  std::string file = spec.dir.file("junit.xml");
+  FbcRun r =
+      runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--junit", file}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.err;
+  EXPECT_EQ(validateJUnit(file), "");
+  checkGolden("junit_faults", normalizeJUnit(readFile(file), spec), ".xml");
+  // The validator can fail: a testcase without its classname is refused.
+  std::string broken = readFile(file);
+  broken.replace(broken.find(" classname="), std::string(" classname=\"spec.star\"").size(), "");
+  std::string bad = spec.dir.file("broken.xml");
+  std::ofstream(bad) << broken;
+  EXPECT_TRUE(contains(validateJUnit(bad), "classname")) << validateJUnit(bad);
+}
+
+TEST(FbcJUnit, HaltedIsSkippedInconclusiveIsAnError) {
+  clearEngineVars();
+  for (const char *name : {"halt", "hang"}) {
+    Spec spec(name);
+    std::string file = spec.dir.file("junit.xml");
+    FbcRun r =
+        runFbc({"run", spec.path, "--seed", "1", "--timeout", "2s", "--no-bundle", "--junit", file},
+               spec.dir.path());
+    EXPECT_NE(r.exit, 1) << r.err;
+    EXPECT_EQ(validateJUnit(file), "") << name;
+    checkGolden(std::string("junit_") + name, normalizeJUnit(readFile(file), spec), ".xml");
+  }
+}
+
+TEST(FbcJUnit, UnwritableFileIsAWarning) {
+  clearEngineVars();
+  Spec spec("faults");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--test", "happy_path",
+                     "--junit", spec.dir.file("no/such/dir/junit.xml")},
+                    spec.dir.path());
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_EQ(substituteRunValues(r.err, spec),
+            "fbc run: warning: no JUnit XML written: cannot write \"$DIR/no/such/dir/junit.xml\": "
+            "No such file or directory\n");
+}
+
 // ---- engine examples (examples/ci/)
 
 // The one `fbc run ...` line of an example file.
@@ -198,16 +263,23 @@ TEST(FbcShard, BazelShardedTestExample) {
   clearEngineVars();
   Spec spec("leaves");
   std::string cmd = exampleCommand("bazel/fault_tests.sh");
-  std::string status = spec.dir.file("shard.status");
-  FbcRun r = runExample(
-      spec, cmd,
-      {{"TEST_TOTAL_SHARDS", "4"}, {"TEST_SHARD_INDEX", "3"}, {"TEST_SHARD_STATUS_FILE", status}});
+  std::string status = spec.dir.file("shard.status"), xmlOut = spec.dir.file("test.xml");
+  FbcRun r = runExample(spec, cmd,
+                        {{"TEST_TOTAL_SHARDS", "4"},
+                         {"TEST_SHARD_INDEX", "3"},
+                         {"TEST_SHARD_STATUS_FILE", status},
+                         {"XML_OUTPUT_FILE", xmlOut}});
   ASSERT_EQ(r.exit, 0) << cmd << "\n" << r.err;
   EXPECT_EQ(rows(r.out), shardRows(spec, 4, 4));
   EXPECT_TRUE(contains(r.err, "fbc run: shard 4/4 (TEST_SHARD_INDEX=3 TEST_TOTAL_SHARDS=4): "))
       << r.err;
   struct stat st;
   EXPECT_EQ(stat(status.c_str(), &st), 0) << "TEST_SHARD_STATUS_FILE was not touched";
+  // XML_OUTPUT_FILE: the shard's rows as JUnit, one testcase per row.
+  EXPECT_EQ(validateJUnit(xmlOut), "") << readFile(xmlOut);
+  std::string xml = readFile(xmlOut);
+  EXPECT_TRUE(contains(xml, "<property name=\"shard\" value=\"4/4\"/>")) << xml;
+  EXPECT_EQ(allMatches(xml, R"((<testcase ))").size(), rows(r.out).size()) << xml;
   // A shard index out of range is an error, not a silent full run.
   r = runExample(spec, cmd, {{"TEST_TOTAL_SHARDS", "4"}, {"TEST_SHARD_INDEX", "4"}});
   EXPECT_EQ(r.exit, 1);

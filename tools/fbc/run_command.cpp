@@ -2,12 +2,14 @@
 
 #include "backend/leaf_lower.h"
 #include "backend/plan_emit.h"
+#include "bundle/archive.h"
 #include "bundle/plan_drift.h"
 #include "bundle/run_bundle.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/duration.h"
 #include "passes/pass_manager.h"
 #include "runtime/executor.h"
+#include "runtime/junit.h"
 #include "runtime/process_groups.h"
 #include "runtime/report.h"
 #include "runtime/requirements.h"
@@ -116,6 +118,9 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
                  "N shards, this one JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)");
   sub.add_option("--durations-from", opts.durationsFrom,
                  "balance the shards by the leaf durations an earlier run's bundle measured");
+  sub.add_option("--junit", opts.junit,
+                 "also write the results as JUnit XML to FILE (default: $XML_OUTPUT_FILE when "
+                 "set, as Bazel does)");
   addBundleOptions(sub, opts);
 }
 
@@ -312,6 +317,18 @@ int runRun(const RunOptions &opts) {
       llvm::errs().flush();
     }
     write(streaming ? rt::textReportTail(report) : rt::formatJsonReport(report));
+    std::string junit = opts.junit;
+    if (junit.empty() && std::getenv("XML_OUTPUT_FILE"))
+      junit = std::getenv("XML_OUTPUT_FILE");
+    if (!junit.empty()) {
+      std::vector<std::pair<std::string, std::string>> props;
+      if (shard)
+        props.emplace_back("shard",
+                           std::to_string(shard->index + 1) + "/" + std::to_string(shard->count));
+      if (llvm::Error err = bundle::writeFileAtomic(junit, rt::formatJUnit(report, props)))
+        std::fprintf(stderr, "%s: warning: no JUnit XML written: %s\n", cmd,
+                     llvm::toString(std::move(err)).c_str());
+    }
     if (bundling) {
       bundle::RunBundleInfo info;
       std::string shown = bundle::resolveBundlePath(opts.bundle, std::getenv("FBC_BUNDLE_DIR"),

@@ -27,6 +27,7 @@ struct RunOptions {
   std::string shard;           // --shard K/N (1-based)
   uint32_t shardCount = 0;     // --shard-count N (with JOB_COMPLETION_INDEX)
   std::string durationsFrom;   // --durations-from BUNDLE
+  std::string junit;           // --junit FILE ("" = $XML_OUTPUT_FILE, Bazel's, if set)
 
   // Set by `fbc replay`, not by flags:
   std::string command = "fbc run"; // error prefix

@@ -1,0 +1,136 @@
+#include "runtime/junit.h"
+
+#include "ir/leaf_program.h"
+#include "ir/quote.h"
+#include "runtime/report.h"
+
+#include <cstdio>
+
+namespace fbc::rt {
+
+namespace {
+
+// XML 1.0 text or attribute value: the five specials escaped; a byte that
+// is not valid UTF-8 and a control character XML cannot hold (everything
+// below 0x20 but tab, newline and carriage return) become U+FFFD, so the
+// document always parses.
+std::string xml(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = ir::validUtf8Length(s, i);
+    if (n == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
+      out += "\xEF\xBF\xBD";
+      i += n ? n : 1;
+      continue;
+    }
+    switch (c) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
+    case '\n':
+    case '\r':
+    case '\t':
+      out += c;
+      break;
+    default:
+      out.append(s.substr(i, n));
+    }
+    i += n;
+  }
+  return out;
+}
+
+std::string seconds(int64_t ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ms / 1000),
+                static_cast<long long>(ms % 1000));
+  return buf;
+}
+
+// The <failure>/<error> body: the reason, the traceback, the replay line.
+std::string detail(const RunReport &r, const TestOutcome &t) {
+  std::string s = t.reason + "\n";
+  if (!t.traceback.empty()) {
+    s += "traceback (most recent call last):\n";
+    for (const std::string &frame : t.traceback)
+      s += "  " + frame + "\n";
+  }
+  if (t.result == Result::Fail)
+    s += "replay: " + replayCommand(r, t) + "\n";
+  return s;
+}
+
+} // namespace
+
+std::string formatJUnit(const RunReport &r,
+                        const std::vector<std::pair<std::string, std::string>> &properties) {
+  size_t failures = 0, errors = 0, skipped = 0;
+  int64_t ms = 0;
+  for (const TestOutcome &t : r.tests) {
+    failures += t.result == Result::Fail;
+    errors += t.result == Result::Error || t.result == Result::Inconclusive;
+    skipped += t.result == Result::Halted;
+    ms += t.durationMs;
+  }
+  std::string counts = " tests=\"" + std::to_string(r.tests.size()) + "\" failures=\"" +
+                       std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
+                       "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds(ms) +
+                       "\"";
+  std::string spec = xml(r.starFile);
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<testsuites name=\"fbc\"" + counts + ">\n";
+  out += "  <testsuite name=\"" + spec + "\"" + counts + ">\n";
+  out += "    <properties>\n";
+  out += "      <property name=\"seed\" value=\"" + std::to_string(r.seed) + "\"/>\n";
+  for (const auto &[k, v] : properties)
+    out += "      <property name=\"" + xml(k) + "\" value=\"" + xml(v) + "\"/>\n";
+  out += "    </properties>\n";
+  for (const TestOutcome &t : r.tests) {
+    std::string name = t.leaf ? ir::leafDisplayName(t.name, t.leaf->id, t.leaf->label) : t.name;
+    out += "    <testcase name=\"" + xml(name) + "\" classname=\"" + spec + "\" time=\"" +
+           seconds(t.durationMs) + "\"";
+    std::string body;
+    switch (t.result) {
+    case Result::Pass:
+      break;
+    case Result::Fail:
+      body += "      <failure message=\"" + xml(t.reason) + "\" type=\"" +
+              (t.expectationViolated ? "expectation_violated" : "fail") + "\">" +
+              xml(detail(r, t)) + "</failure>\n";
+      break;
+    case Result::Error:
+    case Result::Inconclusive:
+      body += "      <error message=\"" + xml(t.reason) + "\" type=\"" + resultName(t.result) +
+              "\">" + xml(detail(r, t)) + "</error>\n";
+      break;
+    case Result::Halted:
+      body += "      <skipped message=\"" + xml(t.reason) + "\"/>\n";
+      break;
+    }
+    std::string decisions;
+    for (const TraceEvent &e : t.events)
+      if (isRuleDecision(e))
+        decisions += syscallDecisionLine(r, e) + "\n";
+    if (!decisions.empty())
+      body += "      <system-out>" + xml(decisions) + "</system-out>\n";
+    out += body.empty() ? "/>\n" : ">\n" + body + "    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+} // namespace fbc::rt
