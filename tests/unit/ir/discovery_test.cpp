@@ -42,6 +42,33 @@ TEST(Discovery, SortsByNameAndKeepsTheFirstClaim) {
   EXPECT_EQ(diags.all()[1].message, "def test_alpha is defined here");
 }
 
+// Stored in another order than claimed (SpecBuilder appends the def tests
+// after the registries): the precedence list decides, and the winners are
+// sorted in place.
+TEST(Discovery, PrecedenceNotStorageOrderDecidesTheClaim) {
+  std::vector<ir::Test> stored = {
+      make("test_b", TestKind::FaultScenario, 1),
+      make("test_a", TestKind::FaultScenario, 2), // hidden by the def
+      make("test_c", TestKind::TestBuiltin, 3),
+      make("test_a", TestKind::Def, 4),
+  };
+  const uint32_t precedence[] = {3, 0, 1, 2};
+  frontend::DiagnosticList diags;
+  std::vector<ir::Test> tests = discoverTests(stored, precedence, diags);
+  ASSERT_EQ(tests.size(), 3u);
+  EXPECT_EQ(tests[0].name, "test_a");
+  EXPECT_EQ(tests[0].kind, TestKind::Def);
+  EXPECT_EQ(tests[0].loc.pos.line, 4u);
+  EXPECT_EQ(tests[1].name, "test_b");
+  EXPECT_EQ(tests[2].name, "test_c");
+  ASSERT_EQ(diags.all().size(), 2u);
+  EXPECT_EQ(diags.all()[0].pos.line, 2u);
+  EXPECT_EQ(diags.all()[0].message,
+            "test \"test_a\" from fault_scenario(\"a\") is skipped: the name is already taken "
+            "by def test_a");
+  EXPECT_EQ(diags.all()[1].pos.line, 4u);
+}
+
 TEST(Discovery, DescribesEachSource) {
   ir::Test cell = make("test_matrix_s_f", TestKind::FaultMatrix, 1);
   cell.cell = {"s", "f", {}};
