@@ -5,13 +5,17 @@
 // the engine examples in examples/ci/ run with the variables their engine
 // sets: the example's own `fbc run` line, through /bin/sh. JUnit: the XML
 // `--junit` (or Bazel's XML_OUTPUT_FILE) gets is validated with xmllint
-// against tests/e2e/junit/junit.xsd and compared with a golden.
+// against tests/e2e/junit/junit.xsd and compared with a golden. Progress:
+// fbc with stderr on a pseudo-terminal redraws its line in place; stdout is
+// the same report as through a pipe.
 #include "tests/e2e/fbc_run.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 #include <simdjson.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -178,6 +182,73 @@ TEST(FbcJUnit, UnwritableFileIsAWarning) {
   EXPECT_EQ(substituteRunValues(r.err, spec),
             "fbc run: warning: no JUnit XML written: cannot write \"$DIR/no/such/dir/junit.xml\": "
             "No such file or directory\n");
+}
+
+// ---- the progress line (stderr on a terminal)
+
+// Runs fbc with stderr on a pseudo-terminal (stdout to a file): what the
+// terminal received, and stdout.
+FbcRun runOnPty(const Spec &spec, const std::vector<std::string> &args) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+  EXPECT_GE(master, 0);
+  EXPECT_EQ(grantpt(master), 0);
+  EXPECT_EQ(unlockpt(master), 0);
+  int slave = open(ptsname(master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+  EXPECT_GE(slave, 0);
+  std::string outFile = spec.dir.file("pty.out");
+  int out = open(outFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  pid_t pid = spawnFbc(args, spec.dir.path(), out, slave);
+  close(slave);
+  close(out);
+  FbcRun r;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(master, buf, sizeof buf);
+    if (n <= 0)
+      break; // EIO: every holder of the terminal's other end has exited
+    r.err.append(buf, size_t(n));
+  }
+  close(master);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = readFile(outFile);
+  return r;
+}
+
+TEST(FbcProgress, RedrawnInPlaceOnATerminalAndTheReportIsUnchanged) {
+  clearEngineVars();
+  unsetenv("CI");
+  Spec spec("leaves");
+  std::vector<std::string> args = {"run",    spec.path, "--seed",     "1",
+                                   "--test", "choose",  "--no-bundle"};
+  FbcRun tty = runOnPty(spec, args);
+  EXPECT_EQ(tty.exit, 0) << tty.err;
+  // Before the first row, after each, then erased at the end.
+  EXPECT_TRUE(contains(
+      tty.err, "\r[0/3 leaves] 0 passed 0 failed \u00b7 0:00 elapsed \u00b7 ~0:00 left\x1b[K"))
+      << tty.err;
+  for (const char *s :
+       {"\r[1/3 leaves] 1 passed 0 failed \u00b7 ", "\r[2/3 leaves] 2 passed 0 failed \u00b7 ",
+        "\r[3/3 leaves] 3 passed 0 failed \u00b7 "})
+    EXPECT_TRUE(contains(tty.err, s)) << s << "\n" << tty.err;
+  EXPECT_TRUE(tty.err.size() >= 4 && tty.err.compare(tty.err.size() - 4, 4, "\r\x1b[K") == 0)
+      << tty.err;
+  // The report on stdout is byte for byte the piped run's (timings aside).
+  FbcRun piped = runFbc(args, spec.dir.path());
+  EXPECT_EQ(piped.err.find("leaves]"), std::string::npos) << piped.err;
+  EXPECT_EQ(normalize(tty.out, spec), normalize(piped.out, spec));
+}
+
+TEST(FbcProgress, NotWithCiTrue) {
+  clearEngineVars();
+  setenv("CI", "true", 1);
+  Spec spec("leaves");
+  FbcRun tty = runOnPty(spec, {"run", spec.path, "--seed", "1", "--test", "plain", "--no-bundle"});
+  unsetenv("CI");
+  EXPECT_EQ(tty.exit, 0);
+  EXPECT_EQ(tty.err.find("leaves]"), std::string::npos) << tty.err;
+  EXPECT_TRUE(contains(tty.out, "1 passed")) << tty.out;
 }
 
 // ---- engine examples (examples/ci/)

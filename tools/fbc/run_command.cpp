@@ -14,6 +14,7 @@
 #include "runtime/report.h"
 #include "runtime/requirements.h"
 #include "tools/fbc/load_for_command.h"
+#include "tools/fbc/progress.h"
 #include "tools/fbc/shard_options.h"
 
 #include <CLI/CLI.hpp>
@@ -27,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <map>
 #include <random>
 
 #include "fbc_commit.h"
@@ -267,14 +269,14 @@ int runRun(const RunOptions &opts) {
     }
     cfg.leaves = &leaves;
     backend::LeafSelection selection;
+    std::vector<bool> include(leaves.tests.size(), false);
+    for (size_t i = 0; i < leaves.tests.size(); ++i)
+      include[i] = std::find(tests.begin(), tests.end(), leaves.tests[i].test) != tests.end();
     if (shard) {
       // Every shard computes the same split (backend/shard.h) of the tests
       // --test selects, then runs its own part of it.
       backend::MeasuredDurations measured;
       backend::ShardPlan split;
-      std::vector<bool> include(leaves.tests.size(), false);
-      for (size_t i = 0; i < leaves.tests.size(); ++i)
-        include[i] = std::find(tests.begin(), tests.end(), leaves.tests[i].test) != tests.end();
       if ((!opts.durationsFrom.empty() && !readDurations(opts.durationsFrom, measured, error)) ||
           !backend::assignShards(leaves, shard->count,
                                  opts.durationsFrom.empty() ? nullptr : &measured, include, split,
@@ -298,17 +300,48 @@ int runRun(const RunOptions &opts) {
       std::fwrite(s.data(), 1, s.size(), stdout);
       std::fflush(stdout);
     };
-    if (streaming) {
+    if (streaming)
       write(rt::textReportHead(cfg.seed));
-      cfg.onOutcome = [&](const rt::RunReport &r, const rt::TestOutcome &t) {
-        write(rt::textReportRow(r, t));
-      };
+    // On a terminal (and not in CI, not with -v's service output on
+    // stderr): the progress line, erased around every write to stdout.
+    std::optional<Progress> progress;
+    std::map<std::string, int64_t> estimates; // per test, one leaf
+    if (!opts.verbose && Progress::wanted()) {
+      uint64_t total = 0;
+      int64_t estimate = 0;
+      for (size_t i = 0; i < leaves.tests.size(); ++i) {
+        const backend::LeafSelection::PerTest *sel =
+            cfg.selection ? &cfg.selection->tests[i] : nullptr;
+        if (!include[i] || (sel && !sel->any()))
+          continue;
+        uint64_t n = cfg.leafId         ? 1
+                     : sel && !sel->all ? sel->leaves.size()
+                                        : leaves.tests[i].count.value;
+        int64_t one = backend::estimateLeafMs(*leaves.tests[i].test, loaded->spec());
+        estimates[leaves.tests[i].test->name] = one;
+        total += n;
+        estimate += one * int64_t(n);
+      }
+      progress.emplace(total, estimate);
     }
+    if (streaming || progress)
+      cfg.onOutcome = [&](const rt::RunReport &r, const rt::TestOutcome &t) {
+        if (!progress) {
+          write(rt::textReportRow(r, t));
+          return;
+        }
+        if (streaming)
+          progress->around([&] { write(rt::textReportRow(r, t)); });
+        progress->row(t.result == rt::Result::Pass,
+                      t.result == rt::Result::Fail || t.result == rt::Result::Error,
+                      estimates[t.name]);
+      };
     rt::RunReport report;
     {
       rt::Executor exec(*loaded, cfg);
       report = exec.run(tests);
     }
+    progress.reset();
     if (!report.warnings.empty()) {
       frontend::DiagnosticList warnings;
       for (const rt::RunWarning &w : report.warnings)
