@@ -22,12 +22,18 @@ public:
   NotifFacts(int fd, const seccomp_notif &req, std::string &pathBuf)
       : fd_(fd), req_(req), path_(pathBuf) {}
 
+  // One NOTIF_ID_VALID the first time (the thread may have died between
+  // NOTIF_RECV and now, with nothing read) and again after each read.
   bool stillValid() override {
-    if (!unchecked_)
-      return true;
+    if (checked_ && !unchecked_)
+      return valid_;
+    checked_ = true;
     unchecked_ = false;
-    return ioctl(fd_, SECCOMP_IOCTL_NOTIF_ID_VALID, &req_.id) == 0;
+    valid_ = ioctl(fd_, SECCOMP_IOCTL_NOTIF_ID_VALID, &req_.id) == 0;
+    return valid_;
   }
+  // Whether target memory was read since the last stillValid().
+  bool readSinceCheck() const { return unchecked_; }
 
   const std::string *path() override {
     if (!pathDone_) {
@@ -122,6 +128,8 @@ private:
   bool pathDone_ = false, havePath_ = false;
   bool destDone_ = false, haveDest_ = false;
   bool unchecked_ = false; // read since the last NOTIF_ID_VALID
+  bool checked_ = false;   // NOTIF_ID_VALID asked at least once
+  bool valid_ = true;      // its last answer
 };
 
 } // namespace
@@ -266,7 +274,7 @@ void NotificationListener::handle() {
   // What we read may belong to a dead thread whose tid was reused: act on
   // it only if the notification is still alive (decide() already checked
   // before it moved a counter; this covers reads after the last check).
-  if (d.stale || !facts.stillValid()) {
+  if (d.stale || (facts.readSinceCheck() && !facts.stillValid())) {
     stats_.dropped.fetch_add(1, std::memory_order_relaxed);
     return;
   }

@@ -15,7 +15,9 @@
 // a rule-table scan under an uncontended mutex, one NOTIF_SEND ioctl with
 // SECCOMP_USER_NOTIF_FLAG_CONTINUE, and a trace record that does not
 // allocate. Arguments are read only when a candidate rule needs them, and
-// only then is NOTIF_ID_VALID checked (the reads are what can go stale).
+// NOTIF_ID_VALID is asked only when a rule is about to move a counter or
+// after such a read (a dead thread's notification must not move counters;
+// reads are what can go stale).
 #pragma once
 
 #include "runtime/event_loop.h"

@@ -26,7 +26,7 @@ const char *resultName(Result r) {
 std::string TestOutcome::outcomeWord() const {
   switch (result) {
   case Result::Pass:
-    return "passed";
+    return faultBypassed ? "fault_bypassed" : "passed";
   case Result::Fail:
     return expectationViolated ? "expectation_violated" : "failed";
   case Result::Error:
@@ -39,6 +39,44 @@ std::string TestOutcome::outcomeWord() const {
   return "errored";
 }
 
+std::vector<const FaultSummary *> TestOutcome::bypassedRules() const {
+  std::vector<const FaultSummary *> out;
+  for (const FaultSummary &f : faults)
+    if (f.bypassed())
+      out.push_back(&f);
+  return out;
+}
+
+std::string FaultSummary::ruleText() const {
+  std::string s = syscall;
+  if (action == "deny")
+    s += "=deny(" + errnoName + ")";
+  else if (action == "delay")
+    s += "=delay(" + delay + ")";
+  else if (action != "trace")
+    s += "=" + action + "()";
+  if (!path.empty())
+    s += " path=\"" + path + "\"";
+  if (!label.empty())
+    s += " label=\"" + label + "\"";
+  return s;
+}
+
+void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire) {
+  std::vector<const FaultSummary *> rules = o.bypassedRules();
+  if (o.result != Result::Pass || rules.empty())
+    return;
+  o.faultBypassed = true;
+  if (!requireFaultsFire)
+    return;
+  o.result = Result::Fail;
+  o.reason = "require_faults_fire: " + std::to_string(rules.size()) +
+             (rules.size() == 1 ? " fault rule" : " fault rules") + " never fired:";
+  for (size_t i = 0; i < rules.size(); ++i)
+    o.reason += (i ? "; " : " ") + rules[i]->service + " " + rules[i]->ruleText() + " (" +
+                rules[i]->hint + ")";
+}
+
 size_t RunReport::count(Result r) const {
   return static_cast<size_t>(std::count_if(tests.begin(), tests.end(),
                                            [&](const TestOutcome &t) { return t.result == r; }));
@@ -49,6 +87,18 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
                                          const std::vector<std::string> &names) {
   std::vector<FaultSummary> out;
   std::vector<std::pair<ServiceId, size_t>> open;
+  // The open rule event `e` names: the latest applied of that service,
+  // keyword, label and action (scopes end innermost first).
+  auto openRule = [&](const TraceEvent &e) -> FaultSummary * {
+    std::string sc = e.field("syscall"), label = e.field("label"), action = e.field("action");
+    action = action.substr(0, action.find('('));
+    for (auto it = open.rbegin(); it != open.rend(); ++it) {
+      FaultSummary &f = out[it->second];
+      if (it->first == e.service && f.syscall == sc && f.label == label && f.action == action)
+        return &f;
+    }
+    return nullptr;
+  };
   for (const TraceEvent &e : events) {
     if (e.type == EventType::FaultApplied) {
       FaultSummary f;
@@ -65,15 +115,20 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
       open.emplace_back(e.service, out.size());
       out.push_back(std::move(f));
     } else if (e.type == EventType::FaultRemoved) {
-      std::string sc = e.field("syscall"), label = e.field("label"), action = e.field("action");
-      for (auto it = open.begin(); it != open.end(); ++it) {
-        FaultSummary &f = out[it->second];
-        if (it->first == e.service && f.syscall == sc && f.label == label &&
-            f.action == action.substr(0, action.find('('))) {
-          f.hits = std::strtoull(e.field("hits").c_str(), nullptr, 10);
-          open.erase(it);
-          break;
-        }
+      if (FaultSummary *f = openRule(e)) {
+        f->hits = std::strtoull(e.field("hits").c_str(), nullptr, 10);
+        f->matches = std::strtoull(e.field("matches").c_str(), nullptr, 10);
+        open.erase(std::find_if(open.begin(), open.end(),
+                                [&](const auto &o) { return &out[o.second] == f; }));
+      }
+    } else if (e.type == EventType::FaultZeroTraffic) {
+      // Recorded just before its rule's fault_removed.
+      if (FaultSummary *f = openRule(e)) {
+        f->zeroTraffic = true;
+        f->watched = e.field("watched");
+        f->seenPaths = e.field("seen_paths");
+        f->seenDestinations = e.field("seen_destinations");
+        f->hint = e.field("hint");
       }
     }
   }

@@ -47,6 +47,16 @@ struct FaultSummary {
   std::string label;
   std::string path;
   uint64_t hits = 0;
+  uint64_t matches = 0; // syscalls that passed its filters (hits: those it fired on)
+  // Removed without one match (its fault_zero_traffic event): what it
+  // watched and what it saw instead.
+  bool zeroTraffic = false;
+  std::string watched, seenPaths, seenDestinations, hint;
+
+  // A deny or delay that saw zero traffic: the fault never happened.
+  bool bypassed() const { return zeroTraffic && (action == "deny" || action == "delay"); }
+  // "fsync=deny(EIO) path=\"**/x\" label=\"wal\"" (a trace rule: "fsync").
+  std::string ruleText() const;
 };
 
 struct TestOutcome {
@@ -66,6 +76,9 @@ struct TestOutcome {
   std::map<std::string, SyscallSummary> syscallSummary;
   std::string expectation; // fault_scenario / matrix cell
   bool expectationViolated = false;
+  // The body passed but none of the deny/delay rules below ever matched a
+  // syscall (FaultSummary::bypassed): decideFaultVerdict() sets it.
+  bool faultBypassed = false;
   std::optional<uint32_t> matrix; // matrix cells
   std::string scenario, fault;
   std::optional<LeafInfo> leaf;
@@ -73,10 +86,20 @@ struct TestOutcome {
   // RunConfig::keepServiceOutput; each is the last SupervisorOptions::
   // outputCap bytes).
   std::vector<std::pair<std::string, std::string>> serviceOutput;
-  // The reference's matrix outcome word: passed, failed,
-  // expectation_violated, errored, inconclusive.
+  // The reference's outcome word, the one name every output uses for a
+  // row: passed, fault_bypassed (a pass whose faults never fired), failed,
+  // expectation_violated, errored, inconclusive, halted.
   std::string outcomeWord() const;
+  // The rules that make it fault_bypassed, in application order.
+  std::vector<const FaultSummary *> bypassedRules() const;
 };
+
+// The verdicts that follow from a finished row's trace, decided here and
+// nowhere else (call once o.faults is filled): a pass with a deny/delay
+// rule that never matched a syscall is fault_bypassed (still a pass, exit
+// code 0); with require_faults_fire it is a failure instead, its reason
+// naming each rule and what it saw.
+void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire);
 
 struct RunReport {
   std::string starFile;

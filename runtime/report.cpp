@@ -50,17 +50,7 @@ std::string decisionOf(const SyscallRecord &s) {
 
 std::string ruleText(const FaultSummary &f) {
   // A trace rule is an observation: the syscall and its filter say it all.
-  std::string s = f.syscall;
-  if (f.action == "deny")
-    s += "=deny(" + f.errnoName + ")";
-  else if (f.action == "delay")
-    s += "=delay(" + f.delay + ")";
-  else if (f.action != "trace")
-    s += "=" + f.action + "()";
-  if (!f.path.empty())
-    s += " path=\"" + f.path + "\"";
-  if (!f.label.empty())
-    s += " label=\"" + f.label + "\"";
+  std::string s = f.ruleText();
   std::vector<int> nrs;
   std::string err;
   if (expandSyscallFamily(f.syscall, nrs, err)) {
@@ -106,9 +96,37 @@ std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e) {
 
 namespace {
 
+// "PASS (fault_bypassed)": the outcome word beside the result it belongs to.
+std::string rowStatus(const TestOutcome &t) {
+  return statusWord(t.result) + (t.outcomeWord() == "fault_bypassed" ? " (fault_bypassed)" : "");
+}
+
+// "9 passed (1 fault_bypassed)": a count and the fault_bypassed rows among it.
+std::string passedCount(size_t passed, size_t bypassed) {
+  std::string s = std::to_string(passed) + " passed";
+  if (bypassed)
+    s += " (" + std::to_string(bypassed) + " fault_bypassed)";
+  return s;
+}
+
+size_t bypassedCount(const RunReport &r) {
+  return static_cast<size_t>(
+      std::count_if(r.tests.begin(), r.tests.end(),
+                    [](const TestOutcome &t) { return t.outcomeWord() == "fault_bypassed"; }));
+}
+
+// What a fault_zero_traffic event said about rule `f`, indented.
+void zeroTrafficLines(std::string &out, const FaultSummary &f, const char *indent) {
+  out += indent + std::string("fault_zero_traffic: ") + f.hint + "\n";
+  if (!f.seenPaths.empty())
+    out += indent + std::string("paths seen instead: ") + f.seenPaths + "\n";
+  if (!f.seenDestinations.empty())
+    out += indent + std::string("destinations seen instead: ") + f.seenDestinations + "\n";
+}
+
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += "\n--- ";
-  out += statusWord(t.result);
+  out += rowStatus(t);
   out += ": " + (t.leaf ? ir::leafDisplayName(t.name, t.leaf->id, t.leaf->label) : t.name);
   out += " (" + std::to_string(t.durationMs) + "ms) ---\n";
   if (!t.reason.empty())
@@ -149,8 +167,6 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
         out += "    " + syscallDecisionLine(r, e) + "\n";
     }
   }
-  uint64_t hits = 0;
-  bool faultRules = false;
   for (const FaultSummary &f : t.faults) {
     bool tracing = f.action == "trace";
     out += std::string(tracing ? "  trace rule on " : "  fault rule on ") + f.service + ": " +
@@ -158,13 +174,9 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
     if (f.hits)
       out += " (" + std::to_string(f.hits) + " hits)";
     out += "\n";
-    if (!tracing) {
-      faultRules = true;
-      hits += f.hits;
-    }
+    if (f.zeroTraffic)
+      zeroTrafficLines(out, f, "    ");
   }
-  if (faultRules && hits == 0)
-    out += "  WARNING: fault rules were installed but no injections fired\n";
   if (t.result == Result::Fail && !t.syscallSummary.empty()) {
     out += "  per-service syscall summary:\n";
     for (const auto &[svc, s] : t.syscallSummary) {
@@ -183,11 +195,16 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   }
 }
 
-std::string padRight(const std::string &s, size_t w) {
-  // Column widths count characters, not bytes (the cell text may hold "—").
+// Column widths count characters, not bytes (the cell text may hold "—").
+size_t charCount(const std::string &s) {
   size_t chars = 0;
   for (unsigned char c : s)
     chars += (c & 0xC0) != 0x80;
+  return chars;
+}
+
+std::string padRight(const std::string &s, size_t w) {
+  size_t chars = charCount(s);
   return chars >= w ? s : s + std::string(w - chars, ' ');
 }
 
@@ -219,11 +236,23 @@ std::map<uint32_t, MatrixView> matrices(const RunReport &r) {
 }
 
 void matrixTable(std::string &out, const MatrixView &m) {
-  size_t total = m.cells.size(), passed = 0, halted = 0;
+  size_t total = m.cells.size(), passed = 0, halted = 0, bypassed = 0;
   for (const auto &[k, t] : m.cells) {
     passed += t->result == Result::Pass;
     halted += t->result == Result::Halted;
+    bypassed += t->outcomeWord() == "fault_bypassed";
   }
+  auto cellText = [&](const std::string &s, const std::string &f) -> std::string {
+    auto it = m.cells.find({s, f});
+    if (it == m.cells.end())
+      return "— (excluded)";
+    const TestOutcome &t = *it->second;
+    if (t.outcomeWord() == "fault_bypassed")
+      return "fault_bypassed";
+    if (t.result == Result::Pass)
+      return "PASS (" + std::to_string(t.durationMs) + "ms)";
+    return statusWord(t.result);
+  };
   out += '\n';
   out += "Fault Matrix: " + std::to_string(m.scenarios.size()) + " scenarios × " +
          std::to_string(m.faults.size()) + " faults = " + std::to_string(total) + " cells\n\n";
@@ -232,8 +261,15 @@ void matrixTable(std::string &out, const MatrixView &m) {
     scw = std::max(scw, s.size());
   scw += 2;
   std::vector<size_t> fcw;
-  for (const std::string &f : m.faults)
-    fcw.push_back(std::max<size_t>(14, f.size() + 2));
+  for (const std::string &f : m.faults) {
+    size_t w = std::max<size_t>(14, f.size() + 2);
+    // Wide enough for every word a cell may hold (a PASS cell's duration
+    // may overflow it: widths must not depend on timing).
+    for (const std::string &s : m.scenarios)
+      if (std::string c = cellText(s, f); !c.starts_with("PASS ("))
+        w = std::max(w, charCount(c) + 1);
+    fcw.push_back(w);
+  }
   std::string line = padRight("", scw);
   for (size_t i = 0; i < m.faults.size(); ++i)
     line += "│ " + padRight(m.faults[i], fcw[i]);
@@ -244,19 +280,12 @@ void matrixTable(std::string &out, const MatrixView &m) {
   out += line + "\n";
   for (const std::string &s : m.scenarios) {
     line = padRight(s, scw);
-    for (size_t i = 0; i < m.faults.size(); ++i) {
-      auto it = m.cells.find({s, m.faults[i]});
-      std::string cell = "— (excluded)";
-      if (it != m.cells.end())
-        cell = it->second->result == Result::Pass
-                   ? "PASS (" + std::to_string(it->second->durationMs) + "ms)"
-                   : statusWord(it->second->result);
-      line += "│ " + padRight(cell, fcw[i]);
-    }
+    for (size_t i = 0; i < m.faults.size(); ++i)
+      line += "│ " + padRight(cellText(s, m.faults[i]), fcw[i]);
     out += line + "\n";
   }
   out += '\n';
-  out += "Result: " + std::to_string(passed) + "/" + std::to_string(total) + " passed, " +
+  out += "Result: " + std::to_string(passed) + "/" + passedCount(total, bypassed) + ", " +
          std::to_string(total - passed - halted) + " failed" +
          (halted ? ", " + std::to_string(halted) + " halted" : "") + "\n";
   bool header = false;
@@ -271,6 +300,20 @@ void matrixTable(std::string &out, const MatrixView &m) {
       header = true;
       out += "  " + s + " × " + f + ": " + it->second->reason + "\n";
     }
+  header = false;
+  for (const std::string &s : m.scenarios)
+    for (const std::string &f : m.faults) {
+      auto it = m.cells.find({s, f});
+      if (it == m.cells.end() || it->second->outcomeWord() != "fault_bypassed")
+        continue;
+      if (!header)
+        out += "Fault bypassed (the cell passed, its fault never fired):\n";
+      header = true;
+      for (const FaultSummary *r : it->second->bypassedRules()) {
+        out += "  " + s + " × " + f + ": " + r->service + " " + r->ruleText() + "\n";
+        zeroTrafficLines(out, *r, "    ");
+      }
+    }
 }
 
 std::string rfc3339(int64_t ns) {
@@ -280,6 +323,21 @@ std::string rfc3339(int64_t ns) {
   char buf[64];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
   return fmt("%s.%09lldZ", buf, static_cast<long long>(ns % 1000000000));
+}
+
+// "bypassed_rules": the reference's [{service, syscall, action, label?}].
+void writeBypassedRules(JsonWriter &w, const TestOutcome &t) {
+  w.key("bypassed_rules").beginArray();
+  for (const FaultSummary *f : t.bypassedRules()) {
+    w.beginObject();
+    w.field("service", f->service);
+    w.field("syscall", f->syscall);
+    w.field("action", f->action);
+    if (!f->label.empty())
+      w.field("label", f->label);
+    w.endObject();
+  }
+  w.endArray();
 }
 
 void writeEvent(JsonWriter &w, const RunReport &r, const TestOutcome &t, const TraceEvent &e) {
@@ -319,8 +377,8 @@ std::string textReportTail(const RunReport &r) {
   size_t inconclusive = r.count(Result::Inconclusive);
   size_t halted = r.count(Result::Halted);
   out += '\n';
-  out += std::to_string(pass);
-  out += " passed, ";
+  out += passedCount(pass, bypassedCount(r));
+  out += ", ";
   out += std::to_string(fail);
   out += " failed";
   if (inconclusive)
@@ -350,6 +408,8 @@ std::string formatJsonReport(const RunReport &r) {
   w.field("duration_ms", r.durationMs);
   w.field("pass", static_cast<uint64_t>(r.count(Result::Pass)));
   w.field("fail", static_cast<uint64_t>(r.count(Result::Fail) + r.count(Result::Error)));
+  if (size_t n = bypassedCount(r))
+    w.field("fault_bypassed", static_cast<uint64_t>(n));
   if (size_t n = r.count(Result::Inconclusive))
     w.field("inconclusive", static_cast<uint64_t>(n));
   if (size_t n = r.count(Result::Halted))
@@ -406,6 +466,10 @@ std::string formatJsonReport(const RunReport &r) {
       w.field("expectation", t.expectation);
     if (t.expectationViolated)
       w.field("expectation_violated", true);
+    if (t.faultBypassed) {
+      w.field("fault_bypassed", true);
+      writeBypassedRules(w, t);
+    }
     if (t.matrix) {
       w.field("scenario", t.scenario);
       w.field("fault", t.fault);
@@ -489,6 +553,8 @@ std::string formatJsonReport(const RunReport &r) {
           if (!t.expectation.empty())
             w.field("expectation", t.expectation);
           w.field("duration_ms", t.durationMs);
+          if (t.faultBypassed)
+            writeBypassedRules(w, t);
           w.endObject();
         }
     w.endArray();

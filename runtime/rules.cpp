@@ -77,7 +77,7 @@ std::optional<ScopeId> RuleTable::push(std::vector<RuleSpec> specs, std::string 
     std::vector<int> nrs;
     if (!expandSyscallFamily(s.syscall, nrs, error))
       return std::nullopt;
-    Rule r{id++, {}, {}, PathGlob(s.pathGlob), SplitMix64(0)};
+    Rule r(id++, PathGlob(s.pathGlob));
     if (!r.glob.ok(&error))
       return std::nullopt;
     for (int nr : nrs)
@@ -105,7 +105,7 @@ std::vector<RuleStats> RuleTable::pop(ScopeId scope) {
     if (it->id != scope)
       continue;
     for (const Rule &r : it->rules)
-      stats.push_back({r.id, r.matches, r.fires});
+      stats.push_back({r.id, r.matches, r.fires, r.seen});
     scopes_.erase(it);
     break;
   }
@@ -142,34 +142,74 @@ bool RuleTable::targets(const Rule &r, ServiceId service, int nr, SyscallFacts &
          std::find(ports.begin(), ports.end(), d->port) != ports.end();
 }
 
+void RuleTable::notePassedOver(Rule &r, const std::string *path, const Destination *dest) {
+  SeenInstead &s = r.seen;
+  ++s.passedOver;
+  auto note = [](std::vector<std::string> &list, const std::string &v) {
+    if (list.size() < kMaxSeen && std::find(list.begin(), list.end(), v) == list.end())
+      list.push_back(v);
+  };
+  if (path)
+    note(s.paths, *path);
+  else if (dest)
+    note(s.destinations, dest->text());
+  else
+    ++s.unresolved;
+}
+
 Decision RuleTable::decide(ServiceId service, int nr, SyscallFacts &facts) {
   Decision out;
   if (nr < 0 || nr >= kMaxSyscall)
     return out;
   const SyscallShape &shape = syscallShape(nr);
   bool pathSyscall = (shape.pathArg >= 0 || shape.fdArg >= 0) && !isDestinationSyscall(nr);
+  auto stale = [] {
+    Decision d;
+    d.stale = true;
+    return d;
+  };
   std::lock_guard lock(mu_);
   const Rule *traced = nullptr; // the innermost trace rule that saw the syscall
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     for (Rule &r : scope->rules) {
-      if (!r.nrs.test(static_cast<size_t>(nr)) || !targets(r, service, nr, facts))
+      if (!r.nrs.test(static_cast<size_t>(nr)))
         continue;
+      bool observer = r.spec.action.kind == ActionKind::Trace; // no zero-traffic notes
+      if (!targets(r, service, nr, facts)) {
+        // Another service's connect that went somewhere else: what a
+        // connect rule on its target saw instead (targets() read it).
+        if (!observer && r.spec.target != service && isDestinationSyscall(nr) &&
+            r.spec.target < ports_.size() && !ports_[r.spec.target].empty()) {
+          const Destination *d = facts.destination();
+          if (d && d->valid()) {
+            if (!facts.stillValid())
+              return stale();
+            notePassedOver(r, nullptr, d);
+          }
+        }
+        continue;
+      }
       if (pathSyscall) {
         const std::string *path = facts.path();
+        bool pass = true;
         if (!r.glob.empty()) {
           // Unlike the reference, an unresolved path never matches a glob.
-          if (!path || !r.glob.matches(*path))
-            continue;
+          pass = path && r.glob.matches(*path);
         } else if (path && isSystemPath(*path)) {
           out.systemPathExempt = true;
-          continue; // later rules still get their turn
+          pass = false; // later rules still get their turn
+        }
+        if (!pass) {
+          if (!observer) {
+            if (!facts.stillValid())
+              return stale();
+            notePassedOver(r, path, nullptr);
+          }
+          continue;
         }
       }
-      if (!facts.stillValid()) {
-        out = Decision{};
-        out.stale = true;
-        return out;
-      }
+      if (!facts.stillValid())
+        return stale();
       ++r.matches;
       if (r.spec.maxFires != 0 && r.fires >= r.spec.maxFires)
         continue;

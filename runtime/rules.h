@@ -17,7 +17,8 @@
 //
 // The table is shared between the supervisor's event loop (decide) and the
 // thread running a test (push/pop); one mutex serialises them. decide()
-// does not allocate unless a rule fires with a label.
+// does not allocate unless a rule fires with a label or notes one of its
+// first kMaxSeen passed-over paths.
 #pragma once
 
 #include "runtime/path_glob.h"
@@ -94,11 +95,13 @@ public:
   virtual const std::string *path() = 0;
   // The connect/sendto destination; null if none or unreadable.
   virtual const Destination *destination() = 0;
-  // Whether what path()/destination() read since the last call still
-  // belongs to the trapped syscall (its thread is alive and waiting):
-  // decide() asks before it moves any counter, so matches, fires, the
-  // rule's random draws and the leaf's occurrence index move only for
-  // notifications that are still valid when they are decided.
+  // Whether the trapped syscall is still waiting for its answer (its
+  // thread has not died or been interrupted) and what path()/destination()
+  // read still belongs to it. decide() asks right before it moves any
+  // counter, so matches, fires, the rule's random draws, the leaf's
+  // occurrence index and the zero-traffic notes move only for
+  // notifications that are still valid when they are decided. (Valid then
+  // does not mean valid when answered: the thread may die a moment later.)
   virtual bool stillValid() { return true; }
 };
 
@@ -113,11 +116,24 @@ struct Decision {
 
 using ScopeId = uint64_t;
 
+// What a rule saw instead of a match: syscalls of its family on its
+// target that its path glob (or the system-path exemption) passed over,
+// and other services' connects that went elsewhere. At most kMaxSeen
+// distinct paths and destinations are kept; `passedOver` counts them all.
+inline constexpr size_t kMaxSeen = 8;
+struct SeenInstead {
+  std::vector<std::string> paths;        // first-seen order, distinct
+  std::vector<std::string> destinations; // "127.0.0.1:5432"
+  uint64_t passedOver = 0;               // syscalls it watched that did not match
+  uint64_t unresolved = 0;               // of those, whose path could not be read
+};
+
 // Per-rule counters, reported when a scope is popped.
 struct RuleStats {
   uint64_t ruleId = 0;
   uint64_t matches = 0; // evaluations that passed the target/path filters
   uint64_t fires = 0;
+  SeenInstead seen;
 };
 
 class RuleTable {
@@ -146,6 +162,7 @@ public:
 
 private:
   struct Rule {
+    Rule(uint64_t id, PathGlob glob) : id(id), glob(std::move(glob)) {}
     uint64_t id;
     RuleSpec spec;
     std::bitset<kMaxSyscall> nrs;
@@ -154,6 +171,7 @@ private:
     uint64_t occurrences = 0;
     uint64_t matches = 0;
     uint64_t fires = 0;
+    SeenInstead seen = {};
   };
   struct Scope {
     ScopeId id;
@@ -161,6 +179,8 @@ private:
   };
 
   bool targets(const Rule &r, ServiceId service, int nr, SyscallFacts &facts) const;
+  // Notes a syscall `r` watched but passed over (null: unresolved path).
+  static void notePassedOver(Rule &r, const std::string *path, const Destination *dest);
 
   mutable std::mutex mu_;
   uint64_t seed_;

@@ -426,7 +426,6 @@ std::optional<ScopeId> Supervisor::applyFaults(std::vector<RuleSpec> rules, std:
   std::vector<AppliedRule> applied;
   std::vector<std::vector<std::pair<std::string, std::string>>> events;
   for (const RuleSpec &r : rules) {
-    applied.push_back({r.target, r.syscall, r.label, describeAction(r.action)});
     std::string filter;
     std::span<const std::string_view> family = ir::syscallFamily(r.syscall);
     if (family.empty())
@@ -436,6 +435,8 @@ std::optional<ScopeId> Supervisor::applyFaults(std::vector<RuleSpec> rules, std:
         filter += ',';
       filter += m;
     }
+    applied.push_back({r.target, r.syscall, r.label, describeAction(r.action), filter, r.pathGlob,
+                       r.action.kind == ActionKind::Trace});
     std::vector<std::pair<std::string, std::string>> f{
         {"syscall", r.syscall}, {"action", describeAction(r.action)}, {"filter", filter}};
     if (r.action.kind == ActionKind::Deny)
@@ -468,6 +469,8 @@ void Supervisor::removeFaults(ScopeId scope) {
     std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall},
                                                        {"action", r.action}};
     if (i < stats.size()) {
+      if (stats[i].matches == 0 && !r.tracing)
+        trace_.record(EventType::FaultZeroTraffic, r.target, zeroTrafficFields(r, stats[i]));
       f.emplace_back("matches", std::to_string(stats[i].matches));
       f.emplace_back("hits", std::to_string(stats[i].fires));
     }
@@ -476,6 +479,54 @@ void Supervisor::removeFaults(ScopeId scope) {
     trace_.record(EventType::FaultRemoved, r.target, std::move(f));
   }
   scopes_.erase(it);
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string> &items) {
+  std::string out;
+  for (const std::string &s : items)
+    out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>>
+Supervisor::zeroTrafficFields(const AppliedRule &r, const RuleStats &st) const {
+  const SeenInstead &seen = st.seen;
+  std::string svc = trace_.serviceName(r.target);
+  std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall}, {"action", r.action}};
+  if (!r.label.empty())
+    f.emplace_back("label", r.label);
+  if (!r.pathGlob.empty())
+    f.emplace_back("path", r.pathGlob);
+  f.emplace_back("watched", r.filter);
+  f.emplace_back("passed_over", std::to_string(seen.passedOver));
+  if (!seen.paths.empty())
+    f.emplace_back("seen_paths", joined(seen.paths));
+  if (!seen.destinations.empty())
+    f.emplace_back("seen_destinations", joined(seen.destinations));
+  if (seen.unresolved)
+    f.emplace_back("unresolved_paths", std::to_string(seen.unresolved));
+  std::string calls = r.filter;
+  std::replace(calls.begin(), calls.end(), ',', '/');
+  std::string hint;
+  if (seen.passedOver == 0)
+    hint = "no " + calls + " call of " + svc + " reached the rule while it was in force";
+  else if (!seen.destinations.empty() && seen.paths.empty())
+    hint = "the " + calls + " calls it saw went to other addresses than " + svc + "'s ports";
+  else if (r.pathGlob.empty())
+    hint = "every " + calls +
+           " call it saw named a system path, which a rule without path= "
+           "never faults";
+  else if (seen.passedOver == 1)
+    hint = "its path glob did not match the one " + calls + " call it saw";
+  else
+    hint = "its path glob matched none of the " + std::to_string(seen.passedOver) + " " + calls +
+           " calls it saw";
+  f.emplace_back("hint", hint);
+  return f;
 }
 
 } // namespace fbc::rt

@@ -96,7 +96,8 @@ public:
   EventLoop &loop() { return loop_; }
 
   // Pushes a fault scope and records fault_applied (one per rule, on its
-  // target); removeFaults pops it and records fault_removed with the hits.
+  // target); removeFaults pops it and records fault_removed with the hits,
+  // preceded by fault_zero_traffic for a fault rule that never matched.
   std::optional<ScopeId> applyFaults(std::vector<RuleSpec> rules, std::string &error);
   void removeFaults(ScopeId scope);
 
@@ -122,7 +123,13 @@ private:
     std::string syscall;
     std::string label;
     std::string action; // describeAction(): pairs the removal with its application
+    std::string filter; // the syscalls it watched: "fsync,fdatasync"
+    std::string pathGlob;
+    bool tracing = false; // a trace rule: an observation, never zero traffic
   };
+  // fault_zero_traffic's fields for a rule removed without one match.
+  std::vector<std::pair<std::string, std::string>> zeroTrafficFields(const AppliedRule &r,
+                                                                     const RuleStats &s) const;
   std::vector<std::pair<ScopeId, std::vector<AppliedRule>>> scopes_; // for fault_removed
   std::unique_ptr<LeafCgroup> leaf_;                                 // null: process groups only
   std::vector<LimitHit> limitHits_;

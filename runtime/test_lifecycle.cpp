@@ -131,6 +131,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
       o.serviceOutput.emplace_back(sup->stdoutText(id), sup->stderrText(id));
   o.events = sup->trace().events();
   o.faults = faultSummaries(o.events, names);
+  decideFaultVerdict(o, t.requireFaultsFire);
   o.syscallSummary = sup->trace().syscallSummary();
   sup_ = nullptr;
   sup.reset();

@@ -48,6 +48,8 @@ std::string_view eventTypeName(EventType t) {
     return "resource_limit";
   case EventType::TraceTruncated:
     return "trace_truncated";
+  case EventType::FaultZeroTraffic:
+    return "fault_zero_traffic";
   }
   return "unknown";
 }

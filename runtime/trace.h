@@ -27,6 +27,10 @@ enum class EventType : uint8_t {
   StepRecv,
   ResourceLimit,  // a service's cgroup limit refused something (fields: resource, limit, refused)
   TraceTruncated, // the trace reached kMaxTraceEvents; later events were dropped
+  // A fault rule removed without ever matching (fields: syscall, action,
+  // label?, path?, watched, passed_over, seen_paths?, seen_destinations?,
+  // unresolved_paths?, hint): recorded just before its fault_removed.
+  FaultZeroTraffic,
 };
 
 // A test's trace keeps at most this many syscall events (a deny hit in a

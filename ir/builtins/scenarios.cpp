@@ -119,9 +119,16 @@ Value faultScenarioFn(star::Thread &t, Value, const star::Args &args) {
       emptyMonitors(site, v, "fault_scenario()");
     } else if (k == "timeout") {
       test.timeoutNs = durationArg(site, v, at, "fault_scenario() bad timeout");
+    } else if (k == "require_faults_fire") {
+      // A pass whose faults never fired fails instead of fault_bypassed.
+      auto *flag = v.as<star::Bool>();
+      if (!flag)
+        site.fail(at, "fault_scenario() require_faults_fire= must be a bool, got " + typeOf(v));
+      test.requireFaultsFire = flag->value;
     } else {
-      failUnexpectedKeyword(site, "fault_scenario", k,
-                            {"scenario", "faults", "expect", "monitors", "timeout"});
+      failUnexpectedKeyword(
+          site, "fault_scenario", k,
+          {"scenario", "faults", "expect", "monitors", "timeout", "require_faults_fire"});
     }
   }
   if (!haveScenario)

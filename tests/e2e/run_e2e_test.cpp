@@ -158,7 +158,7 @@ TEST(FbcRun, MatrixWithOverrides) {
   // store_item x disk_full / store_down pass only because of their overrides
   // (the default expect_success would fail them); store_item x slow_disk
   // fails because its override is wrong; read_missing uses the default.
-  EXPECT_TRUE(contains(r.out, "Result: 5/6 passed, 1 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Result: 5/6 passed (2 fault_bypassed), 1 failed\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "  store_item × slow_disk: expect_error_within(ms=5000): scenario "
                               "returned success (status=200) — expected an error\n"))
       << r.out;
@@ -427,8 +427,9 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 // plan = run: the number of rows `fbc run` prints is the total `fbc plan`
 // prints (at least it, where the plan says "at least"), with real runs.
 TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
-  for (const char *name : {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries",
-                           "fault_all", "trace", "halt", "panic", "body_heap", "streaming"}) {
+  for (const char *name :
+       {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries", "fault_all", "trace",
+        "halt", "panic", "body_heap", "streaming", "bypass"}) {
     Spec spec(name);
     FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
     ASSERT_EQ(plan.exit, 0) << name << plan.err;
@@ -718,6 +719,7 @@ TEST(FbcRunJson, ReportsMatchTheirGoldens) {
       {"queries", "1", {}, 2},
       {"trace", "1", {}, 2},
       {"halt", "1", {}, 2},
+      {"bypass", "1", {}, 2},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.spec);
@@ -731,6 +733,44 @@ TEST(FbcRunJson, ReportsMatchTheirGoldens) {
   // Every mask rule hides something these reports have (a rule that
   // matches nothing names a path the report does not have).
   EXPECT_EQ(unusedJsonMasks(), std::vector<std::string>{});
+}
+
+// ---- faults that never fired (run_specs/bypass.star, issue #17)
+
+// A pass whose deny/delay rule saw no syscall is fault_bypassed (text, JSON,
+// the matrix); require_faults_fire=True makes it a failure; every such rule
+// gets a fault_zero_traffic event naming what it watched and saw instead.
+TEST(FbcRunBypass, FaultsThatNeverFired) {
+  Spec spec("bypass");
+  FbcRun r = runWithGolden(spec, 2); // the required ones and test_fails_anyway fail
+  for (const char *s :
+       {"--- PASS (fault_bypassed): test_fault_never_fires (",
+        "--- PASS (fault_bypassed): test_read_under_disk_full (", "--- PASS: test_fault_fires (",
+        "--- PASS: test_store_under_disk_full_required (",
+        "--- FAIL: test_read_under_disk_full_required (",
+        "  reason: require_faults_fire: 1 fault rule never fired: kv write=deny(ENOSPC) (no "
+        "write/writev/pwrite64/pwritev/pwritev2 call of kv reached the rule while it was in "
+        "force)\n",
+        "    fault_zero_traffic: its path glob did not match the one openat call it saw\n",
+        "  read_missing × disk_full: require_faults_fire: 1 fault rule never fired",
+        "\n6 passed (3 fault_bypassed), 3 failed\n"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  EXPECT_TRUE(contains(r.out, "    paths seen instead: " + spec.dir.path() + "/snap-a.txt\n"))
+      << r.out;
+  // A failing body stays a plain failure.
+  EXPECT_FALSE(contains(r.out, "FAIL (fault_bypassed)")) << r.out;
+
+  // fault_bypassed alone is a pass: exit code 0.
+  FbcRun ok = runFbc({"run", spec.path, "--seed", "1", "--format=json", "--test",
+                      "~^test_(fault_never_fires|glob_sees_other_paths)$"},
+                     spec.dir.path());
+  EXPECT_EQ(ok.exit, 0) << ok.out << ok.err;
+  for (const char *s : {"  \"pass\": 2,\n  \"fail\": 0,\n  \"fault_bypassed\": 2,\n",
+                        "\"type\": \"fault_zero_traffic\"", "\"watched\": \"fsync,fdatasync\"",
+                        "\"passed_over\": \"0\"", "\"fault_bypassed\": true",
+                        "\"bypassed_rules\": [\n        {\n          \"service\": \"kv\",\n"
+                        "          \"syscall\": \"fsync\",\n          \"action\": \"deny\"\n"})
+    EXPECT_TRUE(contains(ok.out, s)) << s << "\n" << ok.out;
 }
 
 // ---- halt() (run_specs/halt.star)

@@ -12,7 +12,12 @@ class FakeFacts : public SyscallFacts {
 public:
   std::optional<std::string> p;
   std::optional<Destination> d;
-  int pathReads = 0, destReads = 0;
+  bool valid = true; // stillValid()'s answer: false once the thread is gone
+  int pathReads = 0, destReads = 0, validChecks = 0;
+  bool stillValid() override {
+    ++validChecks;
+    return valid;
+  }
   const std::string *path() override {
     ++pathReads;
     return p ? &*p : nullptr;
@@ -259,6 +264,128 @@ TEST(Rules, TraceNeverShadowsAFaultRule) {
   toTarget.d = local(6379);
   EXPECT_FALSE(t.decide(1, nr("connect"), toTarget).fired);
   EXPECT_EQ(describeAction(Action::trace()), "trace");
+}
+
+// A notification whose thread died before it was decided moves nothing:
+// not the rule's matches or fires, not its random draw, not the leaf's
+// occurrence index (issue #17).
+TEST(Rules, StaleNotificationMovesNoCounter) {
+  RuleTable t(42), fresh(42);
+  std::string err;
+  std::vector<uint64_t> seen; // occurrences the override was asked about
+  auto probRule = [&] {
+    RuleSpec r = rule(0, "fsync", Action::deny(5));
+    r.probability = 0.5;
+    r.decisionOverride = [&seen](uint64_t k) -> std::optional<bool> {
+      seen.push_back(k);
+      return std::nullopt; // leave it to the draw
+    };
+    return r;
+  };
+  std::optional<ScopeId> scope = t.push({probRule()}, err);
+  ASSERT_TRUE(scope);
+  ASSERT_TRUE(fresh.push({probRule()}, err));
+  FakeFacts dead;
+  dead.p = "/data/wal";
+  dead.valid = false;
+  Decision d = t.decide(0, nr("fsync"), dead);
+  EXPECT_TRUE(d.stale);
+  EXPECT_FALSE(d.fired);
+  EXPECT_EQ(dead.validChecks, 1);
+  EXPECT_TRUE(seen.empty());
+  // The same stream as a table that never saw the stale one: no draw was
+  // consumed, and the next occurrence is 0.
+  std::vector<bool> a, b;
+  for (int i = 0; i < 32; ++i) {
+    FakeFacts f;
+    f.p = "/data/wal";
+    a.push_back(t.decide(0, nr("fsync"), f).fired);
+    b.push_back(fresh.decide(0, nr("fsync"), f).fired);
+  }
+  EXPECT_EQ(a, b);
+  ASSERT_EQ(seen.size(), 64u);
+  EXPECT_EQ(seen[0], 0u);
+  std::vector<RuleStats> stats = t.pop(*scope);
+  ASSERT_EQ(stats.size(), 1u);
+  EXPECT_EQ(stats[0].matches, 32u);
+  EXPECT_EQ(stats[0].seen.passedOver, 0u);
+}
+
+// The validity check happens even when nothing was read from the target
+// (a syscall without a path or destination), and a stale one that a glob
+// would have passed over is not noted either.
+TEST(Rules, ValidityIsCheckedWithoutReadsAndBeforeNotes) {
+  RuleTable t;
+  std::string err;
+  std::optional<ScopeId> scope = t.push({rule(0, "getpid", Action::deny(1))}, err);
+  ASSERT_TRUE(scope);
+  FakeFacts dead;
+  dead.valid = false;
+  EXPECT_TRUE(t.decide(0, nr("getpid"), dead).stale);
+  EXPECT_EQ(dead.pathReads + dead.destReads, 0);
+  EXPECT_EQ(dead.validChecks, 1);
+  EXPECT_EQ(t.pop(*scope)[0].matches, 0u);
+
+  RuleSpec g = rule(0, "openat", Action::deny(13));
+  g.pathGlob = "**/snap-*";
+  scope = t.push({g}, err);
+  ASSERT_TRUE(scope);
+  FakeFacts other;
+  other.p = "/data/other.txt";
+  other.valid = false;
+  EXPECT_TRUE(t.decide(0, nr("openat"), other).stale);
+  RuleStats st = t.pop(*scope)[0];
+  EXPECT_EQ(st.seen.passedOver, 0u);
+  EXPECT_TRUE(st.seen.paths.empty());
+}
+
+// What a rule saw instead of a match: the paths its glob (or the system
+// path exemption) passed over, distinct and at most kMaxSeen; unresolved
+// paths counted; other services' connects elsewhere by address. Trace
+// rules note nothing.
+TEST(Rules, ZeroTrafficNotesWhatTheRuleSawInstead) {
+  RuleTable t;
+  t.setServicePorts(0, {6379});
+  std::string err;
+  RuleSpec g = rule(0, "openat", Action::deny(13));
+  g.pathGlob = "**/snap-*";
+  RuleSpec bare = rule(0, "fsync", Action::deny(5));
+  RuleSpec conn = rule(0, "connect", Action::deny(111));
+  RuleSpec tr = rule(0, "read", Action::trace());
+  tr.pathGlob = "/nowhere";
+  std::optional<ScopeId> scope = t.push({g, bare, conn, tr}, err);
+  ASSERT_TRUE(scope) << err;
+  for (int i = 0; i < 12; ++i) {
+    FakeFacts f;
+    f.p = "/data/file" + std::to_string(i % 10);
+    EXPECT_FALSE(t.decide(0, nr("openat"), f).fired);
+  }
+  FakeFacts unresolved;
+  EXPECT_FALSE(t.decide(0, nr("openat"), unresolved).fired);
+  FakeFacts lib;
+  lib.p = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+  Decision d = t.decide(0, nr("fsync"), lib);
+  EXPECT_FALSE(d.fired);
+  EXPECT_TRUE(d.systemPathExempt);
+  FakeFacts elsewhere;
+  elsewhere.d = local(5432);
+  EXPECT_FALSE(t.decide(1, nr("connect"), elsewhere).fired);
+  FakeFacts r;
+  r.p = "/data/x";
+  EXPECT_FALSE(t.decide(0, nr("read"), r).fired);
+
+  std::vector<RuleStats> st = t.pop(*scope);
+  ASSERT_EQ(st.size(), 4u);
+  EXPECT_EQ(st[0].matches, 0u);
+  EXPECT_EQ(st[0].seen.passedOver, 13u);
+  EXPECT_EQ(st[0].seen.unresolved, 1u);
+  ASSERT_EQ(st[0].seen.paths.size(), kMaxSeen);
+  EXPECT_EQ(st[0].seen.paths[0], "/data/file0");
+  EXPECT_EQ(st[0].seen.paths[7], "/data/file7");
+  EXPECT_EQ(st[1].seen.paths, std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libc.so.6"});
+  EXPECT_EQ(st[2].seen.destinations, std::vector<std::string>{local(5432).text()});
+  EXPECT_EQ(st[2].seen.passedOver, 1u);
+  EXPECT_EQ(st[3].seen.passedOver, 0u); // a trace rule
 }
 
 } // namespace
