@@ -129,6 +129,7 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
         f->seenPaths = e.field("seen_paths");
         f->seenDestinations = e.field("seen_destinations");
         f->hint = e.field("hint");
+        f->faultBypassed = e.field("bypassed") == "true";
       }
     }
   }

@@ -49,12 +49,15 @@ struct FaultSummary {
   uint64_t hits = 0;
   uint64_t matches = 0; // syscalls that passed its filters (hits: those it fired on)
   // Removed without one match (its fault_zero_traffic event): what it
-  // watched and what it saw instead.
+  // watched and what it saw instead, and whether its whole fault saw
+  // nothing (the event's `bypassed`: no deny/delay rule of the same
+  // assumption or fault() call matched either).
   bool zeroTraffic = false;
+  bool faultBypassed = false;
   std::string watched, seenPaths, seenDestinations, hint;
 
-  // A deny or delay that saw zero traffic: the fault never happened.
-  bool bypassed() const { return zeroTraffic && (action == "deny" || action == "delay"); }
+  // A deny or delay rule whose fault never happened.
+  bool bypassed() const { return zeroTraffic && faultBypassed; }
   // "fsync=deny(EIO) path=\"**/x\" label=\"wal\"" (a trace rule: "fsync").
   std::string ruleText() const;
 };

@@ -83,6 +83,10 @@ struct RuleSpec {
   // The plan's probability-site key of the rule: its label, else
   // "<service>:<keyword>" (the keyword as written, an op name included).
   std::string siteKey;
+  // The fault it is part of: the assumption's name; "" for the rules of
+  // one fault()/fault_start()/fault_all() call (the call is the fault). A
+  // fault is bypassed when none of its deny/delay rules matched a syscall.
+  std::string fault;
 };
 
 // What the listener knows about one trapped syscall. The path and the

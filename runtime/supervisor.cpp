@@ -436,7 +436,7 @@ std::optional<ScopeId> Supervisor::applyFaults(std::vector<RuleSpec> rules, std:
       filter += m;
     }
     applied.push_back({r.target, r.syscall, r.label, describeAction(r.action), filter, r.pathGlob,
-                       r.action.kind == ActionKind::Trace});
+                       r.action.kind == ActionKind::Trace, r.action.faults(), r.fault});
     std::vector<std::pair<std::string, std::string>> f{
         {"syscall", r.syscall}, {"action", describeAction(r.action)}, {"filter", filter}};
     if (r.action.kind == ActionKind::Deny)
@@ -464,13 +464,23 @@ void Supervisor::removeFaults(ScopeId scope) {
       std::find_if(scopes_.begin(), scopes_.end(), [&](const auto &s) { return s.first == scope; });
   if (it == scopes_.end())
     return;
+  // A fault (an assumption, or the rules of one call) matched if any of its
+  // deny/delay rules did: an op whose write was denied never reaches its
+  // fsync, and that fault is not bypassed.
+  auto faultMatched = [&](const std::string &fault) {
+    for (size_t i = 0; i < it->second.size() && i < stats.size(); ++i)
+      if (it->second[i].faults && it->second[i].fault == fault && stats[i].matches)
+        return true;
+    return false;
+  };
   for (size_t i = 0; i < it->second.size(); ++i) {
     const AppliedRule &r = it->second[i];
     std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall},
                                                        {"action", r.action}};
     if (i < stats.size()) {
       if (stats[i].matches == 0 && !r.tracing)
-        trace_.record(EventType::FaultZeroTraffic, r.target, zeroTrafficFields(r, stats[i]));
+        trace_.record(EventType::FaultZeroTraffic, r.target,
+                      zeroTrafficFields(r, stats[i], faultMatched(r.fault)));
       f.emplace_back("matches", std::to_string(stats[i].matches));
       f.emplace_back("hits", std::to_string(stats[i].fires));
     }
@@ -493,7 +503,7 @@ std::string joined(const std::vector<std::string> &items) {
 } // namespace
 
 std::vector<std::pair<std::string, std::string>>
-Supervisor::zeroTrafficFields(const AppliedRule &r, const RuleStats &st) const {
+Supervisor::zeroTrafficFields(const AppliedRule &r, const RuleStats &st, bool faultMatched) const {
   const SeenInstead &seen = st.seen;
   std::string svc = trace_.serviceName(r.target);
   std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall}, {"action", r.action}};
@@ -525,7 +535,15 @@ Supervisor::zeroTrafficFields(const AppliedRule &r, const RuleStats &st) const {
   else
     hint = "its path glob matched none of the " + std::to_string(seen.passedOver) + " " + calls +
            " calls it saw";
+  if (!r.fault.empty())
+    f.emplace_back("fault", r.fault);
+  // Whether this rule makes the test fault_bypassed: a deny/delay whose
+  // fault saw nothing at all.
+  bool bypassed = r.faults && !faultMatched;
+  if (r.faults && faultMatched)
+    hint += " (not bypassed: another rule of the same fault matched)";
   f.emplace_back("hint", hint);
+  f.emplace_back("bypassed", bypassed ? "true" : "false");
   return f;
 }
 

@@ -126,10 +126,12 @@ private:
     std::string filter; // the syscalls it watched: "fsync,fdatasync"
     std::string pathGlob;
     bool tracing = false; // a trace rule: an observation, never zero traffic
+    bool faults = false;  // deny or delay
+    std::string fault;    // RuleSpec::fault
   };
   // fault_zero_traffic's fields for a rule removed without one match.
-  std::vector<std::pair<std::string, std::string>> zeroTrafficFields(const AppliedRule &r,
-                                                                     const RuleStats &s) const;
+  std::vector<std::pair<std::string, std::string>>
+  zeroTrafficFields(const AppliedRule &r, const RuleStats &s, bool faultMatched) const;
   std::vector<std::pair<ScopeId, std::vector<AppliedRule>>> scopes_; // for fault_removed
   std::unique_ptr<LeafCgroup> leaf_;                                 // null: process groups only
   std::vector<LimitHit> limitHits_;

@@ -30,8 +30,11 @@ void addAssumptionRules(const ir::Spec &spec, const ir::FaultAssumption &a,
   if (!id)
     return;
   const ir::Service &svc = spec.services[*id];
+  size_t first = out.size();
   for (const ir::FaultRule &fr : a.rules)
     keywordRules(*id, svc, fr.keyword, fr.fault, out);
+  for (size_t i = first; i < out.size(); ++i)
+    out[i].fault = a.name; // one fault for the zero-traffic verdict
 }
 
 // Every rule the assumption `name` installs, composed ones included.
