@@ -63,15 +63,7 @@ std::string seconds(int64_t ms) {
 
 // The <failure>/<error> body: the reason, the traceback, the replay line.
 std::string detail(const RunReport &r, const TestOutcome &t) {
-  std::string s = t.reason + "\n";
-  if (!t.traceback.empty()) {
-    s += "traceback (most recent call last):\n";
-    for (const std::string &frame : t.traceback)
-      s += "  " + frame + "\n";
-  }
-  if (t.result == Result::Fail)
-    s += "replay: " + replayCommand(r, t) + "\n";
-  return s;
+  return t.reason + "\n" + tracebackAndReplay(r, t, "");
 }
 
 } // namespace

@@ -72,6 +72,27 @@ std::string replayCommand(const RunReport &r, const TestOutcome &t) {
          (t.leaf ? " --leaf " + t.leaf->id : "");
 }
 
+std::string tracebackAndReplay(const RunReport &r, const TestOutcome &t, std::string_view indent) {
+  std::string s;
+  if (!t.traceback.empty()) {
+    s += indent;
+    s += "traceback (most recent call last):\n";
+    for (const std::string &frame : t.traceback) {
+      s += indent;
+      s += "  ";
+      s += frame;
+      s += '\n';
+    }
+  }
+  if (t.result == Result::Fail) {
+    s += indent;
+    s += "replay: ";
+    s += replayCommand(r, t);
+    s += '\n';
+  }
+  return s;
+}
+
 bool isRuleDecision(const TraceEvent &e) {
   return e.type == EventType::Syscall && e.syscall.fired &&
          e.syscall.action.kind != ActionKind::Allow;
@@ -131,13 +152,7 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += " (" + std::to_string(t.durationMs) + "ms) ---\n";
   if (!t.reason.empty())
     out += "  reason: " + t.reason + "\n";
-  if (!t.traceback.empty()) {
-    out += "  traceback (most recent call last):\n";
-    for (const std::string &frame : t.traceback)
-      out += "    " + frame + "\n";
-  }
-  if (t.result == Result::Fail)
-    out += "  replay: " + replayCommand(r, t) + "\n";
+  out += tracebackAndReplay(r, t, "  ");
   // A service that died on its own while the body ran (an error row's
   // reason already says why a service did not start).
   if (t.result != Result::Error)

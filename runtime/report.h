@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace fbc::rt {
 
@@ -24,6 +25,10 @@ std::string formatJsonReport(const RunReport &r);
 
 // "fbc run spec.star --test test_x --seed 7 --leaf 3": the row again.
 std::string replayCommand(const RunReport &r, const TestOutcome &t);
+// A failed or timed-out row's "traceback (most recent call last):" and its
+// frames, then (failures) "replay: <replayCommand>", each line after
+// `indent` (frames two spaces further).
+std::string tracebackAndReplay(const RunReport &r, const TestOutcome &t, std::string_view indent);
 // Whether `e` is a syscall a rule decided other than allow: the lines of
 // the text report's "syscall trace" (and of JUnit's system-out).
 bool isRuleDecision(const TraceEvent &e);

@@ -17,6 +17,7 @@
 #include "frontend/eval/big_stack.h"
 #include "ir/load_spec.h"
 #include "passes/pass_manager.h"
+#include "tests/unit/passes/golden_specs.h"
 
 #include <gtest/gtest.h>
 
@@ -31,17 +32,7 @@
 namespace fbc {
 namespace {
 
-namespace fs = std::filesystem;
-
-std::vector<std::string> goldenSpecs() {
-  std::vector<std::string> out;
-  for (const char *dir : {FBC_GOLDEN_DIR, FBC_EXAMPLES_DIR})
-    for (const auto &e : fs::recursive_directory_iterator(dir))
-      if (e.is_regular_file() && e.path().extension() == ".star")
-        out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using testing::goldenSpecs;
 
 // One axis's alternatives as the run observes them, from what the axis is
 // (its options, its N, its branch count and policy), not from its size.

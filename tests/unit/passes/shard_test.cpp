@@ -9,6 +9,7 @@
 #include "frontend/eval/big_stack.h"
 #include "ir/load_spec.h"
 #include "passes/pass_manager.h"
+#include "tests/unit/passes/golden_specs.h"
 
 #include <gtest/gtest.h>
 
@@ -20,21 +21,11 @@
 namespace fbc {
 namespace {
 
-namespace fs = std::filesystem;
-
-std::vector<std::string> specs() {
-  std::vector<std::string> out;
-  for (const char *dir : {FBC_GOLDEN_DIR, FBC_EXAMPLES_DIR})
-    for (const auto &e : fs::recursive_directory_iterator(dir))
-      if (e.is_regular_file() && e.path().extension() == ".star")
-        out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using testing::goldenSpecs;
 
 TEST(Shards, EveryLeafExactlyOnceForOneToFiveShards) {
   size_t checked = 0, split = 0;
-  for (const std::string &path : specs()) {
+  for (const std::string &path : goldenSpecs()) {
     star::runWithLargeStack([&] {
       std::unique_ptr<ir::LoadedSpec> spec = ir::loadSpec(path);
       if (!spec->ok())
