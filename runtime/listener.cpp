@@ -1,6 +1,6 @@
 #include "runtime/listener.h"
 
-#include "runtime/target_memory.h"
+#include "runtime/notif_facts.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,126 +13,6 @@
 #include <cstring>
 
 namespace fbc::rt {
-namespace {
-
-// Lazily reads what the rule table asks for, remembering that it read
-// target memory (so the notification id must be re-validated).
-class NotifFacts final : public SyscallFacts {
-public:
-  NotifFacts(int fd, const seccomp_notif &req, std::string &pathBuf)
-      : fd_(fd), req_(req), path_(pathBuf) {}
-
-  // One NOTIF_ID_VALID the first time (the thread may have died between
-  // NOTIF_RECV and now, with nothing read) and again after each read.
-  bool stillValid() override {
-    if (checked_ && !unchecked_)
-      return valid_;
-    checked_ = true;
-    unchecked_ = false;
-    valid_ = ioctl(fd_, SECCOMP_IOCTL_NOTIF_ID_VALID, &req_.id) == 0;
-    return valid_;
-  }
-  // Whether target memory was read since the last stillValid().
-  bool readSinceCheck() const { return unchecked_; }
-
-  const std::string *path() override {
-    if (!pathDone_) {
-      pathDone_ = true;
-      havePath_ = readPath();
-      unchecked_ = true;
-    }
-    return havePath_ ? &path_ : nullptr;
-  }
-
-  const Destination *destination() override {
-    if (!destDone_) {
-      destDone_ = true;
-      haveDest_ = readDest();
-      unchecked_ = true;
-    }
-    return haveDest_ ? &dest_ : nullptr;
-  }
-
-  bool havePath() const { return havePath_; }
-  const Destination *knownDestination() const { return haveDest_ ? &dest_ : nullptr; }
-
-private:
-  pid_t tid() const { return static_cast<pid_t>(req_.pid); }
-  uint64_t arg(int i) const { return req_.data.args[i]; }
-
-  bool readPath() {
-    const SyscallShape &s = syscallShape(req_.data.nr);
-    if (s.pathArg >= 0) {
-      if (!readTargetString(tid(), arg(s.pathArg), path_))
-        return false;
-      if (!path_.empty() && path_[0] == '/')
-        return true;
-      // Relative: resolve against the dirfd (or the cwd) so globs see the
-      // absolute path the kernel will open.
-      std::string base;
-      int dirfd = s.dirfdArg >= 0 ? static_cast<int>(arg(s.dirfdArg)) : AT_FDCWD;
-      bool ok =
-          dirfd == AT_FDCWD ? readTargetCwd(tid(), base) : readTargetFdPath(tid(), dirfd, base);
-      if (!ok)
-        return false;
-      if (base != "/")
-        base += '/';
-      path_.insert(0, base);
-      return true;
-    }
-    if (s.fdArg >= 0)
-      return readTargetFdPath(tid(), static_cast<int>(arg(s.fdArg)), path_);
-    return false;
-  }
-
-  bool readDest() {
-    const SyscallShape &s = syscallShape(req_.data.nr);
-    uint64_t addr = 0, len = 0;
-    switch (s.dest) {
-    case DestArg::None:
-      return false;
-    case DestArg::Sockaddr:
-      addr = arg(1);
-      len = arg(2);
-      break;
-    case DestArg::SendTo:
-      addr = arg(4);
-      len = arg(5);
-      break;
-    case DestArg::MsgHdr:
-    case DestArg::MMsgHdr: {
-      // struct mmsghdr starts with its msghdr.
-      msghdr m{};
-      if (!readTargetMemory(tid(), arg(1), &m, sizeof m))
-        return false;
-      addr = reinterpret_cast<uint64_t>(m.msg_name);
-      len = m.msg_namelen;
-      break;
-    }
-    }
-    if (addr == 0) // a connected socket: ask it for its peer
-      return readTargetPeer(tid(), static_cast<int>(arg(0)), dest_);
-    sockaddr_storage ss{};
-    if (len > sizeof ss)
-      len = sizeof ss;
-    if (!readTargetMemory(tid(), addr, &ss, static_cast<size_t>(len)))
-      return false;
-    dest_ = parseSockaddr(&ss, static_cast<size_t>(len));
-    return true;
-  }
-
-  int fd_;
-  const seccomp_notif &req_;
-  std::string &path_;
-  Destination dest_;
-  bool pathDone_ = false, havePath_ = false;
-  bool destDone_ = false, haveDest_ = false;
-  bool unchecked_ = false; // read since the last NOTIF_ID_VALID
-  bool checked_ = false;   // NOTIF_ID_VALID asked at least once
-  bool valid_ = true;      // its last answer
-};
-
-} // namespace
 
 NotificationListener::NotificationListener(EventLoop &loop, int fd, ServiceId service,
                                            RuleTable &rules, Trace &trace, bool recordAllowed)

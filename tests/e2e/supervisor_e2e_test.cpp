@@ -3,19 +3,30 @@
 // and the effects are observed the way a user would (HTTP status codes,
 // KV replies, latency) and in the trace.
 #include "ir/syscalls.h"
+#include "runtime/notif_facts.h"
+#include "runtime/seccomp_filter.h"
 #include "runtime/supervisor.h"
 #include "tests/e2e/e2e_util.h"
 
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <future>
+#include <optional>
+#include <span>
 #include <thread>
 
 namespace fbc::rt {
@@ -446,6 +457,84 @@ TEST_F(LifecycleTest, TraceIsOrderedAndCapturesOutput) {
   for (const TraceEvent &e : events)
     sawOpen = sawOpen || (e.type == EventType::Syscall && syscallName(e.syscall.nr) == "openat");
   EXPECT_TRUE(sawOpen); // the shell opening /dev/null (and its libraries) was mediated
+}
+
+// A real notification whose thread is SIGKILLed after fbc received it and
+// before the rule table decides it moves no counter (issue #17), even for a
+// rule that reads no argument (getppid has none): decide() asks
+// NOTIF_ID_VALID first. The live case, same code, fires and counts.
+TEST(NotificationValidity, KilledThreadMovesNoCounter) {
+  for (bool killIt : {false, true}) {
+    SCOPED_TRACE(killIt ? "killed" : "alive");
+    int nr = static_cast<int>(SYS_getppid);
+    std::vector<sock_filter> prog;
+    std::string err;
+    ASSERT_TRUE(buildNotifyFilter(std::span<const int>(&nr, 1), prog, err)) << err;
+    sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
+    int pipefd[2];
+    ASSERT_EQ(pipe(pipefd), 0);
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      // Only async-signal-safe calls: the parent has threads.
+      prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+      int fd = static_cast<int>(
+          syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &fprog));
+      if (write(pipefd[1], &fd, sizeof fd) != sizeof fd)
+        _exit(2);
+      syscall(SYS_getppid); // trapped: waits for the parent's answer
+      _exit(0);
+    }
+    close(pipefd[1]);
+    int childFd = -1;
+    ASSERT_EQ(read(pipefd[0], &childFd, sizeof childFd), static_cast<ssize_t>(sizeof childFd));
+    close(pipefd[0]);
+    ASSERT_GE(childFd, 0) << "seccomp(NEW_LISTENER) failed in the child";
+    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
+    ASSERT_GE(pidfd, 0);
+    int listener = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, childFd, 0));
+    ASSERT_GE(listener, 0) << std::strerror(errno);
+    seccomp_notif req{};
+    ASSERT_EQ(ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req), 0) << std::strerror(errno);
+    ASSERT_EQ(req.data.nr, nr);
+    if (killIt) {
+      kill(child, SIGKILL);
+      ASSERT_EQ(waitpid(child, nullptr, 0), child);
+    }
+
+    RuleTable rules;
+    RuleSpec r;
+    r.target = 0;
+    r.syscall = "getppid";
+    r.action = Action::deny(EPERM);
+    std::optional<ScopeId> scope = rules.push({r}, err);
+    ASSERT_TRUE(scope) << err;
+    std::string pathBuf;
+    NotifFacts facts(listener, req, pathBuf);
+    Decision d = rules.decide(0, req.data.nr, facts);
+    std::vector<RuleStats> stats = rules.pop(*scope);
+    ASSERT_EQ(stats.size(), 1u);
+    if (killIt) {
+      EXPECT_TRUE(d.stale);
+      EXPECT_FALSE(d.fired);
+      EXPECT_EQ(stats[0].matches, 0u);
+      EXPECT_EQ(stats[0].fires, 0u);
+    } else {
+      EXPECT_FALSE(d.stale);
+      EXPECT_TRUE(d.fired);
+      EXPECT_EQ(stats[0].matches, 1u);
+      EXPECT_EQ(stats[0].fires, 1u);
+      seccomp_notif_resp resp{};
+      resp.id = req.id;
+      resp.error = -EPERM;
+      EXPECT_EQ(ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp), 0);
+      int status = 0;
+      ASSERT_EQ(waitpid(child, &status, 0), child);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    close(listener);
+    close(pidfd);
+  }
 }
 
 } // namespace

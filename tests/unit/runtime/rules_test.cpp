@@ -339,6 +339,13 @@ TEST(Rules, ValidityIsCheckedWithoutReadsAndBeforeNotes) {
   EXPECT_TRUE(st.seen.paths.empty());
 }
 
+// Service 0's syscall `sc` on `path`.
+Decision decideOnPath(RuleTable &t, const char *sc, std::string path) {
+  FakeFacts f;
+  f.p = std::move(path);
+  return t.decide(0, nr(sc), f);
+}
+
 // What a rule saw instead of a match: the paths its glob (or the system
 // path exemption) passed over, distinct and at most kMaxSeen; unresolved
 // paths counted; other services' connects elsewhere by address. Trace
@@ -362,11 +369,8 @@ TEST(Rules, ZeroTrafficNotesWhatTheRuleSawInstead) {
   }
   FakeFacts unresolved;
   EXPECT_FALSE(t.decide(0, nr("openat"), unresolved).fired);
-  FakeFacts lib;
-  lib.p = "/usr/lib/x86_64-linux-gnu/libc.so.6";
-  Decision d = t.decide(0, nr("fsync"), lib);
-  EXPECT_FALSE(d.fired);
-  EXPECT_TRUE(d.systemPathExempt);
+  Decision d = decideOnPath(t, "fsync", "/usr/lib/x86_64-linux-gnu/libc.so.6");
+  EXPECT_TRUE(!d.fired && d.systemPathExempt);
   FakeFacts elsewhere;
   elsewhere.d = local(5432);
   EXPECT_FALSE(t.decide(1, nr("connect"), elsewhere).fired);
