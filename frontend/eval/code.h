@@ -101,13 +101,14 @@ public:
                          llvm::ArrayRef<syntax::Binding *> freevars, std::string name);
 
   template <class T, class... A> const T *node(A &&...args) {
-    T *raw = prog.arena->make<T>(std::forward<A>(args)...);
+    Program::Arena &a = current == &prog.toplevel ? *prog.toplevelArena : *prog.arena;
+    T *raw = a.make<T>(std::forward<A>(args)...);
     if constexpr (std::is_base_of_v<ExprCode, T>)
-      prog.arena->exprs.push_back(raw);
+      a.exprs.push_back(raw);
     else if constexpr (std::is_base_of_v<StmtCode, T>)
-      prog.arena->stmts.push_back(raw);
+      a.stmts.push_back(raw);
     else
-      prog.arena->targets.push_back(raw);
+      a.targets.push_back(raw);
     return raw;
   }
 

@@ -58,7 +58,9 @@ std::unique_ptr<Program> Interpreter::compile(const syntax::File &file) {
 
 ModuleEnv *Interpreter::run(const syntax::File &file) {
   programs_.push_back(compile(file));
-  return execProgram(thread, *programs_.back());
+  ModuleEnv *env = execProgram(thread, *programs_.back());
+  releaseToplevel(*programs_.back());
+  return env;
 }
 
 Interpreter::Result Interpreter::execFile(const frontend::SourceFile &file,

@@ -52,8 +52,8 @@ public:
   const syntax::File *parse(const frontend::SourceFile &file, frontend::DiagnosticList &diags);
   // Compiles a resolved file with this interpreter's environment.
   std::unique_ptr<Program> compile(const syntax::File &file);
-  // Compiles and runs a resolved file; the program is kept alive as long
-  // as the interpreter (its functions may be called later).
+  // Compiles and runs a resolved file; the program is kept alive as long as
+  // the interpreter (its functions may be called later; see releaseToplevel).
   ModuleEnv *run(const syntax::File &file);
 
 private:

@@ -5,7 +5,7 @@
 
 namespace fbc::star {
 
-Program::Program() : arena(std::make_unique<Arena>()) {}
+Program::Program() : arena(std::make_unique<Arena>()), toplevelArena(std::make_unique<Arena>()) {}
 Program::~Program() = default;
 
 Value ModuleEnv::get(std::string_view name) const {
@@ -65,6 +65,11 @@ ModuleEnv *execProgram(Thread &t, const Program &prog) {
     if (v.isObject())
       v.obj()->freeze();
   return env;
+}
+
+void releaseToplevel(Program &prog) {
+  prog.toplevel.body = nullptr;
+  prog.toplevelArena = std::make_unique<Program::Arena>();
 }
 
 } // namespace fbc::star

@@ -45,11 +45,14 @@ public:
   // The compiled top level; nested functions hang off it.
   FunctionCode toplevel;
   std::vector<std::string> globalNames;
-  // Constants (strings, floats, big ints, interned keyword names) and code
-  // nodes live as long as the program.
+  // Constants (strings, floats, big ints, interned keyword names) and the
+  // functions' code nodes live as long as the program; the top level's own
+  // nodes (outside any def or lambda) are in `toplevelArena`, freed by
+  // releaseToplevel() once the module has run.
   Heap constants;
   struct Arena;
   std::unique_ptr<Arena> arena;
+  std::unique_ptr<Arena> toplevelArena;
 
   Program();
   ~Program();
@@ -62,5 +65,12 @@ std::unique_ptr<Program> compileProgram(const syntax::File &file, const Environm
 // Runs the program's top level. On success the module's globals are frozen
 // (Go semantics) and returned; errors propagate as EvalError.
 ModuleEnv *execProgram(Thread &t, const Program &prog);
+
+// Frees the top level's code nodes after execProgram: a module runs once,
+// and the functions it defined keep their own code (and their defaults,
+// evaluated when the def ran). A large spec's top level (service(),
+// test(), fault_matrix() calls) is most of its compiled code, so its memory
+// is reused by what follows. The program cannot be run again.
+void releaseToplevel(Program &prog);
 
 } // namespace fbc::star
