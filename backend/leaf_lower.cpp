@@ -3,6 +3,7 @@
 // syscalls each service's filter traps (passes/trap_scan.h).
 #include "backend/leaf_lower.h"
 
+#include "ir/unmediated.h"
 #include "passes/trap_scan.h"
 
 namespace fbc::backend {
@@ -26,6 +27,13 @@ ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
     }
     lt.recount();
     lt.traps = passes::scanTraps(*plan.spec, *pt.test);
+    // determinism() at L1 observes every unmediated source; otherwise only
+    // the bypasses of the families a rule could name.
+    const ir::Determinism &det = plan.spec->determinism;
+    bool detect = det.explicitCall && det.level == "L1";
+    for (size_t s = 0; s < lt.traps.size(); ++s)
+      lt.observes.push_back(plan.spec->services[s].seccomp ? ir::observedFor(lt.traps[s], detect)
+                                                           : std::vector<std::string>{});
     out.total += lt.count;
     out.tests.push_back(std::move(lt));
   }

@@ -59,6 +59,13 @@ if(NOT CURL_FOUND)
   fbc_missing("libcurl" "libcurl4-openssl-dev")
 endif()
 
+# liburing: only the fs-unmediated test fixture (tests/fixtures/nondet_fs.c)
+# uses it, to do file I/O through io_uring as a service would.
+pkg_check_modules(URING QUIET IMPORTED_TARGET liburing)
+if(NOT URING_FOUND)
+  fbc_missing("liburing" "liburing-dev")
+endif()
+
 # GoogleTest
 find_package(GTest CONFIG QUIET)
 if(NOT GTest_FOUND)

@@ -253,6 +253,14 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
         os << (k ? ", " : " ") << t.traps[sv][k];
       os << '\n';
     }
+    for (size_t sv = 0; opts.traps && sv < t.observes.size(); ++sv) {
+      if (t.observes[sv].empty())
+        continue;
+      os << "  observes " << quote(p.spec->services[sv].name) << ':';
+      for (size_t k = 0; k < t.observes[sv].size(); ++k)
+        os << (k ? ", " : " ") << t.observes[sv][k];
+      os << '\n';
+    }
     if (!t.fansOut())
       continue; // one leaf, the run's single-leaf row (no leaf id)
     uint64_t index = leaf ? *leaf : t.count.value - 1;

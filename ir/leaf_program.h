@@ -55,6 +55,9 @@ struct LeafTest {
   // and trace calls reachable from its functions, its assumptions). The
   // run traps these families and nothing else.
   std::vector<std::vector<std::string>> traps;
+  // Per service, sorted: the entries of ir/unmediated.h its filter also
+  // traps, only to observe them (allowed; recorded as unmediated_io).
+  std::vector<std::vector<std::string>> observes;
   Count count; // product of the axis sizes; "at least" while an axis is unknown
 
   bool fansOut() const { return !axes.empty(); }

@@ -60,6 +60,10 @@ FlatEvent flattenEvent(const TraceEvent &e, const std::vector<std::string> &name
   if (e.type == EventType::StepSend || e.type == EventType::StepRecv)
     if (const std::string *target = f.field("target"))
       f.eventType += "." + *target;
+  // The reference's dotted name: unmediated_io.getrandom, unmediated_io.connect.
+  if (e.type == EventType::UnmediatedIo)
+    if (const std::string *syscall = f.field("syscall"))
+      f.eventType += "." + *syscall;
   return f;
 }
 

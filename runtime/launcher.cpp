@@ -234,9 +234,9 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
   // Filter, argv and envp are built before fork.
   std::vector<sock_filter> insns;
   sock_fprog prog{};
-  if (!spec.trapped.empty()) {
+  if (spec.filtered()) {
     std::string why;
-    if (!buildNotifyFilter(spec.trapped, insns, why)) {
+    if (!buildNotifyFilter(spec.trapped, spec.conditional, insns, why)) {
       err = {LaunchError::Kind::Filter, why};
       return false;
     }
@@ -277,7 +277,7 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
                  argv.data(),
                  envp.data(),
                  spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
-                 spec.trapped.empty() ? nullptr : &prog,
+                 spec.filtered() ? &prog : nullptr,
                  ctrl[1],
                  devnull,
                  outPipe[1],
@@ -325,7 +325,7 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
     return std::string(stageName(m.stage)) + ": " + errnoText(m.value);
   };
 
-  if (!spec.trapped.empty()) {
+  if (spec.filtered()) {
     CtrlMsg m{};
     ssize_t n = recv(out.ctrlFd, &m, sizeof m, 0);
     if (n != sizeof m)

@@ -32,6 +32,8 @@
 // buildNotifyFilter's callers never get it in a trap set (launch refuses).
 #pragma once
 
+#include "runtime/seccomp_filter.h"
+
 #include <sys/types.h>
 
 #include <string>
@@ -45,7 +47,11 @@ struct LaunchSpec {
   std::vector<std::string> env;  // KEY=VALUE, added to (or replacing in) the inherited env
   bool inheritEnv = true;
   std::string cwd;          // empty: the supervisor's
-  std::vector<int> trapped; // syscall numbers; empty: no filter at all
+  std::vector<int> trapped; // syscall numbers
+  // Traps on some calls only, by argument (observed entries: unmediated_io.h).
+  std::vector<ConditionalTrap> conditional;
+  // Neither: no filter at all.
+  bool filtered() const { return !trapped.empty() || !conditional.empty(); }
   // cgroup.procs files (opened by the caller) the child joins first; empty:
   // no cgroup (process groups only).
   std::vector<int> joinCgroups;

@@ -15,9 +15,10 @@
 namespace fbc::rt {
 
 NotificationListener::NotificationListener(EventLoop &loop, int fd, ServiceId service,
-                                           RuleTable &rules, Trace &trace, bool recordAllowed)
+                                           RuleTable &rules, Trace &trace, bool recordAllowed,
+                                           const UnmediatedObserver *observer)
     : loop_(loop), fd_(fd), service_(service), rules_(rules), trace_(trace),
-      recordAllowed_(recordAllowed) {
+      recordAllowed_(recordAllowed), observer_(observer) {
   pathBuf_.reserve(256);
 }
 
@@ -157,6 +158,13 @@ void NotificationListener::handle() {
   if (d.stale || (facts.readSinceCheck() && !facts.stillValid())) {
     stats_.dropped.fetch_add(1, std::memory_order_relaxed);
     return;
+  }
+  // I/O the rules cannot see, whatever they decided (an observation).
+  if (observer_ && observer_->observes(req_.data.nr)) {
+    auto unmediated = observer_->classify(req_, facts, rules_);
+    // What classify() read must still belong to the call.
+    if (unmediated && ioctl(fd_, SECCOMP_IOCTL_NOTIF_ID_VALID, &req_.id) == 0)
+      trace_.record(EventType::UnmediatedIo, service_, std::move(*unmediated));
   }
   trace_.countSyscall(service_, req_.data.nr, d.fired && d.action.faults());
   bool record = recordAllowed_ || d.fired || d.systemPathExempt;

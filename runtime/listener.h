@@ -23,6 +23,7 @@
 #include "runtime/event_loop.h"
 #include "runtime/rules.h"
 #include "runtime/trace.h"
+#include "runtime/unmediated_io.h"
 
 #include <linux/seccomp.h>
 
@@ -43,8 +44,10 @@ struct ListenerStats {
 
 class NotificationListener final {
 public:
+  // `observer` (may be null) classifies the calls the filter observes
+  // (unmediated_io.h); it must outlive the listener.
   NotificationListener(EventLoop &loop, int fd, ServiceId service, RuleTable &rules, Trace &trace,
-                       bool recordAllowed);
+                       bool recordAllowed, const UnmediatedObserver *observer = nullptr);
   ~NotificationListener();
   NotificationListener(const NotificationListener &) = delete;
   NotificationListener &operator=(const NotificationListener &) = delete;
@@ -89,6 +92,7 @@ private:
   RuleTable &rules_;
   Trace &trace_;
   bool recordAllowed_;
+  const UnmediatedObserver *observer_;
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> exited_{false};

@@ -28,6 +28,8 @@ std::string TestOutcome::outcomeWord() const {
   case Result::Pass:
     return faultBypassed ? "fault_bypassed" : "passed";
   case Result::Fail:
+    if (strictDeterminismViolation)
+      return "strict_determinism_violation";
     return expectationViolated ? "expectation_violated" : "failed";
   case Result::Error:
     return "errored";

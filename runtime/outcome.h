@@ -82,6 +82,9 @@ struct TestOutcome {
   // The body passed but none of the deny/delay rules below ever matched a
   // syscall (FaultSummary::bypassed): decideFaultVerdict() sets it.
   bool faultBypassed = false;
+  // Strict L1 determinism failed the test (unmediated_io.h: the reason says
+  // which category, service and syscall).
+  bool strictDeterminismViolation = false;
   std::optional<uint32_t> matrix; // matrix cells
   std::string scenario, fault;
   std::optional<LeafInfo> leaf;
@@ -91,7 +94,8 @@ struct TestOutcome {
   std::vector<std::pair<std::string, std::string>> serviceOutput;
   // The reference's outcome word, the one name every output uses for a
   // row: passed, fault_bypassed (a pass whose faults never fired), failed,
-  // expectation_violated, errored, inconclusive, halted.
+  // strict_determinism_violation, expectation_violated, errored,
+  // inconclusive, halted.
   std::string outcomeWord() const;
   // The rules that make it fault_bypassed, in application order.
   std::vector<const FaultSummary *> bypassedRules() const;

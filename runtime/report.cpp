@@ -145,6 +145,31 @@ void zeroTrafficLines(std::string &out, const FaultSummary &f, const char *inden
     out += indent + std::string("destinations seen instead: ") + f.seenDestinations + "\n";
 }
 
+// I/O the rules could not see (unmediated_io events): one line per service,
+// category, syscall, detail and bypassed rule, in order of first
+// occurrence, with how many calls it stands for.
+void unmediatedLines(std::string &out, const RunReport &r, const TestOutcome &t) {
+  std::vector<std::pair<std::string, uint64_t>> lines;
+  for (const TraceEvent &e : t.events) {
+    if (e.type != EventType::UnmediatedIo)
+      continue;
+    std::string line = "  unmediated_io[" + e.field("category") + "] from " +
+                       serviceName(r, e.service) + ": " + e.field("syscall");
+    if (std::string detail = e.field("detail"); !detail.empty())
+      line += " " + detail;
+    if (std::string rule = e.field("bypasses"); !rule.empty())
+      line += " (bypasses the " + rule + " rule)";
+    auto it =
+        std::find_if(lines.begin(), lines.end(), [&](const auto &l) { return l.first == line; });
+    if (it == lines.end())
+      lines.emplace_back(std::move(line), 1);
+    else
+      ++it->second;
+  }
+  for (const auto &[line, n] : lines)
+    out += line + (n == 1 ? "\n" : " (" + std::to_string(n) + " calls)\n");
+}
+
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += "\n--- ";
   out += rowStatus(t);
@@ -192,6 +217,7 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
     if (f.zeroTraffic)
       zeroTrafficLines(out, f, "    ");
   }
+  unmediatedLines(out, r, t);
   if (t.result == Result::Fail && !t.syscallSummary.empty()) {
     out += "  per-service syscall summary:\n";
     for (const auto &[svc, s] : t.syscallSummary) {
@@ -485,6 +511,8 @@ std::string formatJsonReport(const RunReport &r) {
       w.field("fault_bypassed", true);
       writeBypassedRules(w, t);
     }
+    if (t.strictDeterminismViolation)
+      w.field("strict_determinism_violation", true);
     if (t.matrix) {
       w.field("scenario", t.scenario);
       w.field("fault", t.fault);

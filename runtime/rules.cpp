@@ -3,6 +3,7 @@
 #include "ir/duration.h"
 #include "ir/fanout_sites.h"
 #include "ir/syscalls.h"
+#include "ir/unmediated.h"
 
 #include <algorithm>
 #include <cstring>
@@ -253,6 +254,27 @@ Decision RuleTable::decide(ServiceId service, int nr, SyscallFacts &facts) {
     out.label = traced->spec.label;
   }
   return out;
+}
+
+std::string RuleTable::faultRuleOn(ServiceId service,
+                                   std::span<const std::string_view> keywords) const {
+  std::lock_guard lock(mu_);
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope)
+    for (const Rule &r : scope->rules)
+      if (r.spec.target == service && r.spec.action.kind != ActionKind::Trace &&
+          ir::inFamilies(r.spec.syscall, keywords))
+        return r.spec.syscall;
+  return "";
+}
+
+bool RuleTable::declaredDestination(const Destination &d) const {
+  std::lock_guard lock(mu_);
+  if (!d.valid() || !d.local)
+    return false;
+  for (const std::vector<uint16_t> &ports : ports_)
+    if (std::find(ports.begin(), ports.end(), d.port) != ports.end())
+      return true;
+  return false;
 }
 
 bool trapSets(size_t serviceCount, std::span<const RuleSpec> rules,

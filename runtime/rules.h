@@ -164,6 +164,13 @@ public:
   // Decides one trapped syscall `nr` of `service`.
   Decision decide(ServiceId service, int nr, SyscallFacts &facts);
 
+  // The keyword of the innermost fault rule (not a trace rule) in force on
+  // `service` whose syscall is, or belongs to the family of, one of
+  // `keywords`; "" when none (unmediated_io.h: a bypass of that rule).
+  std::string faultRuleOn(ServiceId service, std::span<const std::string_view> keywords) const;
+  // Whether `d` is one of the services' ports on this machine.
+  bool declaredDestination(const Destination &d) const;
+
 private:
   struct Rule {
     Rule(uint64_t id, PathGlob glob) : id(id), glob(std::move(glob)) {}

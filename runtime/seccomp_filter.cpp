@@ -5,13 +5,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
 namespace fbc::rt {
 
-bool buildNotifyFilter(std::span<const int> nrs, std::vector<sock_filter> &out,
-                       std::string &error) {
+bool buildNotifyFilter(std::span<const int> nrs, std::span<const ConditionalTrap> conditional,
+                       std::vector<sock_filter> &out, std::string &error) {
   std::unique_ptr<void, decltype(&seccomp_release)> ctx(seccomp_init(SCMP_ACT_ALLOW),
                                                         &seccomp_release);
   if (!ctx) {
@@ -23,6 +24,23 @@ bool buildNotifyFilter(std::span<const int> nrs, std::vector<sock_filter> &out,
     if (rc < 0) {
       error = "seccomp_rule_add(" + std::to_string(nr) + "): " + std::strerror(-rc);
       return false;
+    }
+  }
+  for (const ConditionalTrap &c : conditional) {
+    if (std::find(nrs.begin(), nrs.end(), c.nr) != nrs.end())
+      continue;
+    for (const std::vector<ArgTest> &alt : c.anyOf) {
+      std::vector<scmp_arg_cmp> cmps;
+      for (const ArgTest &t : alt)
+        cmps.push_back({t.arg, t.equal ? SCMP_CMP_MASKED_EQ : SCMP_CMP_NE,
+                        t.equal ? t.mask : t.value, t.equal ? t.value : 0});
+      int rc = seccomp_rule_add_array(ctx.get(), SCMP_ACT_NOTIFY, c.nr,
+                                      static_cast<unsigned>(cmps.size()), cmps.data());
+      if (rc < 0) {
+        error =
+            "seccomp_rule_add(" + std::to_string(c.nr) + ", conditional): " + std::strerror(-rc);
+        return false;
+      }
     }
   }
   // libseccomp 2.5 exports only to an fd: go through a memfd.

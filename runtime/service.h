@@ -5,6 +5,7 @@
 #include "runtime/cgroups.h"
 #include "runtime/healthcheck.h"
 #include "runtime/launcher.h"
+#include "runtime/unmediated_io.h"
 
 #include <cstdint>
 #include <string>
@@ -20,6 +21,11 @@ struct ServiceSpec {
   // Processes and threads the service may have at once (its cgroup's
   // pids.max; service(..., pids_max=N)). Without cgroups: no limit.
   uint64_t pidsMax = kDefaultPidsMax;
+  // What its filter traps only to observe (LeafTest::observes), and whether
+  // determinism() records every observed source (else bypasses only while a
+  // rule on a family they bypass is in force).
+  ObservedTraps observed;
+  bool detectAll = false;
 };
 
 // Why a service did not come up. reason() names the service, e.g.

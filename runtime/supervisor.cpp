@@ -139,7 +139,7 @@ ServiceId Supervisor::addService(ServiceSpec spec) {
   rules_.setServiceName(id, spec.name);
   rules_.setServicePorts(id, spec.ports);
   trace_.setServiceName(id, spec.name);
-  services_.push_back(std::make_unique<Service>(Service{std::move(spec), {}}));
+  services_.push_back(std::make_unique<Service>(Service{std::move(spec), {}, nullptr}));
   return id;
 }
 
@@ -186,6 +186,15 @@ ServiceError Supervisor::start(ServiceId id) {
   Incarnation &inc = *svc.runs.back();
 
   LaunchSpec ls = spec.launch;
+  // Observed entries are trapped too (allowed, classified by the listener).
+  if (!spec.observed.empty()) {
+    ls.trapped.insert(ls.trapped.end(), spec.observed.always.begin(), spec.observed.always.end());
+    std::sort(ls.trapped.begin(), ls.trapped.end());
+    ls.trapped.erase(std::unique(ls.trapped.begin(), ls.trapped.end()), ls.trapped.end());
+    ls.conditional = spec.observed.conditional;
+    if (!svc.observer)
+      svc.observer = std::make_unique<UnmediatedObserver>(spec.observed, id, spec.detectAll);
+  }
   if (leaf_) {
     std::string why;
     inc.cgroup = leaf_->service(spec.name, spec.pidsMax, why);
@@ -213,8 +222,9 @@ ServiceError Supervisor::start(ServiceId id) {
   // report may itself be a trapped syscall.
   loop_.call([&] {
     if (inc.proc.listener >= 0) {
-      inc.listener = std::make_unique<NotificationListener>(loop_, inc.proc.listener, id, rules_,
-                                                            trace_, opts_.recordAllowedSyscalls);
+      inc.listener =
+          std::make_unique<NotificationListener>(loop_, inc.proc.listener, id, rules_, trace_,
+                                                 opts_.recordAllowedSyscalls, svc.observer.get());
       inc.proc.listener = -1; // the listener owns the fd now
       inc.listener->start();
     }

@@ -106,6 +106,7 @@ private:
   struct Service {
     ServiceSpec spec;
     std::vector<std::unique_ptr<Incarnation>> runs; // the last one is current
+    std::unique_ptr<UnmediatedObserver> observer;   // null: its filter observes nothing
   };
 
   Incarnation *current(ServiceId id) const;

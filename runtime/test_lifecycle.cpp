@@ -14,6 +14,7 @@
 #include "runtime/launch_config.h"
 #include "runtime/supervisor.h"
 #include "runtime/test_rules.h"
+#include "runtime/unmediated_io.h"
 
 #include <time.h>
 
@@ -84,8 +85,18 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   auto sup = std::make_unique<Supervisor>(so);
   std::string dir = serviceDir();
   std::vector<ServiceId> order;
-  for (size_t i = 0; i < n; ++i)
-    order.push_back(sup->addService(launchConfig(spec, spec.services[i], dir, traps_[i])));
+  bool detectAll = determinismInForce(spec);
+  for (size_t i = 0; i < n; ++i) {
+    ServiceSpec ss = launchConfig(spec, spec.services[i], dir, traps_[i]);
+    if (i < lt.observes.size() && !observedTraps(lt.observes[i], ss.observed, error)) {
+      o.result = Result::Error;
+      o.reason = error;
+      o.durationMs = (monotonicNs() - t0) / 1000000;
+      return o;
+    }
+    ss.detectAll = detectAll;
+    order.push_back(sup->addService(std::move(ss)));
+  }
   sup_ = sup.get();
   started_.clear();
   traceStarted_.clear();
@@ -130,6 +141,14 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     for (ServiceId id : order)
       o.serviceOutput.emplace_back(sup->stdoutText(id), sup->stderrText(id));
   o.events = sup->trace().events();
+  // Strict L1 determinism: a passing test that used an unmediated source
+  // nobody tolerated fails (unmediated_io.h).
+  if (o.result == Result::Pass)
+    if (std::optional<std::string> why = strictViolation(spec, o.events, names)) {
+      o.result = Result::Fail;
+      o.reason = std::move(*why);
+      o.strictDeterminismViolation = true;
+    }
   o.faults = faultSummaries(o.events, names);
   decideFaultVerdict(o, t.requireFaultsFire);
   o.syscallSummary = sup->trace().syscallSummary();

@@ -50,6 +50,8 @@ std::string_view eventTypeName(EventType t) {
     return "trace_truncated";
   case EventType::FaultZeroTraffic:
     return "fault_zero_traffic";
+  case EventType::UnmediatedIo:
+    return "unmediated_io";
   }
   return "unknown";
 }

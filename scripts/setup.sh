@@ -12,6 +12,7 @@ packages=(
   golang-starlark-dev golang-go strace python3
   chromium fonts-dejavu-core zstd
   libxml2-utils # xmllint: shard_e2e_tests validate --junit output against junit.xsd
+  liburing-dev # tests/fixtures/nondet_fs.c: file I/O through io_uring
 )
 
 missing=()

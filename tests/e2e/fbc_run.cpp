@@ -33,6 +33,7 @@ Spec::Spec(const std::string &name) : name(name) {
   subst("@KV_BIN@", FBC_FIXTURE_KV);
   subst("@API_BIN@", FBC_FIXTURE_API);
   subst("@CRASH_BIN@", FBC_FIXTURE_CRASH);
+  subst("@NONDET_DIR@", FBC_FIXTURE_NONDET_DIR);
   subst("@KV_PORT@", std::to_string(kvPort));
   subst("@API_PORT@", std::to_string(apiPort));
   std::ofstream(dir.file("spec.star")) << text;
@@ -173,6 +174,7 @@ std::string substituteRunValues(std::string s, const Spec &spec) {
   replaceAll(FBC_FIXTURE_KV, "$KV_BIN");
   replaceAll(FBC_FIXTURE_API, "$API_BIN");
   replaceAll(FBC_FIXTURE_CRASH, "$CRASH_BIN");
+  replaceAll(FBC_FIXTURE_NONDET_DIR, "$NONDET_DIR");
   replaceAll(spec.dir.path(), "$DIR");
   // A port only as a whole number: not the digits inside a longer one.
   auto replacePort = [&](uint16_t port, const std::string &to) {

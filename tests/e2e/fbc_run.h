@@ -32,7 +32,8 @@
 namespace fbc::rt::e2e {
 
 // run_specs/<name>.star copied to a fresh directory as spec.star, with
-// @KV_BIN@ @API_BIN@ @CRASH_BIN@ @KV_PORT@ @API_PORT@ filled in.
+// @KV_BIN@ @API_BIN@ @CRASH_BIN@ @KV_PORT@ @API_PORT@ filled in, and @NONDET_DIR@
+// (the folder of the fixture_nondet_* binaries).
 struct Spec {
   TempDir dir;
   uint16_t kvPort = freePort();
