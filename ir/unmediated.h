@@ -37,7 +37,8 @@ enum class TrapWhen : unsigned char {
 
 struct ObservedEntry {
   std::string_view name;    // as `fbc ir` prints it: "mmap[shared-write]", "open[/dev/urandom]"
-  std::string_view syscall; // the syscall, or the keyword whose family is trapped ("open")
+  // The syscall; for an Always entry a keyword stands for its family ("open").
+  std::string_view syscall;
   TrapWhen when;
   // Bypass entries: the syscall keywords (families) whose I/O the entry
   // does without them; empty for a determinism source.

@@ -83,10 +83,16 @@ bool observedTraps(const std::vector<std::string> &names, ObservedTraps &out, st
       error = "unknown observed entry " + ir::quote(name);
       return false;
     }
+    // `open` stands for its family; a conditional entry is that one syscall
+    // (sendto[addressed] checks sendto's own argument layout).
     std::vector<int> nrs;
     std::string missing;
-    if (!expandSyscallFamily(e->syscall, nrs, missing))
+    if (e->when != ir::TrapWhen::Always) {
+      if (int nr = syscallNumber(e->syscall); nr >= 0)
+        nrs.push_back(nr);
+    } else if (!expandSyscallFamily(e->syscall, nrs, missing)) {
       continue; // not on this architecture
+    }
     for (int nr : nrs) {
       out.entries.emplace_back(nr, e);
       if (e->when == ir::TrapWhen::Always)
