@@ -245,21 +245,19 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
        << " leaves=" << t.count.str() << '\n';
     for (size_t i = 0; i < t.axes.size(); ++i)
       printAxis(os, i, t.axes[i]);
+    // Per service: what its filter traps, then what it only observes.
+    auto printSet = [&](const char *what, size_t sv, const std::vector<std::string> &set) {
+      if (set.empty())
+        return;
+      os << "  " << what << ' ' << quote(p.spec->services[sv].name) << ':';
+      for (size_t k = 0; k < set.size(); ++k)
+        os << (k ? ", " : " ") << set[k];
+      os << '\n';
+    };
     for (size_t sv = 0; opts.traps && sv < t.traps.size(); ++sv) {
-      if (t.traps[sv].empty())
-        continue;
-      os << "  traps " << quote(p.spec->services[sv].name) << ':';
-      for (size_t k = 0; k < t.traps[sv].size(); ++k)
-        os << (k ? ", " : " ") << t.traps[sv][k];
-      os << '\n';
-    }
-    for (size_t sv = 0; opts.traps && sv < t.observes.size(); ++sv) {
-      if (t.observes[sv].empty())
-        continue;
-      os << "  observes " << quote(p.spec->services[sv].name) << ':';
-      for (size_t k = 0; k < t.observes[sv].size(); ++k)
-        os << (k ? ", " : " ") << t.observes[sv][k];
-      os << '\n';
+      printSet("traps", sv, t.traps[sv]);
+      if (sv < t.observes.size())
+        printSet("observes", sv, t.observes[sv]);
     }
     if (!t.fansOut())
       continue; // one leaf, the run's single-leaf row (no leaf id)
