@@ -8,31 +8,56 @@
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>
+#include <re2/re2.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
 namespace fbc::rt::e2e {
 namespace {
 
+// The manifest.json of the bundle a run named on stderr ("Bundle: <path>").
+std::string bundleManifest(const FbcRun &r, const Spec &spec) {
+  std::string path;
+  EXPECT_TRUE(RE2::PartialMatch(r.err, R"((?m)^Bundle: (.*)$)", &path)) << r.err;
+  std::string cmd = "tar --zstd -xOf '" + spec.dir.path() + "/" + path + "' manifest.json";
+  std::string out;
+  if (FILE *p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;)
+      out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
 // Runs `name` with --seed 1 in text and JSON, expecting `exit` from both,
-// and compares both reports with their goldens. Returns the text report.
-std::string runBoth(const std::string &name, int exit, std::vector<std::string> extra = {}) {
+// and compares both reports with their goldens. Returns the text report;
+// `manifest` gets the text run's bundle manifest, `json` the JSON report.
+std::string runBoth(const std::string &name, int exit, std::string *manifest = nullptr,
+                    std::string *json = nullptr) {
   Spec spec(name);
   std::vector<std::string> args = {"run", spec.path, "--seed", "1"};
-  args.insert(args.end(), extra.begin(), extra.end());
   FbcRun text = runFbc(args, spec.dir.path());
   EXPECT_EQ(text.exit, exit) << text.out << text.err;
+  if (manifest)
+    *manifest = bundleManifest(text, spec);
   checkGolden(name, normalize(text.out, spec));
   args.push_back("--format=json");
-  FbcRun json = runFbc(args, spec.dir.path());
-  EXPECT_EQ(json.exit, exit) << json.out << json.err;
-  checkGolden(name, normalizeJson(json.out, spec), ".json");
+  FbcRun jsonRun = runFbc(args, spec.dir.path());
+  EXPECT_EQ(jsonRun.exit, exit) << jsonRun.out << jsonRun.err;
+  checkGolden(name, normalizeJson(jsonRun.out, spec), ".json");
+  if (json)
+    *json = jsonRun.out;
   return normalize(text.out, spec);
 }
 
 TEST(Determinism, RandGetrandomAndDevUrandom) {
-  std::string out = runBoth("determinism_rand", 2);
+  std::string manifest;
+  std::string out = runBoth("determinism_rand", 2, &manifest);
+  // The bundle's rows carry the outcome word too.
+  EXPECT_TRUE(contains(manifest, "\"outcome\": \"strict_determinism_violation\"")) << manifest;
   EXPECT_TRUE(contains(out, "--- FAIL: test_getrandom (")) << out;
   EXPECT_TRUE(contains(out, "  reason: strict determinism: unmediated_io[rand] from service "
                             "\"rng\" (syscall=getrandom) — add \"rand\" to "
@@ -60,7 +85,8 @@ TEST(Determinism, DnsToPort53) {
 }
 
 TEST(Determinism, NetworkUndeclaredPortAndRawSocket) {
-  std::string out = runBoth("determinism_network", 2);
+  std::string json;
+  std::string out = runBoth("determinism_network", 2, nullptr, &json);
   EXPECT_TRUE(contains(out, "--- FAIL: test_undeclared_port (")) << out;
   EXPECT_TRUE(contains(out, "  unmediated_io[network-unmediated] from net: connect 127.0.0.1:1\n"))
       << out;
@@ -69,6 +95,10 @@ TEST(Determinism, NetworkUndeclaredPortAndRawSocket) {
       contains(out, "  unmediated_io[network-unmediated] from net: socket SOCK_RAW socket\n"))
       << out;
   EXPECT_TRUE(contains(out, "--- PASS: test_declared_port (")) << out;
+  // The matrix cell that dials an undeclared port: FAIL in the table, the
+  // outcome word in JSON.
+  EXPECT_TRUE(contains(out, "dial_undeclared  │ FAIL")) << out;
+  EXPECT_TRUE(contains(json, "\"outcome\": \"strict_determinism_violation\"")) << json;
 }
 
 TEST(Determinism, FsUnmediatedIoUring) {
