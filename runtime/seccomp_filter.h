@@ -40,5 +40,10 @@ struct ConditionalTrap {
 // dropped: the call is trapped anyway).
 bool buildNotifyFilter(std::span<const int> nrs, std::span<const ConditionalTrap> conditional,
                        std::vector<sock_filter> &out, std::string &error);
+// Unconditional traps only.
+inline bool buildNotifyFilter(std::span<const int> nrs, std::vector<sock_filter> &out,
+                              std::string &error) {
+  return buildNotifyFilter(nrs, {}, out, error);
+}
 
 } // namespace fbc::rt
