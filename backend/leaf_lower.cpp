@@ -34,6 +34,7 @@ ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
     for (size_t s = 0; s < lt.traps.size(); ++s)
       lt.observes.push_back(plan.spec->services[s].seccomp ? ir::observedFor(lt.traps[s], detect)
                                                            : std::vector<std::string>{});
+    lt.proxies = passes::scanProxies(*plan.spec, *pt.test);
     out.total += lt.count;
     out.tests.push_back(std::move(lt));
   }

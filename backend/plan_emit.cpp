@@ -1,5 +1,6 @@
 #include "backend/plan_emit.h"
 
+#include "ir/composed_assumptions.h"
 #include "ir/json_writer.h"
 #include "ir/print.h"
 #include "ir/quote.h"
@@ -106,6 +107,27 @@ std::vector<Composition> compositions(const ir::Plan &plan, const ir::PlanEntry 
   return out;
 }
 
+// The proxy composition of an entry: every protocol rule its assumptions
+// (composed ones included, each once) put on an interface, as
+// "api.public (http): error(path=\"/kv/*\", status=503)", in assumption order.
+std::vector<std::string> proxyRules(const ir::Spec &spec, const ir::PlanEntry &e) {
+  std::vector<std::string> out;
+  std::vector<const ir::FaultAssumption *> seen;
+  for (const std::vector<std::string> *names : {&e.faults, &e.matrixFaults})
+    for (const std::string &name : *names)
+      for (const ir::FaultAssumption *a : ir::composedAssumptions(spec, name)) {
+        if (std::find(seen.begin(), seen.end(), a) != seen.end())
+          continue;
+        seen.push_back(a);
+        const ir::Service *svc = spec.findService(a->target.service);
+        const ir::Interface *iface = svc ? svc->findInterface(a->target.interface) : nullptr;
+        for (const ir::ProxyRule &r : a->proxyRules)
+          out.push_back(a->target.service + "." + a->target.interface + " (" +
+                        (iface ? iface->protocol : "?") + "): " + r.display());
+      }
+  return out;
+}
+
 void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
   const ir::Spec &spec = *plan.spec;
   os << "Spec: " << spec.path << "\n";
@@ -147,6 +169,8 @@ void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
         ch.sub.push_back(planAxisText(*a));
       children.push_back(std::move(ch));
     }
+    if (std::vector<std::string> proxy = proxyRules(spec, e); !proxy.empty())
+      children.push_back({"proxy", std::move(proxy)});
     if (!e.faults.empty())
       children.push_back({"faults: [" + joinValues(e.faults) + "]", {}});
     if (!e.expect.empty())
@@ -388,6 +412,13 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
       w.beginArray();
       for (const std::string &f : e.faults)
         w.string(f);
+      w.endArray();
+    }
+    if (std::vector<std::string> proxy = proxyRules(*plan.spec, e); !proxy.empty()) {
+      w.key("proxy_rules");
+      w.beginArray();
+      for (const std::string &r : proxy)
+        w.string(r);
       w.endArray();
     }
     if (!e.expect.empty())

@@ -65,6 +65,16 @@ pkg_check_modules(URING QUIET IMPORTED_TARGET liburing)
 if(NOT URING_FOUND)
   fbc_missing("liburing" "liburing-dev")
 endif()
+# nodejs http-parser (Debian libhttp-parser-dev, no pkg-config file): the
+# fault proxy's HTTP/1.1 request and response framing.
+find_path(HTTP_PARSER_INCLUDE_DIR http_parser.h)
+find_library(HTTP_PARSER_LIBRARY http_parser)
+if(NOT HTTP_PARSER_INCLUDE_DIR OR NOT HTTP_PARSER_LIBRARY)
+  fbc_missing("http-parser" "libhttp-parser-dev")
+endif()
+add_library(fbc_http_parser INTERFACE IMPORTED)
+target_include_directories(fbc_http_parser INTERFACE ${HTTP_PARSER_INCLUDE_DIR})
+target_link_libraries(fbc_http_parser INTERFACE ${HTTP_PARSER_LIBRARY})
 
 # GoogleTest
 find_package(GTest CONFIG QUIET)

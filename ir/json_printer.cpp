@@ -243,6 +243,18 @@ private:
       w_.endObject();
     }
     w_.endArray();
+    if (!a.proxyRules.empty()) {
+      w_.key("proxy_rules");
+      w_.beginArray();
+      for (const ProxyRule &r : a.proxyRules) {
+        w_.beginObject();
+        w_.field("action", proxyActionName(r.action));
+        w_.field("rule", r.display());
+        loc("loc", r.loc);
+        w_.endObject();
+      }
+      w_.endArray();
+    }
     strings("faults", a.faults);
     w_.endObject();
   }

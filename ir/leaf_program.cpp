@@ -259,6 +259,9 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
       if (sv < t.observes.size())
         printSet("observes", sv, t.observes[sv]);
     }
+    for (size_t sv = 0; opts.traps && sv < t.proxies.size(); ++sv)
+      for (const std::string &iface : t.proxies[sv])
+        os << "  proxy " << quote(p.spec->services[sv].name + "." + iface) << '\n';
     if (!t.fansOut())
       continue; // one leaf, the run's single-leaf row (no leaf id)
     uint64_t index = leaf ? *leaf : t.count.value - 1;

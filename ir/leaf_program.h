@@ -58,6 +58,9 @@ struct LeafTest {
   // Per service, sorted: the entries of ir/unmediated.h its filter also
   // traps, only to observe them (allowed; recorded as unmediated_io).
   std::vector<std::vector<std::string>> observes;
+  // Per service, sorted: the interfaces a proxy stands in front of (the
+  // test's protocol rules could target them; passes/trap_scan.h).
+  std::vector<std::vector<std::string>> proxies;
   Count count; // product of the axis sizes; "at least" while an axis is unknown
 
   bool fansOut() const { return !axes.empty(); }

@@ -1,5 +1,9 @@
 #include "ir/spec.h"
 
+#include "ir/duration.h"
+#include "ir/print.h"
+#include "ir/quote.h"
+
 #include <algorithm>
 
 namespace fbc::ir {
@@ -45,6 +49,95 @@ const char *faultActionName(FaultAction a) {
     return "allow";
   }
   return "deny";
+}
+
+const char *proxyActionName(ProxyAction a) {
+  switch (a) {
+  case ProxyAction::Respond:
+    return "response";
+  case ProxyAction::Error:
+    return "error";
+  case ProxyAction::Delay:
+    return "delay";
+  case ProxyAction::Drop:
+    return "drop";
+  }
+  return "error";
+}
+
+std::string ProxyRule::display() const {
+  std::string out = std::string(proxyActionName(action)) + "(";
+  bool first = true;
+  auto arg = [&](std::string_view k, const std::string &v) {
+    out += first ? "" : ", ";
+    first = false;
+    out.append(k).append("=").append(v);
+  };
+  for (auto [k, v] : {std::pair<std::string_view, const std::string *>{"method", &method},
+                      {"path", &path},
+                      {"query", &query},
+                      {"command", &command},
+                      {"key", &key}})
+    if (!v->empty())
+      arg(k, quote(*v));
+  if (!code.empty())
+    arg("status", quote(code));
+  else if (status)
+    arg("status", std::to_string(status));
+  if (!message.empty())
+    arg("message", quote(message));
+  if (hasBody)
+    arg("body", quote(body));
+  if (action == ProxyAction::Delay)
+    arg("delay", quote(formatDuration(delayNs)));
+  if (reset)
+    arg("reset", "True");
+  if (perConnection)
+    arg("per", "\"connection\"");
+  if (probability != 1)
+    arg("probability", formatNumber(probability));
+  if (maxFires > 0)
+    arg("max_fires", std::to_string(maxFires));
+  if (mode == FaultMode::Stochastic)
+    arg("mode", "\"stochastic\"");
+  if (!label.empty())
+    arg("label", quote(label));
+  return out + ")";
+}
+
+std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
+  struct Matcher {
+    std::string_view name;
+    const std::string ProxyRule::*field;
+    std::string_view protocols; // space-separated
+  };
+  static const Matcher kMatchers[] = {{"method", &ProxyRule::method, "http http2"},
+                                      {"path", &ProxyRule::path, "http http2"},
+                                      {"query", &ProxyRule::query, "postgres"},
+                                      {"command", &ProxyRule::command, "redis"},
+                                      {"key", &ProxyRule::key, "redis"}};
+  auto speaks = [&](std::string_view list) {
+    size_t at = 0;
+    while (at <= list.size()) {
+      size_t end = std::min(list.find(' ', at), list.size());
+      if (list.substr(at, end - at) == protocol)
+        return true;
+      at = end + 1;
+    }
+    return false;
+  };
+  for (const Matcher &m : kMatchers)
+    if (!(r.*m.field).empty() && !speaks(m.protocols))
+      return std::string(m.name) + "= matches " + std::string(m.protocols.substr(0, m.protocols.find(' '))) +
+             " traffic, not " + std::string(protocol);
+  bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
+  if (replies && !speaks("http http2 redis postgres"))
+    return std::string(proxyActionName(r.action)) + "() needs a protocol the proxy can answer in "
+           "(http, redis, postgres); " + std::string(protocol) +
+           " traffic can only be delayed or dropped";
+  if (r.perConnection && replies)
+    return "per=\"connection\" applies to delay() and drop() only";
+  return "";
 }
 
 const char *faultModeName(FaultMode m) {

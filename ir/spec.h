@@ -134,6 +134,39 @@ struct FaultRule {
   Loc loc; // the keyword argument
 };
 
+// A protocol-level rule on an interface, enforced by fbc's proxy in front
+// of it (docs/run.md "Protocol faults"): response(), error(), delay(delay=),
+// drop(). The matchers that apply depend on the interface's protocol:
+// http method/path, redis command/key, postgres query; "" matches anything.
+enum class ProxyAction { Respond, Error, Delay, Drop };
+const char *proxyActionName(ProxyAction a); // "response", "error", "delay", "drop"
+
+struct ProxyRule {
+  ProxyAction action = ProxyAction::Error;
+  std::string method, path, query, command, key; // matchers
+  int64_t status = 0;   // response()/error() status=<int> (0: the protocol's default)
+  std::string code;     // error(status="57P01"): a SQLSTATE given as a string
+  std::string message;  // error(message=)
+  std::string body;     // response(body=)
+  bool hasBody = false;
+  int64_t delayNs = 0;  // delay(delay=)
+  bool reset = false;   // drop(reset=True): RST instead of FIN
+  bool perConnection = false; // per="connection": decided once when a client connects
+  double probability = 1;
+  int64_t maxFires = 0;
+  FaultMode mode = FaultMode::None;
+  std::string label;
+  Loc loc; // the constructor call
+  // "error(path=\"/orders*\", status=503)": the rule as written, for plans
+  // and events (one formatter: ir/spec.cpp).
+  std::string display() const;
+};
+
+// Why `r` cannot apply to an interface speaking `protocol` ("" when it
+// can): a matcher of another protocol (path= on redis), or a reply
+// (response()/error()) on a protocol the proxy only relays (tcp).
+std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol);
+
 struct FaultTarget {
   std::string service;
   std::string interface; // "" when the target is the service itself
@@ -144,8 +177,9 @@ struct FaultAssumption {
   std::string name;
   FaultTarget target; // may be unset when the assumption only composes
   std::string description;
-  std::vector<FaultRule> rules;    // in keyword order
-  std::vector<std::string> faults; // composed assumptions (faults=), in order
+  std::vector<FaultRule> rules;        // in keyword order
+  std::vector<ProxyRule> proxyRules;   // rules= (target is an interface), in list order
+  std::vector<std::string> faults;     // composed assumptions (faults=), in order
   Loc loc;
 };
 

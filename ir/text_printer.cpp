@@ -177,6 +177,8 @@ private:
       text += " -> " + nameList(r.syscalls) + ": " + fault(r.fault);
       line(text + at(r.loc));
     }
+    for (const ProxyRule &r : a.proxyRules)
+      line("proxy " + r.display() + at(r.loc));
     if (!a.faults.empty())
       line("faults " + nameList(a.faults));
     os_ << "}\n";

@@ -124,11 +124,27 @@ public:
         for (const ir::FaultRule &r : a->rules)
           ruleSite(r.fault, a->target.service, r.keyword, f, r.loc,
                    "fault_assumption \"" + a->name + "\" rule " + r.keyword, sites, unmodeled);
+        for (const ir::ProxyRule &r : a->proxyRules)
+          ruleSite(proxyKnobs(r), a->target.service + "." + a->target.interface,
+                   ir::proxyActionName(r.action), f, r.loc,
+                   "fault_assumption \"" + a->name + "\" rule " + r.display(), sites, unmodeled);
       }
     }
   }
 
 private:
+  // A proxy rule's probability knobs as a fault's (the site is the same
+  // shape: probability, max_fires, mode, label).
+  static ir::Fault proxyKnobs(const ir::ProxyRule &r) {
+    ir::Fault f;
+    f.probability = r.probability;
+    f.maxFires = r.maxFires;
+    f.mode = r.mode;
+    f.label = r.label;
+    f.loc = r.loc;
+    return f;
+  }
+
   static void ruleSite(const ir::Fault &f, const std::string &service, const std::string &keyword,
                        const std::string &fault, const ir::Loc &ruleLoc, std::string where,
                        std::vector<ir::PlanAxis> &sites,
@@ -334,6 +350,30 @@ private:
         return;
       }
       services = {serviceName(call.targets[0])};
+      if (!call.rules.empty()) {
+        // fault(svc.iface, error(...), ...): protocol rules, keyed
+        // "<svc>.<iface>:<action>" unless labelled.
+        const FaultTarget &t = call.targets[0];
+        std::string iface = t.service && t.viaInterface ? t.service->name + "." + t.interface : "?";
+        for (const Expr *rule : call.rules) {
+          while (auto *p = dyn_cast<ParenExpr>(rule))
+            rule = p->x;
+          if (star::Value g = global(rule, sc)) {
+            if (auto *r = ir::builtins::valueAs<ir::builtins::ProxyRuleValue>(g))
+              ruleSite(proxyKnobs(r->data), iface, ir::proxyActionName(r->data.action), "",
+                       r->data.loc, "fault() " + r->data.display(), out.probability,
+                       out.unmodeled);
+            continue;
+          }
+          auto *rc = dyn_cast<CallExpr>(rule);
+          if (!rc)
+            continue;
+          for (const char *action : {"response", "error", "delay", "drop"})
+            if (isBuiltinCall(rc, action))
+              literalRule(rc, sc, iface, action, std::string("fault() ") + action + "()", out);
+        }
+        return;
+      }
     } else if (call.listLiteral) {
       // fault_all([a, b], ...): the same rules on each listed service.
       services.clear();

@@ -39,6 +39,7 @@ FaultTarget resolveTarget(const ir::Spec &spec, const Expr *e, const star::Modul
   if (auto *d = dyn_cast<DotExpr>(e)) {
     e = d->x;
     out.viaInterface = true;
+    out.interface = d->name->name.str();
   }
   star::Value v = moduleGlobal(e, mod);
   if (!v)
@@ -48,6 +49,7 @@ FaultTarget resolveTarget(const ir::Spec &spec, const Expr *e, const star::Modul
   } else if (auto *r = ir::builtins::valueAs<ir::builtins::InterfaceRefValue>(v)) {
     out.service = spec.findService(r->service);
     out.viaInterface = true;
+    out.interface = r->iface.name;
   } else if (!out.viaInterface) {
     if (auto *a = ir::builtins::valueAs<ir::builtins::AssumptionValue>(v))
       out.assumption = a->data.name;
@@ -65,6 +67,8 @@ FaultCall resolveFaultCall(const ir::Spec &spec, const CallExpr &call, const sta
       out.keywords.push_back(&a);
     else if (a.kind == Argument::Kind::Positional && !target)
       target = a.value;
+    else if (a.kind == Argument::Kind::Positional)
+      out.rules.push_back(a.value);
   }
   if (!target)
     return out;

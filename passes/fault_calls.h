@@ -32,6 +32,7 @@ bool isBuiltinCall(const syntax::CallExpr *call, llvm::StringRef name);
 struct FaultTarget {
   const ir::Service *service = nullptr;
   bool viaInterface = false;
+  std::string interface; // the interface's name when viaInterface and known
   std::string assumption;
   bool known() const { return service || !assumption.empty(); }
 };
@@ -44,6 +45,9 @@ struct FaultCall {
   bool listLiteral = false;
   // The named arguments other than run= (fault rules: keyword = fault).
   std::vector<const syntax::Argument *> keywords;
+  // The positional arguments after the target (proxy rules of
+  // fault(svc.iface, error(...), ...)).
+  std::vector<const syntax::Expr *> rules;
 };
 
 FaultCall resolveFaultCall(const ir::Spec &spec, const syntax::CallExpr &call,

@@ -1,7 +1,8 @@
 // The suggest pass: a copy-pasteable fault_scenario stub per uncovered edge
 // (the seed's rule set): the target is the variable that holds the service
 // (a TODO when no module global holds it), identifiers are sanitised, and
-// the faulted syscall is `sendto` for a udp edge, `connect` otherwise.
+// the faulted syscall is `sendto` for a udp edge, `connect` otherwise; an
+// http / redis / postgres edge also gets a proxy-rule stub (protocolStub).
 #include "passes/pass_manager.h"
 
 #include <cctype>
@@ -23,6 +24,44 @@ std::string lower(std::string_view s) {
   for (char &c : out)
     c = char(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+// For an http / redis / postgres edge, a second stub one level up: the
+// same scenario with the target's interface answering errors through fbc's
+// proxy (an HTTP 503 on every route, a Redis -ERR on every command, a
+// Postgres 57P01 on every query).
+std::string protocolStub(const ir::Service *svc, const ir::PlanEdge &e, const std::string &from,
+                         const std::string &to) {
+  std::string proto = lower(e.protocol);
+  std::string rule;
+  if (proto == "http" || proto == "http2")
+    rule = "error(path = \"/*\", status = 503)";
+  else if (proto == "redis")
+    rule = "error(command = \"*\", message = \"ERR injected by fbc\")";
+  else if (proto == "postgres")
+    rule = "error(query = \"*\", status = \"57P01\", message = \"terminating connection due to "
+           "administrator command\")";
+  else
+    return "";
+  const ir::Interface *iface = nullptr;
+  if (svc)
+    for (const ir::Interface &i : svc->interfaces)
+      if (lower(i.protocol) == proto) {
+        iface = &i;
+        break;
+      }
+  std::string target = (svc && !svc->globals.empty() ? svc->globals.front() : to) + "." +
+                       (iface ? iface->name : "main");
+  std::string s = "# Or at the protocol level, through fbc's proxy in front of " + e.to + ":\n";
+  s += to + "_errors = fault_assumption(\"" + to + "_errors\",\n";
+  s += "    target = " + target + ",\n";
+  s += "    rules  = [" + rule + "],\n";
+  s += ")\n";
+  s += "fault_scenario(\"" + from + "_when_" + to + "_errors\",\n";
+  s += "    scenario = scenario_" + from + "_calls_" + to + ",\n";
+  s += "    faults   = " + to + "_errors,\n";
+  s += ")\n";
+  return s;
 }
 
 } // namespace
@@ -60,6 +99,7 @@ void runSuggestPass(const ir::Spec &spec, ir::Plan &plan) {
     s += "    scenario = scenario_" + from + "_calls_" + to + ",\n";
     s += "    faults   = " + to + "_unavailable,\n";
     s += ")\n";
+    s += protocolStub(svc, e, from, to);
     plan.suggestions.push_back({i, std::move(s)});
   }
 }

@@ -20,7 +20,8 @@ using namespace fbc::syntax;
 
 class Scanner {
 public:
-  explicit Scanner(const ir::Spec &spec) : spec_(spec), sets_(spec.services.size()) {}
+  explicit Scanner(const ir::Spec &spec)
+      : spec_(spec), sets_(spec.services.size()), proxies_(spec.services.size()) {}
 
   void function(star::Value v) {
     auto *fn = v.as<star::Function>();
@@ -47,6 +48,8 @@ public:
       const ir::Service *svc = a->target.valid() ? spec_.findService(a->target.service) : nullptr;
       if (!svc)
         continue;
+      if (!a->proxyRules.empty())
+        proxy(*svc, a->target.interface);
       for (const ir::FaultRule &r : a->rules) {
         if (const ir::Op *op = svc->findOp(r.keyword))
           for (const std::string &sc : op->syscalls)
@@ -57,14 +60,24 @@ public:
     }
   }
 
-  std::vector<std::vector<std::string>> result() const {
+  std::vector<std::vector<std::string>> result(bool proxies) const {
     std::vector<std::vector<std::string>> out;
-    for (const std::set<std::string> &s : sets_)
+    for (const std::set<std::string> &s : proxies ? proxies_ : sets_)
       out.emplace_back(s.begin(), s.end());
     return out;
   }
 
 private:
+  // A proxy in front of interface `iface` of `svc` ("" : every interface).
+  void proxy(const ir::Service &svc, const std::string &iface) {
+    std::set<std::string> &set = proxies_[size_t(&svc - spec_.services.data())];
+    if (svc.findInterface(iface))
+      set.insert(iface);
+    else
+      for (const ir::Interface &i : svc.interfaces)
+        set.insert(i.name);
+  }
+
   void add(const ir::Service &svc, const std::string &syscall) {
     sets_[size_t(&svc - spec_.services.data())].insert(syscall);
   }
@@ -100,6 +113,15 @@ private:
     FaultCall c = resolveFaultCall(spec_, call, module_);
     std::vector<std::string> kws = names(c);
     const FaultTarget *t = c.targets.empty() ? nullptr : &c.targets.front();
+    if (!c.rules.empty()) {
+      // fault(svc.iface, error(...), ...): protocol rules, through a proxy
+      // (every interface when the target is not statically known).
+      if (t && t->service && t->viaInterface)
+        return proxy(*t->service, t->interface);
+      for (const ir::Service &svc : spec_.services)
+        proxy(svc, "");
+      return;
+    }
     if (t && direct(*t))
       return keywords(*t->service, kws);
     if (t && !t->assumption.empty())
@@ -166,6 +188,7 @@ private:
 
   const ir::Spec &spec_;
   std::vector<std::set<std::string>> sets_;
+  std::vector<std::set<std::string>> proxies_; // interface names per service
   const star::ModuleEnv *module_ = nullptr;
   std::set<const syntax::Function *> visited_;
   std::vector<star::Value> pending_;
@@ -173,7 +196,9 @@ private:
 
 } // namespace
 
-std::vector<std::vector<std::string>> scanTraps(const ir::Spec &spec, const ir::Test &t) {
+namespace {
+
+Scanner scanTest(const ir::Spec &spec, const ir::Test &t) {
   Scanner scan(spec);
   for (const std::string &a : t.faults)
     scan.assumption(a);
@@ -184,7 +209,17 @@ std::vector<std::vector<std::string>> scanTraps(const ir::Spec &spec, const ir::
   if (t.expect && t.expect->kind == ir::ExpectKind::Function && t.expect->fn.value)
     scan.function(t.expect->fn.value);
   scan.drain();
-  return scan.result();
+  return scan;
+}
+
+} // namespace
+
+std::vector<std::vector<std::string>> scanTraps(const ir::Spec &spec, const ir::Test &t) {
+  return scanTest(spec, t).result(/*proxies=*/false);
+}
+
+std::vector<std::vector<std::string>> scanProxies(const ir::Spec &spec, const ir::Test &t) {
+  return scanTest(spec, t).result(/*proxies=*/true);
 }
 
 } // namespace fbc::passes

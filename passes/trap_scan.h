@@ -26,4 +26,10 @@ namespace fbc::passes {
 // `t`'s rules could name there, sorted and unique (families unexpanded).
 std::vector<std::vector<std::string>> scanTraps(const ir::Spec &spec, const ir::Test &t);
 
+// Per service: the interfaces `t`'s protocol rules could target (an
+// assumption's rules= on its interface, fault(svc.iface, <rule>, ...) and
+// fault_start(svc.iface, <rule>, ...) calls; an unresolved target widens
+// to every interface), sorted. The run puts a proxy in front of each.
+std::vector<std::vector<std::string>> scanProxies(const ir::Spec &spec, const ir::Test &t);
+
 } // namespace fbc::passes

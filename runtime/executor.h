@@ -46,9 +46,14 @@
 #include <string>
 #include <vector>
 
+namespace fbc::ir::builtins {
+class InterfaceRefValue;
+}
+
 namespace fbc::rt {
 
 class Supervisor;
+class ProxyHub;
 
 struct RunConfig {
   uint64_t seed = 0;
@@ -178,6 +183,26 @@ private:
   uint64_t pushRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules);
   void rulesFromKwargs(star::Thread &t, const char *who, ServiceId target, const star::Args &args,
                        std::vector<RuleSpec> &out);
+  // The running leaf's pins for the first `bits` occurrences of probability
+  // site `key` (null, with a warning, when the plan has no such axis).
+  DecisionOverride leafOverride(star::Thread &t, const char *who, const std::string &key,
+                                uint64_t bits);
+
+  // ---- protocol rules on interfaces (proxy_builtins.cpp)
+  // fault(svc.iface, rule, ..., run=), fault_start(svc.iface, rule, ...),
+  // fault_stop(svc.iface).
+  star::Value faultInterface(star::Thread &t, const ir::builtins::InterfaceRefValue &ref,
+                             const star::Args &args, star::Value run);
+  star::Value faultStartInterface(star::Thread &t, const ir::builtins::InterfaceRefValue &ref,
+                                  const star::Args &args);
+  star::Value faultStopInterface(const ir::builtins::InterfaceRefValue &ref);
+  // Checks `rules` against the interface's proxy and protocol, pins the
+  // leaf's occurrences, pushes them as one proxy scope (proxy_fault_applied).
+  uint64_t pushProxyRules(star::Thread &t, const char *who, const std::string &service,
+                          const std::string &iface, const std::vector<ir::ProxyRule> &rules);
+  void popProxyRules(uint64_t scope); // proxy_fault_removed with each rule's hits
+  // The proxy port of svc.iface in the running test, if it has one.
+  std::optional<uint16_t> proxyPort(const std::string &service, const std::string &iface) const;
 
   // ---- trace and event builtins (trace_builtins.cpp, event_builtins.cpp)
   // trace(svc, syscalls=[...], run=fn), trace_start(svc, syscalls=[...]),
@@ -202,6 +227,14 @@ private:
   std::vector<std::vector<int>> traps_;
   std::map<ServiceId, std::vector<uint64_t>> started_;      // fault_start scopes per service
   std::map<ServiceId, std::vector<uint64_t>> traceStarted_; // trace_start scopes per service
+  ProxyHub *proxies_ = nullptr;                             // the running test's proxies
+  std::map<size_t, std::vector<uint64_t>> proxyStarted_;    // fault_start scopes per interface
+  struct ProxyScope {
+    uint64_t id;
+    size_t iface;
+    std::vector<std::string> rules; // display(), for proxy_fault_removed
+  };
+  std::vector<ProxyScope> proxyScopes_;
   BodyThreads body_; // the body's Starlark threads, their lock and cancellation
   std::mutex sleepMu_;
   std::condition_variable sleepCv_;

@@ -9,6 +9,7 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "ir/builtins/values.h"
+#include "ir/composed_assumptions.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
 #include "runtime/builtin_args.h"
@@ -53,6 +54,27 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
   }
 }
 
+// Exhaustive probability rules: the leaf pins occurrence k to bit k of
+// its site's digit; past max_fires (or off the plan) the seeded stream.
+DecisionOverride Executor::leafOverride(star::Thread &t, const char *who, const std::string &key,
+                                        uint64_t bits) {
+  uint64_t size = bits < 64 ? uint64_t(1) << bits : 0;
+  std::optional<uint64_t> digit = leafDigitKeyed(ir::AxisKind::Probability, key, size);
+  if (!digit) {
+    warnOnce(t, std::string(who) + "(): probability site " + ir::quote(key) +
+                    " is not a planned axis of this test: its max_fires=" + std::to_string(bits) +
+                    " occurrences are drawn from the seeded "
+                    "stream instead of fanning out");
+    return nullptr;
+  }
+  std::vector<bool> vec = ir::probabilityVector(*digit, int64_t(bits));
+  return [vec](uint64_t k) -> std::optional<bool> {
+    if (k < vec.size())
+      return bool(vec[k]);
+    return std::nullopt;
+  };
+}
+
 uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules) {
   const ir::Spec &spec = loaded_.spec();
   for (const RuleSpec &r : rules) {
@@ -82,29 +104,9 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
                       : "fault(" + svc + ", " + r.syscall + "=deny(...), run=...)"));
     }
   }
-  // Exhaustive probability rules: the leaf pins occurrence k to bit k of
-  // its site's digit; past max_fires (or off the plan) the seeded stream.
-  for (RuleSpec &r : rules) {
-    if (!r.leafBits)
-      continue;
-    const std::string &key = r.siteKey; // ir::probabilitySiteKey (keywordRules)
-    uint64_t size = r.leafBits < 64 ? uint64_t(1) << r.leafBits : 0;
-    std::optional<uint64_t> digit = leafDigitKeyed(ir::AxisKind::Probability, key, size);
-    if (!digit) {
-      warnOnce(t, std::string(who) + "(): probability site " + ir::quote(key) +
-                      " is not a planned axis of this test: its max_fires=" +
-                      std::to_string(r.leafBits) +
-                      " occurrences are drawn from the seeded "
-                      "stream instead of fanning out");
-      continue;
-    }
-    std::vector<bool> vec = ir::probabilityVector(*digit, int64_t(r.leafBits));
-    r.decisionOverride = [vec](uint64_t k) -> std::optional<bool> {
-      if (k < vec.size())
-        return bool(vec[k]);
-      return std::nullopt;
-    };
-  }
+  for (RuleSpec &r : rules)
+    if (r.leafBits)
+      r.decisionOverride = leafOverride(t, who, r.siteKey, r.leafBits);
   std::string error;
   std::optional<ScopeId> scope = sup_->applyFaults(std::move(rules), error);
   if (!scope)
@@ -115,10 +117,11 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
 Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args) {
   if (args.positional.empty())
     t.fail("fault() requires a service or interface argument");
-  if (args.positional.size() > 1)
+  Value target = args.positional[0];
+  // Protocol rules on an interface are positional: fault(svc.iface, error(...), ...).
+  if (args.positional.size() > 1 && !valueAs<InterfaceRefValue>(target))
     t.fail("fault() takes one positional argument (the target), got " +
            std::to_string(args.positional.size()));
-  Value target = args.positional[0];
   Value run = kwarg(args, "run");
   std::vector<RuleSpec> rules;
   if (auto *svc = valueAs<ServiceValue>(target)) {
@@ -132,9 +135,27 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
         t.fail("fault(" + a->data.name + ", ...): a fault_assumption carries its own rules; got " +
                std::string(k.name->view()) + "=");
     assumptionRules(loaded_.spec(), a->data.name, rules);
-  } else if (valueAs<InterfaceRefValue>(target)) {
-    t.fail("fault(" + star::repr(target) +
-           ", ...): protocol-level faults on an interface are not supported by fbc run yet");
+    // Its protocol rules (rules=) go on their interfaces' proxies for as long.
+    std::vector<uint64_t> proxyScopes;
+    auto pop = [&] {
+      for (auto it = proxyScopes.rbegin(); it != proxyScopes.rend(); ++it)
+        popProxyRules(*it);
+    };
+    Value result;
+    try {
+      for (const ir::FaultAssumption *fa : ir::composedAssumptions(loaded_.spec(), a->data.name))
+        if (!fa->proxyRules.empty())
+          proxyScopes.push_back(pushProxyRules(t, "fault", fa->target.service,
+                                               fa->target.interface, fa->proxyRules));
+      result = runWithRules(t, "fault", std::move(rules), run);
+    } catch (...) {
+      pop();
+      throw;
+    }
+    pop();
+    return result;
+  } else if (auto *ref = valueAs<InterfaceRefValue>(target)) {
+    return faultInterface(t, *ref, args, run);
   } else {
     t.fail("fault() first arg must be a service, interface_ref, or fault_assumption, got " +
            std::string(star::typeName(target)));
@@ -209,6 +230,9 @@ std::optional<ServiceId> Executor::serviceArg(star::Thread &t, std::string_view 
 }
 
 Value Executor::faultStart(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() >= 1)
+    if (auto *ref = valueAs<InterfaceRefValue>(args.positional[0]))
+      return faultStartInterface(t, *ref, args);
   ServiceId id = *serviceArg(t, "fault_start", args, /*keywords=*/true, /*mustRun=*/true);
   std::vector<RuleSpec> rules;
   rulesFromKwargs(t, "fault_start", id, args, rules);
@@ -217,6 +241,9 @@ Value Executor::faultStart(star::Thread &t, std::string_view, const star::Args &
 }
 
 Value Executor::faultStop(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() == 1 && args.kwargs.empty())
+    if (auto *ref = valueAs<InterfaceRefValue>(args.positional[0]))
+      return faultStopInterface(*ref);
   if (std::optional<ServiceId> id = serviceArg(t, "fault_stop", args, false, false))
     endScopes(started_[*id]);
   return star::none();

@@ -96,8 +96,61 @@ Healthcheck healthOf(const ir::Service &s) {
 
 } // namespace
 
+namespace {
+
+const ProxyEndpoint *proxyOf(const std::vector<ProxyEndpoint> &proxies, const std::string &service,
+                             const std::string &iface) {
+  for (const ProxyEndpoint &p : proxies)
+    if (p.serviceName == service && p.interface == iface)
+      return &p;
+  return nullptr;
+}
+
+// `value` with every "<host>:<port>" of a proxied interface of another
+// service (host localhost or 127.0.0.1, the port not followed by a digit)
+// replaced by the proxy's address, and the placeholders resolved.
+std::string rewriteEnvValue(std::string value, const ir::Spec &spec, const std::string &self,
+                            const std::vector<ProxyEndpoint> &proxies) {
+  for (const ProxyEndpoint &p : proxies) {
+    if (p.serviceName == self)
+      continue;
+    std::string to = "127.0.0.1:" + std::to_string(p.proxyPort);
+    for (const char *host : {"localhost:", "127.0.0.1:"}) {
+      std::string from = host + std::to_string(p.realPort);
+      for (size_t at = value.find(from); at != std::string::npos; at = value.find(from, at)) {
+        size_t end = at + from.size();
+        if (end < value.size() && std::isdigit(static_cast<unsigned char>(value[end]))) {
+          at = end;
+          continue;
+        }
+        value.replace(at, from.size(), to);
+        at += to.size();
+      }
+    }
+  }
+  for (const ir::Service &o : spec.services)
+    for (const ir::Interface &i : o.interfaces) {
+      const ProxyEndpoint *p = proxyOf(proxies, o.name, i.name);
+      std::string port = std::to_string(p ? p->proxyPort : i.port);
+      std::string host = p ? "127.0.0.1" : "localhost";
+      std::string tail = o.name + "__" + i.name + "__";
+      for (auto [kind, with] : {std::pair<const char *, std::string>{"ADDR", host + ":" + port},
+                                {"HOST", host},
+                                {"PORT", port}}) {
+        std::string ph = std::string("__FB_PROXY_") + kind + "_" + tail;
+        for (size_t at = value.find(ph); at != std::string::npos; at = value.find(ph, at)) {
+          value.replace(at, ph.size(), with);
+          at += with.size();
+        }
+      }
+    }
+  return value;
+}
+
+} // namespace
+
 ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
-                         std::vector<int> trapped) {
+                         std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies) {
   ServiceSpec out;
   out.name = s.name;
   std::string bin = s.binary;
@@ -113,13 +166,15 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
   for (const ir::Service &o : spec.services)
     for (const ir::Interface &i : o.interfaces) {
       std::string prefix = "FAULTBOX_" + upper(o.name) + "_" + upper(i.name) + "_";
-      std::string port = std::to_string(i.port);
-      out.launch.env.push_back(prefix + "HOST=localhost");
+      const ProxyEndpoint *p = o.name == s.name ? nullptr : proxyOf(proxies, o.name, i.name);
+      std::string port = std::to_string(p ? p->proxyPort : i.port);
+      std::string host = p ? "127.0.0.1" : "localhost";
+      out.launch.env.push_back(prefix + "HOST=" + host);
       out.launch.env.push_back(prefix + "PORT=" + port);
-      out.launch.env.push_back(prefix + "ADDR=localhost:" + port);
+      out.launch.env.push_back(prefix + "ADDR=" + host + ":" + port);
     }
   for (const auto &[k, v] : s.env)
-    out.launch.env.push_back(k + "=" + v);
+    out.launch.env.push_back(k + "=" + rewriteEnvValue(v, spec, s.name, proxies));
   out.launch.cwd = dir;
   out.launch.trapped = std::move(trapped);
   for (const ir::Interface &i : s.interfaces)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ir/spec.h"
+#include "runtime/proxy.h"
 #include "runtime/service.h"
 
 #include <string>
@@ -20,8 +21,14 @@ std::string specDir(const std::string &specPath);
 const ir::Interface *defaultInterface(const ir::Service &s);
 
 // Service `s` of `spec` as the supervisor starts it, trapping `trapped`
-// (sorted syscall numbers).
+// (sorted syscall numbers). `proxies` are the test's proxied interfaces
+// (runtime/proxy.h): every other service's interface that has one is
+// reached through it, so in `s`'s env values `localhost:<port>` and
+// `127.0.0.1:<port>` of that interface become the proxy's address, as do
+// the FAULTBOX_<SVC>_<IFACE>_* variables and the .proxy_addr/.proxy_host/
+// .proxy_port placeholders (which name the real address when there is no
+// proxy). A service's own addresses are never rewritten.
 ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
-                         std::vector<int> trapped);
+                         std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies = {});
 
 } // namespace fbc::rt

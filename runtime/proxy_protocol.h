@@ -66,6 +66,11 @@ struct RequestInfo {
   bool last = false;  // Request: always true. Head/Body: the request ends here
   std::string method; // see above
   std::string target; // see above
+  // Request/Head: the client closes after this request's reply (HTTP
+  // `Connection: close`, HTTP/1.0 without keep-alive): when the proxy
+  // answers it itself, it closes the connection after the reply, as the
+  // server would have.
+  bool closeAfter = false;
 };
 
 // A reply the proxy sends in place of forwarding a request.

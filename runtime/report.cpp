@@ -170,6 +170,40 @@ void unmediatedLines(std::string &out, const RunReport &r, const TestOutcome &t)
     out += line + (n == 1 ? "\n" : " (" + std::to_string(n) + " calls)\n");
 }
 
+// The proxy's decisions (one line per request a rule decided) and its
+// rules with their hits, as the syscall lines below show syscall decisions.
+void proxyLines(const RunReport &r, const TestOutcome &t, std::string &out) {
+  size_t decided = 0;
+  for (const TraceEvent &e : t.events)
+    decided += e.type == EventType::Proxy;
+  if (decided)
+    out += "  proxy trace (" + std::to_string(decided) + " decisions):\n";
+  for (const TraceEvent &e : t.events) {
+    if (e.type != EventType::Proxy)
+      continue;
+    std::string what;
+    for (const char *k : {"method", "path", "command", "key", "query"})
+      if (std::string v = e.field(k); !v.empty())
+        what += (what.empty() ? "" : " ") + v;
+    if (what.empty())
+      what = e.field("bytes").empty() ? "connection" : e.field("bytes") + " bytes";
+    std::string line = fmt("    #%llu  %-12s %s %s -> %s", static_cast<unsigned long long>(e.seq),
+                           (serviceName(r, e.service) + "." + e.field("interface")).c_str(),
+                           e.field("protocol").c_str(), what.c_str(), e.field("action").c_str());
+    if (std::string st = e.field("status"); !st.empty())
+      line += " " + st;
+    if (std::string d = e.field("delay"); !d.empty())
+      line += e.field("action") == "delay" ? " " + d : " (delayed " + d + ")";
+    if (std::string l = e.field("label"); !l.empty())
+      line += "  [" + l + "]";
+    out += line + "\n";
+  }
+  for (const TraceEvent &e : t.events)
+    if (e.type == EventType::ProxyFaultRemoved)
+      out += "  proxy rule on " + serviceName(r, e.service) + "." + e.field("interface") + ": " +
+             e.field("rule") + " (" + e.field("hits") + " hits)\n";
+}
+
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += "\n--- ";
   out += rowStatus(t);
@@ -207,6 +241,7 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
         out += "    " + syscallDecisionLine(r, e) + "\n";
     }
   }
+  proxyLines(r, t, out);
   for (const FaultSummary &f : t.faults) {
     bool tracing = f.action == "trace";
     out += std::string(tracing ? "  trace rule on " : "  fault rule on ") + f.service + ": " +

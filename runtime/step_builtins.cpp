@@ -66,7 +66,8 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
     t.fail("service " + ir::quote(svcName) + " is not running");
   std::string what = svcName + "." + iface.name + "." + std::string(method);
   auto cancelledFn = [this] { return cancelled(); };
-  uint16_t port = static_cast<uint16_t>(iface.port);
+  // Through the interface's proxy when the test has one, as the services do.
+  uint16_t port = proxyPort(svcName, iface.name).value_or(static_cast<uint16_t>(iface.port));
 
   if (method == "send") {
     std::string data;

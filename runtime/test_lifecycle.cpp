@@ -9,9 +9,11 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/composed_assumptions.h"
 #include "ir/duration.h"
 #include "ir/quote.h"
 #include "runtime/launch_config.h"
+#include "runtime/proxy.h"
 #include "runtime/supervisor.h"
 #include "runtime/test_rules.h"
 #include "runtime/unmediated_io.h"
@@ -83,11 +85,31 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   so.recordAllowedSyscalls = false;
   o.startWallNs = realtimeNs();
   auto sup = std::make_unique<Supervisor>(so);
+  // A proxy in front of each interface the test's protocol rules can
+  // target, listening before any service starts (their env names it).
+  auto hub = std::make_unique<ProxyHub>(sup->trace());
+  hub->rules().setSeed(cfg_.seed);
+  for (size_t i = 0; i < n && i < lt.proxies.size(); ++i)
+    for (const std::string &name : lt.proxies[i]) {
+      const ir::Interface *iface = spec.services[i].findInterface(name);
+      if (!iface || iface->port <= 0 || iface->port > 65535)
+        continue;
+      if (!hub->add({static_cast<ServiceId>(i), spec.services[i].name, name, iface->protocol,
+                     static_cast<uint16_t>(iface->port), 0},
+                    error)) {
+        o.result = Result::Error;
+        o.reason = error;
+        o.durationMs = (monotonicNs() - t0) / 1000000;
+        return o;
+      }
+    }
+  if (!hub->endpoints().empty())
+    hub->start();
   std::string dir = serviceDir();
   std::vector<ServiceId> order;
   bool detectAll = determinismInForce(spec);
   for (size_t i = 0; i < n; ++i) {
-    ServiceSpec ss = launchConfig(spec, spec.services[i], dir, traps_[i]);
+    ServiceSpec ss = launchConfig(spec, spec.services[i], dir, traps_[i], hub->endpoints());
     if (i < lt.observes.size() && !observedTraps(lt.observes[i], ss.observed, error)) {
       o.result = Result::Error;
       o.reason = error;
@@ -98,6 +120,9 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     order.push_back(sup->addService(std::move(ss)));
   }
   sup_ = sup.get();
+  proxies_ = hub.get();
+  proxyStarted_.clear();
+  proxyScopes_.clear();
   started_.clear();
   traceStarted_.clear();
 
@@ -126,7 +151,13 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
       endScopes(scopes);
     open->clear();
   }
+  for (auto &[iface, scopes] : proxyStarted_)
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+      popProxyRules(*it);
+  proxyStarted_.clear();
   sup->stopAll();
+  proxies_ = nullptr;
+  hub.reset(); // its events are in the trace; no connection outlives the test
   // A service that reached its pids limit (a fork bomb, a leak) makes the
   // test an error whatever the body said: it ran against a crippled service.
   for (const Supervisor::LimitHit &h : sup->limitHits()) {
@@ -189,15 +220,25 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
       std::optional<uint64_t> scope;
       if (!rules.empty())
         scope = pushRules(th, "fault_scenario", std::move(rules));
-      try {
-        result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
-      } catch (...) {
+      std::vector<uint64_t> proxyScopes;
+      auto endScopes = [&] {
+        for (auto it = proxyScopes.rbegin(); it != proxyScopes.rend(); ++it)
+          popProxyRules(*it);
         if (scope)
           sup_->removeFaults(*scope);
+      };
+      try {
+        for (const std::string &a : t.faults)
+          for (const ir::FaultAssumption *fa : ir::composedAssumptions(loaded_.spec(), a))
+            if (!fa->proxyRules.empty())
+              proxyScopes.push_back(pushProxyRules(th, "fault_scenario", fa->target.service,
+                                                   fa->target.interface, fa->proxyRules));
+        result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+      } catch (...) {
+        endScopes();
         throw;
       }
-      if (scope)
-        sup_->removeFaults(*scope);
+      endScopes();
       if (t.expect) {
         try {
           checkExpect(th, *t.expect, result ? result : star::none());

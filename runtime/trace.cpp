@@ -52,6 +52,12 @@ std::string_view eventTypeName(EventType t) {
     return "fault_zero_traffic";
   case EventType::UnmediatedIo:
     return "unmediated_io";
+  case EventType::Proxy:
+    return "proxy";
+  case EventType::ProxyFaultApplied:
+    return "proxy_fault_applied";
+  case EventType::ProxyFaultRemoved:
+    return "proxy_fault_removed";
   }
   return "unknown";
 }

@@ -31,7 +31,10 @@ enum class EventType : uint8_t {
   // label?, path?, watched, passed_over, seen_paths?, seen_destinations?,
   // unresolved_paths?, hint): recorded just before its fault_removed.
   FaultZeroTraffic,
-  UnmediatedIo,   // I/O the rules cannot see (unmediated_io.h): category, syscall, pid, detail?
+  UnmediatedIo,      // I/O the rules cannot see (unmediated_io.h): category, syscall, pid, detail?
+  Proxy,             // a proxy rule decided a request (runtime/proxy.h)
+  ProxyFaultApplied, // fields: interface, protocol, rule
+  ProxyFaultRemoved, // fields: interface, protocol, rule, hits
 };
 
 // A test's trace keeps at most this many syscall events (a deny hit in a

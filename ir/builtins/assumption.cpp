@@ -58,6 +58,7 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
     Value value;
   };
   std::vector<Pending> syscallFaults;
+  const syntax::Argument *proxyRulesAt = nullptr;
 
   for (const star::Kwarg &kw : args.kwargs) {
     std::string_view k = kw.name->view();
@@ -97,8 +98,20 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
         a.faults.push_back(child->data.name);
       }
     } else if (k == "rules") {
-      site.fail(site.at(site.keyword(k)),
-                prefix + ": rules= (protocol-level proxy faults) is not supported by fbc yet");
+      std::vector<Value> items;
+      if (!listItems(v, items))
+        site.fail(site.at(lit), prefix + ": rules= must be a list of response()/error()/"
+                                         "delay()/drop() rules, got " +
+                                    typeOf(v));
+      for (size_t i = 0; i < items.size(); ++i) {
+        auto *rule = valueAs<ProxyRuleValue>(items[i]);
+        if (!rule)
+          site.fail(site.at(CallSite::element(lit, i)),
+                    prefix + ": rules= items must be response()/error()/delay()/drop(), got " +
+                        typeOf(items[i]));
+        a.proxyRules.push_back(rule->data);
+      }
+      proxyRulesAt = site.keyword(k);
     } else if (k == "monitors") {
       std::vector<Value> items;
       if (!listItems(v, items))
@@ -158,12 +171,23 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
     a.rules.push_back(std::move(r));
   }
 
+  if (proxyRulesAt) {
+    if (a.target.interface.empty())
+      site.fail(site.at(proxyRulesAt), prefix + ": rules= needs target= to be an interface "
+                                                "(svc.iface), the one the proxy stands in front of");
+    const Interface *iface =
+        targetService ? targetService->data.findInterface(a.target.interface) : nullptr;
+    for (const ProxyRule &r : a.proxyRules)
+      if (std::string why = proxyRuleMismatch(r, iface ? iface->protocol : ""); !why.empty())
+        site.fail(r.loc, prefix + ": " + why + " (interface " + a.target.service + "." +
+                             a.target.interface + ")");
+  }
   if (AssumptionValue *prev = b.findAssumption(a.name))
     site.fail(site.at(site.positional(0)), prefix +
                                                ": duplicate fault assumption name (first "
                                                "declared at " +
                                                prev->data.loc.str() + ")");
-  if (a.rules.empty() && a.faults.empty())
+  if (a.rules.empty() && a.proxyRules.empty() && a.faults.empty())
     b.warnings.emplace_back(a.loc, prefix + " has no fault rules and composes no other "
                                             "assumption: applying it injects nothing");
   b.assumptions.push_back(value);

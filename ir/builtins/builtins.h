@@ -25,6 +25,9 @@ FBC_SPEC_BUILTIN(readyFn);
 FBC_SPEC_BUILTIN(denyFn);
 FBC_SPEC_BUILTIN(delayFn);
 FBC_SPEC_BUILTIN(allowFn);
+FBC_SPEC_BUILTIN(responseFn); // proxy rules
+FBC_SPEC_BUILTIN(errorFn);
+FBC_SPEC_BUILTIN(dropFn);
 // assumption.cpp
 FBC_SPEC_BUILTIN(faultAssumptionFn);
 // scenarios.cpp

@@ -1,5 +1,7 @@
 // deny(errno, ...), delay(duration, ...) and allow(...): fault values that
-// fault_assumption() (and, at run time, fault()) attach to syscalls.
+// fault_assumption() (and, at run time, fault()) attach to syscalls; and
+// the protocol-level rules response(), error(), delay(delay=) and drop()
+// that fault(svc.iface, ...) and fault_assumption(rules=) give the proxy.
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"
@@ -10,6 +12,7 @@
 #include "ir/syscalls.h"
 
 #include <cmath>
+#include <functional>
 #include <cstdlib>
 #include <string>
 
@@ -78,10 +81,13 @@ std::string stringKwarg(const CallSite &site, std::string_view fn, std::string_v
   return std::string(s->view());
 }
 
-// The keywords shared by deny() and delay(), checked in the reference's
-// order: max_fires type, max_fires > 0, probability < 1, mode value,
-// max_fires with stochastic, exhaustive without max_fires.
-void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args &args, Fault &f) {
+// The keywords shared by deny() and delay() (and the proxy rules, whose
+// own keywords `other` takes: false for an unknown one), checked in the
+// reference's order: max_fires type, max_fires > 0, probability < 1, mode
+// value, max_fires with stochastic, exhaustive without max_fires.
+void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args &args, Fault &f,
+                     llvm::ArrayRef<std::string_view> valid = kRuleKeywords,
+                     const std::function<bool(std::string_view, Value)> &other = nullptr) {
   Value maxFires, mode;
   for (const star::Kwarg &kw : args.kwargs) {
     std::string_view k = kw.name->view();
@@ -93,10 +99,10 @@ void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args
       mode = kw.value;
     else if (k == "label")
       f.label = stringKwarg(site, fn, k, kw.value);
-    else if (k == "path")
+    else if (k == "path" && !other)
       f.path = stringKwarg(site, fn, k, kw.value);
-    else
-      failUnknownKeyword(site, std::string(fn) + "():", k, kRuleKeywords);
+    else if (!other || !other(k, kw.value))
+      failUnknownKeyword(site, std::string(fn) + "():", k, valid);
   }
   std::string p = std::string(fn) + "(): ";
   if (maxFires) {
@@ -142,7 +148,108 @@ star::String *onePositional(const CallSite &site, const char *fn, const star::Ar
   return s;
 }
 
+constexpr std::string_view kProxyKeywords[] = {
+    "body",  "command", "delay",  "key",         "label",  "max_fires", "message", "method",
+    "mode",  "path",    "per",    "probability", "query",  "reset",     "status",
+};
+
+// response(), error(), delay(delay=), drop(): keyword arguments only.
+Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action,
+                const star::Args &args) {
+  const char *fn = proxyActionName(action);
+  std::string p = std::string(fn) + "(): ";
+  if (!args.positional.empty())
+    site.fail(site.at(site.positional(0)),
+              p + "takes keyword arguments only" +
+                  (action == ProxyAction::Delay ? "" : ", e.g. " + std::string(fn) +
+                                                           "(path=\"/orders*\", status=503)"));
+  auto *value = t.heap.make<ProxyRuleValue>();
+  ProxyRule &r = value->data;
+  r.action = action;
+  r.loc = site.loc();
+  bool haveDelay = false;
+  auto allowed = [&](std::string_view k) {
+    if (k == "status")
+      return action == ProxyAction::Respond || action == ProxyAction::Error;
+    if (k == "message")
+      return action == ProxyAction::Error;
+    if (k == "body")
+      return action == ProxyAction::Respond;
+    if (k == "delay")
+      return action == ProxyAction::Delay;
+    if (k == "reset")
+      return action == ProxyAction::Drop;
+    if (k == "per")
+      return action == ProxyAction::Drop || action == ProxyAction::Delay;
+    return k == "method" || k == "path" || k == "query" || k == "command" || k == "key";
+  };
+  Fault knobs;
+  parseRuleKwargs(site, fn, args, knobs, kProxyKeywords, [&](std::string_view k, Value v) {
+    if (!allowed(k))
+      return false;
+    Loc at = site.at(site.keywordValue(k));
+    if (k == "status") {
+      if (v.isSmallInt() && v.smallInt() >= 100 && v.smallInt() <= 599)
+        r.status = v.smallInt();
+      else if (auto *s = v.as<star::String>(); s && action == ProxyAction::Error &&
+                                               s->view().size() == 5)
+        r.code = std::string(s->view());
+      else
+        site.fail(at, p + "status= must be an HTTP status (100-599)" +
+                          (action == ProxyAction::Error ? " or a 5-character SQLSTATE like \"57P01\""
+                                                        : "") +
+                          ", got " + star::repr(v));
+    } else if (k == "delay") {
+      r.delayNs = durationArg(site, v, at, "delay() bad duration", /*allowZero=*/true);
+      haveDelay = true;
+    } else if (k == "reset") {
+      auto *b = v.as<star::Bool>();
+      if (!b)
+        site.fail(at, p + "reset= must be a bool, got " + typeOf(v));
+      r.reset = b->value;
+    } else if (k == "per") {
+      std::string per = stringKwarg(site, fn, k, v);
+      if (per != "connection" && per != "request")
+        site.fail(at, p + "per= must be \"request\" or \"connection\", got " + quote(per));
+      r.perConnection = per == "connection";
+    } else {
+      std::string text = stringKwarg(site, fn, k, v);
+      (k == "method"    ? r.method
+       : k == "path"    ? r.path
+       : k == "query"   ? r.query
+       : k == "command" ? r.command
+       : k == "key"     ? r.key
+       : k == "message" ? r.message
+                        : r.body) = text;
+      r.hasBody = r.hasBody || k == "body";
+    }
+    return true;
+  });
+  if (action == ProxyAction::Delay && !haveDelay)
+    site.fail("delay() requires delay= or a positional duration argument");
+  r.probability = knobs.probability;
+  r.maxFires = knobs.maxFires;
+  r.mode = knobs.mode;
+  r.label = knobs.label;
+  return Value::object(value);
+}
+
 } // namespace
+
+Value responseFn(star::Thread &t, Value, const star::Args &args) {
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  return proxyRule(t, site, ProxyAction::Respond, args);
+}
+
+Value errorFn(star::Thread &t, Value, const star::Args &args) {
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  return proxyRule(t, site, ProxyAction::Error, args);
+}
+
+Value dropFn(star::Thread &t, Value, const star::Args &args) {
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  return proxyRule(t, site, ProxyAction::Drop, args);
+}
 
 Value denyFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
@@ -163,8 +270,7 @@ Value denyFn(star::Thread &t, Value, const star::Args &args) {
 Value delayFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   if (args.positional.empty())
-    site.fail("delay() without a duration is the protocol-level (proxy) delay, which fbc does "
-              "not support yet; for a syscall delay write delay(\"500ms\")");
+    return proxyRule(t, site, ProxyAction::Delay, args);
   star::String *d = onePositional(site, "delay", args);
   auto *fault = t.heap.make<FaultValue>();
   Fault &f = fault->data;

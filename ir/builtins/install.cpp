@@ -23,7 +23,9 @@ constexpr Entry kLoadTime[] = {
     {"delay", delayFn},
     {"deny", denyFn},
     {"determinism", determinismFn},
+    {"drop", dropFn},
     {"duration", durationFn},
+    {"error", errorFn},
     {"expect_error_within", expectErrorWithinFn},
     {"expect_hang", expectHangFn},
     {"expect_success", expectSuccessFn},
@@ -34,6 +36,7 @@ constexpr Entry kLoadTime[] = {
     {"interface", interfaceFn},
     {"op", opFn},
     {"ready", readyFn},
+    {"response", responseFn},
     {"scenario", scenarioFn},
     {"service", serviceFn},
     {"tcp", tcpFn},
@@ -56,7 +59,7 @@ struct Unsupported {
   const char *name;
   const char *what;
 };
-constexpr const char *kProxy = "protocol-level proxy faults";
+constexpr const char *kProxy = "Kafka and NATS proxy faults";
 constexpr const char *kMocks = "mock services";
 constexpr const char *kTemporal = "temporal properties and monitors";
 constexpr const char *kNetwork = "network faults (gVisor runtime)";
@@ -71,10 +74,8 @@ constexpr Unsupported kUnsupported[] = {
     {"bytes_response", kMocks},
     {"client", "API clients"},
     {"decoder", kObserve},
-    {"drop", kProxy},
     {"duplicate", kProxy},
     {"dynamic", kMocks},
-    {"error", kProxy},
     {"eventually", kTemporal},
     {"grpc_error", kMocks},
     {"grpc_raw_response", kMocks},
@@ -106,7 +107,6 @@ constexpr Unsupported kUnsupported[] = {
     {"partition_stop", kNetwork},
     {"redirect", kMocks},
     {"remotes", "remote services"},
-    {"response", kProxy},
     {"status_only", kMocks},
     {"text_response", kMocks},
     {"tls_cert", "TLS interfaces"},

@@ -227,6 +227,10 @@ void OpValue::repr(star::Printer &p) const {
 
 // --- fault_assumption --------------------------------------------------------
 
+void ProxyRuleValue::repr(star::Printer &p) const {
+  p.write("<proxy_fault " + data.display() + ">");
+}
+
 void AssumptionValue::repr(star::Printer &p) const {
   p.write("<fault_assumption " + data.name);
   for (const FaultRule &r : data.rules)

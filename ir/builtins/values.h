@@ -87,6 +87,17 @@ public:
   Fault data;
 };
 
+// response() / error() / delay(delay=) / drop(): a protocol-level rule.
+class ProxyRuleValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "proxy_fault";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+
+  ProxyRule data;
+};
+
 class OpValue final : public SpecValue {
 public:
   static constexpr std::string_view kTypeName = "op";

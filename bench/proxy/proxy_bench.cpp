@@ -1,0 +1,179 @@
+// bench/proxy: what fbc's fault proxy adds to one request, against a direct
+// connection to the same server, in the same run.
+//
+// A keep-alive HTTP/1.1 server (a thread of this process, blocking
+// sockets, one fixed 200 response per request) and a line-echo TCP server;
+// a ProxyHub (runtime/proxy.h) in front of each with one rule in force that
+// does not match the traffic (so every request is split, matched and
+// relayed: the cost of a proxied interface while no fault fires). The
+// client sends N sequential requests over one connection, alternating
+// batches of 1,000 direct and 1,000 proxied so both see the same machine
+// state, and prints the median and p99 round trip of each and the median
+// difference.
+//
+//   cmake --build --preset release --target proxy_bench
+//   build/release/bench/proxy/proxy_bench [N]
+#include "runtime/proxy.h"
+#include "runtime/trace.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace fbc;
+
+namespace {
+
+int listenLoopback(uint16_t &port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) < 0 || listen(fd, 64) < 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) < 0) {
+    perror("listen");
+    std::exit(1);
+  }
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
+int dial(uint16_t port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(port);
+  if (connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) < 0) {
+    perror("connect");
+    std::exit(1);
+  }
+  return fd;
+}
+
+// Serves every connection on its own thread: for each request (HTTP: up to
+// the blank line; line: up to '\n') writes `reply`.
+void serve(int ls, std::string terminator, std::string reply) {
+  std::thread([=] {
+    for (;;) {
+      int c = accept(ls, nullptr, nullptr);
+      if (c < 0)
+        return;
+      int one = 1;
+      setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      std::thread([=] {
+        std::string buf;
+        char tmp[4096];
+        for (;;) {
+          ssize_t n = recv(c, tmp, sizeof tmp, 0);
+          if (n <= 0)
+            break;
+          buf.append(tmp, size_t(n));
+          for (size_t at; (at = buf.find(terminator)) != std::string::npos;) {
+            buf.erase(0, at + terminator.size());
+            send(c, reply.data(), reply.size(), MSG_NOSIGNAL);
+          }
+        }
+        close(c);
+      }).detach();
+    }
+  }).detach();
+}
+
+// One request and its whole reply (`replySize` bytes); the round trip in ns.
+int64_t roundTrip(int fd, const std::string &req, size_t replySize) {
+  auto t0 = std::chrono::steady_clock::now();
+  send(fd, req.data(), req.size(), MSG_NOSIGNAL);
+  size_t got = 0;
+  char buf[4096];
+  while (got < replySize) {
+    ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) {
+      std::fprintf(stderr, "connection closed\n");
+      std::exit(1);
+    }
+    got += size_t(n);
+  }
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                              t0)
+      .count();
+}
+
+double percentile(std::vector<int64_t> v, double p) {
+  std::sort(v.begin(), v.end());
+  return double(v[size_t(p * double(v.size() - 1))]) / 1000.0;
+}
+
+void bench(const char *name, const char *protocol, const std::string &terminator,
+           const std::string &req, const std::string &reply, const ir::ProxyRule &rule, int n) {
+  uint16_t port = 0;
+  serve(listenLoopback(port), terminator, reply);
+  rt::Trace trace;
+  rt::ProxyHub hub(trace);
+  std::string error;
+  if (!hub.add({0, "svc", "main", protocol, port, 0}, error)) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    std::exit(1);
+  }
+  hub.start();
+  rt::ProxyRuleSpec spec;
+  spec.rule = rule;
+  spec.siteKey = "svc.main:error";
+  std::vector<rt::ProxyRuleSpec> rules;
+  rules.push_back(spec);
+  hub.rules().push(std::move(rules));
+  int direct = dial(port), proxied = dial(hub.endpoints()[0].proxyPort);
+  for (int i = 0; i < 1000; ++i) { // warm up both paths
+    roundTrip(direct, req, reply.size());
+    roundTrip(proxied, req, reply.size());
+  }
+  std::vector<int64_t> d, p;
+  for (int done = 0; done < n; done += 1000) {
+    for (int i = 0; i < 1000; ++i)
+      d.push_back(roundTrip(direct, req, reply.size()));
+    for (int i = 0; i < 1000; ++i)
+      p.push_back(roundTrip(proxied, req, reply.size()));
+  }
+  std::printf("%-5s direct  median %7.1f us  p99 %7.1f us  (%zu requests)\n", name,
+              percentile(d, 0.5), percentile(d, 0.99), d.size());
+  std::printf("%-5s proxied median %7.1f us  p99 %7.1f us\n", name, percentile(p, 0.5),
+              percentile(p, 0.99));
+  std::printf("%-5s added at the median: %.1f us per request\n", name,
+              percentile(p, 0.5) - percentile(d, 0.5));
+  close(direct);
+  close(proxied);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? std::atoi(argv[1]) : 20000;
+  std::string body = "{\"ok\":true}";
+  std::string http = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                     std::to_string(body.size()) + "\r\n\r\n" + body;
+  ir::ProxyRule miss;
+  miss.action = ir::ProxyAction::Error;
+  miss.path = "/never/*";
+  miss.status = 503;
+  bench("http", "http", "\r\n\r\n", "GET /orders/17 HTTP/1.1\r\nHost: bench\r\n\r\n", http, miss,
+        n);
+  ir::ProxyRule tcpMiss;
+  tcpMiss.action = ir::ProxyAction::Delay;
+  tcpMiss.delayNs = 1000000;
+  tcpMiss.probability = 0; // matches every chunk, never fires
+  bench("tcp", "tcp", "\n", "GET k\n", "value\n", tcpMiss, n);
+}

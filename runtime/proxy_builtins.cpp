@@ -1,0 +1,157 @@
+// Protocol rules on an interface: fault(svc.iface, rule, ..., run=),
+// fault_start(svc.iface, rule, ...) and fault_stop(svc.iface), and the
+// proxy scopes they (and a scenario's assumptions with rules=) push on the
+// test's proxy (runtime/proxy.h).
+#include "runtime/executor.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "ir/builtins/values.h"
+#include "ir/fanout_sites.h"
+#include "ir/quote.h"
+#include "runtime/proxy.h"
+#include "runtime/supervisor.h"
+
+namespace fbc::rt {
+
+using ir::builtins::InterfaceRefValue;
+using ir::builtins::ProxyRuleValue;
+using ir::builtins::valueAs;
+using star::Value;
+
+namespace {
+
+// The rules after the target: response()/error()/delay()/drop() values.
+std::vector<ir::ProxyRule> ruleArgs(star::Thread &t, const char *who, const InterfaceRefValue &ref,
+                                    const star::Args &args) {
+  std::string prefix = std::string(who) + "(" + ref.service + "." + ref.iface.name + ", ...)";
+  std::vector<ir::ProxyRule> out;
+  for (size_t i = 1; i < args.positional.size(); ++i) {
+    auto *r = valueAs<ProxyRuleValue>(args.positional[i]);
+    if (!r)
+      t.fail(prefix + " arguments must be response()/error()/delay()/drop(), got " +
+             std::string(star::typeName(args.positional[i])));
+    out.push_back(r->data);
+  }
+  if (out.empty())
+    t.fail(prefix + " requires at least one protocol fault, e.g. error(path=\"/*\", status=503)");
+  return out;
+}
+
+} // namespace
+
+std::optional<uint16_t> Executor::proxyPort(const std::string &service,
+                                            const std::string &iface) const {
+  if (!proxies_)
+    return std::nullopt;
+  std::optional<size_t> i = proxies_->find(service, iface);
+  if (!i)
+    return std::nullopt;
+  return proxies_->endpoints()[*i].proxyPort;
+}
+
+uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::string &service,
+                                  const std::string &iface,
+                                  const std::vector<ir::ProxyRule> &rules) {
+  std::string name = service + "." + iface;
+  std::optional<size_t> index = proxies_ ? proxies_->find(service, iface) : std::nullopt;
+  if (!index)
+    t.fail(std::string(who) + "(): interface " + ir::quote(name) +
+           " has no proxy in this test, so this fault could not fire. fbc decides which "
+           "interfaces to proxy from the spec before the test starts, and it could not see "
+           "this rule: name the interface in the call itself, e.g. fault(" +
+           name + ", error(...), run=...)");
+  const ProxyEndpoint &ep = proxies_->endpoints()[*index];
+  std::vector<ProxyRuleSpec> specs;
+  ProxyScope scope{0, *index, {}};
+  for (const ir::ProxyRule &r : rules) {
+    if (std::string why = ir::proxyRuleMismatch(r, ep.protocol); !why.empty())
+      t.fail(std::string(who) + "(" + name + ", ...): " + why);
+    ProxyRuleSpec s;
+    s.interface = *index;
+    s.rule = r;
+    // The codec's form of the target matcher (a Postgres query is
+    // normalised as the traffic is).
+    std::string &target = !s.rule.path.empty()  ? s.rule.path
+                          : !s.rule.key.empty() ? s.rule.key
+                                                : s.rule.query;
+    target = proxies_->normalizeTarget(*index, target);
+    s.siteKey = ir::probabilitySiteKey(r.label, name, ir::proxyActionName(r.action));
+    if (r.maxFires > 0 && r.probability < 1 && r.mode != ir::FaultMode::Stochastic) {
+      s.leafBits = uint64_t(r.maxFires);
+      s.decisionOverride = leafOverride(t, who, s.siteKey, s.leafBits);
+    }
+    scope.rules.push_back(r.display());
+    sup_->trace().record(EventType::ProxyFaultApplied, ep.service,
+                         {{"interface", iface}, {"protocol", ep.protocol}, {"rule", r.display()}});
+    specs.push_back(std::move(s));
+  }
+  scope.id = proxies_->rules().push(std::move(specs));
+  proxyScopes_.push_back(std::move(scope));
+  return proxyScopes_.back().id;
+}
+
+void Executor::popProxyRules(uint64_t id) {
+  for (auto it = proxyScopes_.begin(); it != proxyScopes_.end(); ++it) {
+    if (it->id != id)
+      continue;
+    const ProxyEndpoint &ep = proxies_->endpoints()[it->iface];
+    for (const ProxyRuleStats &st : proxies_->rules().pop(id))
+      sup_->trace().record(EventType::ProxyFaultRemoved, ep.service,
+                           {{"interface", ep.interface},
+                            {"protocol", ep.protocol},
+                            {"rule", st.rule},
+                            {"hits", std::to_string(st.fires)}});
+    proxyScopes_.erase(it);
+    return;
+  }
+}
+
+Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
+                               const star::Args &args, Value run) {
+  for (const star::Kwarg &k : args.kwargs)
+    if (k.name->view() != "run")
+      t.fail("fault(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
+             ir::quote(k.name->view()) + " (protocol faults are positional: error(...), ...)");
+  std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault", ref, args);
+  if (!run)
+    t.fail("fault() requires run= keyword with a callback function");
+  if (!run.isObject() || !run.obj()->callable())
+    t.fail("fault() run= must be a callable");
+  uint64_t scope = pushProxyRules(t, "fault", ref.service, ref.iface.name, rules);
+  Value result;
+  try {
+    result = star::call(t, run, llvm::ArrayRef<Value>{});
+  } catch (...) {
+    popProxyRules(scope);
+    throw;
+  }
+  popProxyRules(scope);
+  return result ? result : star::none();
+}
+
+Value Executor::faultStartInterface(star::Thread &t, const InterfaceRefValue &ref,
+                                    const star::Args &args) {
+  if (!args.kwargs.empty())
+    t.fail("fault_start(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
+           ir::quote(args.kwargs.front().name->view()));
+  std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault_start", ref, args);
+  uint64_t scope = pushProxyRules(t, "fault_start", ref.service, ref.iface.name, rules);
+  proxyStarted_[proxies_->find(ref.service, ref.iface.name).value()].push_back(scope);
+  return star::none();
+}
+
+Value Executor::faultStopInterface(const InterfaceRefValue &ref) {
+  std::optional<size_t> i = proxies_ ? proxies_->find(ref.service, ref.iface.name) : std::nullopt;
+  if (!i)
+    return star::none();
+  std::vector<uint64_t> &scopes = proxyStarted_[*i];
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+    popProxyRules(*it);
+  scopes.clear();
+  return star::none();
+}
+
+} // namespace fbc::rt
