@@ -128,13 +128,15 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
   };
   for (const Matcher &m : kMatchers)
     if (!(r.*m.field).empty() && !speaks(m.protocols))
-      return std::string(m.name) + "= matches " + std::string(m.protocols.substr(0, m.protocols.find(' '))) +
-             " traffic, not " + std::string(protocol);
+      return std::string(m.name) + "= matches " +
+             std::string(m.protocols.substr(0, m.protocols.find(' '))) + " traffic, not " +
+             std::string(protocol);
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
   if (replies && !speaks("http http2 redis postgres"))
-    return std::string(proxyActionName(r.action)) + "() needs a protocol the proxy can answer in "
-           "(http, redis, postgres); " + std::string(protocol) +
-           " traffic can only be delayed or dropped";
+    return std::string(proxyActionName(r.action)) +
+           "() needs a protocol the proxy can answer in "
+           "(http, redis, postgres); " +
+           std::string(protocol) + " traffic can only be delayed or dropped";
   if (r.perConnection && replies)
     return "per=\"connection\" applies to delay() and drop() only";
   return "";

@@ -144,13 +144,13 @@ const char *proxyActionName(ProxyAction a); // "response", "error", "delay", "dr
 struct ProxyRule {
   ProxyAction action = ProxyAction::Error;
   std::string method, path, query, command, key; // matchers
-  int64_t status = 0;   // response()/error() status=<int> (0: the protocol's default)
-  std::string code;     // error(status="57P01"): a SQLSTATE given as a string
-  std::string message;  // error(message=)
-  std::string body;     // response(body=)
+  int64_t status = 0;  // response()/error() status=<int> (0: the protocol's default)
+  std::string code;    // error(status="57P01"): a SQLSTATE given as a string
+  std::string message; // error(message=)
+  std::string body;    // response(body=)
   bool hasBody = false;
-  int64_t delayNs = 0;  // delay(delay=)
-  bool reset = false;   // drop(reset=True): RST instead of FIN
+  int64_t delayNs = 0;        // delay(delay=)
+  bool reset = false;         // drop(reset=True): RST instead of FIN
   bool perConnection = false; // per="connection": decided once when a client connects
   double probability = 1;
   int64_t maxFires = 0;
@@ -177,9 +177,9 @@ struct FaultAssumption {
   std::string name;
   FaultTarget target; // may be unset when the assumption only composes
   std::string description;
-  std::vector<FaultRule> rules;        // in keyword order
-  std::vector<ProxyRule> proxyRules;   // rules= (target is an interface), in list order
-  std::vector<std::string> faults;     // composed assumptions (faults=), in order
+  std::vector<FaultRule> rules;      // in keyword order
+  std::vector<ProxyRule> proxyRules; // rules= (target is an interface), in list order
+  std::vector<std::string> faults;   // composed assumptions (faults=), in order
   Loc loc;
 };
 

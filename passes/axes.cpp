@@ -361,8 +361,7 @@ private:
           if (star::Value g = global(rule, sc)) {
             if (auto *r = ir::builtins::valueAs<ir::builtins::ProxyRuleValue>(g))
               ruleSite(proxyKnobs(r->data), iface, ir::proxyActionName(r->data.action), "",
-                       r->data.loc, "fault() " + r->data.display(), out.probability,
-                       out.unmodeled);
+                       r->data.loc, "fault() " + r->data.display(), out.probability, out.unmodeled);
             continue;
           }
           auto *rc = dyn_cast<CallExpr>(rule);

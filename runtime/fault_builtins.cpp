@@ -145,8 +145,8 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
     try {
       for (const ir::FaultAssumption *fa : ir::composedAssumptions(loaded_.spec(), a->data.name))
         if (!fa->proxyRules.empty())
-          proxyScopes.push_back(pushProxyRules(t, "fault", fa->target.service,
-                                               fa->target.interface, fa->proxyRules));
+          proxyScopes.push_back(
+              pushProxyRules(t, "fault", fa->target.service, fa->target.interface, fa->proxyRules));
       result = runWithRules(t, "fault", std::move(rules), run);
     } catch (...) {
       pop();

@@ -102,12 +102,12 @@ struct ProxyHub::Conn {
   std::unique_ptr<ProtocolCodec> codec; // null: plain TCP
   bool connected = false;               // to the real port
   bool dead = false;
-  std::string pending;   // client bytes not yet decided
-  bool held = false; // a delay timer owns the front unit
+  std::string pending;                       // client bytes not yet decided
+  bool held = false;                         // a delay timer owns the front unit
   std::optional<ProxyDecision> heldDecision; // its decision, applied when the timer fires
   enum class Body { None, Forward, Discard } body = Body::None;
-  uint64_t owed = 0;        // replies the server owes for forwarded requests
-  std::string queuedReply;  // a reply of ours waiting for `owed` to reach 0
+  uint64_t owed = 0;       // replies the server owes for forwarded requests
+  std::string queuedReply; // a reply of ours waiting for `owed` to reach 0
   bool replyQueued = false;
   bool closeAfterReply = false; // the client asked to close after our reply
 
@@ -358,8 +358,8 @@ struct ProxyHub::Conn {
     if (d.delayNs > 0)
       f.emplace_back("delay", ir::formatDuration(d.delayNs));
     if (action == ir::ProxyAction::Error || action == ir::ProxyAction::Respond)
-      f.emplace_back("status", !r.code.empty() ? r.code
-                               : r.status     ? std::to_string(r.status)
+      f.emplace_back("status", !r.code.empty()                    ? r.code
+                               : r.status                         ? std::to_string(r.status)
                                : action == ir::ProxyAction::Error ? "error"
                                                                   : "ok");
     f.emplace_back("rule", r.display());

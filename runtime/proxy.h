@@ -64,7 +64,7 @@ public:
 private:
   friend struct Conn;
   void accept(size_t iface, int fd);
-  void dial(Conn &c); // connects c to the real port (non-blocking)
+  void dial(Conn &c);   // connects c to the real port (non-blocking)
   void retire(Conn *c); // closes c's fds now, frees it on a later loop turn
   void record(size_t iface, std::vector<std::pair<std::string, std::string>> fields);
 

@@ -91,8 +91,8 @@ public:
     }
     while (fed_ < pending.size()) {
       event_ = Event::None;
-      size_t n = http_parser_execute(&req_, &reqSettings_, pending.data() + fed_,
-                                     pending.size() - fed_);
+      size_t n =
+          http_parser_execute(&req_, &reqSettings_, pending.data() + fed_, pending.size() - fed_);
       fed_ += n;
       if (HTTP_PARSER_ERRNO(&req_) == HPE_PAUSED) {
         http_parser_pause(&req_, 0);
@@ -160,9 +160,8 @@ public:
       body = spec.body;
     else if (spec.kind == ReplyKind::Error)
       body = "{\"error\":\"" +
-             jsonEscape(spec.message.empty()
-                            ? http_status_str(static_cast<http_status>(status))
-                            : spec.message) +
+             jsonEscape(spec.message.empty() ? http_status_str(static_cast<http_status>(status))
+                                             : spec.message) +
              "\"}";
     std::string reason = http_status_str(static_cast<http_status>(status));
     if (reason == "<unknown>")
@@ -190,7 +189,7 @@ private:
 
   http_parser req_{}, resp_{};
   http_parser_settings reqSettings_{}, respSettings_{};
-  size_t fed_ = 0;      // bytes at the front of `pending` already fed to req_
+  size_t fed_ = 0; // bytes at the front of `pending` already fed to req_
   bool headers_ = false, inBody_ = false, upgraded_ = false, keepAlive_ = true;
   Event event_ = Event::None;
   std::string url_, method_;

@@ -81,8 +81,8 @@ uint64_t ProxyRuleTable::push(std::vector<ProxyRuleSpec> specs) {
 std::vector<ProxyRuleStats> ProxyRuleTable::pop(uint64_t scope) {
   std::lock_guard lock(mu_);
   std::vector<ProxyRuleStats> out;
-  auto it = std::find_if(scopes_.begin(), scopes_.end(),
-                         [&](const Scope &s) { return s.id == scope; });
+  auto it =
+      std::find_if(scopes_.begin(), scopes_.end(), [&](const Scope &s) { return s.id == scope; });
   if (it == scopes_.end())
     return out;
   for (const Rule &r : it->rules)

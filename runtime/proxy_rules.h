@@ -38,7 +38,7 @@ struct ProxyRuleSpec {
 
 // What the proxy does with one unit.
 struct ProxyDecision {
-  int64_t delayNs = 0; // first (sum of the delay rules that fired)
+  int64_t delayNs = 0;                   // first (sum of the delay rules that fired)
   std::optional<ir::ProxyAction> action; // Respond / Error / Drop, or forward when unset
   std::optional<ir::ProxyRule> rule;     // a copy of the deciding (or first delaying) rule
   std::string label;                     // the deciding (or delaying) rule's label

@@ -108,8 +108,7 @@ int64_t roundTrip(int fd, const std::string &req, size_t replySize) {
     }
     got += size_t(n);
   }
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                              t0)
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
       .count();
 }
 

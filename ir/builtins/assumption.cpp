@@ -100,8 +100,9 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
     } else if (k == "rules") {
       std::vector<Value> items;
       if (!listItems(v, items))
-        site.fail(site.at(lit), prefix + ": rules= must be a list of response()/error()/"
-                                         "delay()/drop() rules, got " +
+        site.fail(site.at(lit), prefix +
+                                    ": rules= must be a list of response()/error()/"
+                                    "delay()/drop() rules, got " +
                                     typeOf(v));
       for (size_t i = 0; i < items.size(); ++i) {
         auto *rule = valueAs<ProxyRuleValue>(items[i]);
@@ -173,8 +174,9 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
 
   if (proxyRulesAt) {
     if (a.target.interface.empty())
-      site.fail(site.at(proxyRulesAt), prefix + ": rules= needs target= to be an interface "
-                                                "(svc.iface), the one the proxy stands in front of");
+      site.fail(site.at(proxyRulesAt), prefix +
+                                           ": rules= needs target= to be an interface "
+                                           "(svc.iface), the one the proxy stands in front of");
     const Interface *iface =
         targetService ? targetService->data.findInterface(a.target.interface) : nullptr;
     for (const ProxyRule &r : a.proxyRules)

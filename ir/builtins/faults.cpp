@@ -12,8 +12,8 @@
 #include "ir/syscalls.h"
 
 #include <cmath>
-#include <functional>
 #include <cstdlib>
+#include <functional>
 #include <string>
 
 namespace fbc::ir::builtins {
@@ -149,20 +149,20 @@ star::String *onePositional(const CallSite &site, const char *fn, const star::Ar
 }
 
 constexpr std::string_view kProxyKeywords[] = {
-    "body",  "command", "delay",  "key",         "label",  "max_fires", "message", "method",
-    "mode",  "path",    "per",    "probability", "query",  "reset",     "status",
+    "body", "command", "delay", "key",         "label", "max_fires", "message", "method",
+    "mode", "path",    "per",   "probability", "query", "reset",     "status",
 };
 
 // response(), error(), delay(delay=), drop(): keyword arguments only.
-Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action,
-                const star::Args &args) {
+Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const star::Args &args) {
   const char *fn = proxyActionName(action);
   std::string p = std::string(fn) + "(): ";
   if (!args.positional.empty())
     site.fail(site.at(site.positional(0)),
               p + "takes keyword arguments only" +
-                  (action == ProxyAction::Delay ? "" : ", e.g. " + std::string(fn) +
-                                                           "(path=\"/orders*\", status=503)"));
+                  (action == ProxyAction::Delay
+                       ? ""
+                       : ", e.g. " + std::string(fn) + "(path=\"/orders*\", status=503)"));
   auto *value = t.heap.make<ProxyRuleValue>();
   ProxyRule &r = value->data;
   r.action = action;
@@ -191,14 +191,15 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action,
     if (k == "status") {
       if (v.isSmallInt() && v.smallInt() >= 100 && v.smallInt() <= 599)
         r.status = v.smallInt();
-      else if (auto *s = v.as<star::String>(); s && action == ProxyAction::Error &&
-                                               s->view().size() == 5)
+      else if (auto *s = v.as<star::String>();
+               s && action == ProxyAction::Error && s->view().size() == 5)
         r.code = std::string(s->view());
       else
-        site.fail(at, p + "status= must be an HTTP status (100-599)" +
-                          (action == ProxyAction::Error ? " or a 5-character SQLSTATE like \"57P01\""
-                                                        : "") +
-                          ", got " + star::repr(v));
+        site.fail(
+            at,
+            p + "status= must be an HTTP status (100-599)" +
+                (action == ProxyAction::Error ? " or a 5-character SQLSTATE like \"57P01\"" : "") +
+                ", got " + star::repr(v));
     } else if (k == "delay") {
       r.delayNs = durationArg(site, v, at, "delay() bad duration", /*allowZero=*/true);
       haveDelay = true;

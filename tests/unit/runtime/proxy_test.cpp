@@ -42,15 +42,15 @@ std::vector<Unit> splitAll(const std::string &input, size_t cut) {
   auto codec = makeHttpCodec();
   std::vector<Unit> out;
   std::string pending;
-  for (std::string_view read : {std::string_view(input).substr(0, cut),
-                                std::string_view(input).substr(cut)}) {
+  for (std::string_view read :
+       {std::string_view(input).substr(0, cut), std::string_view(input).substr(cut)}) {
     pending.append(read);
     for (;;) {
       RequestInfo info = codec->splitRequest(pending);
       if (info.split == Split::NeedMore)
         break;
-      out.push_back({info.split, pending.substr(0, info.length), info.method, info.target,
-                     info.last});
+      out.push_back(
+          {info.split, pending.substr(0, info.length), info.method, info.target, info.last});
       pending.erase(0, info.length);
       if (pending.empty())
         break;
@@ -99,8 +99,7 @@ TEST(ProxyHttpCodec, CountsResponsesAndSkipsInterimOnes) {
                                 status),
             1u);
   EXPECT_EQ(status, "200");
-  EXPECT_EQ(codec->feedResponse("HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\n", status),
-            1u);
+  EXPECT_EQ(codec->feedResponse("HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\n", status), 1u);
   EXPECT_EQ(status, "404");
 }
 
