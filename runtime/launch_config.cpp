@@ -1,22 +1,14 @@
 // IR service -> ServiceSpec: see launch_config.h.
 #include "runtime/launch_config.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <limits.h>
 #include <stdlib.h>
 
 #include <cctype>
 
 namespace fbc::rt {
-namespace {
-
-std::string upper(std::string s) {
-  for (char &c : s)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-} // namespace
-
 std::string specDir(const std::string &path) {
   char buf[PATH_MAX];
   std::string abs = realpath(path.c_str(), buf) ? std::string(buf) : path;
@@ -165,7 +157,8 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
   // then the service's own env (which wins).
   for (const ir::Service &o : spec.services)
     for (const ir::Interface &i : o.interfaces) {
-      std::string prefix = "FAULTBOX_" + upper(o.name) + "_" + upper(i.name) + "_";
+      std::string prefix = "FAULTBOX_" + llvm::StringRef(o.name).upper() + "_" +
+                           llvm::StringRef(i.name).upper() + "_";
       const ProxyEndpoint *p = o.name == s.name ? nullptr : proxyOf(proxies, o.name, i.name);
       std::string port = std::to_string(p ? p->proxyPort : i.port);
       std::string host = p ? "127.0.0.1" : "localhost";

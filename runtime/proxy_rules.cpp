@@ -1,22 +1,14 @@
 // The proxy's rule table: see proxy_rules.h.
 #include "runtime/proxy_rules.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include "runtime/trace.h"
 
 #include <algorithm>
 #include <cctype>
 
 namespace fbc::rt {
-namespace {
-
-std::string upper(std::string s) {
-  for (char &c : s)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-} // namespace
-
 bool proxyGlobMatch(std::string_view p, std::string_view t) {
   // Greedy with one backtrack point (the last '*'): linear for one star,
   // O(|p|·|t|) at worst; no allocation.
@@ -66,7 +58,7 @@ uint64_t ProxyRuleTable::push(std::vector<ProxyRuleSpec> specs) {
   Scope scope{nextScope_++, {}};
   for (size_t i = 0; i < specs.size(); ++i) {
     ProxyRuleSpec &s = specs[i];
-    Rule r{{}, upper(ruleMethod(s.rule)), ruleTarget(s.rule), SplitMix64(0)};
+    Rule r{{}, llvm::StringRef(ruleMethod(s.rule)).upper(), ruleTarget(s.rule), SplitMix64(0)};
     // As for syscall rules: the stream depends on the run seed and on what
     // the rule is and where it was pushed, never on other rules' traffic.
     r.rng = SplitMix64(seed_ ^ hashName(s.siteKey) ^ (scope.id * 0x9e3779b97f4a7c15ULL) ^
@@ -118,13 +110,14 @@ bool ProxyRuleTable::fires(Rule &r) {
 ProxyDecision ProxyRuleTable::decide(size_t iface, ProxyUnit unit, const std::string &method,
                                      const std::string &target) {
   ProxyDecision d;
+  const std::string upperMethod = llvm::StringRef(method).upper(); // rules hold theirs upper-cased
   std::lock_guard lock(mu_);
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     for (Rule &r : scope->rules) {
       const ir::ProxyRule &pr = r.spec.rule;
       if (r.spec.interface != iface || pr.perConnection != (unit == ProxyUnit::Connection))
         continue;
-      if (!proxyGlobMatch(r.method, upper(method)) || !proxyGlobMatch(r.target, target))
+      if (!proxyGlobMatch(r.method, upperMethod) || !proxyGlobMatch(r.target, target))
         continue;
       if (!fires(r))
         continue;

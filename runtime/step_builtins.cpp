@@ -3,6 +3,8 @@
 // step_recv events; the interpreter lock is released while they wait.
 #include "runtime/executor.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
@@ -26,12 +28,6 @@ using ir::builtins::valueAs;
 using star::Value;
 
 namespace {
-
-std::string upper(std::string s) {
-  for (char &c : s)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string truncate(std::string s, size_t n) {
   if (s.size() > n)
@@ -108,7 +104,7 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   }
 
   HttpStepRequest req;
-  req.method = upper(std::string(method));
+  req.method = llvm::StringRef(method.data(), method.size()).upper();
   std::string path = "/";
   if (args.positional.size() > 1)
     t.fail(what + "(): takes at most one positional argument (path)");
