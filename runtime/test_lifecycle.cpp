@@ -292,6 +292,7 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
     timeout = *t.timeoutNs;
   int64_t deadline = deadlineAfter(timeout);
   bool timedOut = false;
+  bool finished = false; // `done` read under `mu`: the worker writes it
   {
     std::unique_lock lock(mu);
     while (!done) {
@@ -307,8 +308,9 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
         break;
       }
     }
+    finished = done;
   }
-  if (!done) {
+  if (!finished) {
     // Cancel the body: sleeps and steps return, and every Starlark thread
     // (the body's and its parallel() branches') stops at its next step.
     body_.cancel();
