@@ -62,11 +62,11 @@ void callBranch(star::Thread &t, Value fn, BranchResult &out) {
 // so a failure's backtrace and the call-site lookups of choose() and the
 // fault builtins read as if the branch were called from there.
 void BodyThreads::runBranch(star::Thread &parent, Value fn, BranchResult &out) {
-  std::lock_guard turn(lock_);
+  std::lock_guard turn(*lock_);
   star::Thread t(parent.heap, parent);
   t.top = parent.top;
   t.depth = parent.depth;
-  t.checkpoint = [this] { lock_.yield(); };
+  t.checkpoint = [this] { lock_->yield(); };
   Running running(*this, t);
   callBranch(t, fn, out);
 }
@@ -87,7 +87,7 @@ std::vector<BranchResult> BodyThreads::runConcurrently(star::Thread &parent,
     }
   }
   {
-    InterpreterLock::Released waiting(lock_);
+    InterpreterLock::Released waiting(*lock_);
     for (std::thread &th : threads)
       th.join();
   }

@@ -33,7 +33,11 @@ struct BranchResult {
 
 class BodyThreads {
 public:
-  InterpreterLock &lock() { return lock_; }
+  InterpreterLock &lock() { return *lock_; }
+  // Takes turns on `shared` instead of a lock of its own: the bodies of
+  // leaves that run at the same time (fbc run -j N) share one lock, since
+  // they share the spec's frozen values.
+  void shareLock(InterpreterLock &shared) { lock_ = &shared; }
 
   // Marks `t` as running body code until the scope ends, so cancel()
   // reaches it; a thread that joins after cancel() is cancelled at once.
@@ -67,7 +71,8 @@ public:
 private:
   void runBranch(star::Thread &parent, star::Value fn, BranchResult &out);
 
-  InterpreterLock lock_;
+  InterpreterLock ownLock_;
+  InterpreterLock *lock_ = &ownLock_;
   std::atomic<bool> cancelled_{false};
   std::mutex runningMu_;
   std::vector<star::Thread *> running_;

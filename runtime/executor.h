@@ -1,8 +1,12 @@
 // `fbc run`'s engine: executes a loaded spec's tests against real processes.
 // The Executor is one object whose members live in files by concern:
 //
-//   executor.cpp        the leaf driver: tests in order, each test's leaves
-//                       (mixed-radix from the leaf program), rows recorded
+//   executor.cpp        the leaf driver: the selected tests' leaves as a
+//                       list of jobs in plan order (mixed-radix from the
+//                       leaf program), each run, rows recorded in that order
+//   leaf_scheduler.cpp  -j N: up to N jobs at once, each on a thread of its
+//                       own in a network namespace of its own, on an
+//                       Executor of its own; rows still in plan order
 //   test_lifecycle.cpp  one test: trap sets, services started under their
 //                       filters, the body on a worker thread, the timeout,
 //                       the classification of the outcome
@@ -77,8 +81,14 @@ struct RunConfig {
   // "" = the spec's folder. `fbc replay` runs a snapshot of the spec from a
   // temporary folder with the original folder here.
   std::string serviceDir;
+  // Leaves run at once (fbc run -j N). Above 1 each running leaf gets a
+  // network namespace of its own (runtime/leaf_isolation.h: the caller
+  // checks netnsAvailable() first); rows, warnings and the exit code are
+  // the same as with 1, in plan order.
+  int jobs = 1;
   // Called with each row as soon as it is recorded (the report so far, the
-  // row), so a long run's results can be shown as they come.
+  // row), so a long run's results can be shown as they come. Rows are
+  // recorded in plan order whatever order leaves finish in.
   std::function<void(const RunReport &, const TestOutcome &)> onOutcome;
 };
 
@@ -118,14 +128,37 @@ public:
 
 private:
   // ---- leaf driver (executor.cpp)
+  // One unit of the driver's work, in plan order: a leaf of a test (a test
+  // without fan-out is its leaf 0), a row known without running anything
+  // (an error), or the rest of a test whose axes leaf 0 sizes.
+  struct LeafJob;
+  using Jobs = std::vector<std::unique_ptr<LeafJob>>;
   TestOutcome baseOutcome(const ir::Test &t) const;
   // Appends a row to the report and tells cfg_.onOutcome.
   void record(RunReport &report, TestOutcome o);
   // The error row of a --leaf that `t` does not have ("3 leaves").
   TestOutcome noSuchLeaf(const ir::Test &t, uint64_t leaf, const std::string &has) const;
-  // Runs the leaves of a test that fans out; false when interrupted.
-  bool runLeaves(const ir::Test &t, const ir::LeafTest &lt,
-                 const backend::LeafSelection::PerTest *sel, RunReport &report);
+  // The jobs of `tests`, in plan order; `work` receives the copies of the
+  // leaf tests whose unknown axes the run sizes.
+  Jobs planJobs(const std::vector<const ir::Test *> &tests,
+                std::vector<std::unique_ptr<ir::LeafTest>> &work) const;
+  // Replaces the "rest of a test" job at `at` (its sizing leaf done) by
+  // what it stands for.
+  void expandRest(Jobs &jobs, size_t at) const;
+  // Runs a leaf job on this Executor (any thread); fills its result.
+  void runJob(LeafJob &job);
+  // After `job` ran (on the driver's thread): the axes it sized, its row's
+  // leaf fields.
+  void finishJob(LeafJob &job) const;
+  // Runs the jobs one at a time on this thread / up to cfg_.jobs at once
+  // (leaf_scheduler.cpp), recording rows as they are ready (recordReady());
+  // both return the index of the first job an interrupt stopped
+  // (jobs.size() when all ran).
+  size_t runJobsInline(Jobs &jobs, RunReport &report);
+  size_t runJobsConcurrently(Jobs &jobs, RunReport &report);
+  // Records the rows of the finished jobs from `next` on, in plan order, up
+  // to the first job not finished or interrupted.
+  void recordReady(Jobs &jobs, size_t &next, RunReport &report);
   void warnOnce(star::Thread &t, std::string message);
   // The running leaf's digit for the axis of the call at `loc` (choose,
   // parallel: axes are keyed by call site) or of probability-site `key`;
@@ -219,6 +252,10 @@ private:
 
   ir::LoadedSpec &loaded_;
   RunConfig cfg_;
+  // The Executor that run() was called on installs the body runtime; the
+  // ones it makes for -j N only run leaves.
+  bool owner_ = true;
+  std::unique_ptr<ir::BodyRuntime> dispatch_; // to the running leaf's Executor
   // The plan and leaf program lowered here when RunConfig has none.
   std::unique_ptr<ir::Plan> ownPlan_;
   std::unique_ptr<ir::LeafProgram> ownLeaves_;

@@ -1,6 +1,8 @@
 // IR service -> ServiceSpec: see launch_config.h.
 #include "runtime/launch_config.h"
 
+#include "runtime/leaf_isolation.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <limits.h>
@@ -142,7 +144,8 @@ std::string rewriteEnvValue(std::string value, const ir::Spec &spec, const std::
 } // namespace
 
 ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
-                         std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies) {
+                         std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies,
+                         const std::string &scratch) {
   ServiceSpec out;
   out.name = s.name;
   std::string bin = s.binary;
@@ -153,6 +156,9 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
   }
   out.launch.binary = bin;
   out.launch.args = s.args;
+  if (!scratch.empty())
+    for (std::string &a : out.launch.args)
+      a = expandScratch(std::move(a), scratch);
   // The reference's discovery variables for every service's interfaces,
   // then the service's own env (which wins).
   for (const ir::Service &o : spec.services)
@@ -166,8 +172,12 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
       out.launch.env.push_back(prefix + "PORT=" + port);
       out.launch.env.push_back(prefix + "ADDR=" + host + ":" + port);
     }
+  if (!scratch.empty())
+    out.launch.env.push_back("FBC_SCRATCH=" + scratch);
   for (const auto &[k, v] : s.env)
-    out.launch.env.push_back(k + "=" + rewriteEnvValue(v, spec, s.name, proxies));
+    out.launch.env.push_back(
+        k + "=" +
+        rewriteEnvValue(scratch.empty() ? v : expandScratch(v, scratch), spec, s.name, proxies));
   out.launch.cwd = dir;
   out.launch.trapped = std::move(trapped);
   for (const ir::Interface &i : s.interfaces)

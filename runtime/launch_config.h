@@ -27,8 +27,11 @@ const ir::Interface *defaultInterface(const ir::Service &s);
 // `127.0.0.1:<port>` of that interface become the proxy's address, as do
 // the FAULTBOX_<SVC>_<IFACE>_* variables and the .proxy_addr/.proxy_host/
 // .proxy_port placeholders (which name the real address when there is no
-// proxy). A service's own addresses are never rewritten.
+// proxy). A service's own addresses are never rewritten. `scratch` (the
+// leaf's scratch directory, "" for none) is FBC_SCRATCH in its environment
+// and replaces $FBC_SCRATCH and ${FBC_SCRATCH} in its args and env values.
 ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
-                         std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies = {});
+                         std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies = {},
+                         const std::string &scratch = "");
 
 } // namespace fbc::rt

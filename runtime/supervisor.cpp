@@ -386,7 +386,8 @@ void Supervisor::stopAll() {
   // Every main process is reaped: what is left of the leaf are orphans.
   if (leaf_)
     leaf_->killAll(2000);
-  killOrphans(2000);
+  if (opts_.killOrphans)
+    killOrphans(2000);
 }
 
 bool Supervisor::running(ServiceId id) const {

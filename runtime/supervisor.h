@@ -43,6 +43,11 @@ struct SupervisorOptions {
   int streamFd = -1;                 // >= 0: stream service output there, "name | " per line
   int64_t stopGraceMs = 2000;        // SIGTERM → SIGKILL
   size_t outputCap = 1 << 20;        // bytes of stdout/stderr kept per service
+  // stopAll() kills every remaining child of fbc (a service's orphans,
+  // reparented to us). Off while other leaves run at once (fbc run -j N):
+  // their services are our children too; the leaf's cgroup still takes its
+  // own orphans, and the run kills what is left once every leaf is done.
+  bool killOrphans = true;
 };
 
 class Supervisor {

@@ -13,6 +13,7 @@
 #include "ir/duration.h"
 #include "ir/quote.h"
 #include "runtime/launch_config.h"
+#include "runtime/leaf_isolation.h"
 #include "runtime/proxy.h"
 #include "runtime/supervisor.h"
 #include "runtime/test_rules.h"
@@ -76,10 +77,20 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     return o;
   }
 
+  // The leaf's scratch directory (FBC_SCRATCH), removed after its services.
+  std::unique_ptr<ScratchDir> scratch = ScratchDir::make(error);
+  if (!scratch) {
+    o.result = Result::Error;
+    o.reason = error;
+    o.durationMs = (monotonicNs() - t0) / 1000000;
+    return o;
+  }
+
   SupervisorOptions so;
   so.seed = cfg_.seed;
   so.streamFd = cfg_.streamFd;
   so.stopGraceMs = cfg_.stopGraceMs;
+  so.killOrphans = cfg_.jobs <= 1;
   // Every trapped syscall is counted (syscall_summary); only those a rule
   // decided become events.
   so.recordAllowedSyscalls = false;
@@ -109,7 +120,8 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   std::vector<ServiceId> order;
   bool detectAll = determinismInForce(spec);
   for (size_t i = 0; i < n; ++i) {
-    ServiceSpec ss = launchConfig(spec, spec.services[i], dir, traps_[i], hub->endpoints());
+    ServiceSpec ss = launchConfig(spec, spec.services[i], dir, traps_[i], hub->endpoints(),
+                                  scratch->path());
     if (i < lt.observes.size() && !observedTraps(lt.observes[i], ss.observed, error)) {
       o.result = Result::Error;
       o.reason = error;
@@ -272,6 +284,10 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
   // strings), so a run of many leaves does not grow with every leaf.
   star::Heap bodyHeap;
   star::Thread th(bodyHeap, loaded_.interpreter().thread);
+  th.hostData = this; // the body's calls come to this leaf (LeafDispatch)
+  // Leaves running at once share the interpreter lock: a body that
+  // computes lets the others' bodies in every few thousand steps.
+  th.checkpoint = [this] { body_.lock().yield(); };
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;

@@ -57,8 +57,7 @@ void bindArguments(Thread &t, const Function &fn, const Args &args, Value *local
     uint32_t i = 0;
     // Interned names compare by pointer first; a name built at run time
     // (**kwargs) falls back to the bytes.
-    while (i < nparams && c.paramNames[i] != kw.name &&
-           c.paramNames[i]->view() != kw.name->view())
+    while (i < nparams && c.paramNames[i] != kw.name && c.paramNames[i]->view() != kw.name->view())
       ++i;
     if (i < nparams) {
       if (!locals[i].isNull())
@@ -118,11 +117,22 @@ struct ActiveCall {
   }
 };
 
+// Whether `c` is on `t`'s own call stack. Looked up only when the counter
+// says `c` runs somewhere: other threads (parallel() branches, fbc run's
+// concurrent leaves) may be running the same function, which is no
+// recursion.
+bool onStack(const Thread &t, const FunctionCode &c) {
+  for (const CallFrame *f = t.top; f; f = f->parent)
+    if (f->fn && f->fn->code == &c)
+      return true;
+  return false;
+}
+
 } // namespace
 
 Value callFunction(Thread &t, const Function &fn, const Args &args) {
   const FunctionCode &c = *fn.code;
-  if (c.active && !t.dialect.allowRecursion)
+  if (c.active && !t.dialect.allowRecursion && onStack(t, c))
     t.fail("function " + c.name + " called recursively");
   t.step();
 
@@ -167,8 +177,8 @@ Value makeClosure(Frame &fr, const FunctionCode *code, llvm::ArrayRef<const Expr
   }
   Cell **cells = nullptr;
   if (!code->captures.empty()) {
-    cells = static_cast<Cell **>(h.allocate(sizeof(Cell *) * code->captures.size(),
-                                            alignof(Cell *)));
+    cells =
+        static_cast<Cell **>(h.allocate(sizeof(Cell *) * code->captures.size(), alignof(Cell *)));
     for (size_t i = 0; i < code->captures.size(); ++i) {
       const FunctionCode::Capture &cap = code->captures[i];
       cells[i] = cap.fromFreevar ? fr.freevars[cap.index]
@@ -208,7 +218,9 @@ Value call(Thread &t, Value f, const Args &args) {
   t.fail("invalid call of non-function (" + std::string(typeName(f)) + ")");
 }
 
-void Cell::repr(Printer &p) const { p.write("<cell>"); }
+void Cell::repr(Printer &p) const {
+  p.write("<cell>");
+}
 
 void Function::repr(Printer &p) const {
   p.write("<function ");
@@ -221,7 +233,9 @@ uint32_t Function::hash(Thread &) const {
   return static_cast<uint32_t>(v ^ (v >> 32));
 }
 
-Value Function::call(Thread &t, const Args &args) { return callFunction(t, *this, args); }
+Value Function::call(Thread &t, const Args &args) {
+  return callFunction(t, *this, args);
+}
 
 void Function::freeze() {
   if (frozen_)

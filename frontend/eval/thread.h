@@ -68,7 +68,7 @@ public:
   // data and depth limit, not its call stack, steps or checkpoint.
   Thread(Heap &heap, const Thread &like)
       : heap(heap), dialect(like.dialect), print(like.print), load(like.load),
-        userData(like.userData), maxDepth(like.maxDepth) {}
+        userData(like.userData), hostData(like.hostData), maxDepth(like.maxDepth) {}
 
   Heap &heap;
   syntax::Dialect dialect;
@@ -79,6 +79,9 @@ public:
   std::function<Value(Thread &, std::string_view module, const frontend::SourceFile *from)> load;
   // Free slot for the embedder (spec builtins keep their context here).
   void *userData = nullptr;
+  // A second one, for the context of one execution among several sharing
+  // userData (fbc run: the leaf whose body this thread runs).
+  void *hostData = nullptr;
 
   // Throws an EvalError with `msg` and the current backtrace.
   [[noreturn]] void fail(std::string msg);

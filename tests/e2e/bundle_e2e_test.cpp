@@ -81,10 +81,20 @@ std::string normalizeDigests(std::string s) {
 
 // ------------------------------------------------------------ fbc run
 
-TEST(FbcBundle, SameSeedGivesBundlesThatDifferOnlyInRunIdCreatedAtAndTimings) {
-  Spec spec("ops");
-  FbcRun a = runFbc({"run", spec.path, "--seed", "5", "--bundle", "a.fb"}, spec.dir.path());
-  FbcRun b = runFbc({"run", spec.path, "--seed", "5", "--bundle", "b.fb"}, spec.dir.path());
+// The bundles a.fb and b.fb of two runs of `spec` with `extraB` added to
+// the second run's arguments: they differ only in the run's identity, start
+// and timings.
+void expectSameBundles(const std::string &name, const std::vector<std::string> &args,
+                       const std::vector<std::string> &extraB) {
+  Spec spec(name);
+  std::vector<std::string> argsA = {"run", spec.path};
+  argsA.insert(argsA.end(), args.begin(), args.end());
+  std::vector<std::string> argsB = argsA;
+  argsB.insert(argsB.end(), extraB.begin(), extraB.end());
+  argsA.insert(argsA.end(), {"--bundle", "a.fb"});
+  argsB.insert(argsB.end(), {"--bundle", "b.fb"});
+  FbcRun a = runFbc(argsA, spec.dir.path());
+  FbcRun b = runFbc(argsB, spec.dir.path());
   ASSERT_EQ(a.exit, b.exit) << a.err << b.err;
   bundle::Contents ca = readOk(spec.dir.file("a.fb")), cb = readOk(spec.dir.file("b.fb"));
   ASSERT_EQ(ca.entries.size(), cb.entries.size());
@@ -108,6 +118,18 @@ TEST(FbcBundle, SameSeedGivesBundlesThatDifferOnlyInRunIdCreatedAtAndTimings) {
   ASSERT_TRUE(
       RE2::PartialMatch(entry(cb, "manifest.json"), R"re("run_id": "([0-9a-f]{32})")re", &idb));
   EXPECT_NE(ida, idb);
+}
+
+TEST(FbcBundle, SameSeedGivesBundlesThatDifferOnlyInRunIdCreatedAtAndTimings) {
+  expectSameBundles("ops", {"--seed", "5"}, {});
+}
+
+// fbc run -j 4: the bundle of one leaf at a time (rows, trace, each
+// service's output test by test, in plan order).
+TEST(FbcBundle, JobsFourGivesTheBundleOfOneLeafAtATime) {
+  expectSameBundles("faults", {"--seed", "7"}, {"-j", "4"});
+  expectSameBundles("leaves", {"--seed", "1", "--test", "~choose|wal|interleavings|plain"},
+                    {"-j", "4"});
 }
 
 TEST(FbcBundle, ManifestOfAPlainRunHasNoLeafKeys) {

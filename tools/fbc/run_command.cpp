@@ -10,6 +10,7 @@
 #include "passes/pass_manager.h"
 #include "runtime/executor.h"
 #include "runtime/junit.h"
+#include "runtime/leaf_isolation.h"
 #include "runtime/process_groups.h"
 #include "runtime/report.h"
 #include "runtime/requirements.h"
@@ -24,12 +25,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <map>
 #include <random>
+#include <thread>
 
 #include "fbc_commit.h"
 
@@ -123,6 +126,9 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
   sub.add_option("--junit", opts.junit,
                  "also write the results as JUnit XML to FILE (default: $XML_OUTPUT_FILE when "
                  "set, as Bazel does)");
+  sub.add_option("-j,--jobs", opts.jobs,
+                 "run up to N leaves at once, each in its own network namespace (needs root); "
+                 "auto = the number of CPUs (default 1)");
   addBundleOptions(sub, opts);
 }
 
@@ -207,6 +213,19 @@ int runRun(const RunOptions &opts) {
       return 1;
     }
   }
+  if (opts.jobs == "auto") {
+    cfg.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  } else {
+    const std::string &j = opts.jobs;
+    bool ok = !j.empty() && j.size() <= 4 && j[0] != '0' &&
+              j.find_first_not_of("0123456789") == std::string::npos;
+    if (!ok) {
+      std::fprintf(stderr, "%s: error: bad -j \"%s\": want a number of leaves (1..9999) or auto\n",
+                   cmd, j.c_str());
+      return 1;
+    }
+    cfg.jobs = std::stoi(j);
+  }
   cfg.streamFd = opts.verbose ? STDERR_FILENO : -1;
   cfg.interrupted = &gInterrupted;
   bool bundling = !opts.noBundle;
@@ -237,6 +256,18 @@ int runRun(const RunOptions &opts) {
                    "a process that leaves its group and outlives a killed fbc is not contained, "
                    "and there is no pids limit\n",
                    req.containment.c_str());
+    // -j N: a network namespace per running leaf, or one leaf at a time.
+    if (cfg.jobs > 1) {
+      std::string why;
+      if (!rt::netnsAvailable(why)) {
+        std::fprintf(stderr,
+                     "%s: warning: -j %s runs each leaf in a network namespace of its own, which "
+                     "needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN): %s; running one leaf at a "
+                     "time\n",
+                     cmd, opts.jobs.c_str(), why.c_str());
+        cfg.jobs = 1;
+      }
+    }
     // The leaf program: the plan's axes, lowered; every leaf of every test
     // runs (docs/leaves.md). The bundle's plan.json is this plan as `fbc
     // plan --format=json --coverage` prints it, built before any test runs.

@@ -21,6 +21,7 @@ struct RunOptions {
   std::string timeout;         // --timeout D (Go duration; default 60s)
   bool verbose = false;        // -v: stream service output to stderr
   std::string leaf;            // --leaf ID: only this leaf of each selected test
+  std::string jobs = "1";      // -j N|auto: leaves at once
   std::string bundle;          // --bundle PATH ("" = the default name, see docs/bundle.md)
   bool noBundle = false;       // --no-bundle
   bool noPlan = false;         // --no-plan: no plan.json in the bundle

@@ -1,0 +1,46 @@
+// What keeps leaves that run at the same time (fbc run -j N) apart: a
+// network namespace per running leaf, with loopback up, so every leaf's
+// services bind their declared ports; and a scratch directory per leaf
+// (FBC_SCRATCH in every service's environment) for the files a spec wants
+// kept apart. Nothing else is isolated: the file system, other hosts and
+// the machine's resources are shared (docs/run.md, "Leaves in parallel").
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace fbc::rt {
+
+// Moves the calling thread into a new network namespace and brings its
+// loopback interface up. Threads it creates from then on, and the
+// processes they fork, are in that namespace too; the namespace goes when
+// the last of them (and the last socket in it) does, so nothing is left to
+// remove. Needs CAP_SYS_ADMIN and CAP_NET_ADMIN (root). False with `error`
+// ("unshare(CLONE_NEWNET): Operation not permitted") otherwise.
+bool enterNewNetns(std::string &error);
+
+// Whether enterNewNetns() works here: tried once, on a thread of its own
+// that ends with it. `why` says what failed.
+bool netnsAvailable(std::string &why);
+
+// A leaf's scratch directory: made empty under $TMPDIR (or /tmp) for the
+// leaf, removed with everything in it when the leaf ends.
+class ScratchDir {
+public:
+  // Null, with `error`, when the directory cannot be made.
+  static std::unique_ptr<ScratchDir> make(std::string &error);
+  ~ScratchDir();
+  ScratchDir(const ScratchDir &) = delete;
+  ScratchDir &operator=(const ScratchDir &) = delete;
+  const std::string &path() const { return path_; }
+
+private:
+  explicit ScratchDir(std::string p) : path_(std::move(p)) {}
+  std::string path_;
+};
+
+// `s` with "$FBC_SCRATCH" and "${FBC_SCRATCH}" replaced by `scratch`: how a
+// service's args and env name the directory without a shell.
+std::string expandScratch(std::string s, const std::string &scratch);
+
+} // namespace fbc::rt

@@ -1,0 +1,240 @@
+// fbc run -j N end to end (docs/run.md, "Leaves in parallel"): the same
+// report bytes as one leaf at a time, leaves whose services bind the same
+// port running at the same moment in network namespaces of their own, a
+// scratch directory per leaf, and SIGINT leaving no process and no
+// namespace behind.
+#include "tests/e2e/fbc_run.h"
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fbc::rt::e2e {
+namespace {
+
+std::string nsOf(const std::string &procPath) {
+  char target[256];
+  ssize_t n = readlink((procPath + "/ns/net").c_str(), target, sizeof target - 1);
+  return n > 0 ? std::string(target, static_cast<size_t>(n)) : "";
+}
+
+// The network namespace of every thread of every process on the machine.
+std::set<std::string> allNetns() {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (const auto &p : std::filesystem::directory_iterator("/proc", ec)) {
+    std::error_code ec2;
+    for (const auto &t : std::filesystem::directory_iterator(p.path() / "task", ec2))
+      if (std::string ns = nsOf(t.path().string()); !ns.empty())
+        out.insert(ns);
+  }
+  return out;
+}
+
+// The kv fixtures running in `dir` whose fsync fbc holds right now.
+std::vector<int> kvInFsync(const std::string &dir) {
+  std::vector<int> out;
+  for (int pid : processesIn(dir))
+    if (readFile("/proc/" + std::to_string(pid) + "/comm").starts_with("fixture_kv_sto") &&
+        threadInSyscall(pid, SYS_fsync))
+      out.push_back(pid);
+  return out;
+}
+
+struct Started {
+  pid_t pid;
+  std::string outPath, errPath;
+};
+
+Started start(const Spec &spec, const std::vector<std::string> &args) {
+  Started s{-1, spec.dir.file("fbc.out"), spec.dir.file("fbc.err")};
+  int out = open(s.outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int err = open(s.errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  s.pid = spawnFbc(args, spec.dir.path(), out, err);
+  close(out);
+  close(err);
+  return s;
+}
+
+FbcRun finish(const Started &s) {
+  FbcRun r;
+  int status = 0;
+  waitpid(s.pid, &status, 0);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = readFile(s.outPath);
+  r.err = readFile(s.errPath);
+  return r;
+}
+
+// Polls until two kv processes are held in fsync at once (both leaves of
+// test_hold are in their bodies, their kv serving the same port); returns
+// their pids, or fewer after 60 s.
+std::vector<int> waitForTwoHeld(const Spec &spec) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::vector<int> held;
+  while (std::chrono::steady_clock::now() < deadline) {
+    held = kvInFsync(spec.dir.path());
+    if (held.size() >= 2)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return held;
+}
+
+// Every e2e spec with a golden report: -j 4 prints the bytes the golden
+// holds (which run_e2e_tests checks for the default, one leaf at a time),
+// exit code included. port_in_use is left out on purpose: under -j N a
+// port held on the host does not collide with a leaf's namespace.
+TEST(FbcRunJobs, SameReportBytesAsOneLeafAtATime) {
+  struct Case {
+    const char *spec, *golden, *seed;
+    std::vector<std::string> extra;
+    int exit;
+  };
+  const std::vector<Case> text = {
+      {"faults", "faults", "7", {}, 2},
+      {"matrix", "matrix", "3", {}, 2},
+      {"crash", "crash", "1", {}, 2},
+      {"hang", "hang", "1", {"--timeout", "2s"}, 3},
+      {"declarations", "declarations", "1", {}, 2},
+      {"ops", "ops", "1", {}, 0},
+      {"panic", "panic", "1", {}, 2},
+      {"queries", "queries", "1", {}, 2},
+      {"fault_all", "fault_all", "1", {}, 2},
+      {"trace", "trace", "1", {}, 2},
+      {"halt", "halt", "1", {}, 2},
+      {"parallel", "parallel_overlap", "1", {"--test", "~test_(overlap|spin_yields)"}, 0},
+  };
+  const std::vector<Case> json = {
+      {"faults", "faults", "7", {}, 2},
+      {"matrix", "matrix", "3", {}, 2},
+      {"crash", "crash", "1", {}, 2},
+      {"hang", "hang", "1", {"--timeout", "2s"}, 3},
+      {"leaves", "leaves", "1", {"--test", "~^test_(choose|wal)$"}, 0},
+      {"queries", "queries", "1", {}, 2},
+      {"trace", "trace", "1", {}, 2},
+      {"halt", "halt", "1", {}, 2},
+  };
+  for (bool isJson : {false, true}) {
+    for (const Case &c : isJson ? json : text) {
+      SCOPED_TRACE(std::string(c.spec) + (isJson ? " (json)" : " (text)"));
+      Spec spec(c.spec);
+      std::vector<std::string> args = {"run", spec.path, "--seed",     c.seed,
+                                       "-j",  "4",       "--no-bundle"};
+      if (isJson)
+        args.push_back("--format=json");
+      args.insert(args.end(), c.extra.begin(), c.extra.end());
+      FbcRun r = runFbc(args, spec.dir.path());
+      EXPECT_EQ(r.exit, c.exit) << r.out << r.err;
+      std::string golden =
+          readFile(std::string(FBC_RUN_GOLDEN) + "/" + c.golden + (isJson ? ".json" : ".txt"));
+      ASSERT_FALSE(golden.empty()) << c.golden;
+      EXPECT_EQ(isJson ? normalizeJson(r.out, spec) : normalize(r.out, spec), golden);
+      EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+    }
+  }
+}
+
+TEST(FbcRunJobs, LeavesOnTheSamePortRunAtOnceInNamespacesOfTheirOwn) {
+  Spec spec("jobs");
+  Started s = start(spec, {"run", spec.path, "--seed", "1", "-j", "2", "--test", "test_hold",
+                           "--timeout", "5s", "--no-bundle"});
+  std::vector<int> held = waitForTwoHeld(spec);
+  // Both leaves' kv, started on the same port, serve a request at once...
+  ASSERT_EQ(held.size(), 2u);
+  // ...each in a network namespace of its own, neither the host's.
+  std::string a = nsOf("/proc/" + std::to_string(held[0]));
+  std::string b = nsOf("/proc/" + std::to_string(held[1]));
+  EXPECT_NE(a, b);
+  EXPECT_NE(a, nsOf("/proc/self"));
+  EXPECT_NE(b, nsOf("/proc/self"));
+  FbcRun r = finish(s);
+  EXPECT_EQ(r.exit, 3) << r.out << r.err;
+  // Rows in plan order, each ended by its own timeout.
+  size_t l0 = r.out.find("--- INCONCLUSIVE: test_hold [leaf 0 — who=0] (");
+  size_t l1 = r.out.find("--- INCONCLUSIVE: test_hold [leaf 1 — who=1] (");
+  EXPECT_NE(l0, std::string::npos) << r.out;
+  EXPECT_NE(l1, std::string::npos) << r.out;
+  EXPECT_LT(l0, l1) << r.out;
+  EXPECT_TRUE(contains(r.out, "0 passed, 0 failed, 2 inconclusive\n")) << r.out;
+  EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+}
+
+TEST(FbcRunJobs, SigintStopsEveryLeafAndLeavesNoProcessNorNamespace) {
+  Spec spec("jobs");
+  Started s = start(
+      spec, {"run", spec.path, "--seed", "1", "-j", "2", "--test", "test_hold", "--no-bundle"});
+  std::vector<int> held = waitForTwoHeld(spec);
+  ASSERT_EQ(held.size(), 2u);
+  // The leaves' namespaces: their services' and fbc's own leaf threads'.
+  std::set<std::string> leafNs;
+  std::string host = nsOf("/proc/self");
+  for (int pid : held)
+    leafNs.insert(nsOf("/proc/" + std::to_string(pid)));
+  std::error_code ec;
+  for (const auto &t :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(s.pid) + "/task", ec))
+    if (std::string ns = nsOf(t.path().string()); !ns.empty() && ns != host)
+      leafNs.insert(ns);
+  EXPECT_EQ(leafNs.size(), 2u);
+  kill(s.pid, SIGINT);
+  FbcRun r = finish(s);
+  EXPECT_EQ(r.exit, 130) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "0 passed, 0 failed, 1 not run (interrupted)\n")) << r.out;
+  EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+  // No thread of any process is left in a leaf's namespace (and fbc makes
+  // no bind mount that would keep one alive without a process).
+  std::set<std::string> now = allNetns();
+  for (const std::string &ns : leafNs)
+    EXPECT_EQ(now.count(ns), 0u) << ns;
+}
+
+TEST(FbcRunJobs, EachLeafHasAScratchDirectoryRemovedAfterwards) {
+  Spec spec("jobs");
+  FbcRun r = runFbc(
+      {"run", spec.path, "--seed", "1", "-j", "3", "-v", "--test", "test_scratch", "--no-bundle"},
+      spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "3 passed, 0 failed\n")) << r.out;
+  // kv prints its WAL's path when it starts: $FBC_SCRATCH/kv.wal, expanded.
+  std::vector<std::string> dirs = allMatches(r.err, R"(wal (/[^ \n]+)/kv\.wal)");
+  ASSERT_EQ(dirs.size(), 3u) << r.err;
+  EXPECT_EQ(std::set<std::string>(dirs.begin(), dirs.end()).size(), 3u) << r.err;
+  for (const std::string &d : dirs) {
+    EXPECT_TRUE(d.starts_with("/tmp/fbc-scratch-")) << d;
+    EXPECT_FALSE(std::filesystem::exists(d)) << d;
+  }
+  // The default (-j 1) has one too.
+  FbcRun one =
+      runFbc({"run", spec.path, "--seed", "1", "-v", "--test", "test_scratch", "--no-bundle"},
+             spec.dir.path());
+  EXPECT_EQ(one.exit, 0) << one.out << one.err;
+  EXPECT_EQ(allMatches(one.err, R"(wal (/tmp/fbc-scratch-[^ \n/]+)/kv\.wal)").size(), 3u)
+      << one.err;
+}
+
+TEST(FbcRunJobs, BadValuesAreUsageErrors) {
+  Spec spec("jobs");
+  for (const char *bad : {"0", "x", "10000", "2x"}) {
+    FbcRun r = runFbc({"run", spec.path, "-j", bad}, spec.dir.path());
+    EXPECT_EQ(r.exit, 1) << bad;
+    EXPECT_EQ(r.err, std::string("fbc run: error: bad -j \"") + bad +
+                         "\": want a number of leaves (1..9999) or auto\n")
+        << bad;
+  }
+}
+
+} // namespace
+} // namespace fbc::rt::e2e
