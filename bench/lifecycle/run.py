@@ -8,9 +8,15 @@ options, each leaf sending one request through the API to the store. Runs
 it ROUNDS times, interleaved with --baseline (another fbc binary) when
 given, and prints the median wall time per run and per leaf.
 
+With --floor (the lifecycle_floor target: bench/lifecycle/floor.c) the
+same rounds also time the floor: the same leaves without fbc (fork/exec
+both fixtures, poll their ports, one PUT, SIGTERM, reap), and the ratio
+of fbc's per-leaf cost to it.
+
+  cmake --build --preset release --target fbc lifecycle_floor
   bench/lifecycle/run.py --fbc build/release/tools/fbc/fbc \
       [--fixtures build/release/tests/fixtures] [--baseline OTHER] \
-      [--leaves 50] [--rounds 5]
+      [--floor build/release/bench/lifecycle_floor] [--leaves 50] [--rounds 5]
 """
 import argparse
 import os
@@ -57,11 +63,22 @@ def run_once(fbc, spec_dir):
     return time.monotonic() - t0
 
 
+def run_floor(a, spec_dir, kv_port, api_port):
+    kv = os.path.abspath(os.path.join(a.fixtures, "fixture_kv_store"))
+    api = os.path.abspath(os.path.join(a.fixtures, "fixture_http_api"))
+    r = subprocess.run([os.path.abspath(a.floor), kv, api, str(kv_port), str(api_port),
+                        "kv.wal", str(a.leaves)], cwd=spec_dir, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"{a.floor} failed ({r.returncode}): {r.stderr[-400:]}")
+    return float(r.stdout)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fbc", required=True)
     ap.add_argument("--fixtures", default="build/release/tests/fixtures")
     ap.add_argument("--baseline")
+    ap.add_argument("--floor")
     ap.add_argument("--leaves", type=int, default=50)
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
@@ -69,18 +86,27 @@ def main():
     if a.baseline:
         binaries.append(("baseline", os.path.abspath(a.baseline)))
     with tempfile.TemporaryDirectory() as d:
+        kv_port, api_port = free_port(), free_port()
         with open(os.path.join(d, "spec.star"), "w") as f:
-            f.write(spec_text(a.fixtures, a.leaves, free_port(), free_port()))
+            f.write(spec_text(a.fixtures, a.leaves, kv_port, api_port))
         times = {label: [] for label, _ in binaries}
+        floor = []
         for _ in range(a.rounds):
             for label, path in binaries:
                 times[label].append(run_once(path, d))
+            if a.floor:
+                floor.append(run_floor(a, d, kv_port, api_port))
         print(f"{a.leaves} leaves (kv + http_api started per leaf), median of {a.rounds}")
         print(f"{'binary':<44} {'run (s)':>8} {'per leaf (ms)':>14}")
         for label, path in binaries:
             m = statistics.median(times[label])
             print(f"{label + ': ' + path:<44} {m:8.2f} {m / a.leaves * 1000:14.1f}")
-
+        if a.floor:
+            f = statistics.median(floor)
+            m = statistics.median(times["fbc"])
+            print(f"{'floor: ' + os.path.basename(a.floor) + ' (no fbc)':<44} {f:8.2f} "
+                  f"{f / a.leaves * 1000:14.1f}")
+            print(f"fbc per leaf / floor per leaf: {m / f:.2f}x")
 
 if __name__ == "__main__":
     main()
