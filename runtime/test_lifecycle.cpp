@@ -120,8 +120,8 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   std::vector<ServiceId> order;
   bool detectAll = determinismInForce(spec);
   for (size_t i = 0; i < n; ++i) {
-    ServiceSpec ss = launchConfig(spec, spec.services[i], dir, traps_[i], hub->endpoints(),
-                                  scratch->path());
+    ServiceSpec ss =
+        launchConfig(spec, spec.services[i], dir, traps_[i], hub->endpoints(), scratch->path());
     if (i < lt.observes.size() && !observedTraps(lt.observes[i], ss.observed, error)) {
       o.result = Result::Error;
       o.reason = error;
