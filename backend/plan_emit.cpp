@@ -342,7 +342,7 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
         w.field("name", "scenarios");
         w.key("values");
         w.beginArray();
-        w.string(e.scenario);
+        w.value(e.scenario);
         w.endArray();
         w.endObject();
         w.beginObject();
@@ -350,7 +350,7 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
         w.key("values");
         w.beginArray();
         for (const std::string &f : e.matrixFaults)
-          w.string(f);
+          w.value(f);
         w.endArray();
         w.endObject();
         w.endArray();
@@ -369,7 +369,7 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
             if (a->size && !a->values.empty()) {
               w.beginArray();
               for (const std::string &v : a->values)
-                w.string(v);
+                w.value(v);
               w.endArray();
             } else {
               w.null();
@@ -404,21 +404,21 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
       w.key("matrix_cells");
       w.beginArray();
       for (const std::string &c : e.matrixCells)
-        w.string(c);
+        w.value(c);
       w.endArray();
     }
     if (!e.faults.empty()) {
       w.key("faults");
       w.beginArray();
       for (const std::string &f : e.faults)
-        w.string(f);
+        w.value(f);
       w.endArray();
     }
     if (std::vector<std::string> proxy = proxyRules(*plan.spec, e); !proxy.empty()) {
       w.key("proxy_rules");
       w.beginArray();
       for (const std::string &r : proxy)
-        w.string(r);
+        w.value(r);
       w.endArray();
     }
     if (!e.expect.empty())
@@ -459,7 +459,7 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
         w.key("interfaces");
         w.beginArray();
         for (const std::string &n : names)
-          w.string(n);
+          w.value(n);
         w.endArray();
       }
       w.endObject();
@@ -487,7 +487,7 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
         w.key("fault_tests");
         w.beginArray();
         for (const std::string &t : e.faultTests)
-          w.string(t);
+          w.value(t);
         w.endArray();
       }
       w.endObject();
@@ -498,14 +498,14 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
       w.key("covered_protocols");
       w.beginArray();
       for (const std::string &p : cov.coveredProtocols)
-        w.string(p);
+        w.value(p);
       w.endArray();
     }
     if (!cov.uncoveredProtocols.empty()) {
       w.key("uncovered_protocols");
       w.beginArray();
       for (const std::string &p : cov.uncoveredProtocols)
-        w.string(p);
+        w.value(p);
       w.endArray();
     }
     w.endObject();

@@ -1,6 +1,6 @@
 #include "bundle/env.h"
 
-#include "runtime/json_writer.h"
+#include "ir/json_writer.h"
 
 #include <archive.h>
 #include <seccomp.h>
@@ -31,7 +31,7 @@ Env currentEnv(const std::string &fbcVersion, const std::string &fbcCommit) {
 
 std::string formatEnvJson(const Env &e) {
   std::string out;
-  rt::JsonWriter w(out, 2);
+  ir::JsonWriter w(out, 2);
   w.beginObject();
   w.field("os", e.os);
   w.field("arch", e.arch);

@@ -1,6 +1,6 @@
 #include "bundle/inspect.h"
 
-#include "runtime/json_writer.h"
+#include "ir/json_writer.h"
 
 #include <llvm/Support/FileSystem.h>
 
@@ -190,7 +190,7 @@ std::string formatInspectText(const OpenedBundle &b) {
 std::string formatInspectJson(const OpenedBundle &b) {
   const Manifest &m = b.manifest;
   std::string out;
-  rt::JsonWriter w(out, 2);
+  ir::JsonWriter w(out, 2);
   w.beginObject();
   w.field("bundle", b.path);
   w.field("format", b.contents.legacy ? "tar+gzip" : "tar+zstd");

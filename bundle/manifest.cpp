@@ -1,6 +1,6 @@
 #include "bundle/manifest.h"
 
-#include "runtime/json_writer.h"
+#include "ir/json_writer.h"
 
 #include <simdjson.h>
 
@@ -119,7 +119,7 @@ Summary summarize(const std::vector<TestRow> &rows, uint64_t notRun) {
   return s;
 }
 
-void writeSummary(rt::JsonWriter &w, const Summary &s) {
+void writeSummary(ir::JsonWriter &w, const Summary &s) {
   w.key("summary").beginObject();
   w.field("total", s.total);
   w.field("passed", s.passed);
@@ -133,7 +133,7 @@ void writeSummary(rt::JsonWriter &w, const Summary &s) {
 
 std::string formatManifestJson(const Manifest &m) {
   std::string out;
-  rt::JsonWriter w(out, 2);
+  ir::JsonWriter w(out, 2);
   w.beginObject();
   w.field("schema_version", m.schemaVersion);
   w.field(m.producer == "faultbox" ? "faultbox_version" : "fbc_version", m.version);

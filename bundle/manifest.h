@@ -5,8 +5,8 @@
 // `faultbox_version` instead of `fbc_version`).
 #pragma once
 
+#include "ir/json_writer.h"
 #include "ir/leaf_program.h"
-#include "runtime/json_writer.h"
 
 #include <llvm/Support/Error.h>
 
@@ -69,7 +69,7 @@ Summary summarize(const std::vector<TestRow> &rows, uint64_t notRun);
 
 // Writes `s` as the "summary" member (manifest.json, inspect's JSON, the
 // report's data): one key order everywhere.
-void writeSummary(rt::JsonWriter &w, const Summary &s);
+void writeSummary(ir::JsonWriter &w, const Summary &s);
 
 // Pretty JSON, keys in schema order, ending in a newline.
 std::string formatManifestJson(const Manifest &m);

@@ -19,8 +19,8 @@
 #include "backend/plan_emit.h"
 #include "bundle/manifest.h"
 #include "bundle/report_html.h"
+#include "ir/json_writer.h"
 #include "ir/leaf_program.h"
-#include "runtime/json_writer.h"
 
 #include <simdjson.h>
 
@@ -70,7 +70,7 @@ llvm::Error parseEntry(const Contents &c, const char *name, Doc &doc) {
 }
 
 // Copies a JSON value through, members in their order.
-void copyValue(rt::JsonWriter &w, element e) {
+void copyValue(ir::JsonWriter &w, element e) {
   switch (e.type()) {
   case element_type::OBJECT:
     w.beginObject();
@@ -122,7 +122,7 @@ std::string scalarText(element e) {
     return "null";
   default: {
     std::string out;
-    rt::JsonWriter w(out);
+    ir::JsonWriter w(out);
     copyValue(w, e);
     return out;
   }
@@ -267,7 +267,7 @@ ir::PlanAxis planAxis(const std::string &kind, element a) {
   return ax;
 }
 
-void stringArray(rt::JsonWriter &w, element parent, const char *key) {
+void stringArray(ir::JsonWriter &w, element parent, const char *key) {
   element v;
   w.key(key).beginArray();
   if (!parent[key].get(v) && v.type() == element_type::ARRAY)
@@ -289,7 +289,7 @@ bool flag(element parent, const char *key) {
   return !parent[key].get(b) && b;
 }
 
-void writePlan(rt::JsonWriter &w, const Doc &plan) {
+void writePlan(ir::JsonWriter &w, const Doc &plan) {
   if (!plan.present) {
     w.null();
     return;
@@ -475,7 +475,7 @@ llvm::Expected<std::string> reportData(const Contents &c, const std::string &bun
         }
 
   std::string out;
-  rt::JsonWriter w(out);
+  ir::JsonWriter w(out);
   w.beginObject();
 
   w.key("run").beginObject();

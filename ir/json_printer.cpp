@@ -74,7 +74,7 @@ private:
     w_.key(key);
     w_.beginArray(/*inlined=*/true);
     for (const std::string &s : items)
-      w_.string(s);
+      w_.value(s);
     w_.endArray();
   }
 

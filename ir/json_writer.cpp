@@ -1,10 +1,12 @@
+// The JSON writer and the string escaping rule: see json_writer.h.
 #include "ir/json_writer.h"
 
+#include "ir/print.h"
 #include "ir/quote.h"
 
 #include <llvm/Support/raw_ostream.h>
 
-#include <charconv>
+#include <cmath>
 
 namespace fbc::ir {
 
@@ -57,10 +59,38 @@ void writeJsonString(llvm::raw_ostream &os, std::string_view s) {
   os << '"';
 }
 
-void JsonWriter::newline(size_t depth) {
-  os_ << '\n';
-  for (size_t i = 0; i < depth; ++i)
-    os_ << "  ";
+void writeJsonString(std::string &out, std::string_view s) {
+  llvm::raw_string_ostream os(out);
+  writeJsonString(os, s);
+  os.flush();
+}
+
+JsonWriter::JsonWriter(llvm::raw_ostream &os, int indent) : os_(os), indent_(indent) {}
+
+// raw_string_ostream writes through to `out` unbuffered.
+JsonWriter::JsonWriter(std::string &out, int indent)
+    : ownStream_(std::make_unique<llvm::raw_string_ostream>(out)), os_(*ownStream_),
+      indent_(indent) {}
+
+JsonWriter::~JsonWriter() {
+  os_.flush();
+}
+
+// The separator before a member or an element of the innermost level.
+void JsonWriter::separate() {
+  Level &l = stack_.back();
+  if (l.inlined) {
+    if (l.count > 0)
+      os_ << ", ";
+  } else {
+    if (l.count > 0)
+      os_ << ',';
+    if (indent_ > 0) {
+      os_ << '\n';
+      os_.indent(unsigned(stack_.size() * size_t(indent_)));
+    }
+  }
+  ++l.count;
 }
 
 void JsonWriter::beforeValue() {
@@ -68,88 +98,88 @@ void JsonWriter::beforeValue() {
     afterKey_ = false;
     return;
   }
-  if (stack_.empty())
-    return;
-  Level &l = stack_.back();
-  if (l.inlined) {
-    if (l.count > 0)
-      os_ << ", ";
-  } else {
-    if (l.count > 0)
-      os_ << ',';
-    newline(stack_.size());
-  }
-  ++l.count;
+  if (!stack_.empty())
+    separate();
 }
 
-void JsonWriter::key(std::string_view k) {
-  Level &l = stack_.back();
-  if (l.inlined) {
-    if (l.count > 0)
-      os_ << ", ";
-  } else {
-    if (l.count > 0)
-      os_ << ',';
-    newline(stack_.size());
-  }
-  ++l.count;
+JsonWriter &JsonWriter::key(std::string_view k) {
+  separate();
   writeJsonString(os_, k);
-  os_ << ": ";
+  os_ << (indent_ > 0 || stack_.back().inlined ? ": " : ":");
   afterKey_ = true;
+  return *this;
 }
 
-void JsonWriter::beginObject(bool inlined) {
+JsonWriter &JsonWriter::beginObject(bool inlined) {
   beforeValue();
   os_ << '{';
-  stack_.push_back({true, inlined});
+  stack_.push_back({inlined});
+  return *this;
 }
 
-void JsonWriter::beginArray(bool inlined) {
+JsonWriter &JsonWriter::beginArray(bool inlined) {
   beforeValue();
   os_ << '[';
-  stack_.push_back({false, inlined});
+  stack_.push_back({inlined});
+  return *this;
 }
 
 void JsonWriter::close(char c) {
   Level l = stack_.back();
   stack_.pop_back();
-  if (l.count > 0 && !l.inlined)
-    newline(stack_.size());
+  if (l.count > 0 && !l.inlined && indent_ > 0) {
+    os_ << '\n';
+    os_.indent(unsigned(stack_.size() * size_t(indent_)));
+  }
   os_ << c;
 }
 
-void JsonWriter::endObject() {
+JsonWriter &JsonWriter::endObject() {
   close('}');
-}
-void JsonWriter::endArray() {
-  close(']');
+  return *this;
 }
 
-void JsonWriter::string(std::string_view s) {
+JsonWriter &JsonWriter::endArray() {
+  close(']');
+  return *this;
+}
+
+JsonWriter &JsonWriter::value(std::string_view s) {
   beforeValue();
   writeJsonString(os_, s);
+  return *this;
 }
 
-void JsonWriter::number(int64_t v) {
+JsonWriter &JsonWriter::value(int64_t v) {
   beforeValue();
   os_ << v;
+  return *this;
 }
 
-void JsonWriter::number(double v) {
+JsonWriter &JsonWriter::value(uint64_t v) {
   beforeValue();
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v); // shortest round-trip form
-  os_ << std::string_view(buf, static_cast<size_t>(r.ptr - buf));
+  os_ << v;
+  return *this;
 }
 
-void JsonWriter::boolean(bool v) {
+JsonWriter &JsonWriter::value(double v) {
+  if (!std::isfinite(v))
+    return null();
+  beforeValue();
+  os_ << formatNumber(v);
+  return *this;
+}
+
+JsonWriter &JsonWriter::value(bool v) {
   beforeValue();
   os_ << (v ? "true" : "false");
+  return *this;
 }
 
-void JsonWriter::null() {
+JsonWriter &JsonWriter::null() {
   beforeValue();
   os_ << "null";
+  return *this;
 }
 
 void JsonWriter::finish() {

@@ -1,8 +1,8 @@
 #include "runtime/report.h"
 
+#include "ir/json_writer.h"
 #include "ir/leaf_program.h"
 #include "runtime/event_value.h"
-#include "runtime/json_writer.h"
 #include "runtime/syscalls.h"
 
 #include <time.h>
@@ -402,7 +402,7 @@ std::string rfc3339(int64_t ns) {
 }
 
 // "bypassed_rules": the reference's [{service, syscall, action, label?}].
-void writeBypassedRules(JsonWriter &w, const TestOutcome &t) {
+void writeBypassedRules(ir::JsonWriter &w, const TestOutcome &t) {
   w.key("bypassed_rules").beginArray();
   for (const FaultSummary *f : t.bypassedRules()) {
     w.beginObject();
@@ -416,7 +416,7 @@ void writeBypassedRules(JsonWriter &w, const TestOutcome &t) {
   w.endArray();
 }
 
-void writeEvent(JsonWriter &w, const RunReport &r, const TestOutcome &t, const TraceEvent &e) {
+void writeEvent(ir::JsonWriter &w, const RunReport &r, const TestOutcome &t, const TraceEvent &e) {
   FlatEvent f = flattenEvent(e, r.serviceNames);
   w.beginObject();
   w.field("seq", f.seq);
@@ -476,7 +476,7 @@ std::string formatTextReport(const RunReport &r) {
 
 std::string formatJsonReport(const RunReport &r) {
   std::string out;
-  JsonWriter w(out, 2);
+  ir::JsonWriter w(out, 2);
   w.beginObject();
   w.field("version", 2);
   w.field("star_file", r.starFile);

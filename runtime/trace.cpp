@@ -1,6 +1,6 @@
 #include "runtime/trace.h"
 
-#include "runtime/json_writer.h"
+#include "ir/json_writer.h"
 #include "runtime/syscalls.h"
 
 #include <time.h>
@@ -181,7 +181,7 @@ std::map<std::string, SyscallSummary> Trace::syscallSummary() const {
   return out;
 }
 
-void Trace::writeEvent(JsonWriter &w, const TraceEvent &e) const {
+void Trace::writeEvent(ir::JsonWriter &w, const TraceEvent &e) const {
   w.beginObject();
   w.field("seq", e.seq);
   w.field("time_ns", e.timeNs);
@@ -217,7 +217,7 @@ void Trace::writeEvent(JsonWriter &w, const TraceEvent &e) const {
 
 std::string Trace::toJson(int indent) const {
   std::string out;
-  JsonWriter w(out, indent);
+  ir::JsonWriter w(out, indent);
   w.beginObject().key("events").beginArray();
   for (const TraceEvent &e : events())
     writeEvent(w, e);

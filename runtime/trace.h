@@ -14,6 +14,10 @@
 #include <utility>
 #include <vector>
 
+namespace fbc::ir {
+class JsonWriter;
+}
+
 namespace fbc::rt {
 
 enum class EventType : uint8_t {
@@ -118,7 +122,7 @@ public:
   // {"events":[...]} with keys in a fixed order.
   std::string toJson(int indent = 0) const;
   // One event as a JSON object (into `w`).
-  void writeEvent(class JsonWriter &w, const TraceEvent &e) const;
+  void writeEvent(ir::JsonWriter &w, const TraceEvent &e) const;
 
 private:
   mutable std::mutex mu_;

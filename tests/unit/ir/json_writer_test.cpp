@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <limits>
+
 namespace fbc::ir {
 namespace {
 
@@ -19,8 +21,8 @@ TEST(JsonWriter, PrettyPrintsNestedValues) {
   w.nullField("none");
   w.key("tags");
   w.beginArray(true);
-  w.string("a");
-  w.string("b");
+  w.value("a");
+  w.value("b");
   w.endArray();
   w.key("loc");
   w.beginObject(true);
@@ -34,7 +36,7 @@ TEST(JsonWriter, PrettyPrintsNestedValues) {
   w.beginArray();
   w.beginObject();
   w.endObject();
-  w.number(int64_t(-1));
+  w.value(int64_t(-1));
   w.endArray();
   w.endObject();
   w.finish();
@@ -53,6 +55,37 @@ TEST(JsonWriter, PrettyPrintsNestedValues) {
   ]
 }
 )");
+}
+
+// Compact (indent 0), as the run report's JSON lines and the bundle's
+// report data are written.
+TEST(JsonWriter, CompactKeepsOrderAndEscapes) {
+  std::string out;
+  JsonWriter w(out);
+  w.beginObject().field("b", 1).field("a", "x\"\n\x01");
+  w.key("list").beginArray().value(true).null().value(1.5).endArray();
+  w.key("empty").beginObject().endObject();
+  w.field("bad", std::string_view("\xff"));
+  w.endObject();
+  EXPECT_EQ(out, "{\"b\":1,\"a\":\"x\\\"\\n\\u0001\",\"list\":[true,null,1.5],\"empty\":{},"
+                 "\"bad\":\"\\ufffd\"}");
+  std::string pretty;
+  JsonWriter p(pretty, 2);
+  p.beginObject().field("k", 1).endObject();
+  EXPECT_EQ(pretty, "{\n  \"k\": 1\n}");
+}
+
+TEST(JsonWriter, ControlCharactersByNameOrU00XX) {
+  std::string out;
+  writeJsonString(out, "\b\f\x1f\x7f");
+  EXPECT_EQ(out, "\"\\b\\f\\u001f\x7f\"");
+}
+
+TEST(JsonWriter, NonFiniteDoublesAreNull) {
+  std::string out;
+  JsonWriter w(out);
+  w.beginArray().value(std::numeric_limits<double>::infinity()).value(0.1).endArray();
+  EXPECT_EQ(out, "[null,0.1]");
 }
 
 TEST(JsonWriter, EscapesStrings) {

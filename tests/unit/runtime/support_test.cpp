@@ -1,6 +1,5 @@
-// The runtime's small pieces: errno labels, the JSON writer,
+// The runtime's small pieces: errno labels,
 // syscall tables, sockaddr parsing.
-#include "runtime/json_writer.h"
 #include "runtime/rules.h"
 #include "runtime/sockaddr.h"
 #include "runtime/syscalls.h"
@@ -17,22 +16,6 @@ TEST(ErrnoNames, RuntimeLabelsComeFromTheIrTable) {
   EXPECT_EQ(errnoLabel(111), "ECONNREFUSED");
   EXPECT_EQ(errnoLabel(32), "errno(32)"); // EPIPE: not in the reference's table
   EXPECT_EQ(describeAction(Action::deny(5)), "deny(input/output error)");
-}
-
-TEST(JsonWriter, OrderAndEscapes) {
-  std::string out;
-  JsonWriter w(out);
-  w.beginObject().field("b", 1).field("a", "x\"\n\x01");
-  w.key("list").beginArray().value(true).null().value(1.5).endArray();
-  w.key("empty").beginObject().endObject();
-  w.field("bad", std::string_view("\xff"));
-  w.endObject();
-  EXPECT_EQ(out, "{\"b\":1,\"a\":\"x\\\"\\n\\u0001\",\"list\":[true,null,1.5],\"empty\":{},"
-                 "\"bad\":\"\\ufffd\"}");
-  std::string pretty;
-  JsonWriter p(pretty, 2);
-  p.beginObject().field("k", 1).endObject();
-  EXPECT_EQ(pretty, "{\n  \"k\": 1\n}");
 }
 
 TEST(Syscalls, NamesNumbersAndShapes) {
