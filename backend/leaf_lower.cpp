@@ -1,12 +1,81 @@
 // Lowering: per test, the axes the leaves enumerate (the plan's axes,
 // referenced; a known axis of size 1 adds no digit), its count, and the
-// syscalls each service's filter traps (passes/trap_scan.h).
+// syscall numbers each service's filter traps (passes/trap_scan.h), per
+// leaf where a planned choose() option changes them.
 #include "backend/leaf_lower.h"
 
+#include "ir/syscalls.h"
 #include "ir/unmediated.h"
 #include "passes/trap_scan.h"
 
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <set>
+#include <tuple>
+
 namespace fbc::backend {
+namespace {
+
+// The trap sets (passes/trap_scan.h) as numbers: what every leaf traps,
+// and what the leaves taking one option of a planned choose() add; what
+// each filter observes; the proxied interfaces.
+void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt) {
+  std::vector<passes::ChoiceSite> choices;
+  for (size_t a = 0; a < lt.axes.size(); ++a) {
+    const ir::PlanAxis &p = *lt.axes[a].plan;
+    if (p.kind == ir::AxisKind::Choose && lt.axes[a].known)
+      for (const ir::Loc &site : p.sites)
+        choices.push_back({site, a, p.values.size()});
+  }
+  passes::TrapScan scan = passes::scanTraps(spec, *lt.test, choices);
+  lt.traps = trapNumbers(scan.all);
+  std::map<std::tuple<size_t, uint64_t, size_t>, std::set<int>> extra;
+  for (const passes::TrapScan::Option &o : scan.options) {
+    std::vector<std::vector<int>> sets = trapNumbers(o.traps);
+    for (size_t s = 0; s < sets.size(); ++s) {
+      std::set<int> &add = extra[{o.axis, o.option, s}];
+      std::set_difference(sets[s].begin(), sets[s].end(), lt.traps[s].begin(), lt.traps[s].end(),
+                          std::inserter(add, add.end()));
+    }
+  }
+  for (auto &[key, nrs] : extra)
+    if (!nrs.empty())
+      lt.optionTraps.push_back(
+          {std::get<0>(key), std::get<1>(key), std::get<2>(key), {nrs.begin(), nrs.end()}});
+  // determinism() at L1 observes every unmediated source; otherwise only
+  // the bypasses of the families a rule could name in some leaf (an event
+  // needs a rule in force, so a leaf without one records none).
+  bool detect = spec.determinism.explicitCall && spec.determinism.level == "L1";
+  for (size_t s = 0; s < scan.all.size(); ++s) {
+    std::vector<std::string> names = scan.all[s];
+    for (const passes::TrapScan::Option &o : scan.options)
+      names.insert(names.end(), o.traps[s].begin(), o.traps[s].end());
+    lt.observes.push_back(spec.services[s].seccomp ? ir::observedFor(names, detect)
+                                                   : std::vector<std::string>{});
+  }
+  lt.proxies = std::move(scan.proxies);
+}
+
+} // namespace
+
+std::vector<std::vector<int>> trapNumbers(const std::vector<std::vector<std::string>> &names) {
+  std::vector<std::set<int>> sets(names.size());
+  std::set<int> dest;
+  for (size_t s = 0; s < names.size(); ++s)
+    for (const std::string &n : names[s])
+      for (int nr : ir::syscallNumbers(n)) {
+        sets[s].insert(nr);
+        if (ir::isDestinationSyscall(ir::syscallNameOf(nr)))
+          dest.insert(nr);
+      }
+  std::vector<std::vector<int>> out;
+  for (std::set<int> &s : sets) {
+    s.insert(dest.begin(), dest.end());
+    out.emplace_back(s.begin(), s.end());
+  }
+  return out;
+}
 
 ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
   ir::LeafProgram out;
@@ -26,15 +95,7 @@ ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
       lt.axes.push_back(ax);
     }
     lt.recount();
-    lt.traps = passes::scanTraps(*plan.spec, *pt.test);
-    // determinism() at L1 observes every unmediated source; otherwise only
-    // the bypasses of the families a rule could name.
-    const ir::Determinism &det = plan.spec->determinism;
-    bool detect = det.explicitCall && det.level == "L1";
-    for (size_t s = 0; s < lt.traps.size(); ++s)
-      lt.observes.push_back(plan.spec->services[s].seccomp ? ir::observedFor(lt.traps[s], detect)
-                                                           : std::vector<std::string>{});
-    lt.proxies = passes::scanProxies(*plan.spec, *pt.test);
+    lowerTraps(*plan.spec, lt);
     out.total += lt.count;
     out.tests.push_back(std::move(lt));
   }

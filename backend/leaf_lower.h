@@ -10,6 +10,13 @@ namespace fbc::backend {
 
 ir::LeafProgram lowerToLeaves(const ir::Plan &plan);
 
+// Per service, the syscall keywords and names its rules could name, as the
+// sorted native numbers its filter traps: families expanded
+// (ir::syscallNumbers), unknown names dropped, and a destination syscall
+// (ir::isDestinationSyscall) trapped on one service trapped on every one
+// (another service's connect() may address the faulted one's ports).
+std::vector<std::vector<int>> trapNumbers(const std::vector<std::vector<std::string>> &names);
+
 // The plan pipeline (passes::PassManager::planPipeline) with the lowering
 // as its last stage, named "leaves".
 passes::PassManager leafPipeline(bool coverage = true);

@@ -1,6 +1,7 @@
 #include "ir/leaf_program.h"
 
 #include "ir/quote.h"
+#include "ir/syscalls.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -20,6 +21,18 @@ LeafAssignment LeafTest::decode(uint64_t index) const {
     rem /= size;
   }
   return a;
+}
+
+std::vector<std::vector<int>> LeafTest::trapsFor(const LeafAssignment &a) const {
+  std::vector<std::vector<int>> out = traps;
+  for (const OptionTraps &o : optionTraps) {
+    if (o.axis >= a.digits.size() || a.digits[o.axis] != o.option || o.service >= out.size())
+      continue;
+    std::vector<int> &set = out[o.service];
+    set.insert(set.end(), o.syscalls.begin(), o.syscalls.end());
+    std::sort(set.begin(), set.end());
+  }
+  return out;
 }
 
 bool LeafAxis::isSite(const Loc &loc) const {
@@ -211,6 +224,32 @@ void printAssignment(llvm::raw_ostream &os, const LeafTest &t, const LeafAssignm
 
 } // namespace
 
+namespace {
+
+// `  traps "db": pwrite64, write, ...`: one service's set by name, sorted.
+void printSet(llvm::raw_ostream &os, const char *what, const std::string &service,
+              const std::string &when, const std::vector<std::string> &names) {
+  if (names.empty())
+    return;
+  os << "  " << what << ' ' << quote(service) << when << ':';
+  for (size_t k = 0; k < names.size(); ++k)
+    os << (k ? ", " : " ") << names[k];
+  os << '\n';
+}
+
+// A trap set by name, sorted by name (the numbers differ between
+// architectures, the names do not).
+void printTraps(llvm::raw_ostream &os, const std::string &service, const std::string &when,
+                const std::vector<int> &nrs) {
+  std::vector<std::string> names;
+  for (int nr : nrs)
+    names.push_back(syscallNameOf(nr));
+  std::sort(names.begin(), names.end());
+  printSet(os, "traps", service, when, names);
+}
+
+} // namespace
+
 bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, llvm::raw_ostream &os,
                           std::string &err) {
   std::optional<uint64_t> leaf;
@@ -245,20 +284,18 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
        << " leaves=" << t.count.str() << '\n';
     for (size_t i = 0; i < t.axes.size(); ++i)
       printAxis(os, i, t.axes[i]);
-    // Per service: what its filter traps, then what it only observes.
-    auto printSet = [&](const char *what, size_t sv, const std::vector<std::string> &set) {
-      if (set.empty())
-        return;
-      os << "  " << what << ' ' << quote(p.spec->services[sv].name) << ':';
-      for (size_t k = 0; k < set.size(); ++k)
-        os << (k ? ", " : " ") << set[k];
-      os << '\n';
-    };
+    // Per service: what its filter traps, then what it only observes; then
+    // what the leaves taking one choose() option trap on top.
     for (size_t sv = 0; opts.traps && sv < t.traps.size(); ++sv) {
-      printSet("traps", sv, t.traps[sv]);
+      printTraps(os, p.spec->services[sv].name, "", t.traps[sv]);
       if (sv < t.observes.size())
-        printSet("observes", sv, t.observes[sv]);
+        printSet(os, "observes", p.spec->services[sv].name, "", t.observes[sv]);
     }
+    for (const LeafTest::OptionTraps &o : t.optionTraps)
+      if (opts.traps)
+        printTraps(os, p.spec->services[o.service].name,
+                   " when axis " + std::to_string(o.axis) + " option=" + std::to_string(o.option),
+                   o.syscalls);
     for (size_t sv = 0; opts.traps && sv < t.proxies.size(); ++sv)
       for (const std::string &iface : t.proxies[sv])
         os << "  proxy " << quote(p.spec->services[sv].name + "." + iface) << '\n';

@@ -51,10 +51,22 @@ struct LeafTest {
   const Test *test = nullptr;
   std::vector<LeafAxis> axes;
   // Per service (by index in Spec::services), sorted and unique: the
-  // syscall keywords and names the test's rules could name there (fault
-  // and trace calls reachable from its functions, its assumptions). The
-  // run traps these families and nothing else.
-  std::vector<std::vector<std::string>> traps;
+  // native syscall numbers every leaf's filter traps there (families
+  // expanded): the syscalls the test's rules could name (fault and trace
+  // calls reachable from its functions, its assumptions), and a
+  // destination syscall (ir::isDestinationSyscall) any service traps. The
+  // run traps these and nothing else (trapsFor()).
+  std::vector<std::vector<int>> traps;
+  // What only some leaves trap on top of `traps`: the leaves whose digit on
+  // choose axis `axis` is `option` (a rule reached only through that option
+  // of the choose() list, e.g. choose("rule", [deny_write, deny_fsync])).
+  struct OptionTraps {
+    size_t axis = 0;
+    uint64_t option = 0;
+    size_t service = 0;
+    std::vector<int> syscalls; // sorted, unique, none of them in traps[service]
+  };
+  std::vector<OptionTraps> optionTraps; // by axis, option, service
   // Per service, sorted: the entries of ir/unmediated.h its filter also
   // traps, only to observe them (allowed; recorded as unmediated_io).
   std::vector<std::vector<std::string>> observes;
@@ -66,6 +78,9 @@ struct LeafTest {
   bool fansOut() const { return !axes.empty(); }
   // Leaf `index` (< count.value): rem = index; digit = rem % size; rem /= size.
   LeafAssignment decode(uint64_t index) const;
+  // The trap sets of leaf `a`, per service, sorted: `traps` with the
+  // optionTraps its digits select.
+  std::vector<std::vector<int>> trapsFor(const LeafAssignment &a) const;
   // The axis of `kind` with a call site at `loc` (choose, interleaving) or
   // keyed `key` (probability); -1 when none.
   int findAxis(AxisKind kind, const Loc &loc) const;

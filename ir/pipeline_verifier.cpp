@@ -151,6 +151,12 @@ bool verifyLeafProgram(const Plan &plan, const LeafProgram &leaves, std::string_
         if (!(lt.traps[s][k - 1] < lt.traps[s][k]))
           c.error(t.loc, "test " + quote(t.name) + ": the trap set of service " +
                              quote(plan.spec->services[s].name) + " is not sorted and unique");
+    for (const LeafTest::OptionTraps &o : lt.optionTraps)
+      if (o.axis >= lt.axes.size() || lt.axes[o.axis].kind() != AxisKind::Choose ||
+          o.option >= lt.axes[o.axis].size || o.service >= services || o.syscalls.empty())
+        c.error(t.loc, "test " + quote(t.name) + ": option traps of axis " +
+                           std::to_string(o.axis) + " option " + std::to_string(o.option) +
+                           " name no choose option or no service");
   }
   if (total.value != leaves.total.value || total.value != plan.total.value)
     c.error(Loc{}, "total " + leaves.total.str() + " is not the sum of the tests' leaves (" +

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <memory>
 
 namespace fbc::ir {
 
@@ -82,9 +84,7 @@ bool isSyscallName(std::string_view name) {
   for (char c : name)
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
       return false;
-  std::string z(name); // libseccomp wants a NUL-terminated name
-  // Pseudo-syscalls (negative numbers) exist only inside libseccomp.
-  return seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, z.c_str()) >= 0;
+  return syscallNumber(name) >= 0;
 }
 
 std::span<const std::string_view> syscallFamily(std::string_view keyword) {
@@ -99,6 +99,32 @@ std::vector<std::string> expandSyscallFamily(std::string_view keyword) {
   if (members.empty())
     return {std::string(keyword)};
   return {members.begin(), members.end()};
+}
+
+int syscallNumber(std::string_view name) {
+  std::string z(name); // libseccomp wants a NUL-terminated name
+  int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, z.c_str());
+  // Pseudo-syscalls (negative numbers) exist only inside libseccomp.
+  return nr >= 0 ? nr : -1;
+}
+
+std::string syscallNameOf(int nr) {
+  // libseccomp allocates the name.
+  std::unique_ptr<char, decltype(&std::free)> name(
+      nr >= 0 ? seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr) : nullptr, &std::free);
+  return name ? std::string(name.get()) : "syscall_" + std::to_string(nr);
+}
+
+std::vector<int> syscallNumbers(std::string_view keyword) {
+  std::vector<int> nrs;
+  for (const std::string &m : expandSyscallFamily(keyword))
+    if (int nr = syscallNumber(m); nr >= 0 && std::find(nrs.begin(), nrs.end(), nr) == nrs.end())
+      nrs.push_back(nr);
+  return nrs;
+}
+
+bool isDestinationSyscall(std::string_view name) {
+  return name == "connect" || name == "sendto" || name == "sendmsg" || name == "sendmmsg";
 }
 
 llvm::ArrayRef<ErrnoInfo> errnoTable() {

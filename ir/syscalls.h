@@ -41,6 +41,24 @@ std::span<const std::string_view> syscallFamily(std::string_view keyword);
 // `creat` on arm64) are listed and skipped by the filter.
 std::vector<std::string> expandSyscallFamily(std::string_view keyword);
 
+// Numbers on the native architecture, through libseccomp (the kernel
+// headers it was built with, not a hand-written table): the leaf program's
+// trap sets are these (backend/leaf_lower.h), the seccomp filter installs
+// them as they are.
+// -1 when the name is not a syscall of the native architecture.
+int syscallNumber(std::string_view name);
+// The name of a native syscall number; "syscall_<n>" when it has none.
+std::string syscallNameOf(int nr);
+// What a rule on `keyword` traps: its family's members (those this
+// architecture has, in the family's order), else the name's own number;
+// empty when neither names a native syscall.
+std::vector<int> syscallNumbers(std::string_view keyword);
+// connect, sendto, sendmsg, sendmmsg: the calls that carry a destination
+// address. A rule on one of them on a service must see the other
+// services' calls too (they may address its ports), so every service traps
+// it (the lowering widens the trap sets accordingly).
+bool isDestinationSyscall(std::string_view name);
+
 struct ErrnoInfo {
   std::string_view name; // "ECONNREFUSED"
   int number;            // Linux value (same on amd64 and arm64)

@@ -20,8 +20,20 @@ using namespace fbc::syntax;
 
 class Scanner {
 public:
-  explicit Scanner(const ir::Spec &spec)
-      : spec_(spec), sets_(spec.services.size()), proxies_(spec.services.size()) {}
+  explicit Scanner(const ir::Spec &spec, std::span<const ChoiceSite> choices = {})
+      : spec_(spec), sets_(spec.services.size()), proxies_(spec.services.size()),
+        choices_(choices) {}
+
+  // An option of a planned choose() list, left out of this scan: scanned on
+  // its own for the leaves that take it.
+  struct Option {
+    size_t axis;
+    uint64_t option;
+    const Expr *expr;
+    const star::ModuleEnv *module;
+    const frontend::SourceFile *file;
+  };
+  const std::vector<Option> &options() const { return options_; }
 
   void function(star::Value v) {
     auto *fn = v.as<star::Function>();
@@ -30,7 +42,14 @@ public:
     if (!visited_.insert(fn->code->syntax).second)
       return;
     module_ = fn->module;
-    body(*fn->code->syntax);
+    file_ = fn->code->file;
+    forEachExpr(fn->code->syntax, [&](const Expr *e) { visit(e); });
+  }
+
+  void option(const Option &o) {
+    module_ = o.module;
+    file_ = o.file;
+    forEachExpr(o.expr, [&](const Expr *e) { visit(e); });
   }
 
   void drain() {
@@ -168,38 +187,66 @@ private:
       widen(syscalls);
   }
 
+  // A planned choose("name", [o0, o1, ...]) at a site of axis `axis`: its
+  // options are scanned apart (options_), not here.
+  bool plannedChoice(const CallExpr &c) {
+    if (!isBuiltinCall(&c, "choose") || c.args.size() != 2 || !file_)
+      return false;
+    const Expr *opts = c.args[1].value;
+    while (auto *p = llvm::dyn_cast<ParenExpr>(opts))
+      opts = p->x;
+    auto *list = llvm::dyn_cast<ListExpr>(opts);
+    if (!list)
+      return false;
+    for (const ChoiceSite &site : choices_) {
+      if (site.loc.file != file_ || site.loc.pos.line != c.lparen.line ||
+          site.loc.pos.col != c.lparen.col || site.options != list->elems.size())
+        continue;
+      for (size_t k = 0; k < list->elems.size(); ++k) {
+        forEachExpr(list->elems[k], [&](const Expr *e) { skip_.insert(e); });
+        options_.push_back({site.axis, k, list->elems[k], module_, file_});
+      }
+      return true;
+    }
+    return false;
+  }
+
   // Every fault builtin call, and every root-file function named anywhere
   // (called or passed as run=), which is then reachable too.
-  void body(const Function &fn) {
-    forEachExpr(&fn, [&](const Expr *e) {
-      if (auto *c = llvm::dyn_cast<CallExpr>(e)) {
-        if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start"))
-          faultCall(*c);
-        else if (isBuiltinCall(c, "fault_all"))
-          faultAllCall(*c);
-        else if (isBuiltinCall(c, "trace") || isBuiltinCall(c, "trace_start"))
-          traceCall(*c);
-      } else if (llvm::isa<Ident>(e)) {
-        if (star::Value v = moduleGlobal(e, module_); v && v.as<star::Function>())
-          pending_.push_back(v);
-      }
-    });
+  void visit(const Expr *e) {
+    if (skip_.count(e))
+      return;
+    if (auto *c = llvm::dyn_cast<CallExpr>(e)) {
+      if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start"))
+        faultCall(*c);
+      else if (isBuiltinCall(c, "fault_all"))
+        faultAllCall(*c);
+      else if (isBuiltinCall(c, "trace") || isBuiltinCall(c, "trace_start"))
+        traceCall(*c);
+      else
+        plannedChoice(*c);
+    } else if (llvm::isa<Ident>(e)) {
+      if (star::Value v = moduleGlobal(e, module_); v && v.as<star::Function>())
+        pending_.push_back(v);
+    }
   }
 
   const ir::Spec &spec_;
   std::vector<std::set<std::string>> sets_;
   std::vector<std::set<std::string>> proxies_; // interface names per service
+  std::span<const ChoiceSite> choices_;
   const star::ModuleEnv *module_ = nullptr;
+  const frontend::SourceFile *file_ = nullptr;
+  std::set<const Expr *> skip_;
+  std::vector<Option> options_;
   std::set<const syntax::Function *> visited_;
   std::vector<star::Value> pending_;
 };
 
 } // namespace
 
-namespace {
-
-Scanner scanTest(const ir::Spec &spec, const ir::Test &t) {
-  Scanner scan(spec);
+TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const ChoiceSite> choices) {
+  Scanner scan(spec, choices);
   for (const std::string &a : t.faults)
     scan.assumption(a);
   if (t.body.value)
@@ -209,17 +256,25 @@ Scanner scanTest(const ir::Spec &spec, const ir::Test &t) {
   if (t.expect && t.expect->kind == ir::ExpectKind::Function && t.expect->fn.value)
     scan.function(t.expect->fn.value);
   scan.drain();
-  return scan;
-}
-
-} // namespace
-
-std::vector<std::vector<std::string>> scanTraps(const ir::Spec &spec, const ir::Test &t) {
-  return scanTest(spec, t).result(/*proxies=*/false);
-}
-
-std::vector<std::vector<std::string>> scanProxies(const ir::Spec &spec, const ir::Test &t) {
-  return scanTest(spec, t).result(/*proxies=*/true);
+  TrapScan out;
+  out.all = scan.result(/*proxies=*/false);
+  std::vector<std::set<std::string>> proxies(spec.services.size());
+  auto addProxies = [&](const Scanner &sc) {
+    std::vector<std::vector<std::string>> p = sc.result(/*proxies=*/true);
+    for (size_t s = 0; s < p.size(); ++s)
+      proxies[s].insert(p[s].begin(), p[s].end());
+  };
+  addProxies(scan);
+  for (const Scanner::Option &o : scan.options()) {
+    Scanner one(spec);
+    one.option(o);
+    one.drain();
+    out.options.push_back({o.axis, o.option, one.result(/*proxies=*/false)});
+    addProxies(one);
+  }
+  for (const std::set<std::string> &p : proxies)
+    out.proxies.emplace_back(p.begin(), p.end());
+  return out;
 }
 
 } // namespace fbc::passes

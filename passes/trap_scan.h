@@ -13,23 +13,53 @@
 // rules. A target that cannot be resolved statically (a local variable, a
 // parameter) is widened: its keywords go on every service, and an
 // unresolved assumption stands for all of them.
+//
+// The options of a planned choose() (a literal list at a call site of one
+// of the test's choose axes) are scanned one by one, so that a leaf traps
+// what its own option can fault and not what the others can (per-leaf trap
+// sets: ir::LeafTest::optionTraps).
 #pragma once
 
 #include "ir/spec.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
 namespace fbc::passes {
 
-// Per service (by index in spec.services): the syscall keywords and names
-// `t`'s rules could name there, sorted and unique (families unexpanded).
-std::vector<std::vector<std::string>> scanTraps(const ir::Spec &spec, const ir::Test &t);
+// A planned choose() call of the test (a site of a LeafTest choose axis):
+// where it is, the axis its digit comes from, how many options it has.
+struct ChoiceSite {
+  ir::Loc loc;
+  size_t axis = 0;
+  size_t options = 0;
+};
 
-// Per service: the interfaces `t`'s protocol rules could target (an
-// assumption's rules= on its interface, fault(svc.iface, <rule>, ...) and
-// fault_start(svc.iface, <rule>, ...) calls; an unresolved target widens
-// to every interface), sorted. The run puts a proxy in front of each.
-std::vector<std::vector<std::string>> scanProxies(const ir::Spec &spec, const ir::Test &t);
+struct TrapScan {
+  // Per service (by index in spec.services): the syscall keywords and names
+  // `t`'s rules could name there in every leaf, sorted and unique
+  // (families unexpanded).
+  std::vector<std::vector<std::string>> all;
+  // Option `option` of the choose() list of axis `axis` (a literal list at
+  // a planned site), scanned apart: what the leaves taking it add (by
+  // service, as `all`; an element that is also reached elsewhere is in
+  // `all` too).
+  struct Option {
+    size_t axis;
+    uint64_t option;
+    std::vector<std::vector<std::string>> traps;
+  };
+  std::vector<Option> options;
+  // Per service: the interfaces `t`'s protocol rules could target (an
+  // assumption's rules= on its interface, fault(svc.iface, <rule>, ...) and
+  // fault_start(svc.iface, <rule>, ...) calls; an unresolved target widens
+  // to every interface), sorted, in any leaf. The run puts a proxy in
+  // front of each.
+  std::vector<std::vector<std::string>> proxies;
+};
+
+TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t,
+                   std::span<const ChoiceSite> choices = {});
 
 } // namespace fbc::passes

@@ -35,6 +35,24 @@ ir::Loc callerLoc(star::Thread &t) {
   t.fail(loc.valid() ? loc.str() + ": " + msg : msg);
 }
 
+// interleavings=`p` at a site the plan could not read: checked as the
+// plan checks a literal (ir/fanout_sites.h).
+ir::ParallelPolicy parallelPolicyArg(star::Thread &t, Value p) {
+  std::string error;
+  std::optional<ir::ParallelPolicy> checked;
+  if (p.isSmallInt())
+    checked = ir::parallelPolicyOf(p.smallInt(), error);
+  else if (p.isInt())
+    error = ir::parallelPolicyCountError(star::repr(p)); // a big int: never valid
+  else if (auto *s = p.as<star::String>())
+    checked = ir::parallelPolicyOf(s->view(), error);
+  else
+    error = ir::parallelPolicyTypeError(star::typeName(p));
+  if (!checked)
+    failAt(t, error);
+  return *checked;
+}
+
 } // namespace
 
 llvm::ArrayRef<Executor::Builtin> Executor::builtinTable() {
@@ -111,23 +129,21 @@ Value Executor::choose(star::Thread &t, std::string_view, const star::Args &args
 // the branches run one after another in the leaf's launch order (the d-th
 // lexicographic permutation); otherwise (1 / omitted) once, concurrently,
 // each on its own thread. The results come back in argument order.
+//
+// A planned site's policy and size are the leaf program's (the plan
+// checked its literal interleavings= there): the call looks its axis up by
+// call site and parses nothing. Only a site the plan could not read (a
+// computed policy, a parallel() in a helper) checks the value it is given,
+// with the same policy code and messages (ir/fanout_sites.h).
 Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &args) {
-  // The policy, checked as the plan checks a literal (ir/fanout_sites.h).
-  ir::ParallelPolicy policy;
-  if (Value p = kwarg(args, "interleavings")) {
-    std::string error;
-    std::optional<ir::ParallelPolicy> checked;
-    if (p.isSmallInt())
-      checked = ir::parallelPolicyOf(p.smallInt(), error);
-    else if (p.isInt())
-      error = ir::parallelPolicyCountError(star::repr(p)); // a big int: never valid
-    else if (auto *s = p.as<star::String>())
-      checked = ir::parallelPolicyOf(s->view(), error);
-    else
-      error = ir::parallelPolicyTypeError(star::typeName(p));
-    if (!checked)
-      failAt(t, error);
-    policy = *checked;
+  ir::Loc loc = callerLoc(t);
+  int axis = leafTest_ ? leafTest_->findAxis(ir::AxisKind::Interleaving, loc) : -1;
+  const ir::LeafAxis *planned =
+      axis >= 0 && leafTest_->axes[size_t(axis)].known ? &leafTest_->axes[size_t(axis)] : nullptr;
+  std::optional<ir::ParallelPolicy> policy; // nullopt: the program's
+  if (!planned) {
+    Value p = kwarg(args, "interleavings");
+    policy = p ? parallelPolicyArg(t, p) : ir::ParallelPolicy{};
   }
   for (const star::Kwarg &k : args.kwargs)
     if (k.name->view() != "interleavings")
@@ -141,10 +157,9 @@ Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &ar
       failAt(t, ir::parallelNotCallable(i + 1, star::typeName(f)));
   }
   std::optional<std::vector<uint32_t>> order;
-  if (policy.kind != ir::ParallelPolicy::Kind::Single) {
-    uint64_t size = policy.size(uint32_t(b)).value_or(UINT64_MAX);
-    ir::Loc loc = callerLoc(t);
-    if (std::optional<uint64_t> d = leafDigitAt(ir::AxisKind::Interleaving, loc, size)) {
+  if (planned || policy->kind != ir::ParallelPolicy::Kind::Single) {
+    uint64_t size = planned ? planned->size : policy->size(uint32_t(b)).value_or(UINT64_MAX);
+    if (std::optional<uint64_t> d = leafDigit(axis, size)) {
       order = ir::launchOrder(*d < size ? *d : 0, uint32_t(b));
     } else {
       std::string site = loc.str();

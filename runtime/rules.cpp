@@ -1,5 +1,7 @@
 #include "runtime/rules.h"
 
+#include "backend/leaf_lower.h"
+
 #include "ir/duration.h"
 #include "ir/fanout_sites.h"
 #include "ir/syscalls.h"
@@ -279,7 +281,7 @@ bool RuleTable::declaredDestination(const Destination &d) const {
 
 bool trapSets(size_t serviceCount, std::span<const RuleSpec> rules,
               std::vector<std::vector<int>> &out, std::string &error) {
-  std::vector<std::bitset<kMaxSyscall>> sets(serviceCount);
+  std::vector<std::vector<std::string>> names(serviceCount);
   for (const RuleSpec &r : rules) {
     if (r.target >= serviceCount) {
       error = "fault rule on " + r.syscall + " targets an unknown service";
@@ -288,19 +290,9 @@ bool trapSets(size_t serviceCount, std::span<const RuleSpec> rules,
     std::vector<int> nrs;
     if (!expandSyscallFamily(r.syscall, nrs, error))
       return false;
-    for (int nr : nrs) {
-      sets[r.target].set(static_cast<size_t>(nr));
-      // Other services' calls to the target's ports must reach the supervisor.
-      if (isDestinationSyscall(nr))
-        for (auto &s : sets)
-          s.set(static_cast<size_t>(nr));
-    }
+    names[r.target].push_back(r.syscall);
   }
-  out.assign(serviceCount, {});
-  for (size_t s = 0; s < serviceCount; ++s)
-    for (int nr = 0; nr < kMaxSyscall; ++nr)
-      if (sets[s].test(static_cast<size_t>(nr)))
-        out[s].push_back(nr);
+  out = backend::trapNumbers(names);
   return true;
 }
 

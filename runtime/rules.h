@@ -13,7 +13,8 @@
 // service's connect/sendto whose destination is one of B's ports on this
 // machine (127.0.0.0/8, ::1, 0.0.0.0), so "B is unreachable" means what the
 // coverage rule says. For that to work every service that may connect to B
-// must trap connect: trapSets() computes the filters accordingly.
+// must trap connect: the lowering's trap sets say so (backend::trapNumbers,
+// which trapSets() below applies to a list of rules).
 //
 // The table is shared between the supervisor's event loop (decide) and the
 // thread running a test (push/pop); one mutex serialises them. decide()
@@ -208,9 +209,11 @@ private:
 bool isSystemPath(std::string_view path);
 
 // The syscalls each service's filter must trap so that any of `rules` can
-// fire: the family of every rule on its target, and for a connect/sendto
-// rule on B the same family on every other service (their calls to B's
-// ports). The result is sorted per service. False with `error` set on an
+// fire, by the lowering's rule (backend::trapNumbers): the family of every
+// rule on its target, and for a connect/sendto rule on B the same family on
+// every other service (their calls to B's ports). The result is sorted per
+// service. (`fbc run` takes its trap sets from the leaf program; this is
+// for a supervisor driven by rules directly.) False with `error` set on an
 // unknown syscall keyword or an out-of-range target.
 bool trapSets(size_t serviceCount, std::span<const RuleSpec> rules,
               std::vector<std::vector<int>> &out, std::string &error);

@@ -2,8 +2,6 @@
 
 #include "ir/syscalls.h"
 
-#include <seccomp.h>
-
 #include <array>
 #include <cstdlib>
 #include <memory>
@@ -45,10 +43,8 @@ struct Tables {
 
   Tables() {
     for (int nr = 0; nr < kMaxSyscall; ++nr) {
-      // libseccomp allocates the name; copy it once so lookups never do.
-      std::unique_ptr<char, decltype(&std::free)> name(
-          seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr), &std::free);
-      names[nr] = name ? std::string(name.get()) : "syscall_" + std::to_string(nr);
+      // Resolved once, so lookups never allocate.
+      names[nr] = ir::syscallNameOf(nr);
     }
     for (const PathSpec &p : kPathSyscalls)
       if (SyscallShape *s = shape(p.name)) {
@@ -85,10 +81,7 @@ const Tables &tables() {
 } // namespace
 
 int syscallNumber(std::string_view name) {
-  std::string z(name); // libseccomp wants a NUL-terminated name
-  int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, z.c_str());
-  // Pseudo-syscalls (negative numbers) exist only inside libseccomp.
-  return nr >= 0 ? nr : -1;
+  return ir::syscallNumber(name);
 }
 
 std::string_view syscallName(int nr) {
@@ -101,17 +94,9 @@ std::string_view syscallName(int nr) {
 
 bool expandSyscallFamily(std::string_view keyword, std::vector<int> &nrs, std::string &error) {
   size_t before = nrs.size();
-  auto add = [&](std::string_view name) {
-    int nr = syscallNumber(name);
-    if (nr >= 0 && nr < kMaxSyscall)
+  for (int nr : ir::syscallNumbers(keyword))
+    if (nr < kMaxSyscall)
       nrs.push_back(nr);
-  };
-  std::span<const std::string_view> members = ir::syscallFamily(keyword);
-  if (members.empty())
-    add(keyword);
-  else
-    for (std::string_view m : members)
-      add(m);
   if (nrs.size() == before) {
     error = "unknown syscall \"" + std::string(keyword) + "\"";
     return false;

@@ -69,13 +69,9 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     names.push_back(s.name);
 
   std::string error;
-  // What each filter traps comes from the leaf program, nothing else.
-  if (!trapSets(n, trapRules(lt), traps_, error)) {
-    o.result = Result::Error;
-    o.reason = error;
-    o.durationMs = (monotonicNs() - t0) / 1000000;
-    return o;
-  }
+  // What each filter traps comes from the leaf program, nothing else: the
+  // test's trap sets with what this leaf's choose() options add.
+  traps_ = lt.trapsFor(leafTest_ ? leaf_ : lt.decode(0));
 
   // The leaf's scratch directory (FBC_SCRATCH), removed after its services.
   std::unique_ptr<ScratchDir> scratch = ScratchDir::make(error);

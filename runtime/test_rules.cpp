@@ -1,5 +1,4 @@
-// Fault rules from the IR as RuleSpecs, and the trap rules of a leaf
-// program test: see test_rules.h.
+// Fault rules from the IR as RuleSpecs: see test_rules.h.
 #include "runtime/test_rules.h"
 
 #include "ir/composed_assumptions.h"
@@ -89,18 +88,6 @@ void keywordRules(ServiceId target, const ir::Service &svc, const std::string &k
 
 void assumptionRules(const ir::Spec &spec, const std::string &name, std::vector<RuleSpec> &out) {
   addAssumption(spec, name, out);
-}
-
-std::vector<RuleSpec> trapRules(const ir::LeafTest &lt) {
-  std::vector<RuleSpec> out;
-  for (size_t s = 0; s < lt.traps.size(); ++s)
-    for (const std::string &syscall : lt.traps[s]) {
-      RuleSpec r;
-      r.target = static_cast<ServiceId>(s);
-      r.syscall = syscall;
-      out.push_back(std::move(r));
-    }
-  return out;
 }
 
 } // namespace fbc::rt

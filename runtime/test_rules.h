@@ -1,8 +1,7 @@
 // Fault rules from the IR as the supervisor's RuleSpecs: an assumption's
 // rules (composed ones included), a `keyword = fault` on a service (a named
-// op stands for its syscalls), and the rules that make each service's
-// filter trap what the leaf program says it traps (LeafTest::traps, from
-// passes/trap_scan.h: the run derives no trap set of its own).
+// op stands for its syscalls). What each service's filter traps is not
+// here: the leaf program says it (ir::LeafTest::traps and trapsFor()).
 #pragma once
 
 #include "ir/leaf_program.h"
@@ -26,9 +25,5 @@ void applyFault(const ir::Fault &f, RuleSpec &r);
 // wins over the op's path), else one on the syscall keyword.
 void keywordRules(ServiceId target, const ir::Service &svc, const std::string &keyword,
                   const ir::Fault &f, std::vector<RuleSpec> &out);
-
-// RuleSpecs (actions irrelevant) for every syscall the leaf program's test
-// traps, for trapSets().
-std::vector<RuleSpec> trapRules(const ir::LeafTest &lt);
 
 } // namespace fbc::rt

@@ -1,6 +1,8 @@
 // The leaf program is the contract between plan and run: the trap set of
-// every service and the digit every choose() call takes come from the
-// lowered program the run is given, not from a scan of the spec at run time.
+// every service (per leaf where a choose() option changes it), the digit
+// every choose() call takes and the launch orders of a parallel() site come
+// from the lowered program the run is given, not from a scan of the spec at
+// run time.
 // Each test lowers a spec, edits the program so that a scan of the spec
 // would disagree with it, runs it against the kv fixture, and checks that
 // the run followed the program.
@@ -8,11 +10,13 @@
 #include "e2e_util.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/load_spec.h"
+#include "ir/syscalls.h"
 #include "passes/pass_manager.h"
 #include "runtime/executor.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -77,6 +81,7 @@ protected:
   std::unique_ptr<ir::LoadedSpec> loaded_;
   ir::Plan plan_;
   ir::LeafProgram program_;
+  ir::PlanAxis extra_; // an axis a test adds to the program
 };
 
 constexpr const char *kTrapSpec = R"(
@@ -90,10 +95,17 @@ def test_plain():
     set()
 )";
 
+// The numbers a rule on `keyword` traps (its family), sorted as a trap set.
+std::vector<int> nrs(const char *keyword) {
+  std::vector<int> out = ir::syscallNumbers(keyword);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 TEST_F(LeafContract, TrapSetsAsLowered) {
   load(kTrapSpec);
-  EXPECT_EQ(programTest("test_fault").traps, (std::vector<std::vector<std::string>>{{"write"}}));
-  EXPECT_EQ(programTest("test_plain").traps, (std::vector<std::vector<std::string>>{{}}));
+  EXPECT_EQ(programTest("test_fault").traps, (std::vector<std::vector<int>>{nrs("write")}));
+  EXPECT_EQ(programTest("test_plain").traps, (std::vector<std::vector<int>>{{}}));
   RunReport r = run();
   ASSERT_EQ(r.tests.size(), 2u);
   EXPECT_EQ(row(r, "test_fault").result, Result::Pass) << row(r, "test_fault").reason;
@@ -108,7 +120,7 @@ TEST_F(LeafContract, TrapSetsFollowAnEditedProgram) {
   // The spec faults kv's writes in test_fault and nothing in test_plain;
   // the program says the opposite.
   programTest("test_fault").traps = {{}};
-  programTest("test_plain").traps = {{"write"}};
+  programTest("test_plain").traps = {nrs("write")};
   RunReport r = run();
   ASSERT_EQ(r.tests.size(), 2u);
   const TestOutcome &fault = row(r, "test_fault");
@@ -164,6 +176,117 @@ TEST_F(LeafContract, AxesAreKeyedByCallSiteNotName) {
   EXPECT_NE(r.warnings[0].message.find("choose(\"retries\") is not a planned axis"),
             std::string::npos)
       << r.warnings[0].message;
+}
+
+// A choose() between a write rule and an fsync rule: each leaf traps its
+// own option's syscalls, not the other's.
+constexpr const char *kOptionSpec = R"(
+def set():
+    return kv.main.send(data = "SET k v")
+
+def deny_write():
+    fault(kv, write = deny("EIO"), run = set)
+
+def deny_fsync():
+    fault(kv, fsync = deny("EIO"), run = set)
+
+def test_rule():
+    choose("rule", [deny_write, deny_fsync])()
+)";
+
+// The rows of `r` in order.
+std::vector<const TestOutcome *> rows(const RunReport &r) {
+  std::vector<const TestOutcome *> out;
+  for (const TestOutcome &o : r.tests)
+    out.push_back(&o);
+  return out;
+}
+
+bool counted(const TestOutcome &o, const char *syscall) {
+  auto kv = o.syscallSummary.find("kv");
+  return kv != o.syscallSummary.end() && kv->second.breakdown.count(syscall) > 0;
+}
+
+TEST_F(LeafContract, PerLeafTrapSetsAsLowered) {
+  load(kOptionSpec);
+  const ir::LeafTest &t = programTest("test_rule");
+  ASSERT_EQ(t.axes.size(), 1u);
+  EXPECT_EQ(t.traps, (std::vector<std::vector<int>>{{}})); // nothing every leaf traps
+  ASSERT_EQ(t.optionTraps.size(), 2u);
+  EXPECT_EQ(t.optionTraps[0].option, 0u);
+  EXPECT_EQ(t.optionTraps[0].syscalls, nrs("write"));
+  EXPECT_EQ(t.optionTraps[1].option, 1u);
+  EXPECT_EQ(t.optionTraps[1].syscalls, nrs("fsync"));
+  RunReport r = run();
+  std::vector<const TestOutcome *> leaves = rows(r);
+  ASSERT_EQ(leaves.size(), 2u);
+  for (const TestOutcome *o : leaves) {
+    EXPECT_EQ(o->result, Result::Pass) << o->reason;
+    ASSERT_EQ(o->faults.size(), 1u);
+    EXPECT_GE(o->faults[0].hits, 1u);
+  }
+  // Leaf 0 traps kv's writes and not its fsyncs; leaf 1 the other way round.
+  EXPECT_TRUE(counted(*leaves[0], "write"));
+  EXPECT_FALSE(counted(*leaves[0], "fsync"));
+  EXPECT_TRUE(counted(*leaves[1], "fsync"));
+  EXPECT_FALSE(counted(*leaves[1], "write"));
+}
+
+TEST_F(LeafContract, PerLeafTrapSetsFollowAnEditedProgram) {
+  load(kOptionSpec);
+  // The program swaps the options' trap sets: a scan of the spec would
+  // trap writes for leaf 0 and fsyncs for leaf 1.
+  ir::LeafTest &t = programTest("test_rule");
+  ASSERT_EQ(t.optionTraps.size(), 2u);
+  std::swap(t.optionTraps[0].option, t.optionTraps[1].option);
+  std::swap(t.optionTraps[0], t.optionTraps[1]);
+  RunReport r = run();
+  std::vector<const TestOutcome *> leaves = rows(r);
+  ASSERT_EQ(leaves.size(), 2u);
+  EXPECT_EQ(leaves[0]->result, Result::Fail);
+  EXPECT_NE(leaves[0]->reason.find("service \"kv\" is not intercepting write"), std::string::npos)
+      << leaves[0]->reason;
+  // ... and says what it does intercept: the other option's family.
+  EXPECT_NE(leaves[0]->reason.find("fdatasync"), std::string::npos) << leaves[0]->reason;
+  EXPECT_EQ(leaves[1]->result, Result::Fail);
+  EXPECT_NE(leaves[1]->reason.find("service \"kv\" is not intercepting fsync"), std::string::npos)
+      << leaves[1]->reason;
+  EXPECT_NE(leaves[1]->reason.find("pwritev2"), std::string::npos) << leaves[1]->reason;
+}
+
+// interleavings="dpor" is reserved: the plan makes no axis of it and a
+// scan of the call would reject it.
+constexpr const char *kParallelSpec = R"(
+def test_par():
+    order = []
+    parallel(lambda: order.append(1), lambda: order.append(2), interleavings = "dpor")
+    return order
+)";
+
+TEST_F(LeafContract, ParallelPolicyComesFromTheProgram) {
+  load(kParallelSpec);
+  ASSERT_EQ(plan_.tests.size(), 1u);
+  ASSERT_EQ(plan_.tests[0].argErrors.size(), 1u); // the plan's message at the call
+  EXPECT_TRUE(programTest("test_par").axes.empty());
+  RunReport bare = run();
+  ASSERT_EQ(bare.tests.size(), 1u);
+  EXPECT_EQ(bare.tests[0].result, Result::Fail);
+  EXPECT_NE(bare.tests[0].reason.find("interleavings=\"dpor\" is reserved"), std::string::npos)
+      << bare.tests[0].reason;
+  // The program plans the site as a two-order interleaving axis: the run
+  // takes the policy from it, parses nothing, and runs both orders.
+  extra_.kind = ir::AxisKind::Interleaving;
+  extra_.name = "par";
+  extra_.loc = plan_.tests[0].argErrors[0].loc;
+  extra_.sites = {extra_.loc};
+  extra_.size = 2;
+  extra_.branches = 2;
+  ir::LeafTest &t = programTest("test_par");
+  t.axes.push_back(ir::LeafAxis{&extra_, 2, true});
+  t.recount();
+  RunReport r = run();
+  ASSERT_EQ(r.tests.size(), 2u);
+  EXPECT_EQ(returned(r), (std::vector<std::string>{"[1, 2]", "[2, 1]"}));
 }
 
 } // namespace

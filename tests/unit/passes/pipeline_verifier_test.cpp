@@ -6,6 +6,7 @@
 #include "frontend/eval/big_stack.h"
 #include "ir/load_spec.h"
 #include "ir/pipeline_verifier.h"
+#include "ir/syscalls.h"
 #include "passes/pass_manager.h"
 
 #include <gtest/gtest.h>
@@ -116,7 +117,8 @@ TEST_F(PipelineVerifier, LeafProgramThatDisagreesWithItsPlan) {
   run(pm, ok);
   ASSERT_TRUE(ok);
   leaves_.tests[0].axes[1].size = 3; // the plan's "wal" site has 2^2 outcomes
-  leaves_.tests[0].traps[0] = {"write", "fsync"};
+  // fsync before write: not sorted by number.
+  leaves_.tests[0].traps[0] = {ir::syscallNumber("fsync"), ir::syscallNumber("write")};
   frontend::DiagnosticList diags;
   EXPECT_FALSE(ir::verifyLeafProgram(plan_, leaves_, "leaves", diags));
   std::string out;

@@ -1,7 +1,7 @@
 // The filter of each test traps exactly the syscalls its rules could touch,
 // computed from the IR by the lowering (passes/trap_scan.h into
-// LeafTest::traps) and trapped by the run (test_rules.h trapRules +
-// rules.h trapSets).
+// LeafTest::traps, as syscall numbers) and trapped by the run as they are
+// (LeafTest::trapsFor).
 #include "backend/leaf_lower.h"
 #include "ir/load_spec.h"
 #include "passes/pass_manager.h"
@@ -59,10 +59,7 @@ fault_scenario("composed", scenario = scen, faults = [both])
     EXPECT_NE(lt, nullptr) << test;
     if (!lt)
       return "";
-    std::vector<RuleSpec> rules = trapRules(*lt);
-    std::vector<std::vector<int>> sets;
-    std::string error;
-    EXPECT_TRUE(trapSets(loaded_->spec().services.size(), rules, sets, error)) << error;
+    std::vector<std::vector<int>> sets = lt->trapsFor(lt->decode(0));
     std::string out;
     for (size_t i = 0; i < sets.size(); ++i) {
       out += loaded_->spec().services[i].name + ":";
