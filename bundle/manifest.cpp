@@ -186,6 +186,20 @@ std::string formatManifestJson(const Manifest &m) {
   }
   w.endArray();
   writeSummary(w, m.summary);
+  if (!m.mergedFrom.empty()) {
+    w.key("merged_from").beginArray();
+    for (const auto &[bundle, runId] : m.mergedFrom) {
+      w.beginObject();
+      w.field("bundle", bundle);
+      w.field("run_id", runId);
+      w.endObject();
+    }
+    w.endArray();
+    w.key("not_run_leaves").beginArray();
+    for (const std::string &leaf : m.notRunLeaves)
+      w.value(leaf);
+    w.endArray();
+  }
   if (!m.files.empty()) {
     w.key("files").beginObject();
     for (const auto &[name, digest] : m.files)
@@ -264,6 +278,31 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
       return fail("\"summary\" is not an object");
     if (!r.u64(s, "not_run", notRun))
       return fail("summary: " + r.error);
+  }
+  element merged;
+  if (!o["merged_from"].get(merged)) {
+    simdjson::dom::array a;
+    if (merged.get(a))
+      return fail("\"merged_from\" is not an array");
+    for (element e : a) {
+      object x;
+      std::string bundle, runId;
+      if (e.get(x) || !r.str(x, "bundle", bundle) || !r.str(x, "run_id", runId))
+        return fail("merged_from: " + (r.error.empty() ? "an entry is not an object" : r.error));
+      m.mergedFrom.emplace_back(std::move(bundle), std::move(runId));
+    }
+    element leaves;
+    simdjson::dom::array la;
+    if (!o["not_run_leaves"].get(leaves)) {
+      if (leaves.get(la))
+        return fail("\"not_run_leaves\" is not an array");
+      for (element e : la) {
+        std::string_view v;
+        if (e.get(v))
+          return fail("not_run_leaves: an entry is not a string");
+        m.notRunLeaves.emplace_back(v);
+      }
+    }
   }
   // The counts are recomputed from the rows: what inspect and report show
   // cannot disagree with the rows they list.

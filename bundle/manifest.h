@@ -59,6 +59,11 @@ struct Manifest {
   bool interrupted = false;
   std::vector<TestRow> tests;
   Summary summary;
+  // A bundle `fbc merge` wrote (bundle/merge.h): the shard bundles it
+  // combined (file name, run id), in the order given, and the plan's leaves
+  // none of them ran. Both absent from other bundles.
+  std::vector<std::pair<std::string, std::string>> mergedFrom;
+  std::vector<std::string> notRunLeaves;
   // Every other entry's "sha256:<hex>", in archive order (integrity.h).
   std::vector<std::pair<std::string, std::string>> files;
 };

@@ -185,25 +185,32 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
   if (info.planJson)
     out.push_back({"plan.json", *info.planJson, 0644});
 
-  std::string name = std::string(llvm::sys::path::filename(info.path));
-  out.push_back({"replay.sh",
-                 "#!/bin/sh\n"
-                 "# Re-runs this bundle's spec snapshot (spec/) with the bundle's seed and\n"
-                 "# writes a new bundle: fbc replay BUNDLE [--test F] [--leaf ID] [--seed N].\n"
-                 "# Expects the bundle next to this script; $FBC names the fbc binary.\n"
-                 "set -eu\n"
-                 "DIR=$(CDPATH= cd -- \"$(dirname -- \"$0\")\" && pwd)\n"
-                 "exec \"${FBC:-fbc}\" replay \"$DIR\"/" +
-                     shellQuote(name) + " \"$@\"\n",
-                 0755});
+  out.push_back({"replay.sh", replayScript(info.path), 0755});
   addServiceOutput(report, out);
   for (Entry &e : spec)
     out.push_back(std::move(e));
-  sortEntries(out);
-  for (const Entry &e : out)
-    m.files.emplace_back(e.name, "sha256:" + sha256Hex(e.data));
-  out.insert(out.begin(), Entry{"manifest.json", formatManifestJson(m), 0644});
+  sealBundle(m, out);
   return out;
+}
+
+std::string replayScript(const std::string &bundlePath) {
+  std::string name = std::string(llvm::sys::path::filename(bundlePath));
+  return "#!/bin/sh\n"
+         "# Re-runs this bundle's spec snapshot (spec/) with the bundle's seed and\n"
+         "# writes a new bundle: fbc replay BUNDLE [--test F] [--leaf ID] [--seed N].\n"
+         "# Expects the bundle next to this script; $FBC names the fbc binary.\n"
+         "set -eu\n"
+         "DIR=$(CDPATH= cd -- \"$(dirname -- \"$0\")\" && pwd)\n"
+         "exec \"${FBC:-fbc}\" replay \"$DIR\"/" +
+         shellQuote(name) + " \"$@\"\n";
+}
+
+void sealBundle(Manifest &m, std::vector<Entry> &entries) {
+  sortEntries(entries);
+  m.files.clear();
+  for (const Entry &e : entries)
+    m.files.emplace_back(e.name, "sha256:" + sha256Hex(e.data));
+  entries.insert(entries.begin(), Entry{"manifest.json", formatManifestJson(m), 0644});
 }
 
 llvm::Error writeRunBundle(const RunBundleInfo &info, const rt::RunReport &report) {

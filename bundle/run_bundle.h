@@ -6,6 +6,7 @@
 #pragma once
 
 #include "bundle/archive.h"
+#include "bundle/manifest.h"
 #include "frontend/source/source_manager.h"
 #include "runtime/executor.h"
 
@@ -44,6 +45,13 @@ std::string rfc3339Utc(int64_t unixSeconds);
 
 // The entries, in the bundle's fixed order.
 std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunReport &report);
+
+// replay.sh for a bundle at `bundlePath` (it names the bundle's file).
+std::string replayScript(const std::string &bundlePath);
+
+// Sorts `entries` into the bundle's order, records their digests in `m`
+// and puts manifest.json first.
+void sealBundle(Manifest &m, std::vector<Entry> &entries);
 
 // Builds and writes the bundle (atomically). The caller reports an error as
 // a warning: a bundle that cannot be written does not change the run.

@@ -595,24 +595,11 @@ std::string formatJsonReport(const RunReport &r) {
     // One matrix object (the reference's shape); with several matrices
     // their cells are concatenated in declaration order.
     w.key("matrix").beginObject();
-    std::vector<std::string> scen, faults;
     size_t total = 0, passed = 0;
-    for (const auto &[idx, m] : ms) {
-      for (const std::string &s : m.scenarios)
-        if (std::find(scen.begin(), scen.end(), s) == scen.end())
-          scen.push_back(s);
-      for (const std::string &f : m.faults)
-        if (std::find(faults.begin(), faults.end(), f) == faults.end())
-          faults.push_back(f);
-    }
-    w.key("scenarios").beginArray();
-    for (const std::string &s : scen)
-      w.value(s);
-    w.endArray();
-    w.key("faults").beginArray();
-    for (const std::string &f : faults)
-      w.value(f);
-    w.endArray();
+    std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>> axes;
+    for (const auto &[idx, m] : ms)
+      axes.emplace_back(&m.scenarios, &m.faults);
+    writeMatrixAxes(w, axes);
     w.key("cells").beginArray();
     for (const auto &[idx, m] : ms)
       for (const std::string &s : m.scenarios)
@@ -644,6 +631,24 @@ std::string formatJsonReport(const RunReport &r) {
   w.endObject();
   out += '\n';
   return out;
+}
+
+void writeMatrixAxes(
+    JsonWriter &w,
+    const std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>
+        &matrices) {
+  std::vector<std::string> joined[2];
+  for (const auto &[scenarios, faults] : matrices)
+    for (int k = 0; k < 2; ++k)
+      for (const std::string &x : *(k == 0 ? scenarios : faults))
+        if (std::find(joined[k].begin(), joined[k].end(), x) == joined[k].end())
+          joined[k].push_back(x);
+  for (int k = 0; k < 2; ++k) {
+    w.key(k == 0 ? "scenarios" : "faults").beginArray();
+    for (const std::string &x : joined[k])
+      w.value(x);
+    w.endArray();
+  }
 }
 
 int exitCodeFor(const RunReport &r) {

@@ -6,10 +6,13 @@
 #pragma once
 
 #include "runtime/executor.h"
+#include "runtime/json_writer.h"
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fbc::rt {
 
@@ -34,6 +37,15 @@ std::string tracebackAndReplay(const RunReport &r, const TestOutcome &t, std::st
 bool isRuleDecision(const TraceEvent &e);
 // "#9  kv           write            deny(input/output error)  /srv/kv.wal".
 std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e);
+
+// The "scenarios" and "faults" members of the JSON report's "matrix": the
+// lists of each fault matrix (scenarios, faults), in declaration order,
+// joined with the first appearance of a name kept (fbc merge rebuilds the
+// matrix of merged rows through it too).
+void writeMatrixAxes(
+    JsonWriter &w,
+    const std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>
+        &matrices);
 
 // 0 every test passed, 2 any fail or error, 3 only inconclusive ones.
 int exitCodeFor(const RunReport &r);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -130,6 +131,134 @@ TEST(FbcBundle, JobsFourGivesTheBundleOfOneLeafAtATime) {
   expectSameBundles("faults", {"--seed", "7"}, {"-j", "4"});
   expectSameBundles("leaves", {"--seed", "1", "--test", "~choose|wal|interleavings|plain"},
                     {"-j", "4"});
+}
+
+// ------------------------------------------------------------ fbc merge
+
+// `fbc run SPEC ARGS --shard k/n` for k = 1..n into s<k>.fb; stderr of each.
+void runShards(const Spec &spec, const std::vector<std::string> &args, int n) {
+  for (int k = 1; k <= n; ++k) {
+    std::vector<std::string> a = {"run", spec.path};
+    a.insert(a.end(), args.begin(), args.end());
+    // (Appended piecewise: GCC 12's -Wrestrict misfires on "s" + to_string.)
+    std::string shard = std::to_string(k);
+    shard += '/';
+    shard += std::to_string(n);
+    std::string file = "s";
+    file += std::to_string(k);
+    file += ".fb";
+    a.insert(a.end(), {"--shard", shard, "--bundle", file});
+    FbcRun r = runFbc(a, spec.dir.path());
+    EXPECT_NE(r.exit, 1) << r.err;
+  }
+}
+
+// The bundle `fbc merge` makes of the 3 shards of `spec` equals the bundle
+// of the unsharded run, entry by entry, with timings, the run's identity
+// and the manifest's merge record normalised; that record names the shards
+// and no leaf left out.
+void expectMergeEqualsUnsharded(const std::string &name, const std::vector<std::string> &args,
+                                int exitCode) {
+  Spec spec(name);
+  std::vector<std::string> full = {"run", spec.path};
+  full.insert(full.end(), args.begin(), args.end());
+  full.insert(full.end(), {"--bundle", "full.fb"});
+  FbcRun all = runFbc(full, spec.dir.path());
+  ASSERT_EQ(all.exit, exitCode) << all.err;
+  runShards(spec, args, 3);
+  FbcRun m = runFbc({"merge", "s3.fb", "s1.fb", "s2.fb", "-o", "all.fb"}, spec.dir.path());
+  ASSERT_EQ(m.exit, 0) << m.err;
+  bundle::Contents want = readOk(spec.dir.file("full.fb"));
+  bundle::Contents got = readOk(spec.dir.file("all.fb"));
+  std::size_t rows = 0;
+  std::string manifest = entry(want, "manifest.json");
+  for (size_t at = 0; (at = manifest.find("\"outcome\": ", at)) != std::string::npos; ++at)
+    ++rows;
+  EXPECT_EQ(m.err, "Merged 3 bundles: " + std::to_string(rows) +
+                       " rows, 0 leaves of the plan not run\nBundle: all.fb\n");
+  ASSERT_EQ(want.entries.size(), got.entries.size());
+  for (size_t i = 0; i < want.entries.size(); ++i) {
+    const bundle::Entry &x = want.entries[i], &y = got.entries[i];
+    ASSERT_EQ(x.name, y.name);
+    EXPECT_EQ(x.mode, y.mode) << x.name;
+    if (x.name == "replay.sh") {
+      EXPECT_TRUE(contains(x.data, "'full.fb'") && contains(y.data, "'all.fb'"));
+    } else if (x.name == "manifest.json") {
+      std::string merged = normalizeRunVarying(y.data);
+      std::string record = "  \"merged_from\": [\n"
+                           "    {\n      \"bundle\": \"s3.fb\",\n      \"run_id\": \"R\"\n    },\n"
+                           "    {\n      \"bundle\": \"s1.fb\",\n      \"run_id\": \"R\"\n    },\n"
+                           "    {\n      \"bundle\": \"s2.fb\",\n      \"run_id\": \"R\"\n    }\n"
+                           "  ],\n  \"not_run_leaves\": [],\n";
+      size_t at = merged.find(record);
+      ASSERT_NE(at, std::string::npos) << merged;
+      merged.erase(at, record.size());
+      EXPECT_EQ(normalizeDigests(normalizeRunVarying(x.data)), normalizeDigests(merged));
+    } else if (x.name == "trace.json") {
+      EXPECT_EQ(normalizeRunVarying(x.data), normalizeRunVarying(y.data));
+    } else {
+      EXPECT_EQ(x.data, y.data) << x.name;
+    }
+  }
+  FbcRun inspect = runFbc({"inspect", "all.fb"}, spec.dir.path());
+  EXPECT_EQ(inspect.exit, 0) << inspect.err;
+}
+
+TEST(FbcMerge, ThreeShardsMergeIntoTheUnshardedRunsBundle) {
+  // 44 leaves of 7 tests (choose, probability, interleavings, an axis sized
+  // at run time); a fault matrix whose cells the shards share out.
+  expectMergeEqualsUnsharded("leaves", {"--seed", "1"}, 0);
+  expectMergeEqualsUnsharded("matrix", {"--seed", "3"}, 2);
+}
+
+TEST(FbcMerge, NamesTheLeavesNoShardRan) {
+  Spec spec("leaves");
+  runShards(spec, {"--seed", "1"}, 3);
+  FbcRun m = runFbc({"merge", "s1.fb", "s3.fb", "-o", "part.fb"}, spec.dir.path());
+  ASSERT_EQ(m.exit, 0) << m.err;
+  // Shard 2's rows, in plan order, are what is missing.
+  llvm::Expected<bundle::Manifest> two =
+      bundle::parseManifest(entry(readOk(spec.dir.file("s2.fb")), "manifest.json"));
+  ASSERT_TRUE(bool(two)) << llvm::toString(two.takeError());
+  std::string want, list;
+  for (const bundle::TestRow &r : two->tests) {
+    // test_computed is sized at run time: it would be named as one unit.
+    ASSERT_NE(r.name, "test_computed") << "the split changed: shard 2 runs test_computed";
+    want += "not run by any shard: " + r.displayName() + "\n";
+    if (!list.empty())
+      list += ",\n";
+    list += "    \"";
+    list += r.displayName();
+    list += '"';
+  }
+  ASSERT_FALSE(two->tests.empty());
+  size_t missing = std::count(want.begin(), want.end(), '\n');
+  EXPECT_EQ(m.err, want + "Merged 2 bundles: " + std::to_string(44 - two->tests.size()) +
+                       " rows, " + std::to_string(missing) +
+                       " leaves of the plan not run\nBundle: part.fb\n");
+  std::string manifest = entry(readOk(spec.dir.file("part.fb")), "manifest.json");
+  EXPECT_TRUE(contains(manifest, "\"not_run_leaves\": [\n" + list + "\n  ]")) << manifest;
+}
+
+TEST(FbcMerge, BundlesOfDifferentRunsAreRefused) {
+  Spec spec("faults");
+  for (const char *seed : {"1", "2"})
+    runFbc({"run", spec.path, "--seed", seed, "--test", "~happy", "--bundle",
+            std::string("seed") + seed + ".fb"},
+           spec.dir.path());
+  FbcRun seeds = runFbc({"merge", "seed1.fb", "seed2.fb", "-o", "x.fb"}, spec.dir.path());
+  EXPECT_EQ(seeds.exit, 1);
+  EXPECT_EQ(seeds.err, "fbc merge: error: bundles \"seed1.fb\" and \"seed2.fb\" ran with "
+                       "different seeds (1, 2): run every shard with the same --seed\n");
+  FbcRun twice = runFbc({"merge", "seed1.fb", "seed1.fb", "-o", "x.fb"}, spec.dir.path());
+  EXPECT_EQ(twice.exit, 1);
+  EXPECT_TRUE(RE2::FullMatch(twice.err, R"(fbc merge: error: "test_\w+" is in both "seed1.fb" )"
+                                        R"(and "seed1.fb"\n)"))
+      << twice.err;
+  FbcRun missing = runFbc({"merge", "nope.fb", "-o", "x.fb"}, spec.dir.path());
+  EXPECT_EQ(missing.exit, 1);
+  EXPECT_TRUE(missing.err.starts_with("fbc merge: error: ")) << missing.err;
+  EXPECT_FALSE(exists(spec.dir.file("x.fb")));
 }
 
 TEST(FbcBundle, ManifestOfAPlainRunHasNoLeafKeys) {

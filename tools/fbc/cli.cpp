@@ -3,6 +3,7 @@
 #include "tools/fbc/exec_command.h"
 #include "tools/fbc/inspect_command.h"
 #include "tools/fbc/ir_command.h"
+#include "tools/fbc/merge_command.h"
 #include "tools/fbc/plan_command.h"
 #include "tools/fbc/replay_command.h"
 #include "tools/fbc/report_command.h"
@@ -52,6 +53,9 @@ int runFbc(int argc, char **argv) {
       app.add_subcommand("replay", "Re-run a bundle's spec snapshot with its seed (new bundle)");
   ReplayOptions replayOpts;
   addReplayOptions(*replay, replayOpts);
+  auto *merge = app.add_subcommand("merge", "Combine shard bundles into one for the whole plan");
+  MergeOptions mergeOpts;
+  addMergeOptions(*merge, mergeOpts);
   auto *exec = app.add_subcommand("exec", "Run a plain Starlark file");
   ExecOptions execOpts;
   exec->add_option("file", execOpts.file, "Starlark file")->required();
@@ -105,6 +109,8 @@ int runFbc(int argc, char **argv) {
     return runInspect(inspectOpts);
   if (app.got_subcommand("replay"))
     return runReplay(replayOpts);
+  if (app.got_subcommand("merge"))
+    return runMerge(mergeOpts);
   return 1;
 }
 
