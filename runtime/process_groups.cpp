@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace fbc::rt {
@@ -66,9 +67,47 @@ void installKillOnSignal(int exitCode) {
 
 namespace {
 
+// The children of each of our threads, from /proc/self/task/<tid>/children
+// (CONFIG_PROC_CHILDREN): a few small reads, where a scan of /proc opens
+// every process's stat (a few milliseconds of system time on a busy
+// machine, once per leaf). False when the kernel has no such file.
+bool childrenFromTasks(std::vector<pid_t> &out) {
+  DIR *d = opendir("/proc/self/task");
+  if (!d)
+    return false;
+  bool any = false;
+  while (dirent *e = readdir(d)) {
+    if (e->d_name[0] == '.')
+      continue;
+    char path[320], buf[4096];
+    std::snprintf(path, sizeof path, "/proc/self/task/%s/children", e->d_name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      continue; // no such file, or the thread ended meanwhile
+    any = true;
+    std::string text;
+    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
+      text.append(buf, static_cast<size_t>(n));
+    close(fd);
+    const char *p = text.c_str();
+    for (char *end = nullptr;; p = end) {
+      long pid = std::strtol(p, &end, 10);
+      if (end == p)
+        break;
+      if (pid > 0)
+        out.push_back(static_cast<pid_t>(pid));
+    }
+  }
+  closedir(d);
+  return any;
+}
+
 // The pids whose parent is this process (/proc/<pid>/stat field 4).
 std::vector<pid_t> children() {
   std::vector<pid_t> out;
+  if (childrenFromTasks(out))
+    return out;
+  out.clear();
   pid_t self = getpid();
   DIR *d = opendir("/proc");
   if (!d)
