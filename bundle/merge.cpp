@@ -6,7 +6,7 @@
 
 #include "backend/shard.h"
 #include "bundle/run_bundle.h"
-#include "runtime/json_writer.h"
+#include "ir/json_writer.h"
 #include "runtime/report.h"
 
 #include <llvm/Support/Path.h>
@@ -36,7 +36,7 @@ std::string quoted(const std::string &path) {
 // Writes a parsed JSON value back through the writer every fbc JSON file
 // comes from: same keys in the same order, same formatting, so a row of a
 // shard's trace.json comes out as the unsharded run writes it.
-void rewrite(rt::JsonWriter &w, element e) {
+void rewrite(ir::JsonWriter &w, element e) {
   switch (e.type()) {
   case element_type::ARRAY: {
     simdjson::dom::array a;
@@ -146,7 +146,7 @@ std::string mergedTrace(const std::vector<Row> &rows, const std::vector<element>
     bypassed += r.row->outcome == "fault_bypassed";
   }
   std::string out;
-  rt::JsonWriter w(out, 2);
+  ir::JsonWriter w(out, 2);
   w.beginObject();
   w.field("version", 2);
   w.field("star_file", stringAt(traces.front(), "star_file"));

@@ -634,7 +634,7 @@ std::string formatJsonReport(const RunReport &r) {
 }
 
 void writeMatrixAxes(
-    JsonWriter &w,
+    ir::JsonWriter &w,
     const std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>
         &matrices) {
   std::vector<std::string> joined[2];

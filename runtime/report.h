@@ -6,7 +6,7 @@
 #pragma once
 
 #include "runtime/executor.h"
-#include "runtime/json_writer.h"
+#include "ir/json_writer.h"
 
 #include <cstdint>
 #include <string>
@@ -43,7 +43,7 @@ std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e);
 // joined with the first appearance of a name kept (fbc merge rebuilds the
 // matrix of merged rows through it too).
 void writeMatrixAxes(
-    JsonWriter &w,
+    ir::JsonWriter &w,
     const std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>
         &matrices);
 
