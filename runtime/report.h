@@ -5,8 +5,8 @@
 // topological order.
 #pragma once
 
-#include "runtime/executor.h"
 #include "ir/json_writer.h"
+#include "runtime/executor.h"
 
 #include <cstdint>
 #include <string>
