@@ -116,6 +116,8 @@ TEST(FbcRunJobs, SameReportBytesAsOneLeafAtATime) {
       {"trace", "trace", "1", {}, 2},
       {"halt", "halt", "1", {}, 2},
       {"parallel", "parallel_overlap", "1", {"--test", "~test_(overlap|spin_yields)"}, 0},
+      {"bypass", "bypass", "1", {}, 2},
+      {"unmediated_bypass", "unmediated_bypass", "1", {}, 0},
   };
   const std::vector<Case> json = {
       {"faults", "faults", "7", {}, 2},
@@ -126,6 +128,8 @@ TEST(FbcRunJobs, SameReportBytesAsOneLeafAtATime) {
       {"queries", "queries", "1", {}, 2},
       {"trace", "trace", "1", {}, 2},
       {"halt", "halt", "1", {}, 2},
+      {"bypass", "bypass", "1", {}, 2},
+      {"unmediated_bypass", "unmediated_bypass", "1", {}, 0},
   };
   for (bool isJson : {false, true}) {
     for (const Case &c : isJson ? json : text) {
