@@ -177,6 +177,15 @@ std::string formatInspectText(const OpenedBundle &b) {
   for (const TestRow &t : m.tests)
     out +=
         "  " + pad(t.outcome, 22) + t.displayName() + " (" + std::to_string(t.durationMs) + "ms)\n";
+  if (!m.mergedFrom.empty()) {
+    // fbc merge: which shards, and what of the plan none of them ran.
+    out += "\nMerged from " + std::to_string(m.mergedFrom.size()) + " bundles:";
+    for (const auto &[bundle, runId] : m.mergedFrom)
+      out += " " + bundle;
+    out += "\nNot run by any shard: " + std::to_string(m.notRunLeaves.size()) + "\n";
+    for (const std::string &leaf : m.notRunLeaves)
+      out += "  " + leaf + "\n";
+  }
   out += "\nFiles:\n";
   size_t w = 0;
   for (const Entry &e : b.contents.entries)

@@ -238,6 +238,14 @@ TEST(FbcMerge, NamesTheLeavesNoShardRan) {
                        " leaves of the plan not run\nBundle: part.fb\n");
   std::string manifest = entry(readOk(spec.dir.file("part.fb")), "manifest.json");
   EXPECT_TRUE(contains(manifest, "\"not_run_leaves\": [\n" + list + "\n  ]")) << manifest;
+  FbcRun inspect = runFbc({"inspect", "part.fb"}, spec.dir.path());
+  ASSERT_EQ(inspect.exit, 0) << inspect.err;
+  std::string listed =
+      "\nMerged from 2 bundles: s1.fb s3.fb\nNot run by any shard: " + std::to_string(missing) +
+      "\n";
+  for (const bundle::TestRow &r : two->tests)
+    listed += "  " + r.displayName() + "\n";
+  EXPECT_TRUE(contains(inspect.out, listed + "\nFiles:\n")) << inspect.out;
 }
 
 TEST(FbcMerge, BundlesOfDifferentRunsAreRefused) {
