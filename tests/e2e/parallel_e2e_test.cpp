@@ -6,6 +6,7 @@
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>
+#include <re2/re2.h>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -148,6 +149,31 @@ TEST(FbcRunJobs, SameReportBytesAsOneLeafAtATime) {
       EXPECT_EQ(isJson ? normalizeJson(r.out, spec) : normalize(r.out, spec), golden);
       EXPECT_TRUE(processesIn(spec.dir.path()).empty());
     }
+  }
+}
+
+// --junit and --shard with -j 4: the JUnit XML and the shard's report are
+// those of one leaf at a time (durations aside).
+TEST(FbcRunJobs, JUnitAndShardsAsWithOneLeafAtATime) {
+  for (const char *name : {"faults", "leaves"}) {
+    SCOPED_TRACE(name);
+    Spec spec(name);
+    std::string report[2], junit[2];
+    int exit[2] = {-1, -1};
+    for (int i = 0; i < 2; ++i) {
+      std::string file = spec.dir.file(i == 0 ? "one.xml" : "four.xml");
+      FbcRun r = runFbc({"run", spec.path, "--seed", "7", "--no-bundle", "--shard", "1/2",
+                         "--junit", file, "-j", i == 0 ? "1" : "4"},
+                        spec.dir.path());
+      exit[i] = r.exit;
+      report[i] = normalize(r.out, spec);
+      junit[i] = normalize(readFile(file), spec);
+      RE2::GlobalReplace(&junit[i], R"( time="\d+\.\d+")", R"( time="N")");
+    }
+    EXPECT_EQ(exit[0], exit[1]);
+    EXPECT_EQ(report[0], report[1]);
+    EXPECT_FALSE(junit[0].empty());
+    EXPECT_EQ(junit[0], junit[1]);
   }
 }
 
