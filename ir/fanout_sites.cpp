@@ -7,6 +7,25 @@
 
 namespace fbc::ir {
 
+bool sameLoc(const Loc &a, const Loc &b) {
+  return a.file == b.file && a.pos.line == b.pos.line && a.pos.col == b.pos.col;
+}
+
+bool ruleSiteMatches(const RuleSite &planned, const RuleSite &site) {
+  return sameLoc(planned.rule, site.rule) && sameLoc(planned.at, site.at) &&
+         planned.keyword == site.keyword &&
+         (planned.service < 0 || planned.service == site.service);
+}
+
+std::string RuleSite::str() const {
+  // Appended piece by piece (GCC 12 mistakes a chain of + for overlapping copies).
+  std::string s = rule.str();
+  s.append("@").append(at.str()).append(" ").append(keyword);
+  if (service >= 0)
+    s.append("/").append(std::to_string(service));
+  return s;
+}
+
 std::string probabilitySiteKey(std::string_view label, std::string_view service,
                                std::string_view keyword) {
   if (!label.empty())

@@ -1,7 +1,11 @@
 // What `fbc plan` (passes/axes.cpp) and `fbc run` (runtime/) must agree on
 // about a fan-out site, kept once:
+//   - where a probability rule is put in force (RuleSite): the identity of
+//     a probability site, by which the run finds a rule's axis in the leaf
+//     program;
 //   - the key of a probability site: the rule's label, else
-//     "<service>:<keyword>";
+//     "<service>:<keyword>" (it names the axis in reports, and rules with
+//     one key share one axis; it identifies nothing);
 //   - the parallel() policy: which interleavings= values are valid, the
 //     messages for the invalid ones, and the size of a site (B!,
 //     min(2B-1, B!), min(N, B!)).
@@ -9,12 +13,41 @@
 // checks the values it is called with; both give the same message.
 #pragma once
 
+#include "ir/spec.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace fbc::ir {
+
+// Where a probabilistic rule comes into force. The plan records, per
+// probability axis, every site folded into it (PlanAxis::ruleSites); the
+// run builds the same site for each rule it pushes and takes the digit of
+// the axis holding it.
+//   - fault(svc, kw=rule) / fault_start / fault_all([...], kw=rule) in a
+//     test body: `rule` the deny()/delay() call, `at` the fault() call,
+//     `keyword` kw (the call and the keyword name the keyword argument: the
+//     run sees a builtin's call site, not its arguments' positions);
+//   - fault(svc.iface, rule, ...): `at` the fault() call, `keyword` the
+//     protocol action (error, delay, ...);
+//   - a fault_assumption's `kw=rule`: `at` the keyword argument; its
+//     rules=[...]: `at` the fault_assumption() call, `keyword` the action.
+// `service` tells apart the services of one fault_all(); -1 when the plan
+// cannot resolve the target (a local variable): any service's rule there.
+struct RuleSite {
+  Loc rule;
+  Loc at;
+  std::string keyword;
+  int service = -1;
+  // "rule@at keyword" with "/service" when known: for messages.
+  std::string str() const;
+};
+// Whether a rule in force at `site` (its service known) is planned as `planned`.
+bool ruleSiteMatches(const RuleSite &planned, const RuleSite &site);
+// Whether two locations are the same position of the same file.
+bool sameLoc(const Loc &a, const Loc &b);
 
 // The probability-site key: `label` if not empty, else "service:keyword".
 std::string probabilitySiteKey(std::string_view label, std::string_view service,

@@ -37,7 +37,7 @@ std::vector<std::vector<int>> LeafTest::trapsFor(const LeafAssignment &a) const 
 
 bool LeafAxis::isSite(const Loc &loc) const {
   for (const Loc &s : plan->sites)
-    if (s.file == loc.file && s.pos.line == loc.pos.line && s.pos.col == loc.pos.col)
+    if (sameLoc(s, loc))
       return true;
   return false;
 }
@@ -49,11 +49,19 @@ int LeafTest::findAxis(AxisKind kind, const Loc &loc) const {
   return -1;
 }
 
-int LeafTest::findAxis(AxisKind kind, std::string_view key) const {
+int LeafTest::findAxis(const RuleSite &site) const {
+  // A site planned for its own service before one planned for any service.
+  int any = -1;
   for (size_t a = 0; a < axes.size(); ++a)
-    if (axes[a].kind() == kind && axes[a].name() == key)
-      return int(a);
-  return -1;
+    if (axes[a].kind() == AxisKind::Probability)
+      for (const RuleSite &s : axes[a].plan->ruleSites)
+        if (ruleSiteMatches(s, site)) {
+          if (s.service >= 0)
+            return int(a);
+          if (any < 0)
+            any = int(a);
+        }
+  return any;
 }
 
 void LeafTest::resize(size_t axis, uint64_t size) {

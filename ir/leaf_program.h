@@ -81,10 +81,12 @@ struct LeafTest {
   // The trap sets of leaf `a`, per service, sorted: `traps` with the
   // optionTraps its digits select.
   std::vector<std::vector<int>> trapsFor(const LeafAssignment &a) const;
-  // The axis of `kind` with a call site at `loc` (choose, interleaving) or
-  // keyed `key` (probability); -1 when none.
+  // The axis of `kind` with a call site at `loc` (choose, interleaving);
+  // -1 when none.
   int findAxis(AxisKind kind, const Loc &loc) const;
-  int findAxis(AxisKind kind, std::string_view key) const;
+  // The probability axis a rule in force at `site` belongs to
+  // (PlanAxis::ruleSites; its key plays no part); -1 when none.
+  int findAxis(const RuleSite &site) const;
   // Sizes an unknown axis (at run time, during leaf 0) and recomputes count.
   void resize(size_t axis, uint64_t size);
   void recount();

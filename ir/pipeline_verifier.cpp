@@ -30,10 +30,17 @@ std::string what(const Test &t, const PlanAxis &a) {
   return "test " + quote(t.name) + " " + axisKindName(a.kind) + " axis " + quote(a.name);
 }
 
-void checkAxis(Checker &c, const Test &t, const PlanAxis &a) {
+void checkAxis(Checker &c, const Spec &spec, const Test &t, const PlanAxis &a) {
   if (a.loc.valid() && (a.sites.empty() || a.sites.front().file != a.loc.file ||
                         !(a.sites.front().pos == a.loc.pos)))
     c.error(a.loc, what(t, a) + ": its first call site is not its location");
+  // The run finds a probabilistic rule's axis by where the rule comes into
+  // force: an axis without such a site is one no rule can take.
+  if (a.kind == AxisKind::Probability && a.ruleSites.empty())
+    c.error(a.loc, what(t, a) + ": no rule site");
+  for (const RuleSite &s : a.ruleSites)
+    if (s.service >= int(spec.services.size()))
+      c.error(a.loc, what(t, a) + ": rule site " + s.str() + " names no service");
   if (!a.size)
     return;
   if (*a.size == 0)
@@ -84,7 +91,7 @@ bool verifyPlan(const Plan &plan, std::string_view after, bool counted,
       lastKind = std::max(lastKind, kind);
       if (!keys.emplace(kind, a.name).second)
         c.error(a.loc, what(t, a) + ": a second axis with this key");
-      checkAxis(c, t, a);
+      checkAxis(c, *spec, t, a);
       product *= Count{a.factor(), a.size.has_value() && a.unknown == UnknownReason::None};
     }
     if (counted && (pt.count.value != product.value || pt.count.exact != product.exact))

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "frontend/source/diagnostic.h"
+#include "ir/fanout_sites.h"
 #include "ir/spec.h"
 
 #include <cstdint>
@@ -81,6 +82,9 @@ struct PlanAxis {
   int64_t maxFires = 0; // 0 when unknown
   std::optional<double> probability;
   std::string fault; // the assumption it comes from; "" for body fault()
+  // Where its rules come into force, every rule folded into the axis: the
+  // run finds a probabilistic rule's axis by these, never by `name`.
+  std::vector<RuleSite> ruleSites;
   // interleaving
   uint32_t branches = 0; // 0 when unknown
   std::string policy;    // "all", "critical", "<N>", "" when unknown

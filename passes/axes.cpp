@@ -121,18 +121,25 @@ public:
       ir::appendComposedAssumptions(spec_, f, installed);
       for (size_t i = from; i < installed.size(); ++i) {
         const ir::FaultAssumption *a = installed[i];
+        int svc = serviceIndex(spec_.findService(a->target.service));
         for (const ir::FaultRule &r : a->rules)
           ruleSite(r.fault, a->target.service, r.keyword, f, r.loc,
-                   "fault_assumption \"" + a->name + "\" rule " + r.keyword, sites, unmodeled);
-        for (const ir::ProxyRule &r : a->proxyRules)
-          ruleSite(proxyKnobs(r), a->target.service + "." + a->target.interface,
-                   ir::proxyActionName(r.action), f, r.loc,
-                   "fault_assumption \"" + a->name + "\" rule " + r.display(), sites, unmodeled);
+                   "fault_assumption \"" + a->name + "\" rule " + r.keyword,
+                   {r.fault.loc, r.loc, r.keyword, svc}, sites, unmodeled);
+        for (const ir::ProxyRule &r : a->proxyRules) {
+          std::string action(ir::proxyActionName(r.action));
+          ruleSite(proxyKnobs(r), a->target.service + "." + a->target.interface, action, f, r.loc,
+                   "fault_assumption \"" + a->name + "\" rule " + r.display(),
+                   {r.loc, a->loc, action, svc}, sites, unmodeled);
+        }
       }
     }
   }
 
 private:
+  // A service's index in the spec (ir::RuleSite::service); -1 for none.
+  int serviceIndex(const ir::Service *s) const { return s ? int(s - spec_.services.data()) : -1; }
+
   // A proxy rule's probability knobs as a fault's (the site is the same
   // shape: probability, max_fires, mode, label).
   static ir::Fault proxyKnobs(const ir::ProxyRule &r) {
@@ -147,7 +154,7 @@ private:
 
   static void ruleSite(const ir::Fault &f, const std::string &service, const std::string &keyword,
                        const std::string &fault, const ir::Loc &ruleLoc, std::string where,
-                       std::vector<ir::PlanAxis> &sites,
+                       ir::RuleSite site, std::vector<ir::PlanAxis> &sites,
                        std::vector<ir::UnmodeledFanout> &unmodeled) {
     if (f.action == ir::FaultAction::Allow || f.probability >= 1)
       return;
@@ -163,6 +170,7 @@ private:
     ax.probability = f.probability;
     ax.fault = fault;
     ax.loc = f.loc.valid() ? f.loc : ruleLoc;
+    ax.ruleSites.push_back(std::move(site));
     if (f.maxFires < 64)
       ax.size = uint64_t(1) << f.maxFires;
     else
@@ -177,6 +185,7 @@ private:
       if (a.name == ax.name) {
         if (ax.loc.valid())
           a.sites.push_back(ax.loc);
+        joinRuleSites(a, ax);
         return;
       }
     if (ax.sites.empty() && ax.loc.valid())
@@ -184,6 +193,19 @@ private:
     axes.push_back(std::move(ax));
   }
 
+public:
+  // `from`'s rule sites join `into` (one probability key, one axis).
+  static void joinRuleSites(ir::PlanAxis &into, const ir::PlanAxis &from) {
+    for (const ir::RuleSite &s : from.ruleSites) {
+      bool known = false;
+      for (const ir::RuleSite &t : into.ruleSites)
+        known = known || (ir::ruleSiteMatches(t, s) && t.service == s.service);
+      if (!known)
+        into.ruleSites.push_back(s);
+    }
+  }
+
+private:
   // ------------------------------------------------------------ body scan
 
   struct Scope {
@@ -338,6 +360,8 @@ private:
     FaultCall call = resolveFaultCall(spec_, *c, sc.mod);
     auto serviceName = [](const FaultTarget &t) { return t.service ? t.service->name : "?"; };
     std::vector<std::string> services{"*"};
+    std::vector<int> indices{-1}; // ir::RuleSite::service, parallel to services
+    ir::Loc at = sc.loc(c->lparen);
     if (call.hasTarget && !isBuiltinCall(c, "fault_all")) {
       // fault(assumption, run=...): the assumption's rules.
       if (!call.targets[0].assumption.empty()) {
@@ -350,6 +374,7 @@ private:
         return;
       }
       services = {serviceName(call.targets[0])};
+      indices = {serviceIndex(call.targets[0].service)};
       if (!call.rules.empty()) {
         // fault(svc.iface, error(...), ...): protocol rules, keyed
         // "<svc>.<iface>:<action>" unless labelled.
@@ -359,9 +384,12 @@ private:
           while (auto *p = dyn_cast<ParenExpr>(rule))
             rule = p->x;
           if (star::Value g = global(rule, sc)) {
-            if (auto *r = ir::builtins::valueAs<ir::builtins::ProxyRuleValue>(g))
-              ruleSite(proxyKnobs(r->data), iface, ir::proxyActionName(r->data.action), "",
-                       r->data.loc, "fault() " + r->data.display(), out.probability, out.unmodeled);
+            if (auto *r = ir::builtins::valueAs<ir::builtins::ProxyRuleValue>(g)) {
+              std::string action(ir::proxyActionName(r->data.action));
+              ruleSite(proxyKnobs(r->data), iface, action, "", r->data.loc,
+                       "fault() " + r->data.display(), {r->data.loc, at, action, indices[0]},
+                       out.probability, out.unmodeled);
+            }
             continue;
           }
           auto *rc = dyn_cast<CallExpr>(rule);
@@ -369,15 +397,19 @@ private:
             continue;
           for (const char *action : {"response", "error", "delay", "drop"})
             if (isBuiltinCall(rc, action))
-              literalRule(rc, sc, iface, action, std::string("fault() ") + action + "()", out);
+              literalRule(rc, sc, iface, action, std::string("fault() ") + action + "()",
+                          {sc.loc(rc->pos), at, action, indices[0]}, out);
         }
         return;
       }
     } else if (call.listLiteral) {
       // fault_all([a, b], ...): the same rules on each listed service.
       services.clear();
-      for (const FaultTarget &t : call.targets)
+      indices.clear();
+      for (const FaultTarget &t : call.targets) {
         services.push_back(serviceName(t));
+        indices.push_back(serviceIndex(t.service));
+      }
     }
     std::string where = std::string(llvm::cast<Ident>(c->fn)->name) + "()";
     size_t errors = 0, unmodeled = 0;
@@ -399,15 +431,16 @@ private:
         if (star::Value g = global(v, sc)) {
           if (auto *f = ir::builtins::valueAs<ir::builtins::FaultValue>(g)) {
             ir::Fault fault = f->data;
-            ruleSite(fault, service, kw, "", sc.loc(a.pos), where + " " + kw, out.probability,
-                     out.unmodeled);
+            ruleSite(fault, service, kw, "", sc.loc(a.pos), where + " " + kw,
+                     {fault.loc, at, kw, indices[i]}, out.probability, out.unmodeled);
           }
           continue;
         }
         auto *call = dyn_cast<CallExpr>(v);
         if (!call || !(isBuiltinCall(call, "deny") || isBuiltinCall(call, "delay")))
           continue;
-        literalRule(call, sc, service, kw, where + " " + kw, out);
+        literalRule(call, sc, service, kw, where + " " + kw,
+                    {sc.loc(call->pos), at, kw, indices[i]}, out);
       }
       if (i > 0) {
         out.errors.resize(errors);
@@ -417,8 +450,10 @@ private:
   }
 
   // deny(...)/delay(...) written in the body: read its keywords statically.
+  // `site`: where the run will find the rule (the deny() call as the
+  // rule's value records it: its start, not its '(').
   void literalRule(const CallExpr *call, const Scope &sc, const std::string &service,
-                   const std::string &kw, std::string where, BodyAxes &out) {
+                   const std::string &kw, std::string where, ir::RuleSite site, BodyAxes &out) {
     const Argument *prob = keyword(call, "probability");
     const Argument *maxFires = keyword(call, "max_fires");
     const Argument *mode = keyword(call, "mode");
@@ -456,6 +491,7 @@ private:
     ir::PlanAxis ax;
     ax.kind = ir::AxisKind::Probability;
     ax.loc = sc.loc(call->lparen);
+    ax.ruleSites.push_back(std::move(site));
     ax.probability = p;
     std::optional<std::string> l = label ? stringConst(label->value, sc) : std::nullopt;
     // A label= the plan cannot read keys the site by its keyword alone.
@@ -583,14 +619,15 @@ void runAxesPass(const ir::Spec &spec, ir::Plan &plan) {
     std::vector<ir::PlanAxis> prob;
     if (t.kind == ir::TestKind::FaultScenario || t.kind == ir::TestKind::FaultMatrix)
       b.assumptionSites(t.faults, prob, pt.unmodeled);
+    // A body site with the key of an assumption's joins that axis: its
+    // rules come into force at its own sites.
     std::vector<const ir::PlanAxis *> fromBody;
     for (const ir::PlanAxis &a : body.probability) {
-      bool dup = false;
-      for (const ir::PlanAxis &p : prob)
-        dup = dup || p.name == a.name;
-      for (const ir::PlanAxis *p : fromBody)
-        dup = dup || p->name == a.name;
-      if (!dup)
+      auto same = [&](const ir::PlanAxis &p) { return p.name == a.name; };
+      auto it = std::find_if(prob.begin(), prob.end(), same);
+      if (it != prob.end())
+        AxesBuilder::joinRuleSites(*it, a);
+      else
         fromBody.push_back(&a);
     }
     // Sized once: a plan holds tens of thousands of these vectors, and

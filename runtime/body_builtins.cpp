@@ -23,12 +23,6 @@ using star::Value;
 
 namespace {
 
-ir::Loc callerLoc(star::Thread &t) {
-  if (t.top && t.top->parent && t.top->parent->file)
-    return ir::Loc{t.top->parent->file, t.top->parent->pos};
-  return ir::Loc{};
-}
-
 // A body-time argument error, located at the call.
 [[noreturn]] void failAt(star::Thread &t, const std::string &msg) {
   ir::Loc loc = callerLoc(t);

@@ -31,4 +31,10 @@ star::Value kwarg(const star::Args &args, std::string_view name) {
   return star::Value();
 }
 
+ir::Loc callerLoc(star::Thread &t) {
+  if (t.top && t.top->parent && t.top->parent->file)
+    return ir::Loc{t.top->parent->file, t.top->parent->pos};
+  return ir::Loc{};
+}
+
 } // namespace fbc::rt

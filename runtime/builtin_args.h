@@ -3,6 +3,7 @@
 
 #include "frontend/eval/thread.h"
 #include "frontend/eval/value.h"
+#include "ir/spec.h"
 
 #include <string>
 #include <string_view>
@@ -16,5 +17,8 @@ std::string strArg(star::Thread &t, star::Value v, const std::string &what);
 std::string syscallKeywordList();
 // The keyword argument `name`, or null.
 star::Value kwarg(const star::Args &args, std::string_view name);
+// Where the running builtin was called from (the '(' of the call, as the
+// plan records call sites); invalid outside a Starlark file.
+ir::Loc callerLoc(star::Thread &t);
 
 } // namespace fbc::rt

@@ -326,9 +326,8 @@ std::optional<uint64_t> Executor::leafDigitAt(ir::AxisKind kind, const ir::Loc &
   return leafTest_ ? leafDigit(leafTest_->findAxis(kind, loc), size) : std::nullopt;
 }
 
-std::optional<uint64_t> Executor::leafDigitKeyed(ir::AxisKind kind, std::string_view key,
-                                                 uint64_t size) {
-  return leafTest_ ? leafDigit(leafTest_->findAxis(kind, key), size) : std::nullopt;
+std::optional<uint64_t> Executor::leafDigitAt(const ir::RuleSite &site, uint64_t size) {
+  return leafTest_ ? leafDigit(leafTest_->findAxis(site), size) : std::nullopt;
 }
 
 // The row of `t` before it runs: its identity, no result yet.

@@ -165,7 +165,7 @@ private:
   // nullopt when the leaf program has no such axis for this test. During
   // leaf 0 an axis of unknown size records `size`.
   std::optional<uint64_t> leafDigitAt(ir::AxisKind kind, const ir::Loc &loc, uint64_t size);
-  std::optional<uint64_t> leafDigitKeyed(ir::AxisKind kind, std::string_view key, uint64_t size);
+  std::optional<uint64_t> leafDigitAt(const ir::RuleSite &site, uint64_t size);
   std::optional<uint64_t> leafDigit(int axis, uint64_t size);
   bool cancelled() const;
   bool interrupted() const;
@@ -218,8 +218,8 @@ private:
                        std::vector<RuleSpec> &out);
   // The running leaf's pins for the first `bits` occurrences of probability
   // site `key` (null, with a warning, when the plan has no such axis).
-  DecisionOverride leafOverride(star::Thread &t, const char *who, const std::string &key,
-                                uint64_t bits);
+  DecisionOverride leafOverride(star::Thread &t, const char *who, const ir::RuleSite &site,
+                                const std::string &key, uint64_t bits);
 
   // ---- protocol rules on interfaces (proxy_builtins.cpp)
   // fault(svc.iface, rule, ..., run=), fault_start(svc.iface, rule, ...),
@@ -231,8 +231,11 @@ private:
   star::Value faultStopInterface(const ir::builtins::InterfaceRefValue &ref);
   // Checks `rules` against the interface's proxy and protocol, pins the
   // leaf's occurrences, pushes them as one proxy scope (proxy_fault_applied).
+  // `at`: the fault() call, or the assumption's fault_assumption() call
+  // (ir::RuleSite::at).
   uint64_t pushProxyRules(star::Thread &t, const char *who, const std::string &service,
-                          const std::string &iface, const std::vector<ir::ProxyRule> &rules);
+                          const std::string &iface, const std::vector<ir::ProxyRule> &rules,
+                          const ir::Loc &at);
   void popProxyRules(uint64_t scope); // proxy_fault_removed with each rule's hits
   // The proxy port of svc.iface in the running test, if it has one.
   std::optional<uint16_t> proxyPort(const std::string &service, const std::string &iface) const;

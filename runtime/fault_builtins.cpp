@@ -29,6 +29,7 @@ using star::Value;
 void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId target,
                                const star::Args &args, std::vector<RuleSpec> &out) {
   const ir::Service &svc = loaded_.spec().services[target];
+  ir::Loc at = callerLoc(t);
   for (const star::Kwarg &k : args.kwargs) {
     std::string key(k.name->view());
     if (key == "run")
@@ -50,16 +51,16 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
       t.fail(std::string(who) + "() " + key + "= must be a fault (delay/deny/allow), got " +
              std::string(star::typeName(k.value)) + ". Example: " + key +
              "=deny(\"ECONNREFUSED\")");
-    keywordRules(target, svc, key, fv->data, out);
+    keywordRules(target, svc, key, fv->data, at, out);
   }
 }
 
 // Exhaustive probability rules: the leaf pins occurrence k to bit k of
 // its site's digit; past max_fires (or off the plan) the seeded stream.
-DecisionOverride Executor::leafOverride(star::Thread &t, const char *who, const std::string &key,
-                                        uint64_t bits) {
+DecisionOverride Executor::leafOverride(star::Thread &t, const char *who, const ir::RuleSite &site,
+                                        const std::string &key, uint64_t bits) {
   uint64_t size = bits < 64 ? uint64_t(1) << bits : 0;
-  std::optional<uint64_t> digit = leafDigitKeyed(ir::AxisKind::Probability, key, size);
+  std::optional<uint64_t> digit = leafDigitAt(site, size);
   if (!digit) {
     warnOnce(t, std::string(who) + "(): probability site " + ir::quote(key) +
                     " is not a planned axis of this test: its max_fires=" + std::to_string(bits) +
@@ -106,7 +107,7 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
   }
   for (RuleSpec &r : rules)
     if (r.leafBits)
-      r.decisionOverride = leafOverride(t, who, r.siteKey, r.leafBits);
+      r.decisionOverride = leafOverride(t, who, r.site, r.siteKey, r.leafBits);
   std::string error;
   std::optional<ScopeId> scope = sup_->applyFaults(std::move(rules), error);
   if (!scope)
@@ -145,8 +146,8 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
     try {
       for (const ir::FaultAssumption *fa : ir::composedAssumptions(loaded_.spec(), a->data.name))
         if (!fa->proxyRules.empty())
-          proxyScopes.push_back(
-              pushProxyRules(t, "fault", fa->target.service, fa->target.interface, fa->proxyRules));
+          proxyScopes.push_back(pushProxyRules(t, "fault", fa->target.service, fa->target.interface,
+                                               fa->proxyRules, fa->loc));
       result = runWithRules(t, "fault", std::move(rules), run);
     } catch (...) {
       pop();

@@ -11,6 +11,7 @@
 #include "ir/builtins/values.h"
 #include "ir/fanout_sites.h"
 #include "ir/quote.h"
+#include "runtime/builtin_args.h"
 #include "runtime/proxy.h"
 #include "runtime/supervisor.h"
 
@@ -53,8 +54,8 @@ std::optional<uint16_t> Executor::proxyPort(const std::string &service,
 }
 
 uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::string &service,
-                                  const std::string &iface,
-                                  const std::vector<ir::ProxyRule> &rules) {
+                                  const std::string &iface, const std::vector<ir::ProxyRule> &rules,
+                                  const ir::Loc &at) {
   std::string name = service + "." + iface;
   std::optional<size_t> index = proxies_ ? proxies_->find(service, iface) : std::nullopt;
   if (!index)
@@ -81,7 +82,8 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
     s.siteKey = ir::probabilitySiteKey(r.label, name, ir::proxyActionName(r.action));
     if (r.maxFires > 0 && r.probability < 1 && r.mode != ir::FaultMode::Stochastic) {
       s.leafBits = uint64_t(r.maxFires);
-      s.decisionOverride = leafOverride(t, who, s.siteKey, s.leafBits);
+      ir::RuleSite site{r.loc, at, std::string(ir::proxyActionName(r.action)), int(ep.service)};
+      s.decisionOverride = leafOverride(t, who, site, s.siteKey, s.leafBits);
     }
     scope.rules.push_back(r.display());
     sup_->trace().record(EventType::ProxyFaultApplied, ep.service,
@@ -120,7 +122,7 @@ Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
     t.fail("fault() requires run= keyword with a callback function");
   if (!run.isObject() || !run.obj()->callable())
     t.fail("fault() run= must be a callable");
-  uint64_t scope = pushProxyRules(t, "fault", ref.service, ref.iface.name, rules);
+  uint64_t scope = pushProxyRules(t, "fault", ref.service, ref.iface.name, rules, callerLoc(t));
   Value result;
   try {
     result = star::call(t, run, llvm::ArrayRef<Value>{});
@@ -138,7 +140,8 @@ Value Executor::faultStartInterface(star::Thread &t, const InterfaceRefValue &re
     t.fail("fault_start(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
            ir::quote(args.kwargs.front().name->view()));
   std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault_start", ref, args);
-  uint64_t scope = pushProxyRules(t, "fault_start", ref.service, ref.iface.name, rules);
+  uint64_t scope =
+      pushProxyRules(t, "fault_start", ref.service, ref.iface.name, rules, callerLoc(t));
   proxyStarted_[proxies_->find(ref.service, ref.iface.name).value()].push_back(scope);
   return star::none();
 }

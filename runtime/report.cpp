@@ -1,5 +1,6 @@
 #include "runtime/report.h"
 
+#include "frontend/lib/utf8.h"
 #include "ir/json_writer.h"
 #include "ir/leaf_program.h"
 #include "runtime/event_value.h"
@@ -271,16 +272,9 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   }
 }
 
-// Column widths count characters, not bytes (the cell text may hold "—").
-size_t charCount(const std::string &s) {
-  size_t chars = 0;
-  for (unsigned char c : s)
-    chars += (c & 0xC0) != 0x80;
-  return chars;
-}
-
 std::string padRight(const std::string &s, size_t w) {
-  size_t chars = charCount(s);
+  // Column widths count characters, not bytes (the cell text may hold "—").
+  size_t chars = star::utf8::countRunes(s);
   return chars >= w ? s : s + std::string(w - chars, ' ');
 }
 
@@ -343,7 +337,7 @@ void matrixTable(std::string &out, const MatrixView &m) {
     // may overflow it: widths must not depend on timing).
     for (const std::string &s : m.scenarios)
       if (std::string c = cellText(s, f); !c.starts_with("PASS ("))
-        w = std::max(w, charCount(c) + 1);
+        w = std::max(w, star::utf8::countRunes(c) + 1);
     fcw.push_back(w);
   }
   std::string line = padRight("", scw);

@@ -22,6 +22,7 @@
 // first kMaxSeen passed-over paths.
 #pragma once
 
+#include "ir/fanout_sites.h"
 #include "runtime/path_glob.h"
 #include "runtime/rng.h"
 #include "runtime/sockaddr.h"
@@ -81,8 +82,12 @@ struct RuleSpec {
   // max_fires=N of an exhaustive probabilistic rule (probability < 1, mode
   // not "stochastic"): a leaf pins its first N occurrences; 0 otherwise.
   uint64_t leafBits = 0;
+  // Where the rule came into force: the run finds its probability axis in
+  // the leaf program by this (ir::LeafTest::findAxis(RuleSite)).
+  ir::RuleSite site;
   // The plan's probability-site key of the rule: its label, else
-  // "<service>:<keyword>" (the keyword as written, an op name included).
+  // "<service>:<keyword>" (the keyword as written, an op name included):
+  // for messages.
   std::string siteKey;
   // The fault it is part of: the assumption's name; "" for the rules of
   // one fault()/fault_start()/fault_all() call (the call is the fault). A

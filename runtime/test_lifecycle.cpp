@@ -240,7 +240,7 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
           for (const ir::FaultAssumption *fa : ir::composedAssumptions(loaded_.spec(), a))
             if (!fa->proxyRules.empty())
               proxyScopes.push_back(pushProxyRules(th, "fault_scenario", fa->target.service,
-                                                   fa->target.interface, fa->proxyRules));
+                                                   fa->target.interface, fa->proxyRules, fa->loc));
         result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
       } catch (...) {
         endScopes();

@@ -31,7 +31,7 @@ void addAssumptionRules(const ir::Spec &spec, const ir::FaultAssumption &a,
   const ir::Service &svc = spec.services[*id];
   size_t first = out.size();
   for (const ir::FaultRule &fr : a.rules)
-    keywordRules(*id, svc, fr.keyword, fr.fault, out);
+    keywordRules(*id, svc, fr.keyword, fr.fault, fr.loc, out);
   for (size_t i = first; i < out.size(); ++i)
     out[i].fault = a.name; // one fault for the zero-traffic verdict
 }
@@ -67,7 +67,7 @@ void applyFault(const ir::Fault &f, RuleSpec &r) {
 }
 
 void keywordRules(ServiceId target, const ir::Service &svc, const std::string &keyword,
-                  const ir::Fault &f, std::vector<RuleSpec> &out) {
+                  const ir::Fault &f, const ir::Loc &at, std::vector<RuleSpec> &out) {
   const ir::Op *op = svc.findOp(keyword);
   std::vector<std::string> one{keyword};
   for (const std::string &sc : op ? op->syscalls : one) {
@@ -75,6 +75,7 @@ void keywordRules(ServiceId target, const ir::Service &svc, const std::string &k
     r.target = target;
     r.syscall = sc;
     applyFault(f, r);
+    r.site = {f.loc, at, keyword, int(target)};
     r.siteKey = ir::probabilitySiteKey(r.label, svc.name, keyword);
     if (op) {
       if (f.path.empty())

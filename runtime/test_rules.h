@@ -23,7 +23,9 @@ void applyFault(const ir::Fault &f, RuleSpec &r);
 // The rules of `keyword = f` on service `svc` (index `target`): one per
 // syscall of a named op (labelled with the op's name; the fault's own path=
 // wins over the op's path), else one on the syscall keyword.
+// `at` is where the rule is attached (ir::RuleSite::at): the fault() call,
+// or the assumption's keyword argument.
 void keywordRules(ServiceId target, const ir::Service &svc, const std::string &keyword,
-                  const ir::Fault &f, std::vector<RuleSpec> &out);
+                  const ir::Fault &f, const ir::Loc &at, std::vector<RuleSpec> &out);
 
 } // namespace fbc::rt

@@ -1,8 +1,8 @@
 // The leaf program is the contract between plan and run: the trap set of
 // every service (per leaf where a choose() option changes it), the digit
-// every choose() call takes and the launch orders of a parallel() site come
-// from the lowered program the run is given, not from a scan of the spec at
-// run time.
+// every choose() call and every probability rule takes and the launch
+// orders of a parallel() site come from the lowered program the run is
+// given, not from a scan of the spec at run time.
 // Each test lowers a spec, edits the program so that a scan of the spec
 // would disagree with it, runs it against the kv fixture, and checks that
 // the run followed the program.
@@ -287,6 +287,97 @@ TEST_F(LeafContract, ParallelPolicyComesFromTheProgram) {
   RunReport r = run();
   ASSERT_EQ(r.tests.size(), 2u);
   EXPECT_EQ(returned(r), (std::vector<std::string>{"[1, 2]", "[2, 1]"}));
+}
+
+// Probability sites: a body fault() with a literal deny(), one with a
+// module-level rule, and an assumption's rule under a fault_scenario, each
+// max_fires=2 (4 leaves): the first two WAL writes are denied or not as
+// the leaf's digit says (00 10 01 11).
+constexpr const char *kProbabilitySpec = R"(
+def sets():
+    return [kv.main.send(data = "SET k%d v" % i) for i in range(2)]
+
+def mark(replies):
+    return "".join(["x" if r.startswith("ERR") else "." for r in replies])
+
+def test_literal():
+    return mark(fault(kv, write = deny("EIO", probability = 0.5, max_fires = 2, path = "**/kv.wal"), run = sets))
+
+flaky = deny("EIO", probability = 0.5, max_fires = 2, path = "**/kv.wal")
+
+def test_global():
+    return mark(fault(kv, write = flaky, run = sets))
+
+wal = fault_assumption("wal", target = kv, write = deny("EIO", probability = 0.5, max_fires = 2, path = "**/kv.wal"))
+
+def scenario_sets():
+    return mark(sets())
+
+fault_scenario("scenario_wal", scenario = scenario_sets, faults = [wal])
+)";
+
+// What each leaf of such a test returns: its first two writes' fates.
+const std::vector<std::string> kPinned = {"\"..\"", "\"x.\"", "\".x\"", "\"xx\""};
+
+// The rows' return values of test `name`, in leaf order.
+std::vector<std::string> returnedBy(const RunReport &r, const std::string &name) {
+  std::vector<std::string> out;
+  for (const TestOutcome &o : r.tests)
+    if (o.name == name)
+      out.push_back(o.returnValue);
+  return out;
+}
+
+TEST_F(LeafContract, ProbabilitySitesAsLowered) {
+  load(kProbabilitySpec);
+  for (const char *name : {"test_literal", "test_global", "test_scenario_wal"}) {
+    const ir::LeafTest &t = programTest(name);
+    ASSERT_EQ(t.axes.size(), 1u) << name;
+    ASSERT_EQ(t.axes[0].plan->ruleSites.size(), 1u) << name;
+    EXPECT_EQ(t.axes[0].plan->ruleSites[0].service, 0) << name;
+    EXPECT_EQ(t.axes[0].plan->ruleSites[0].keyword, "write") << name;
+  }
+  RunReport r = run();
+  EXPECT_EQ(returnedBy(r, "test_literal"), kPinned);
+  EXPECT_EQ(returnedBy(r, "test_global"), kPinned);
+  EXPECT_EQ(returnedBy(r, "test_scenario_wal"), kPinned);
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0].message;
+}
+
+TEST_F(LeafContract, ProbabilitySitesAreKeyedByCallSiteNotKey) {
+  load(kProbabilitySpec);
+  // Renamed: the key is a label; the run still finds each rule's axis by
+  // where it comes into force and pins its occurrences.
+  for (const char *name : {"test_literal", "test_global", "test_scenario_wal"})
+    const_cast<ir::PlanAxis *>(programTest(name).axes[0].plan)->name = "renamed";
+  RunReport renamed = run();
+  EXPECT_EQ(returnedBy(renamed, "test_literal"), kPinned);
+  EXPECT_EQ(returnedBy(renamed, "test_global"), kPinned);
+  EXPECT_EQ(returnedBy(renamed, "test_scenario_wal"), kPinned);
+  EXPECT_TRUE(renamed.warnings.empty()) << renamed.warnings[0].message;
+  // The key is what the program says, in the leaf's label.
+  std::vector<const TestOutcome *> all = rows(renamed);
+  auto leaf1 = std::find_if(all.begin(), all.end(), [](const TestOutcome *o) {
+    return o->name == "test_global" && o->leaf && o->leaf->id == "1";
+  });
+  ASSERT_NE(leaf1, all.end());
+  EXPECT_EQ((*leaf1)->leaf->label, "renamed[10]");
+
+  // Keyed "kv:write" as the spec would key it, but at no rule's site: no
+  // rule is pinned, each says so once, and the occurrences come from the
+  // seeded stream.
+  for (const char *name : {"test_literal", "test_global", "test_scenario_wal"}) {
+    auto *plan = const_cast<ir::PlanAxis *>(programTest(name).axes[0].plan);
+    plan->name = "kv:write";
+    plan->ruleSites.clear();
+  }
+  RunReport moved = run();
+  ASSERT_EQ(moved.tests.size(), 12u);
+  ASSERT_EQ(moved.warnings.size(), 3u);
+  for (const RunWarning &w : moved.warnings)
+    EXPECT_NE(w.message.find("probability site \"kv:write\" is not a planned axis of this test"),
+              std::string::npos)
+        << w.message;
 }
 
 } // namespace

@@ -111,6 +111,30 @@ TEST_F(PipelineVerifier, BrokenPassIsReportedAtTheAxisItBroke) {
                      "                          ^\n");
 }
 
+// A pass that forgets where the probability rules come into force.
+void dropRuleSites(const ir::Spec &, ir::Plan &plan) {
+  for (ir::PlanTest &t : plan.tests)
+    for (ir::PlanAxis &a : t.axes)
+      a.ruleSites.clear();
+}
+
+TEST_F(PipelineVerifier, ProbabilityAxisWithoutRuleSite) {
+  passes::PassManager pm = backend::leafPipeline();
+  passes::PassManager broken;
+  broken.add(pm.passes()[0]); // axes
+  broken.add({"forget", dropRuleSites});
+  broken.setLowering(*pm.lowering());
+  bool ok = true;
+  std::string out = run(broken, ok);
+  EXPECT_FALSE(ok);
+  EXPECT_EQ(out, dir_ + "/spec.star" +
+                     ":8:27: error: verifier: after forget: test \"test_x\" probability axis "
+                     "\"wal\": no rule site\n"
+                     "    fault(db, write = deny(\"EIO\", probability = 0.5, max_fires = 2, label "
+                     "= \"wal\"), run = a)\n"
+                     "                          ^\n");
+}
+
 TEST_F(PipelineVerifier, LeafProgramThatDisagreesWithItsPlan) {
   passes::PassManager pm = backend::leafPipeline();
   bool ok = false;
