@@ -1,6 +1,7 @@
 #include "bundle/inspect.h"
 
 #include "ir/json_writer.h"
+#include "runtime/report.h"
 
 #include <llvm/Support/FileSystem.h>
 
@@ -169,10 +170,10 @@ std::string formatInspectText(const OpenedBundle &b) {
   if (m.interrupted)
     line("Interrupted:", "yes, " + std::to_string(m.summary.notRun) + " not run");
   const Summary &s = m.summary;
-  out += "\nTests: " + std::to_string(s.total) + " total, " + std::to_string(s.passed) +
-         " passed, " + std::to_string(s.failed) + " failed, " + std::to_string(s.errored) +
-         " errored, " + std::to_string(s.inconclusive) + " inconclusive, " +
-         std::to_string(s.halted) + " halted" +
+  out += "\nTests: " + std::to_string(s.total) + " total, " +
+         rt::passedCount(s.passed, s.faultBypassed) + ", " + std::to_string(s.failed) +
+         " failed, " + std::to_string(s.errored) + " errored, " + std::to_string(s.inconclusive) +
+         " inconclusive, " + std::to_string(s.halted) + " halted" +
          (s.notRun ? ", " + std::to_string(s.notRun) + " not run" : "") + "\n";
   for (const TestRow &t : m.tests)
     out +=

@@ -105,6 +105,9 @@ Summary summarize(const std::vector<TestRow> &rows, uint64_t notRun) {
   s.notRun = notRun;
   for (const TestRow &r : rows) {
     const std::string &o = r.outcome;
+    s.expectationViolated += o == "expectation_violated";
+    s.faultBypassed += o == "fault_bypassed";
+    s.strictDeterminismViolation += o == "strict_determinism_violation";
     if (o == "passed" || o == "fault_bypassed")
       ++s.passed;
     else if (o == "failed" || o == "expectation_violated" || o == "strict_determinism_violation")
@@ -127,6 +130,9 @@ void writeSummary(ir::JsonWriter &w, const Summary &s) {
   w.field("errored", s.errored);
   w.field("inconclusive", s.inconclusive);
   w.field("halted", s.halted);
+  w.field("expectation_violated", s.expectationViolated);
+  w.field("fault_bypassed", s.faultBypassed);
+  w.field("strict_determinism_violation", s.strictDeterminismViolation);
   w.field("not_run", s.notRun);
   w.endObject();
 }

@@ -43,6 +43,11 @@ struct TestRow {
 
 struct Summary {
   uint64_t total = 0, passed = 0, failed = 0, errored = 0, inconclusive = 0, halted = 0;
+  // Rows already counted above, by the verdict that makes them so (the
+  // reference's tally): failed ones that are expectation_violated, passed
+  // ones that are fault_bypassed, failed ones that are
+  // strict_determinism_violation.
+  uint64_t expectationViolated = 0, faultBypassed = 0, strictDeterminismViolation = 0;
   uint64_t notRun = 0; // tests an interrupt kept from running
 };
 
@@ -68,8 +73,9 @@ struct Manifest {
   std::vector<std::pair<std::string, std::string>> files;
 };
 
-// Counts `rows` by outcome (failed includes expectation_violated and the
-// reference's strict_determinism_violation; passed includes fault_bypassed).
+// Counts `rows` by outcome (failed includes expectation_violated and
+// strict_determinism_violation; passed includes fault_bypassed; each of
+// those three is also counted on its own).
 Summary summarize(const std::vector<TestRow> &rows, uint64_t notRun);
 
 // Writes `s` as the "summary" member (manifest.json, inspect's JSON, the

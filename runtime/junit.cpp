@@ -70,12 +70,13 @@ std::string detail(const RunReport &r, const TestOutcome &t) {
 
 std::string formatJUnit(const RunReport &r,
                         const std::vector<std::pair<std::string, std::string>> &properties) {
-  size_t failures = 0, errors = 0, skipped = 0;
+  size_t failures = 0, errors = 0, skipped = 0, bypassed = 0;
   int64_t ms = 0;
   for (const TestOutcome &t : r.tests) {
     failures += t.result == Result::Fail;
     errors += t.result == Result::Error || t.result == Result::Inconclusive;
     skipped += t.result == Result::Halted;
+    bypassed += t.outcomeWord() == "fault_bypassed";
     ms += t.durationMs;
   }
   std::string counts = " tests=\"" + std::to_string(r.tests.size()) + "\" failures=\"" +
@@ -90,20 +91,27 @@ std::string formatJUnit(const RunReport &r,
   out += "      <property name=\"seed\" value=\"" + std::to_string(r.seed) + "\"/>\n";
   for (const auto &[k, v] : properties)
     out += "      <property name=\"" + xml(k) + "\" value=\"" + xml(v) + "\"/>\n";
+  // JUnit counts a fault_bypassed row among the passes (fbc's exit code
+  // does too); the property says how many of them never had their fault.
+  if (bypassed)
+    out += "      <property name=\"fault_bypassed\" value=\"" + std::to_string(bypassed) + "\"/>\n";
   out += "    </properties>\n";
   for (const TestOutcome &t : r.tests) {
     std::string name = t.leaf ? ir::leafDisplayName(t.name, t.leaf->id, t.leaf->label) : t.name;
+    // status: the row's outcome word (passed, fault_bypassed, failed,
+    // expectation_violated, ...), the one name every output gives it.
     out += "    <testcase name=\"" + xml(name) + "\" classname=\"" + spec + "\" time=\"" +
-           seconds(t.durationMs) + "\"";
+           seconds(t.durationMs) + "\" status=\"" + t.outcomeWord() + "\"";
     std::string body;
     switch (t.result) {
     case Result::Pass:
       break;
-    case Result::Fail:
+    case Result::Fail: {
+      std::string word = t.outcomeWord();
       body += "      <failure message=\"" + xml(t.reason) + "\" type=\"" +
-              (t.expectationViolated ? "expectation_violated" : "fail") + "\">" +
-              xml(detail(r, t)) + "</failure>\n";
+              (word == "failed" ? "fail" : word) + "\">" + xml(detail(r, t)) + "</failure>\n";
       break;
+    }
     case Result::Error:
     case Result::Inconclusive:
       body += "      <error message=\"" + xml(t.reason) + "\" type=\"" + resultName(t.result) +
@@ -113,7 +121,11 @@ std::string formatJUnit(const RunReport &r,
       body += "      <skipped message=\"" + xml(t.reason) + "\"/>\n";
       break;
     }
+    // A fault_bypassed row's rules that never fired, then the decisions.
     std::string decisions;
+    if (t.outcomeWord() == "fault_bypassed")
+      for (const FaultSummary *f : t.bypassedRules())
+        decisions += "fault_bypassed: " + f->bypassedText() + "\n";
     for (const TraceEvent &e : t.events)
       if (isRuleDecision(e))
         decisions += syscallDecisionLine(r, e) + "\n";

@@ -64,6 +64,10 @@ std::string FaultSummary::ruleText() const {
   return s;
 }
 
+std::string FaultSummary::bypassedText() const {
+  return service + " " + ruleText() + " (" + hint + ")";
+}
+
 void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire) {
   std::vector<const FaultSummary *> rules = o.bypassedRules();
   if (o.result != Result::Pass || rules.empty())
@@ -75,8 +79,7 @@ void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire) {
   o.reason = "require_faults_fire: " + std::to_string(rules.size()) +
              (rules.size() == 1 ? " fault rule" : " fault rules") + " never fired:";
   for (size_t i = 0; i < rules.size(); ++i)
-    o.reason += (i ? "; " : " ") + rules[i]->service + " " + rules[i]->ruleText() + " (" +
-                rules[i]->hint + ")";
+    o.reason += (i ? "; " : " ") + rules[i]->bypassedText();
 }
 
 size_t RunReport::count(Result r) const {

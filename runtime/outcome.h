@@ -60,6 +60,9 @@ struct FaultSummary {
   bool bypassed() const { return zeroTraffic && faultBypassed; }
   // "fsync=deny(EIO) path=\"**/x\" label=\"wal\"" (a trace rule: "fsync").
   std::string ruleText() const;
+  // A bypassed rule in one line: "kv fsync=deny(EIO) (no fsync/fdatasync
+  // call of kv reached the rule while it was in force)".
+  std::string bypassedText() const;
 };
 
 struct TestOutcome {

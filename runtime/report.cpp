@@ -116,19 +116,18 @@ std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e) {
   return line;
 }
 
+std::string passedCount(uint64_t passed, uint64_t bypassed) {
+  std::string s = std::to_string(passed) + " passed";
+  if (bypassed)
+    s += " (" + std::to_string(bypassed) + " fault_bypassed)";
+  return s;
+}
+
 namespace {
 
 // "PASS (fault_bypassed)": the outcome word beside the result it belongs to.
 std::string rowStatus(const TestOutcome &t) {
   return statusWord(t.result) + (t.outcomeWord() == "fault_bypassed" ? " (fault_bypassed)" : "");
-}
-
-// "9 passed (1 fault_bypassed)": a count and the fault_bypassed rows among it.
-std::string passedCount(size_t passed, size_t bypassed) {
-  std::string s = std::to_string(passed) + " passed";
-  if (bypassed)
-    s += " (" + std::to_string(bypassed) + " fault_bypassed)";
-  return s;
 }
 
 size_t bypassedCount(const RunReport &r) {

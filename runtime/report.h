@@ -47,6 +47,10 @@ void writeMatrixAxes(
     const std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>
         &matrices);
 
+// "9 passed (1 fault_bypassed)": a count and the fault_bypassed rows among
+// it (the text report's closing line and matrix, `fbc inspect`).
+std::string passedCount(uint64_t passed, uint64_t bypassed);
+
 // 0 every test passed, 2 any fail or error, 3 only inconclusive ones.
 int exitCodeFor(const RunReport &r);
 

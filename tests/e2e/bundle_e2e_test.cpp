@@ -294,6 +294,28 @@ TEST(FbcBundle, ManifestOfAPlainRunHasNoLeafKeys) {
   EXPECT_EQ(entry(c, "spec/spec.star"), readFile(spec.dir.file("spec.star")));
 }
 
+// The summary counts the verdicts inside passed and failed: the bypass spec
+// has 9 rows, 6 passed of which 3 fault_bypassed (their faults never
+// fired), 3 failed (none an expectation_violated or determinism one).
+TEST(FbcBundle, SummaryCountsFaultBypassedRows) {
+  Spec spec("bypass");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--bundle", "run.fb"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.err;
+  bundle::Contents c = readOk(spec.dir.file("run.fb"));
+  std::string m = entry(c, "manifest.json");
+  EXPECT_TRUE(contains(m, "  \"summary\": {\n    \"total\": 9,\n    \"passed\": 6,\n"
+                          "    \"failed\": 3,\n    \"errored\": 0,\n    \"inconclusive\": 0,\n"
+                          "    \"halted\": 0,\n    \"expectation_violated\": 0,\n"
+                          "    \"fault_bypassed\": 3,\n    \"strict_determinism_violation\": 0,\n"
+                          "    \"not_run\": 0\n  },\n"))
+      << m;
+  FbcRun text = runFbc({"inspect", "run.fb"}, spec.dir.path());
+  EXPECT_EQ(text.exit, 0) << text.err;
+  EXPECT_TRUE(contains(text.out, "\nTests: 9 total, 6 passed (3 fault_bypassed), 3 failed, 0 "
+                                 "errored, 0 inconclusive, 0 halted\n"))
+      << text.out;
+}
+
 TEST(FbcBundle, LeavesHaveOneManifestRowEachAndTraceEntriesCarryTheLeafFields) {
   Spec spec("leaves");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--test", "~choose|wal|interleavings|plain"},

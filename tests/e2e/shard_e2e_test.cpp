@@ -172,6 +172,20 @@ TEST(FbcJUnit, HaltedIsSkippedInconclusiveIsAnError) {
   }
 }
 
+// A pass whose fault never fired is not a plain pass: status="fault_bypassed",
+// the rules that never fired in <system-out>, and the suite's count as a
+// property; require_faults_fire's failure is a <failure>.
+TEST(FbcJUnit, FaultBypassedIsMarked) {
+  clearEngineVars();
+  Spec spec("bypass");
+  std::string file = spec.dir.file("junit.xml");
+  FbcRun r =
+      runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--junit", file}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.err;
+  EXPECT_EQ(validateJUnit(file), "");
+  checkGolden("junit_bypass", normalizeJUnit(readFile(file), spec), ".xml");
+}
+
 TEST(FbcJUnit, UnwritableFileIsAWarning) {
   clearEngineVars();
   Spec spec("faults");
