@@ -426,25 +426,34 @@ TEST(FbcRunLeaves, ChooseThroughAHelperIsFirstOptionAndWarnedOnce) {
 
 // plan = run: the number of rows `fbc run` prints is the total `fbc plan`
 // prints (at least it, where the plan says "at least"), with real runs.
-TEST(FbcRunLeaves, PlanTotalEqualsRunRows) {
-  for (const char *name :
-       {"leaves", "faults", "matrix", "prob", "parallel", "ops", "queries", "fault_all", "trace",
-        "halt", "panic", "body_heap", "streaming", "bypass"}) {
-    Spec spec(name);
-    FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
-    ASSERT_EQ(plan.exit, 0) << name << plan.err;
-    std::string atLeast, total;
-    ASSERT_TRUE(RE2::PartialMatch(plan.out, R"(Total: (at least )?(\d+) plan instances?)", &atLeast,
-                                  &total))
-        << plan.out;
-    FbcRun run = runFbc({"run", spec.path, "--seed", "1", "--format=json"}, spec.dir.path());
-    // One "result" per test row (matrix cells included).
-    size_t rows = allMatches(run.out, R"re(\n {6}"result": "(\w+)")re").size();
-    if (atLeast.empty())
-      EXPECT_EQ(rows, std::stoull(total)) << name << "\n" << run.out;
-    else
-      EXPECT_GE(rows, std::stoull(total)) << name << "\n" << run.out;
-  }
+// One test per spec (each its own CTest entry, with its own timeout: a
+// sanitizer build runs each spec several times slower).
+class PlanTotalEqualsRunRows : public testing::TestWithParam<const char *> {};
+
+INSTANTIATE_TEST_SUITE_P(FbcRunLeaves, PlanTotalEqualsRunRows,
+                         testing::Values("leaves", "faults", "matrix", "prob", "parallel", "ops",
+                                         "queries", "fault_all", "trace", "halt", "panic",
+                                         "body_heap", "streaming", "bypass"),
+                         [](const testing::TestParamInfo<const char *> &i) {
+                           return std::string(i.param);
+                         });
+
+TEST_P(PlanTotalEqualsRunRows, ForSpec) {
+  const char *name = GetParam();
+  Spec spec(name);
+  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+  ASSERT_EQ(plan.exit, 0) << name << plan.err;
+  std::string atLeast, total;
+  ASSERT_TRUE(
+      RE2::PartialMatch(plan.out, R"(Total: (at least )?(\d+) plan instances?)", &atLeast, &total))
+      << plan.out;
+  FbcRun run = runFbc({"run", spec.path, "--seed", "1", "--format=json"}, spec.dir.path());
+  // One "result" per test row (matrix cells included).
+  size_t rows = allMatches(run.out, R"re(\n {6}"result": "(\w+)")re").size();
+  if (atLeast.empty())
+    EXPECT_EQ(rows, std::stoull(total)) << name << "\n" << run.out;
+  else
+    EXPECT_GE(rows, std::stoull(total)) << name << "\n" << run.out;
 }
 
 // Run-time argument errors are located at the call, with the reference's

@@ -12,7 +12,7 @@
 // parallel()), counts them one by one, and checks that decoding leaf
 // 0..count-1 gives exactly that set, each once. The sizes and products the
 // plan computes play no part in it. The fixture specs are also checked
-// with real runs (tests/e2e, FbcRunLeaves.PlanTotalEqualsRunRows).
+// with real runs (tests/e2e, FbcRunLeaves/PlanTotalEqualsRunRows.ForSpec/*).
 #include "backend/leaf_lower.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/load_spec.h"
