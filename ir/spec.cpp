@@ -15,8 +15,8 @@ std::string Loc::str() const {
 }
 
 namespace {
-constexpr std::string_view kCategories[] = {"clock", "rand", "dns", "network-unmediated",
-                                            "fs-unmediated"};
+constexpr std::string_view kCategories[] = {kCategoryClock, kCategoryRand, kCategoryDns,
+                                            kCategoryNetwork, kCategoryFs};
 } // namespace
 
 llvm::ArrayRef<std::string_view> determinismCategories() {

@@ -251,8 +251,13 @@ struct Test {
 // ---------------------------------------------------------- determinism
 
 // The nondeterminism categories that determinism(allow=) and
-// service(nondeterministic_ok=) may name, in the order messages list them:
-// clock, rand, dns, network-unmediated, fs-unmediated.
+// service(nondeterministic_ok=) may name and unmediated_io events carry
+// (ir/unmediated.h), in the order messages list them. Spelled only here.
+inline constexpr std::string_view kCategoryClock = "clock";
+inline constexpr std::string_view kCategoryRand = "rand";
+inline constexpr std::string_view kCategoryDns = "dns";
+inline constexpr std::string_view kCategoryNetwork = "network-unmediated";
+inline constexpr std::string_view kCategoryFs = "fs-unmediated";
 llvm::ArrayRef<std::string_view> determinismCategories();
 bool isDeterminismCategory(std::string_view c);
 

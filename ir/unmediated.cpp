@@ -1,6 +1,7 @@
 // The observed-entry table: see unmediated.h.
 #include "ir/unmediated.h"
 
+#include "ir/spec.h"
 #include "ir/syscalls.h"
 
 #include <algorithm>
@@ -25,11 +26,11 @@ constexpr std::string_view kSplice[] = {"read",     "readv",  "pread64", "write"
 constexpr std::string_view kCopy[] = {"read", "readv", "pread64", "write", "writev", "pwrite64"};
 constexpr std::string_view kRead[] = {"read", "readv", "pread64", "recvfrom", "recvmsg"};
 
-constexpr std::string_view kFs[] = {"fs-unmediated"};
-constexpr std::string_view kRand[] = {"rand"};
-constexpr std::string_view kClock[] = {"clock"};
-constexpr std::string_view kNet[] = {"dns", "network-unmediated"};
-constexpr std::string_view kRaw[] = {"network-unmediated"};
+constexpr std::string_view kFs[] = {kCategoryFs};
+constexpr std::string_view kRand[] = {kCategoryRand};
+constexpr std::string_view kClock[] = {kCategoryClock};
+constexpr std::string_view kNet[] = {kCategoryDns, kCategoryNetwork};
+constexpr std::string_view kRaw[] = {kCategoryNetwork};
 
 // Sorted by name.
 constexpr ObservedEntry kEntries[] = {

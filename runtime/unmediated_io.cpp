@@ -2,6 +2,7 @@
 #include "runtime/unmediated_io.h"
 
 #include "ir/quote.h"
+#include "ir/spec.h"
 #include "runtime/syscalls.h"
 #include "runtime/target_memory.h"
 
@@ -135,7 +136,7 @@ std::optional<Fields> UnmediatedObserver::classify(const seccomp_notif &req, Sys
       std::string rule = rules.faultRuleOn(service_, bypassed);
       if (rule.empty() && !detectAll_)
         continue;
-      Fields f = event("fs-unmediated", nr, req);
+      Fields f = event(ir::kCategoryFs, nr, req);
       if (!path.empty())
         f.emplace_back("detail", path);
       if (!rule.empty())
@@ -143,7 +144,7 @@ std::optional<Fields> UnmediatedObserver::classify(const seccomp_notif &req, Sys
       return f;
     }
     std::string_view category = e->categories.front();
-    if (category == "rand" && e->syscall == "open") {
+    if (category == ir::kCategoryRand && e->syscall == "open") {
       const std::string *path = facts.path();
       if (!path || (*path != "/dev/urandom" && *path != "/dev/random"))
         continue;
@@ -156,7 +157,7 @@ std::optional<Fields> UnmediatedObserver::classify(const seccomp_notif &req, Sys
       // Unix sockets, netlink, an unreadable address: not the network.
       if (!d || !d->valid() || rules.declaredDestination(*d))
         continue;
-      Fields f = event(d->port == 53 ? "dns" : "network-unmediated", nr, req);
+      Fields f = event(d->port == 53 ? ir::kCategoryDns : ir::kCategoryNetwork, nr, req);
       f.emplace_back("detail", d->text());
       return f;
     }
