@@ -76,6 +76,19 @@ add_library(fbc_http_parser INTERFACE IMPORTED)
 target_include_directories(fbc_http_parser INTERFACE ${HTTP_PARSER_INCLUDE_DIR})
 target_link_libraries(fbc_http_parser INTERFACE ${HTTP_PARSER_LIBRARY})
 
+# hiredis: the Redis step and readiness probe, and RESP framing for the
+# proxy (runtime/redis_step.cpp, runtime/proto_redis.cpp).
+pkg_check_modules(HIREDIS QUIET IMPORTED_TARGET hiredis)
+if(NOT HIREDIS_FOUND)
+  fbc_missing("hiredis" "libhiredis-dev")
+endif()
+
+# libpq: the Postgres step and readiness probe (runtime/postgres_step.cpp).
+pkg_check_modules(LIBPQ QUIET IMPORTED_TARGET libpq)
+if(NOT LIBPQ_FOUND)
+  fbc_missing("libpq" "libpq-dev")
+endif()
+
 # GoogleTest
 find_package(GTest CONFIG QUIET)
 if(NOT GTest_FOUND)

@@ -184,6 +184,8 @@ private:
     strings("nondeterministic_ok", s.nondeterministicOk);
     if (s.pidsMax)
       w_.field("pids_max", static_cast<int64_t>(s.pidsMax));
+    if (!s.user.empty())
+      w_.field("user", s.user);
     w_.key("ops");
     w_.beginArray();
     for (const Op &o : s.ops) {

@@ -35,6 +35,10 @@ const char *healthcheckKindName(HealthcheckKind k) {
     return "http";
   case HealthcheckKind::Ready:
     return "ready";
+  case HealthcheckKind::Redis:
+    return "redis";
+  case HealthcheckKind::Postgres:
+    return "postgres";
   }
   return "tcp";
 }

@@ -58,12 +58,13 @@ struct Interface {
   Loc loc;
 };
 
-enum class HealthcheckKind { Tcp, Http, Ready };
+enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres };
 const char *healthcheckKindName(HealthcheckKind k);
 
 struct Healthcheck {
   HealthcheckKind kind = HealthcheckKind::Tcp;
-  std::string target;    // "tcp://localhost:5432", "http://...", "ready://"
+  std::string target;    // "tcp://localhost:5432", "http://...", "ready://",
+                         // "redis://localhost:6379", "postgres://localhost:5432"
   int64_t timeoutNs = 0; // always > 0 (defaults: tcp/http 10s, ready 30s)
   Loc loc;
 };
@@ -93,6 +94,7 @@ struct Service {
   bool seccomp = true;
   std::vector<std::string> nondeterministicOk; // determinism categories
   uint64_t pidsMax = 0;                        // pids_max=: 0 is the run's default
+  std::string user;                            // user=: run as this account, "" = fbc's
   std::vector<Op> ops;                         // sorted by name
   Loc loc;
 

@@ -151,6 +151,8 @@ private:
       line("nondeterministic_ok " + nameList(s.nondeterministicOk));
     if (s.pidsMax)
       line("pids_max " + std::to_string(s.pidsMax));
+    if (!s.user.empty())
+      line("user " + quote(s.user));
     for (const Op &o : s.ops) {
       std::string text = "op " + name(o.name) + " syscalls=" + nameList(o.syscalls);
       if (!o.path.empty())

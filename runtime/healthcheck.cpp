@@ -1,5 +1,6 @@
 #include "runtime/healthcheck.h"
 
+#include "runtime/redis_step.h"
 #include "runtime/tcp_dial.h"
 #include "runtime/trace.h"
 
@@ -36,6 +37,20 @@ Healthcheck Healthcheck::http(std::string url, int64_t timeoutMs) {
   return h;
 }
 
+Healthcheck Healthcheck::redis(std::string host, uint16_t port, int64_t timeoutMs) {
+  Healthcheck h = tcp(std::move(host), port, timeoutMs);
+  h.kind = Kind::Redis;
+  return h;
+}
+
+Healthcheck Healthcheck::postgres(PgConnParams conn, int64_t timeoutMs) {
+  Healthcheck h;
+  h.kind = Kind::Postgres;
+  h.pg = std::move(conn);
+  h.timeoutMs = timeoutMs;
+  return h;
+}
+
 std::string Healthcheck::describe() const {
   switch (kind) {
   case Kind::None:
@@ -44,6 +59,10 @@ std::string Healthcheck::describe() const {
     return "tcp " + host + ":" + std::to_string(port);
   case Kind::Http:
     return "http " + url;
+  case Kind::Redis:
+    return "redis " + host + ":" + std::to_string(port);
+  case Kind::Postgres:
+    return "postgres " + pg.host + ":" + std::to_string(pg.port);
   }
   return "";
 }
@@ -112,9 +131,23 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
     if (left <= 0)
       return HealthResult::TimedOut;
     int64_t probeTimeout = left < 1000 ? left : 1000;
-    bool ok = hc.kind == Healthcheck::Kind::Tcp
-                  ? probeTcp(hc.host, hc.port, probeTimeout, lastError)
-                  : probeHttp(hc.url, probeTimeout, lastError);
+    bool ok = false;
+    switch (hc.kind) {
+    case Healthcheck::Kind::None:
+      return HealthResult::Ready;
+    case Healthcheck::Kind::Tcp:
+      ok = probeTcp(hc.host, hc.port, probeTimeout, lastError);
+      break;
+    case Healthcheck::Kind::Http:
+      ok = probeHttp(hc.url, probeTimeout, lastError);
+      break;
+    case Healthcheck::Kind::Redis:
+      ok = probeRedis(hc.host, hc.port, probeTimeout, lastError);
+      break;
+    case Healthcheck::Kind::Postgres:
+      ok = probePostgres(hc.pg, probeTimeout, lastError);
+      break;
+    }
     if (ok)
       return HealthResult::Ready;
     int64_t waitedMs = (monotonicNs() - start) / 1000000;

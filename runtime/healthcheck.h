@@ -1,7 +1,10 @@
 // Readiness probes, polled by the thread that starts a service while the
-// event loop keeps answering its syscalls: tcp (a connect succeeds) and
-// http (a GET answers 2xx, over libcurl).
+// event loop keeps answering its syscalls: tcp (a connect succeeds), http
+// (a GET answers 2xx, over libcurl), redis (PING answers PONG, not
+// -LOADING) and postgres (libpq's ping: the server accepts connections).
 #pragma once
+
+#include "runtime/postgres_step.h"
 
 #include <cstdint>
 #include <functional>
@@ -10,17 +13,22 @@
 namespace fbc::rt {
 
 struct Healthcheck {
-  enum class Kind { None, Tcp, Http };
+  enum class Kind { None, Tcp, Http, Redis, Postgres };
   Kind kind = Kind::None;
-  std::string host = "127.0.0.1"; // tcp
-  uint16_t port = 0;              // tcp
+  std::string host = "127.0.0.1"; // tcp, redis
+  uint16_t port = 0;              // tcp, redis
+  PgConnParams pg;                // postgres
   std::string url;                // http: "http://127.0.0.1:8080/health"
   int64_t timeoutMs = 10000;
   int64_t intervalMs = 25; // the longest pause between probes (from 1 ms, see waitHealthy)
 
   static Healthcheck tcp(std::string host, uint16_t port, int64_t timeoutMs = 10000);
   static Healthcheck http(std::string url, int64_t timeoutMs = 10000);
-  std::string describe() const; // "tcp 127.0.0.1:8080", "http http://..."
+  static Healthcheck redis(std::string host, uint16_t port, int64_t timeoutMs = 10000);
+  static Healthcheck postgres(PgConnParams conn, int64_t timeoutMs = 10000);
+  // "tcp 127.0.0.1:8080", "http http://...", "redis 127.0.0.1:6379",
+  // "postgres 127.0.0.1:5432"
+  std::string describe() const;
 };
 
 enum class HealthResult { Ready, TimedOut, Aborted };

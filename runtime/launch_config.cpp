@@ -47,6 +47,20 @@ const ir::Interface *defaultInterface(const ir::Service &s) {
   return s.findInterface("default");
 }
 
+PgConnParams pgConnParams(const ir::Service &s, int64_t port) {
+  PgConnParams p;
+  p.port = static_cast<uint16_t>(port);
+  for (const auto &[k, v] : s.env) {
+    if (k == "POSTGRES_USER")
+      p.user = v;
+    else if (k == "POSTGRES_PASSWORD")
+      p.password = v;
+    else if (k == "POSTGRES_DB")
+      p.dbname = v;
+  }
+  return p;
+}
+
 namespace {
 
 Healthcheck healthOf(const ir::Service &s) {
@@ -63,16 +77,26 @@ Healthcheck healthOf(const ir::Service &s) {
       url.replace(p + 3, 9, "127.0.0.1");
     return url;
   };
+  std::string host;
+  uint16_t port = 0;
+  if (size_t scheme = target.find("://"); scheme != std::string_view::npos)
+    target.remove_prefix(scheme + 3);
   switch (hc.kind) {
-  case ir::HealthcheckKind::Tcp: {
-    std::string host;
-    uint16_t port = 0;
-    if (target.starts_with("tcp://"))
-      target.remove_prefix(6);
+  case ir::HealthcheckKind::Tcp:
     if (splitHostPort(target, host, port))
       h = Healthcheck::tcp(host, port, ms);
     break;
-  }
+  case ir::HealthcheckKind::Redis:
+    if (splitHostPort(target, host, port))
+      h = Healthcheck::redis(host, port, ms);
+    break;
+  case ir::HealthcheckKind::Postgres:
+    if (splitHostPort(target, host, port)) {
+      PgConnParams p = pgConnParams(s, port);
+      p.host = host;
+      h = Healthcheck::postgres(std::move(p), ms);
+    }
+    break;
   case ir::HealthcheckKind::Http:
     h = Healthcheck::http(loopback(hc.target), ms);
     break;
@@ -80,6 +104,10 @@ Healthcheck healthOf(const ir::Service &s) {
     if (const ir::Interface *i = defaultInterface(s)) {
       if (i->protocol == "http" || i->protocol == "http2")
         h = Healthcheck::http("http://127.0.0.1:" + std::to_string(i->port) + "/", ms);
+      else if (i->protocol == "redis")
+        h = Healthcheck::redis("127.0.0.1", static_cast<uint16_t>(i->port), ms);
+      else if (i->protocol == "postgres")
+        h = Healthcheck::postgres(pgConnParams(s, i->port), ms);
       else
         h = Healthcheck::tcp("127.0.0.1", static_cast<uint16_t>(i->port), ms);
     }
@@ -179,6 +207,7 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
         k + "=" +
         rewriteEnvValue(scratch.empty() ? v : expandScratch(v, scratch), spec, s.name, proxies));
   out.launch.cwd = dir;
+  out.launch.user = s.user;
   out.launch.trapped = std::move(trapped);
   for (const ir::Interface &i : s.interfaces)
     if (i.port > 0 && i.port <= 65535)

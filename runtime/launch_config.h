@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ir/spec.h"
+#include "runtime/postgres_step.h"
 #include "runtime/proxy.h"
 #include "runtime/service.h"
 
@@ -19,6 +20,12 @@ std::string specDir(const std::string &specPath);
 
 // The single interface, else the one named "default"; null when neither.
 const ir::Interface *defaultInterface(const ir::Service &s);
+
+// How fbc's own Postgres clients (the query/exec steps, the readiness
+// probe) reach service `s` on `port`: 127.0.0.1, and the credentials of the
+// service's env as the postgres image names them: POSTGRES_USER (default
+// "postgres"), POSTGRES_PASSWORD, POSTGRES_DB (default: the user).
+PgConnParams pgConnParams(const ir::Service &s, int64_t port);
 
 // Service `s` of `spec` as the supervisor starts it, trapping `trapped`
 // (sorted syscall numbers). `proxies` are the test's proxied interfaces

@@ -6,6 +6,7 @@
 #include "runtime/syscalls.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/close_range.h>
 #include <linux/seccomp.h>
 #include <signal.h>
@@ -16,6 +17,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <pwd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -48,7 +51,16 @@ struct CtrlMsg {
 constexpr int32_t kProbe = 1;
 constexpr int32_t kFailure = 2;
 
-enum Stage : int32_t { kStdio = 1, kChdir, kNoNewPrivs, kSeccomp, kExec, kDeathSig, kCgroup };
+enum Stage : int32_t {
+  kStdio = 1,
+  kChdir,
+  kNoNewPrivs,
+  kSeccomp,
+  kExec,
+  kDeathSig,
+  kCgroup,
+  kUser
+};
 
 const char *stageName(int32_t s) {
   switch (s) {
@@ -66,6 +78,8 @@ const char *stageName(int32_t s) {
     return "PR_SET_PDEATHSIG";
   case kCgroup:
     return "join cgroup";
+  case kUser:
+    return "switch user";
   }
   return "start";
 }
@@ -83,6 +97,11 @@ struct ChildPlan {
   pid_t parent;
   const int *cgroups; // cgroup.procs fds to join
   size_t cgroupCount;
+  bool setUser; // switch to uid/gid/groups
+  uid_t uid;
+  gid_t gid;
+  const gid_t *groups;
+  size_t groupCount;
 };
 
 [[noreturn]] void childFail(int ctrl, int32_t stage, int err) {
@@ -116,6 +135,18 @@ struct ChildPlan {
   // Nothing the supervisor holds (other services' listeners, pipes) may leak
   // into the service; the control socket stays usable until exec.
   syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
+  // Raw syscalls: glibc's set*id wrappers synchronise every thread of the
+  // process through locks a threaded parent may have held at fork.
+  if (p.setUser) {
+    if (syscall(SYS_setgroups, p.groupCount, p.groups) < 0 ||
+        syscall(SYS_setresgid, p.gid, p.gid, p.gid) < 0 ||
+        syscall(SYS_setresuid, p.uid, p.uid, p.uid) < 0)
+      childFail(p.ctrl, kUser, errno);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+      childFail(p.ctrl, kDeathSig, errno);
+    if (getppid() != p.parent)
+      _exit(127);
+  }
   if (p.filter) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
       childFail(p.ctrl, kNoNewPrivs, errno);
@@ -243,13 +274,41 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
     prog.len = static_cast<unsigned short>(insns.size());
     prog.filter = insns.data();
   }
+  // The account is looked up here: the child may not call into NSS.
+  uid_t uid = 0;
+  gid_t gid = 0;
+  std::vector<gid_t> groups;
+  std::vector<std::string> userEnv;
+  if (!spec.user.empty()) {
+    std::vector<char> buf(16384);
+    passwd pw{}, *found = nullptr;
+    int rc = getpwnam_r(spec.user.c_str(), &pw, buf.data(), buf.size(), &found);
+    if (!found) {
+      err = {LaunchError::Kind::Spawn,
+             "user \"" + spec.user + "\": " + (rc ? errnoText(rc) : "no such account")};
+      return false;
+    }
+    uid = pw.pw_uid;
+    gid = pw.pw_gid;
+    int n = 64;
+    groups.resize(static_cast<size_t>(n));
+    if (getgrouplist(pw.pw_name, gid, groups.data(), &n) < 0) {
+      groups.resize(static_cast<size_t>(n));
+      getgrouplist(pw.pw_name, gid, groups.data(), &n);
+    }
+    groups.resize(static_cast<size_t>(std::max(n, 0)));
+    userEnv = {std::string("HOME=") + pw.pw_dir, std::string("USER=") + pw.pw_name,
+               std::string("LOGNAME=") + pw.pw_name};
+  }
   std::vector<std::string> argvS{spec.binary};
   argvS.insert(argvS.end(), spec.args.begin(), spec.args.end());
   std::vector<std::string> envS;
   if (spec.inheritEnv)
     for (char **e = environ; e && *e; ++e)
       envS.emplace_back(*e);
-  for (const std::string &kv : spec.env) {
+  std::vector<std::string> extraEnv = userEnv;
+  extraEnv.insert(extraEnv.end(), spec.env.begin(), spec.env.end());
+  for (const std::string &kv : extraEnv) {
     std::string key = kv.substr(0, kv.find('=') + 1);
     std::erase_if(envS, [&](const std::string &s) { return s.starts_with(key); });
     envS.push_back(kv);
@@ -284,7 +343,12 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
                  errPipe[1],
                  getpid(),
                  spec.joinCgroups.data(),
-                 spec.joinCgroups.size()};
+                 spec.joinCgroups.size(),
+                 !spec.user.empty(),
+                 uid,
+                 gid,
+                 groups.data(),
+                 groups.size()};
   pid_t pid = fork();
   if (pid == 0)
     childMain(plan);

@@ -7,6 +7,9 @@
 //   PR_SET_PDEATHSIG(SIGKILL)         dies with the supervisor's thread
 //   default signal dispositions and mask; stdin /dev/null, stdout/stderr pipes
 //   chdir; every inherited fd >= 3 marked close-on-exec
+//   with a user: setgroups, setresgid, setresuid (raw syscalls; the account
+//     was looked up by the parent), then PR_SET_PDEATHSIG again (a
+//     credential change clears it)
 //   PR_SET_NO_NEW_PRIVS
 //   send the number the listener will get (the lowest free fd) on the
 //     control socket: after the filter is in, any syscall may be trapped,
@@ -55,6 +58,10 @@ struct LaunchSpec {
   // cgroup.procs files (opened by the caller) the child joins first; empty:
   // no cgroup (process groups only).
   std::vector<int> joinCgroups;
+  // The account to run as (service(user=)): its uid, primary group and
+  // supplementary groups, with HOME, USER and LOGNAME set from it (env=
+  // still wins). Empty: fbc's own.
+  std::string user;
 };
 
 struct LaunchError {

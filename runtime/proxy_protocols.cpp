@@ -1,6 +1,9 @@
-// The proxy's protocol table: interface(protocol=) name -> codec factory
-// (runtime/proxy_protocol.h says what a codec does). One line per protocol;
-// a protocol without a line is proxied as plain TCP.
+// The proxy's protocol table: interface(protocol=) name -> codec factory and
+// the normaliser of its rules' target patterns (runtime/proxy_protocol.h says
+// what a codec does). One line per protocol; a protocol without a line is
+// proxied as plain TCP.
+#include "runtime/proto_postgres.h"
+#include "runtime/proto_redis.h"
 #include "runtime/proxy_http.h"
 #include "runtime/proxy_protocol.h"
 
@@ -8,8 +11,15 @@ namespace fbc::rt {
 
 namespace {
 
-constexpr ProxyProtocol kProxyProtocols[] = {
+template <class Codec> std::unique_ptr<ProtocolCodec> make() {
+  return std::make_unique<Codec>();
+}
+
+// Sorted by name.
+const ProxyProtocol kProxyProtocols[] = {
     {"http", makeHttpCodec, nullptr},
+    {"postgres", make<PostgresCodec>, pgNormalizePattern},
+    {"redis", make<RedisCodec>, nullptr},
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 // Steps: svc.get()/post()/put()/patch()/delete() over HTTP and
 // svc.send() over TCP to the receiver's interface, traced as step_send /
-// step_recv events; the interpreter lock is released while they wait.
+// step_recv events; the interpreter lock is released while they wait. The
+// redis and postgres interfaces' steps are in protocol_steps.cpp.
 #include "runtime/executor.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -14,6 +15,7 @@
 #include "ir/quote.h"
 #include "runtime/builtin_args.h"
 #include "runtime/launch_config.h"
+#include "runtime/protocol_steps.h"
 #include "runtime/response_value.h"
 #include "runtime/steps.h"
 #include "runtime/supervisor.h"
@@ -64,6 +66,12 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   auto cancelledFn = [this] { return cancelled(); };
   // Through the interface's proxy when the test has one, as the services do.
   uint16_t port = proxyPort(svcName, iface.name).value_or(static_cast<uint16_t>(iface.port));
+  if (iface.protocol == "redis" || iface.protocol == "postgres") {
+    StepTarget to{sup_->trace(), *id, *spec.findService(svcName), iface, port, body_.lock(),
+                  cancelledFn,   what};
+    return iface.protocol == "redis" ? redisStepCall(t, to, method, args)
+                                     : postgresStepCall(t, to, method, args);
+  }
 
   if (method == "send") {
     std::string data;

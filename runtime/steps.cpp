@@ -143,56 +143,35 @@ TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string 
   if (line.empty() || line.back() != '\n')
     line += '\n';
   int64_t ioDeadline = monotonicNs() + 10 * 1000000000LL;
-  size_t sent = 0;
-  while (sent < line.size()) {
-    ssize_t n = send(fd, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
-    if (n > 0) {
-      sent += static_cast<size_t>(n);
-      continue;
-    }
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-      int w = waitFd(fd, POLLOUT, ioDeadline, cancelled);
-      if (w == 1)
-        continue;
-      close(fd);
-      return done(w == 0 ? "write: i/o timeout" : "cancelled");
-    }
-    std::string e = std::strerror(errno);
+  if (std::string e = sendAll(fd, line, ioDeadline, cancelled); !e.empty()) {
     close(fd);
-    return done("write: " + e);
+    return done(e);
   }
   std::string reply;
   for (;;) {
-    char buf[4096];
-    ssize_t n = recv(fd, buf, sizeof buf, 0);
-    if (n > 0) {
-      size_t before = reply.size();
-      reply.append(buf, static_cast<size_t>(n));
-      if (reply.find('\n', before) != std::string::npos)
-        break;
-      if (reply.size() > kMaxTcpReply) {
-        close(fd);
-        return done("read: the reply exceeds " + std::to_string(kMaxTcpReply) +
-                    " bytes without a newline");
-      }
-      continue;
-    }
-    if (n == 0)
-      break; // EOF: whatever arrived is the reply
-    if (errno == EAGAIN || errno == EINTR) {
-      int w = waitFd(fd, POLLIN, ioDeadline, cancelled);
-      if (w == 1)
-        continue;
+    size_t before = reply.size();
+    std::string error;
+    long n = recvSome(fd, reply, ioDeadline, cancelled, error);
+    if (n < 0) {
       close(fd);
-      return done(w == 0 ? "read: i/o timeout" : "cancelled");
+      return done(error);
     }
-    std::string e = std::strerror(errno);
-    close(fd);
-    return done("read: " + e);
+    if (n == 0) {
+      // EOF before a newline: the reply line never came whole (a service
+      // that closes without answering must not read as an empty success).
+      close(fd);
+      return done("connection closed before a reply line");
+    }
+    if (reply.find('\n', before) != std::string::npos)
+      break;
+    if (reply.size() > kMaxTcpReply) {
+      close(fd);
+      return done("read: the reply exceeds " + std::to_string(kMaxTcpReply) +
+                  " bytes without a newline");
+    }
   }
   close(fd);
-  if (size_t nl = reply.find('\n'); nl != std::string::npos)
-    reply.resize(nl);
+  reply.resize(reply.find('\n'));
   while (!reply.empty() && (reply.back() == '\r' || reply.back() == ' '))
     reply.pop_back();
   out.ok = true;

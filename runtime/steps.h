@@ -38,13 +38,16 @@ inline constexpr size_t kMaxTcpReply = 1 << 20;
 
 struct TcpStepResult {
   bool ok = false;
-  std::string reply; // the reply line without "\n" (empty on EOF)
-  std::string error; // "connection refused", "timed out", "cancelled"
+  std::string reply; // the reply line without "\n"
+  // "dial tcp ...: connection refused", "read: i/o timeout", "cancelled",
+  // "connection closed before a reply line"
+  std::string error;
   int64_t durationMs = 0;
 };
 
 // Connects to host:port, sends `data` (a "\n" appended if missing) and reads
-// one reply line. Dial timeout 5 s, I/O timeout 10 s (the reference's).
+// one reply line. Dial timeout 5 s, I/O timeout 10 s (the reference's). A
+// connection closed before a whole line (up to its "\n") arrived fails.
 TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string &data,
                       const std::function<bool()> &cancelled);
 

@@ -72,4 +72,45 @@ int dialTcp(const std::string &host, uint16_t port, int64_t deadlineNs,
   return fd;
 }
 
+std::string sendAll(int fd, std::string_view data, int64_t deadlineNs,
+                    const std::function<bool()> &cancelled) {
+  size_t sent = 0;
+  while (sent < data.size()) {
+    ssize_t n = send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      int w = waitFd(fd, POLLOUT, deadlineNs, cancelled);
+      if (w == 1)
+        continue;
+      return w == 0 ? "write: i/o timeout" : "cancelled";
+    }
+    return std::string("write: ") + std::strerror(errno);
+  }
+  return "";
+}
+
+long recvSome(int fd, std::string &out, int64_t deadlineNs, const std::function<bool()> &cancelled,
+              std::string &error) {
+  for (;;) {
+    char buf[16384];
+    ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n >= 0) {
+      out.append(buf, static_cast<size_t>(n));
+      return static_cast<long>(n);
+    }
+    if (errno == EAGAIN || errno == EINTR) {
+      int w = waitFd(fd, POLLIN, deadlineNs, cancelled);
+      if (w == 1)
+        continue;
+      error = w == 0 ? "read: i/o timeout" : "cancelled";
+      return -1;
+    }
+    error = std::string("read: ") + std::strerror(errno);
+    return -1;
+  }
+}
+
 } // namespace fbc::rt

@@ -1,10 +1,11 @@
-// Non-blocking TCP connects with a deadline and a cancel hook, shared by the
-// tcp() healthcheck probe and the TCP step (svc.<iface>.send()).
+// Non-blocking TCP connects, writes and reads with a deadline and a cancel
+// hook, shared by the healthcheck probes and the TCP and Redis steps.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace fbc::rt {
 
@@ -18,5 +19,16 @@ int waitFd(int fd, short events, int64_t deadlineNs, const std::function<bool()>
 // the resolver's message, strerror() of the last attempt, or "cancelled".
 int dialTcp(const std::string &host, uint16_t port, int64_t deadlineNs,
             const std::function<bool()> &cancelled, std::string &error);
+
+// Writes all of `data` to the non-blocking fd. "" when done, else
+// "write: <strerror>", "write: i/o timeout" or "cancelled".
+std::string sendAll(int fd, std::string_view data, int64_t deadlineNs,
+                    const std::function<bool()> &cancelled);
+
+// Appends what the non-blocking fd has to `out`, waiting for it until the
+// deadline: the number of bytes read, 0 at EOF, -1 with `error` ("read:
+// <strerror>", "read: i/o timeout", "cancelled").
+long recvSome(int fd, std::string &out, int64_t deadlineNs, const std::function<bool()> &cancelled,
+              std::string &error);
 
 } // namespace fbc::rt

@@ -14,6 +14,7 @@ packages=(
   libxml2-utils # xmllint: shard_e2e_tests validate --junit output against junit.xsd
   liburing-dev # tests/fixtures/nondet_fs.c: file I/O through io_uring
   libhttp-parser-dev # the fault proxy's HTTP/1.1 framing (runtime/proxy_http.cpp)
+  libhiredis-dev redis-server libpq-dev postgresql-15
 )
 
 missing=()

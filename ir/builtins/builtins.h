@@ -21,6 +21,8 @@ FBC_SPEC_BUILTIN(opFn);
 FBC_SPEC_BUILTIN(tcpFn);
 FBC_SPEC_BUILTIN(httpFn);
 FBC_SPEC_BUILTIN(readyFn);
+FBC_SPEC_BUILTIN(redisFn);
+FBC_SPEC_BUILTIN(postgresFn);
 // faults.cpp
 FBC_SPEC_BUILTIN(denyFn);
 FBC_SPEC_BUILTIN(delayFn);

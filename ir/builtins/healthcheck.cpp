@@ -1,5 +1,6 @@
-// tcp(addr, timeout=), http(url, timeout=) and ready(timeout=): the
-// healthchecks a service waits for after it starts.
+// tcp(addr, timeout=), http(url, timeout=), redis(addr, timeout=),
+// postgres(addr, timeout=) and ready(timeout=): the healthchecks a service
+// waits for after it starts.
 #include "frontend/eval/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
@@ -44,10 +45,10 @@ Value addressCheck(star::Thread &t, const star::Args &args, const char *fn, Heal
   std::string a(addr->view());
   if (a.empty())
     site.fail(site.at(site.positional(0)), std::string(fn) + "() address must not be empty");
-  if (kind == HealthcheckKind::Tcp)
-    h.target = a.rfind("tcp://", 0) == 0 ? a : "tcp://" + a;
-  else
+  if (kind == HealthcheckKind::Http)
     h.target = a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0 ? a : "http://" + a;
+  else
+    h.target = a.rfind(std::string(fn) + "://", 0) == 0 ? a : std::string(fn) + "://" + a;
   parseTimeout(site, args, fn, h);
   return Value::object(hc);
 }
@@ -60,6 +61,14 @@ Value tcpFn(star::Thread &t, Value, const star::Args &args) {
 
 Value httpFn(star::Thread &t, Value, const star::Args &args) {
   return addressCheck(t, args, "http", HealthcheckKind::Http);
+}
+
+Value redisFn(star::Thread &t, Value, const star::Args &args) {
+  return addressCheck(t, args, "redis", HealthcheckKind::Redis);
+}
+
+Value postgresFn(star::Thread &t, Value, const star::Args &args) {
+  return addressCheck(t, args, "postgres", HealthcheckKind::Postgres);
 }
 
 Value readyFn(star::Thread &t, Value, const star::Args &args) {

@@ -37,6 +37,7 @@ constexpr std::string_view kServiceKeywords[] = {
     "seccomp",
     "nondeterministic_ok",
     "pids_max", // fbc's: the service's cgroup pids limit (docs/run.md)
+    "user",     // fbc's: the account the service runs as (docs/run.md)
 };
 
 // Keywords of the reference that need parts of fbc not built yet.
@@ -143,6 +144,26 @@ void parseOps(const CallSite &site, Service &svc, Value v) {
             [](const Op &a, const Op &b) { return a.name < b.name; });
 }
 
+// user="name": a login name as useradd accepts it (the account itself is
+// looked up when the service starts: the spec may be planned elsewhere).
+void parseUser(const CallSite &site, Service &svc, Value v) {
+  Loc at = site.at(site.keywordValue("user"));
+  auto *s = v.as<star::String>();
+  if (!s)
+    site.fail(at, "service() user must be a string (an account name), got " + typeOf(v));
+  std::string_view u = s->view();
+  auto ok = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
+  };
+  if (u.empty() || u.size() > 32 || u.front() == '-' || !std::all_of(u.begin(), u.end(), ok) ||
+      std::all_of(u.begin(), u.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    site.fail(at, "service(" + quote(svc.name) + ") user " + quote(u) +
+                      " is not an account name (letters, digits, '_', '-', '.', at most 32, not "
+                      "all digits, not starting with '-')");
+  svc.user = std::string(u);
+}
+
 } // namespace
 
 Value serviceFn(star::Thread &t, Value, const star::Args &args) {
@@ -203,7 +224,8 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
         continue;
       auto *hc = valueAs<HealthcheckValue>(v);
       if (!hc)
-        site.fail(at, "service() healthcheck must be a tcp(), http() or ready() value, got " +
+        site.fail(at, "service() healthcheck must be a tcp(), http(), redis(), postgres() or "
+                      "ready() value, got " +
                           typeOf(v));
       s.healthcheck = hc->data;
     } else if (k == "env") {
@@ -227,6 +249,8 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
       s.pidsMax = static_cast<uint64_t>(v.smallInt());
     } else if (k == "ops") {
       parseOps(site, s, v);
+    } else if (k == "user") {
+      parseUser(site, s, v);
     } else if (const char *what = unsupportedServiceKeyword(k)) {
       site.fail(site.at(site.keyword(k)),
                 prefix + ": " + std::string(k) + "= (" + what + ") is not supported by fbc yet");

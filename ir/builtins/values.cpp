@@ -18,6 +18,9 @@ namespace {
 
 constexpr std::array<const char *, 5> kHttpMethods = {"get", "post", "put", "delete", "patch"};
 constexpr std::array<const char *, 1> kTcpMethods = {"send"};
+constexpr std::array<const char *, 10> kRedisMethods = {
+    "command", "del", "get", "incr", "keys", "lpush", "lrange", "ping", "rpush", "set"};
+constexpr std::array<const char *, 2> kPostgresMethods = {"exec", "query"};
 
 // The step methods of a protocol (the reference registers plugins for more
 // protocols; their methods arrive with the runtime).
@@ -26,6 +29,10 @@ llvm::ArrayRef<const char *> stepMethods(std::string_view protocol) {
     return kHttpMethods;
   if (protocol == "tcp")
     return kTcpMethods;
+  if (protocol == "redis")
+    return kRedisMethods;
+  if (protocol == "postgres")
+    return kPostgresMethods;
   return {};
 }
 
@@ -84,12 +91,13 @@ std::string percent(double p) {
 
 Value stepMethod(star::Thread &t, Value receiver, std::string_view method) {
   const char *name = nullptr;
-  for (const char *m : kHttpMethods)
-    if (method == m)
-      name = m;
-  for (const char *m : kTcpMethods)
-    if (method == m)
-      name = m;
+  for (llvm::ArrayRef<const char *> table :
+       {llvm::ArrayRef<const char *>(kHttpMethods), llvm::ArrayRef<const char *>(kTcpMethods),
+        llvm::ArrayRef<const char *>(kRedisMethods),
+        llvm::ArrayRef<const char *>(kPostgresMethods)})
+    for (const char *m : table)
+      if (method == m)
+        name = m;
   if (!name)
     return Value();
   return Value::object(t.heap.make<star::Builtin>(name, stepStub, receiver));

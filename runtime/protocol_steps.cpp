@@ -1,0 +1,199 @@
+// Argument checking, tracing and results of the redis and postgres steps:
+// see protocol_steps.h.
+#include "runtime/protocol_steps.h"
+
+#include "frontend/eval/numeric.h"
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "ir/quote.h"
+#include "runtime/builtin_args.h"
+#include "runtime/launch_config.h"
+#include "runtime/postgres_step.h"
+#include "runtime/protocol_values.h"
+#include "runtime/redis_step.h"
+#include "runtime/trace.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace fbc::rt {
+
+using star::Value;
+
+namespace {
+
+std::string truncate(std::string s, size_t n) {
+  if (s.size() > n)
+    s.resize(n);
+  return s;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char &c : out)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// A command argument: strings as they are, ints and floats in decimal.
+std::string redisArg(star::Thread &t, Value v, const std::string &what) {
+  if (auto *s = v.as<star::String>())
+    return std::string(s->view());
+  if (v.isInt() || v.is(star::Kind::Float))
+    return star::str(v);
+  t.fail(what + " must be a string or a number, got " + std::string(star::typeName(v)));
+}
+
+// How many arguments (after the command) each sugar method takes.
+struct Arity {
+  std::string_view method;
+  size_t min, max;
+};
+constexpr size_t kMany = ~size_t(0);
+constexpr Arity kRedisArity[] = {
+    {"del", 1, kMany}, {"get", 1, 1},  {"incr", 1, 1},      {"keys", 1, 1},    {"lpush", 2, kMany},
+    {"lrange", 3, 3},  {"ping", 0, 1}, {"rpush", 2, kMany}, {"set", 2, kMany},
+};
+
+} // namespace
+
+Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                    const star::Args &args) {
+  if (!args.kwargs.empty())
+    t.fail(to.what + "(): unexpected keyword " + ir::quote(args.kwargs.front().name->view()) +
+           " (the command and its arguments are positional)");
+  std::vector<std::string> argv;
+  if (method != "command")
+    argv.push_back(upper(method));
+  for (size_t i = 0; i < args.positional.size(); ++i)
+    argv.push_back(
+        redisArg(t, args.positional[i], to.what + "(): argument " + std::to_string(i + 1)));
+  if (method == "command") {
+    if (argv.empty() || argv.front().empty())
+      t.fail(to.what + "(): requires the command name, e.g. command(\"GET\", \"k\")");
+  } else {
+    auto it = std::find_if(std::begin(kRedisArity), std::end(kRedisArity),
+                           [&](const Arity &a) { return a.method == method; });
+    size_t n = args.positional.size();
+    if (it != std::end(kRedisArity) && (n < it->min || n > it->max))
+      t.fail(to.what + "(): got " + std::to_string(n) + " arguments, want " +
+             (it->max == kMany     ? "at least " + std::to_string(it->min)
+              : it->min == it->max ? std::to_string(it->min)
+                                   : std::to_string(it->min) + " to " + std::to_string(it->max)));
+  }
+  std::string line;
+  for (const std::string &a : argv)
+    line += (line.empty() ? "" : " ") + a;
+  to.trace.stepSend(to.id, {{"method", std::string(method)},
+                            {"interface", to.iface.name},
+                            {"protocol", to.iface.protocol},
+                            {"command", truncate(line, 200)}});
+  RedisStepResult r;
+  {
+    InterpreterLock::Released waiting(to.lock);
+    r = redisStep("127.0.0.1", to.port, argv, to.cancelled);
+  }
+  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
+                                                     {"duration_ms", std::to_string(r.durationMs)},
+                                                     {"success", r.ok ? "true" : "false"}};
+  if (r.ok)
+    f.emplace_back("reply", truncate(describeResp(r.reply), 200));
+  else
+    f.emplace_back("error", truncate(r.error, 200));
+  to.trace.stepRecv(to.id, std::move(f));
+  if (!r.ok)
+    t.fail("redis " + upper(argv.front()) + " failed: " + r.error);
+  return respToStarlark(t, r.reply);
+}
+
+namespace {
+
+// A bound parameter: None is NULL, bools as Postgres writes them, numbers
+// in decimal, strings as they are.
+std::optional<std::string> pgParam(star::Thread &t, Value v, const std::string &what) {
+  if (v.is(star::Kind::None))
+    return std::nullopt;
+  if (auto *b = v.as<star::Bool>())
+    return b->value ? "true" : "false";
+  if (auto *s = v.as<star::String>())
+    return std::string(s->view());
+  if (v.isInt() || v.is(star::Kind::Float))
+    return star::str(v);
+  t.fail(what + " must be None, a bool, a number or a string, got " +
+         std::string(star::typeName(v)));
+}
+
+} // namespace
+
+Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                       const star::Args &args) {
+  std::string sql;
+  bool haveSql = false;
+  Value params;
+  if (args.positional.size() > 2)
+    t.fail(to.what + "(): got " + std::to_string(args.positional.size()) +
+           " positional arguments, want at most 2 (sql, params)");
+  if (!args.positional.empty()) {
+    sql = strArg(t, args.positional[0], to.what + "(): sql");
+    haveSql = true;
+  }
+  if (args.positional.size() > 1)
+    params = args.positional[1];
+  for (const star::Kwarg &k : args.kwargs) {
+    std::string_view key = k.name->view();
+    if (key == "sql") {
+      if (haveSql)
+        t.fail(to.what + "(): sql given twice");
+      sql = strArg(t, k.value, to.what + "(): sql");
+      haveSql = true;
+    } else if (key == "params") {
+      if (params)
+        t.fail(to.what + "(): params given twice");
+      params = k.value;
+    } else {
+      t.fail(to.what + "(): unexpected keyword " + ir::quote(key) + " (want sql=, params=)");
+    }
+  }
+  if (!haveSql)
+    t.fail(to.what + "(): requires sql=");
+  std::vector<std::optional<std::string>> bound;
+  if (params && !params.is(star::Kind::None)) {
+    auto *l = params.as<star::List>();
+    auto *tu = params.as<star::Tuple>();
+    if (!l && !tu)
+      t.fail(to.what + "(): params must be a list, got " + std::string(star::typeName(params)));
+    llvm::ArrayRef<Value> items = l ? llvm::ArrayRef<Value>(l->elems) : tu->elems();
+    for (size_t i = 0; i < items.size(); ++i)
+      bound.push_back(pgParam(t, items[i], to.what + "(): params[" + std::to_string(i) + "]"));
+  }
+  std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
+                                                      {"interface", to.iface.name},
+                                                      {"protocol", to.iface.protocol},
+                                                      {"sql", truncate(sql, 200)}};
+  if (!bound.empty())
+    sf.emplace_back("params", std::to_string(bound.size()));
+  to.trace.stepSend(to.id, std::move(sf));
+  PgConnParams conn = pgConnParams(to.service, to.port);
+  PostgresStepResult r;
+  {
+    InterpreterLock::Released waiting(to.lock);
+    r = postgresStep(conn, sql, bound, to.cancelled);
+  }
+  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
+                                                     {"duration_ms", std::to_string(r.durationMs)},
+                                                     {"success", r.ok ? "true" : "false"}};
+  if (r.ok) {
+    f.emplace_back("command", r.command);
+    f.emplace_back("rows", std::to_string(r.rows.size()));
+  } else {
+    f.emplace_back("sqlstate", r.sqlstate);
+    f.emplace_back("error", truncate(r.message, 200));
+  }
+  to.trace.stepRecv(to.id, std::move(f));
+  if (to.cancelled())
+    t.fail(to.what + "(): cancelled");
+  return Value::object(t.heap.make<PgResultValue>(std::move(r)));
+}
+
+} // namespace fbc::rt

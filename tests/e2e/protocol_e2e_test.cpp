@@ -1,0 +1,177 @@
+// `fbc run` against real servers from Debian: redis-server and PostgreSQL
+// 15 (issue #14's steps, readiness and service(user=)). The specs are in protocol_specs/, their
+// text reports in protocol_golden/ (the shared runner of fbc_run.h, with FBC_RUN_SPECS and
+// FBC_RUN_GOLDEN pointing there).
+//
+// This binary is one CTest test (no per-test discovery) so that the
+// expensive fixtures are made once: a PostgreSQL data directory (initdb,
+// run as the "postgres" account the postgresql package creates, on a
+// scratch directory) and the RDB file of 300 keys the loading test needs.
+#include "runtime/redis_step.h"
+#include "tests/e2e/fbc_run.h"
+
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+namespace fbc::rt::e2e {
+namespace {
+
+constexpr const char *kPgBin = "/usr/lib/postgresql/15/bin";
+constexpr const char *kPgUser = "postgres";
+
+// Runs argv, its output into `log`; the exit status.
+int runCommand(const std::vector<std::string> &argv, const std::string &log) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char *> args;
+    for (const std::string &a : argv)
+      args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+// The fixtures shared by every test of this binary.
+struct Fixtures {
+  TempDir dir;
+  std::string pgData, rdbDir;
+  std::string error; // why a fixture could not be made
+
+  Fixtures() {
+    chmod(dir.path().c_str(), 0755); // the postgres account walks into it
+    pgData = dir.file("pgdata");
+    rdbDir = dir.file("rdb");
+    makePgData();
+    makeRdb();
+  }
+
+  void makePgData() {
+    passwd *pw = getpwnam(kPgUser);
+    if (!pw) {
+      error = "no account \"postgres\" (scripts/setup.sh installs postgresql-15)";
+      return;
+    }
+    mkdir(pgData.c_str(), 0700);
+    if (chown(pgData.c_str(), pw->pw_uid, pw->pw_gid) != 0) {
+      error = "chown " + pgData + " failed";
+      return;
+    }
+    std::string log = dir.file("initdb.log");
+    if (runCommand({"runuser", "-u", kPgUser, "--", std::string(kPgBin) + "/initdb", "-D", pgData,
+                    "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync",
+                    "--no-instructions"},
+                   log) != 0)
+      error = "initdb failed:\n" + readFile(log);
+  }
+
+  // keys.rdb: key:1..key:300 = v1..v300, saved by a real redis-server.
+  void makeRdb() {
+    mkdir(rdbDir.c_str(), 0755);
+    uint16_t port = freePort();
+    pid_t pid = fork();
+    if (pid == 0) {
+      execl("/usr/bin/redis-server", "redis-server", "--port", std::to_string(port).c_str(),
+            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", rdbDir.c_str(),
+            "--dbfilename", "keys.rdb", "--logfile", "/dev/null", static_cast<char *>(nullptr));
+      _exit(127);
+    }
+    std::vector<std::string> mset{"MSET"};
+    for (int i = 1; i <= 300; ++i) {
+      std::string n = std::to_string(i);
+      mset.push_back(std::string("key:").append(n));
+      mset.push_back(std::string("v").append(n));
+    }
+    RedisStepResult r;
+    for (int attempt = 0; attempt < 200; ++attempt) {
+      r = redisStep("127.0.0.1", port, mset, nullptr);
+      if (r.ok)
+        break;
+      usleep(50000);
+    }
+    RedisStepResult saved = redisStep("127.0.0.1", port, {"SAVE"}, nullptr);
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    if (!r.ok || !saved.ok || describeResp(saved.reply) != "OK")
+      error = "could not write keys.rdb: " + r.error + saved.error;
+  }
+};
+
+Fixtures &fixtures() {
+  static Fixtures f;
+  return f;
+}
+
+// A spec from protocol_specs/ with the fixture paths filled in.
+struct ProtocolSpec : Spec {
+  explicit ProtocolSpec(const std::string &name,
+                        std::vector<std::pair<std::string, std::string>> extra = {})
+      : Spec(name) {
+    const Fixtures &f = fixtures();
+    std::string text = readFile(dir.file("spec.star"));
+    extra.emplace_back("@PG_BIN@", kPgBin);
+    extra.emplace_back("@PG_DATA@", f.pgData);
+    extra.emplace_back("@RDB_DIR@", f.rdbDir);
+    for (const auto &[from, to] : extra)
+      for (size_t p; (p = text.find(from)) != std::string::npos;)
+        text.replace(p, from.size(), to);
+    std::ofstream(dir.file("spec.star")) << text;
+  }
+};
+
+class Protocol : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!fixtures().error.empty())
+      FAIL() << fixtures().error;
+  }
+};
+
+TEST_F(Protocol, RedisStepDecodesEveryReplyType) {
+  ProtocolSpec spec("redis_steps");
+  runWithGolden(spec, 2);
+}
+
+TEST_F(Protocol, RedisReadyWaitsForPongNotLoading) {
+  // ready(): the step runs after loading and reads the key.
+  ProtocolSpec ready("redis_loading", {{"@HEALTHCHECK@", "ready()"}});
+  FbcRun r = runFbc({"run", ready.path, "--seed", "1", "--no-bundle"}, ready.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_get_after_readiness")) << r.out;
+  // An open port is not enough: with tcp() the same step meets -LOADING.
+  ProtocolSpec port("redis_loading", {{"@HEALTHCHECK@", "tcp(\"localhost:@KV_PORT@\")"}});
+  std::string text = readFile(port.dir.file("spec.star"));
+  for (size_t p; (p = text.find("@KV_PORT@")) != std::string::npos;)
+    text.replace(p, 9, std::to_string(port.kvPort));
+  std::ofstream(port.dir.file("spec.star")) << text;
+  r = runFbc({"run", port.path, "--seed", "1", "--no-bundle"}, port.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "<redis_error \"LOADING Redis is loading the dataset in memory\">"))
+      << r.out;
+}
+
+TEST_F(Protocol, PostgresQueryRowsAndSqlstateAsUser) {
+  ProtocolSpec spec("postgres_steps");
+  runWithGolden(spec, 0);
+}
+
+TEST_F(Protocol, PostgresRefusesRootWithoutUser) {
+  ProtocolSpec spec("postgres_as_root");
+  runWithGolden(spec, 2);
+}
+
+} // namespace
+} // namespace fbc::rt::e2e
