@@ -212,6 +212,9 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
   for (const ir::Interface &i : s.interfaces)
     if (i.port > 0 && i.port <= 65535)
       out.ports.push_back(static_cast<uint16_t>(i.port));
+  for (const ProxyEndpoint &p : proxies)
+    if (p.serviceName == s.name)
+      out.proxyPorts.push_back(p.proxyPort);
   out.health = healthOf(s);
   if (s.pidsMax)
     out.pidsMax = s.pidsMax;

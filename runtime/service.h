@@ -17,6 +17,10 @@ struct ServiceSpec {
   std::string name;
   LaunchSpec launch;           // binary, args, env, cwd, trapped syscall numbers
   std::vector<uint16_t> ports; // its interfaces: connect/sendto rules on it match these
+  // The proxies in front of its interfaces (fbc's own listeners, so not
+  // checked as taken before it starts): callers connect to these instead,
+  // so connect/sendto rules on it match them too.
+  std::vector<uint16_t> proxyPorts;
   Healthcheck health;
   // Processes and threads the service may have at once (its cgroup's
   // pids.max; service(..., pids_max=N)). Without cgroups: no limit.

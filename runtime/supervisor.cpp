@@ -137,7 +137,9 @@ Supervisor::~Supervisor() {
 ServiceId Supervisor::addService(ServiceSpec spec) {
   ServiceId id = static_cast<ServiceId>(services_.size());
   rules_.setServiceName(id, spec.name);
-  rules_.setServicePorts(id, spec.ports);
+  std::vector<uint16_t> ports = spec.ports;
+  ports.insert(ports.end(), spec.proxyPorts.begin(), spec.proxyPorts.end());
+  rules_.setServicePorts(id, std::move(ports));
   trace_.setServiceName(id, spec.name);
   services_.push_back(std::make_unique<Service>(Service{std::move(spec), {}, nullptr}));
   return id;

@@ -3,11 +3,14 @@
 // TCP store) driven by tests/e2e/proxy_specs/ through the real fbc binary,
 // each report compared whole with tests/e2e/proxy_golden/ (fbc_run.h says
 // what is normalised).
+#include "bundle/archive.h"
 #include "tests/e2e/e2e_util.h"
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>
+#include <re2/re2.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -46,6 +49,58 @@ TEST(FbcRunProxy, HttpAndTcpRulesSeenByStepsAndCallers) {
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "12 passed, 0 failed\n")) << r.out;
   checkGolden("proxy", normalized(r.out, spec));
+}
+
+// drop(reset=True) against drop() as the TCP step sees them (both tests
+// fail on purpose, with the step's error), per="connection" delay and
+// drop, a connect rule on a proxied service (its callers dial the proxy's
+// port, which the rule matches), and a fault matrix of proxy assumptions.
+TEST(FbcRunProxy, ConnectionRulesResetAndAMatrixOfProxyAssumptions) {
+  ProxySpec spec("proxy_connections");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  // The denied connect went to the proxy's port (free, so it varies), not
+  // to kv's.
+  std::string out = normalized(r.out, spec);
+  EXPECT_EQ(RE2::GlobalReplace(&out, R"((deny\(connection refused\)  127\.0\.0\.1:)\d+)",
+                               R"(\1$PROXY_PORT)"),
+            1)
+      << out;
+  checkGolden("proxy_connections", out);
+}
+
+// max_fires=2 on a proxy rule: the leaf program's axis (fbc ir) is what the
+// run executes, four rows whose leaf_probability_outcomes pin the two
+// requests, in the JSON report (proxy events included) and the bundle.
+TEST(FbcRunProxy, ProbabilityLeavesInIrJsonAndManifest) {
+  ProxySpec spec("proxy");
+  FbcRun ir = runFbc({"ir", spec.path, "--print-after=leaves"}, spec.dir.path());
+  EXPECT_EQ(ir.exit, 0) << ir.err;
+  EXPECT_TRUE(contains(ir.out, "test \"test_flaky_leaves\" kind=def leaves=4\n"
+                               "  axis 0 probability \"api.public:error\" size=4 max_fires=2"))
+      << ir.out;
+  FbcRun j =
+      runFbc({"run", spec.path, "--seed", "1", "--format=json", "--test", "test_flaky_leaves"},
+             spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  checkGolden("proxy_flaky_leaves", normalized(normalizeJson(j.out, spec), spec), ".json");
+  std::string bundle;
+  ASSERT_TRUE(RE2::PartialMatch(j.err, R"((?m)^Bundle: (.*)$)", &bundle)) << j.err;
+  if (bundle.front() != '/')
+    bundle = spec.dir.path() + "/" + bundle;
+  llvm::Expected<bundle::Contents> c = bundle::readBundle(bundle);
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  const bundle::Entry *m = c->find("manifest.json");
+  ASSERT_NE(m, nullptr);
+  std::string compact;
+  for (char ch : m->data)
+    if (!std::isspace(static_cast<unsigned char>(ch)))
+      compact += ch;
+  for (const char *outcomes : {"[false,false]", "[true,false]", "[false,true]", "[true,true]"}) {
+    std::string row =
+        std::string("\"leaf_probability_outcomes\":{\"api.public:error\":") + outcomes + "}";
+    EXPECT_TRUE(contains(compact, row)) << row << "\n" << m->data;
+  }
 }
 
 } // namespace
