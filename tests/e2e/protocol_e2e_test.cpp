@@ -168,6 +168,29 @@ TEST_F(Protocol, PostgresQueryRowsAndSqlstateAsUser) {
   runWithGolden(spec, 0);
 }
 
+// Through fbc's proxy (redis_proxy.star): GET of a user key answered with
+// the rule's -ERR while SET of the same key reaches the server; a 300 ms
+// delay in the step's duration_ms; response(); drop() fails the step
+// (test_drop_closes_under_command, on purpose: exit 2). The text report and
+// the JSON report's proxy events are compared whole.
+TEST_F(Protocol, RedisFaultsThroughTheProxy) {
+  ProtocolSpec spec("redis_proxy");
+  runWithGolden(spec, 2);
+  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
+                     "test_get_user_error_set_succeeds"},
+                    spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  checkGolden("redis_proxy", normalizeJson(j.out, spec), ".json");
+}
+
+// postgres_proxy.star: a SELECT on orders (simple and extended protocol,
+// any case and spacing) fails with SQLSTATE 57P01 for the libpq client
+// while other statements succeed.
+TEST_F(Protocol, PostgresFaultsThroughTheProxy) {
+  ProtocolSpec spec("postgres_proxy");
+  runWithGolden(spec, 0);
+}
+
 TEST_F(Protocol, PostgresRefusesRootWithoutUser) {
   ProtocolSpec spec("postgres_as_root");
   runWithGolden(spec, 2);
