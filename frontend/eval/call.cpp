@@ -158,7 +158,7 @@ Value callFunction(Thread &t, const Function &fn, const Args &args) {
   cf.pos = c.pos;
   ActiveCall active(t, c, cf);
   Frame fr{t, locals, fn.freevars, fn.module, &cf, Value()};
-  c.body->exec(fr);
+  compiledBody(c)->exec(fr);
   return fr.result.isNull() ? none() : fr.result;
 }
 

@@ -13,6 +13,7 @@
 #include <llvm/Support/Allocator.h>
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace fbc::star {
@@ -118,11 +119,22 @@ public:
   Program &prog;
   const Environment &env;
   const frontend::SourceFile *file = nullptr;
-  FunctionCode *current = nullptr;
+  const FunctionCode *current = nullptr;
 
 private:
   llvm::StringMap<String *> interned_;
 };
+
+// What compiles function bodies after compileProgram() has returned.
+struct Program::Lazy {
+  Lazy(Program &prog, Environment e) : env(std::move(e)), compiler(prog, env) {}
+  Environment env;
+  Compiler compiler;
+  std::mutex mu; // bodies may be first called from several threads at once
+};
+
+// The function's body, compiled now if this is its first call.
+const StmtCode *compiledBody(const FunctionCode &code);
 
 // Reads of variables, shared by expressions and augmented assignment.
 const ExprCode *compileIdent(Compiler &c, const syntax::Ident *id);

@@ -586,11 +586,26 @@ FunctionCode *Compiler::function(const syntax::Function &fn,
     code->captures.push_back({b->scope == syntax::Scope::Free, b->index});
     code->freevarNames.push_back(b->first ? b->first->name.str() : std::string());
   }
-  FunctionCode *saved = current;
-  current = code;
-  code->body = fn.body.empty() ? node<Block>(std::vector<const StmtCode *>{}) : block(fn.body);
-  current = saved;
+  code->program = &prog;
   return code;
+}
+
+const StmtCode *compiledBody(const FunctionCode &code) {
+  if (const StmtCode *b = code.body.load(std::memory_order_acquire))
+    return b;
+  Program::Lazy &lazy = *code.program->lazy;
+  std::lock_guard<std::mutex> lock(lazy.mu);
+  if (const StmtCode *b = code.body.load(std::memory_order_relaxed))
+    return b;
+  Compiler &c = lazy.compiler;
+  const FunctionCode *saved = c.current;
+  c.current = &code;
+  const syntax::Function &fn = *code.syntax;
+  const StmtCode *b =
+      fn.body.empty() ? c.node<Block>(std::vector<const StmtCode *>{}) : c.block(fn.body);
+  c.current = saved;
+  code.body.store(b, std::memory_order_release);
+  return b;
 }
 
 String *Compiler::intern(llvm::StringRef s) {

@@ -9,6 +9,7 @@
 #include "frontend/source/source_manager.h"
 #include "frontend/syntax/ast.h"
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ namespace fbc::star {
 
 class StmtCode;
 struct ModuleEnv;
+class Program;
 
 class Cell final : public Object {
 public:
@@ -52,7 +54,13 @@ struct FunctionCode {
   std::vector<Capture> captures;
   std::vector<std::string> freevarNames;
 
-  const StmtCode *body = nullptr;
+  // A def's or lambda's body is compiled on its first call (compiledBody()
+  // in code.h): a spec defines thousands of test bodies that `fbc plan`
+  // never calls, and their code would be most of the program's memory.
+  // Null until then; set once, under the program's lock, possibly while
+  // other threads call the function.
+  mutable std::atomic<const StmtCode *> body{nullptr};
+  Program *program = nullptr; // the program whose compiler compiles the body
   // The syntax it was compiled from (null for the top level). The
   // Interpreter keeps ASTs alive as long as itself, so analyses of a spec
   // (choose() axes in test bodies, ...) can walk a function's source.
@@ -67,8 +75,8 @@ public:
   static constexpr bool kNeedsDestroy = false;
   Function(const FunctionCode *code, ModuleEnv *module, llvm::ArrayRef<Value> defaults,
            Cell **freevars)
-      : Object(Kind::Function), code(code), module(module), defaults(defaults),
-        freevars(freevars) {}
+      : Object(Kind::Function), code(code), module(module), defaults(defaults), freevars(freevars) {
+  }
   std::string_view typeName() const override { return "function"; }
   void repr(Printer &p) const override;
   uint32_t hash(Thread &t) const override;

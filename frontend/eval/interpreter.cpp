@@ -47,9 +47,13 @@ const syntax::File *Interpreter::parse(const frontend::SourceFile &file,
 }
 
 std::unique_ptr<Program> Interpreter::compile(const syntax::File &file) {
-  auto pre = [this](llvm::StringRef name) {
-    auto it = predeclared.find(name);
-    return it == predeclared.end() ? Value() : it->second;
+  // A snapshot: function bodies compile on first call, and an embedder may
+  // change `predeclared` between modules (the lookups are the ones in force
+  // when the module was compiled).
+  auto names = std::make_shared<const llvm::StringMap<Value>>(predeclared);
+  auto pre = [names](llvm::StringRef name) {
+    auto it = names->find(name);
+    return it == names->end() ? Value() : it->second;
   };
   auto uni = [](llvm::StringRef name) { return lookupUniverse(name); };
   Environment env{pre, uni};

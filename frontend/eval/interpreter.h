@@ -40,9 +40,9 @@ public:
   std::function<void(const syntax::File &)> onParse;
 
   struct Result {
-    ModuleEnv *module = nullptr;         // set on success
-    std::optional<EvalError> error;      // a runtime error
-    bool staticErrors = false;           // parse/resolve errors are in diags
+    ModuleEnv *module = nullptr;    // set on success
+    std::optional<EvalError> error; // a runtime error
+    bool staticErrors = false;      // parse/resolve errors are in diags
   };
 
   // Runs a file as the main module.
@@ -62,7 +62,7 @@ private:
   std::vector<std::unique_ptr<syntax::AstContext>> asts_;
   std::vector<std::unique_ptr<Program>> programs_;
   struct Loaded {
-    Value module;     // null while loading (cycle detection)
+    Value module; // null while loading (cycle detection)
     bool inProgress;
   };
   llvm::StringMap<Loaded> loaded_;

@@ -15,11 +15,14 @@ Value ModuleEnv::get(std::string_view name) const {
   return Value();
 }
 
-void ModuleEnv::repr(Printer &p) const { p.write("<module_env>"); }
+void ModuleEnv::repr(Printer &p) const {
+  p.write("<module_env>");
+}
 
-std::unique_ptr<Program> compileProgram(const syntax::File &file, const Environment &env) {
+std::unique_ptr<Program> compileProgram(const syntax::File &file, Environment env) {
   auto prog = std::make_unique<Program>();
-  Compiler c(*prog, env);
+  prog->lazy = std::make_unique<Program::Lazy>(*prog, std::move(env));
+  Compiler &c = prog->lazy->compiler;
   c.file = file.source;
   for (const syntax::Binding *b : file.globals)
     prog->globalNames.push_back(b->first ? b->first->name.str() : std::string());
@@ -39,6 +42,7 @@ std::unique_ptr<Program> compileProgram(const syntax::File &file, const Environm
   }
   c.current = &top;
   top.body = c.block(file.stmts);
+  c.current = nullptr;
   return prog;
 }
 
@@ -59,7 +63,7 @@ ModuleEnv *execProgram(Thread &t, const Program &prog) {
   cf.pos = top.pos;
   PushedFrame pushed(t, cf);
   Frame fr{t, locals.data(), nullptr, env, &cf, Value()};
-  top.body->exec(fr);
+  top.body.load(std::memory_order_relaxed)->exec(fr);
 
   for (Value v : env->globals)
     if (v.isObject())

@@ -8,8 +8,7 @@
 #include "frontend/eval/thread.h"
 #include "frontend/syntax/ast.h"
 
-#include <llvm/ADT/STLFunctionalExtras.h>
-
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,10 +16,12 @@
 namespace fbc::star {
 
 // Names visible without definition: the embedder's predeclared values and
-// the universe. Looked up once, at compile time.
+// the universe. Looked up once, at compile time (which, for a function
+// body, is its first call: the lookups must stay valid as long as the
+// program).
 struct Environment {
-  llvm::function_ref<Value(llvm::StringRef)> predeclared;
-  llvm::function_ref<Value(llvm::StringRef)> universal;
+  std::function<Value(llvm::StringRef)> predeclared;
+  std::function<Value(llvm::StringRef)> universal;
 };
 
 // The globals of one executing (or executed) module. It lives in the
@@ -53,6 +54,9 @@ public:
   struct Arena;
   std::unique_ptr<Arena> arena;
   std::unique_ptr<Arena> toplevelArena;
+  // The compiler, kept for the function bodies compiled on first call.
+  struct Lazy;
+  std::unique_ptr<Lazy> lazy;
 
   Program();
   ~Program();
@@ -60,7 +64,7 @@ public:
 
 // Compiles a resolved file. FunctionCode::syntax points into the file's
 // AST, which must outlive the program if that field is used.
-std::unique_ptr<Program> compileProgram(const syntax::File &file, const Environment &env);
+std::unique_ptr<Program> compileProgram(const syntax::File &file, Environment env);
 
 // Runs the program's top level. On success the module's globals are frozen
 // (Go semantics) and returned; errors propagate as EvalError.

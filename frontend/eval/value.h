@@ -98,8 +98,19 @@ private:
 
 // Binary operators, as the evaluator dispatches them.
 enum class BinOp : uint8_t {
-  Add, Sub, Mul, Div, FloorDiv, Mod, BitAnd, BitOr, BitXor, Shl, Shr,
-  In, NotIn, // `x in y`: dispatched to the container y
+  Add,
+  Sub,
+  Mul,
+  Div,
+  FloorDiv,
+  Mod,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Shl,
+  Shr,
+  In,
+  NotIn, // `x in y`: dispatched to the container y
 };
 
 // Comparison operators.
@@ -194,6 +205,8 @@ protected:
   friend class IterationGuard;
 };
 
-inline Kind Value::kind() const { return isSmallInt() ? Kind::Int : obj()->kind(); }
+inline Kind Value::kind() const {
+  return isSmallInt() ? Kind::Int : obj()->kind();
+}
 
 } // namespace fbc::star
