@@ -400,11 +400,11 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
       }
       w.endArray();
     }
-    if (!e.matrixCells.empty()) {
-      w.key("matrix_cells");
+    if (e.kind == ir::TestKind::FaultMatrix && !e.tests.empty()) {
+      w.key("matrix_cells"); // e.tests are in name order
       w.beginArray();
-      for (const std::string &c : e.matrixCells)
-        w.value(c);
+      for (uint32_t i : e.tests)
+        w.value(plan.tests[i].test->name);
       w.endArray();
     }
     if (!e.faults.empty()) {

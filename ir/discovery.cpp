@@ -20,7 +20,7 @@ std::string describeTest(const Test &t) {
   case TestKind::FaultScenario:
     return "fault_scenario(" + quote(suffix) + ")";
   case TestKind::FaultMatrix:
-    return "fault_matrix cell (" + t.cell.scenario + ", " + t.cell.fault + ")";
+    return "fault_matrix cell (" + t.cell().scenario + ", " + t.cell().fault + ")";
   case TestKind::TestBuiltin:
     return "test(" + quote(suffix) + ")";
   }

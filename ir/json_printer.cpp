@@ -102,7 +102,11 @@ private:
     w_.endObject();
   }
 
-  void expect(std::string_view key, const std::optional<Expect> &e) {
+  void expect(std::string_view key, const Expect &e) { expect(key, &e); }
+  void expect(std::string_view key, const std::shared_ptr<const Expect> &e) {
+    expect(key, e.get());
+  }
+  void expect(std::string_view key, const Expect *e) {
     w_.key(key);
     if (!e) {
       w_.null();
@@ -314,7 +318,7 @@ private:
       w_.field("matrix", int64_t(*t.matrix));
       w_.key("cell");
       w_.beginObject(/*inlined=*/true);
-      cellFields(t.cell);
+      cellFields(t.cell());
       w_.endObject();
     } else {
       w_.nullField("matrix");

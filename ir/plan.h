@@ -134,12 +134,13 @@ struct PlanTest {
 struct PlanEntry {
   std::string name;
   TestKind kind = TestKind::Def;
-  std::vector<uint32_t> tests; // indices into Plan::tests (matrix cells in name order)
+  // Indices into Plan::tests, in name order (a matrix entry's cells: JSON
+  // matrix_cells are their names).
+  std::vector<uint32_t> tests;
   Count count;
   // fault_matrix
   std::string scenario;
   std::vector<std::string> matrixFaults; // sorted, unique
-  std::vector<std::string> matrixCells;  // sorted test names
   // fault_scenario
   std::vector<std::string> faults; // sorted
   std::string expect;              // display form; "(mixed)" for mixed matrix expects

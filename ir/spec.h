@@ -20,6 +20,7 @@
 #include <llvm/ADT/ArrayRef.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -223,8 +224,8 @@ struct Matrix {
   uint32_t index = 0; // position in Spec::matrices
   std::vector<FunctionRef> scenarios;
   std::vector<std::string> faults;
-  std::optional<Expect> defaultExpect;
-  std::vector<MatrixOverride> overrides; // dict order
+  std::shared_ptr<const Expect> defaultExpect; // shared by the cells that use it
+  std::vector<MatrixOverride> overrides;       // dict order
   std::vector<MatrixCell> exclude;
   bool requireFaultsFire = false;
   Loc loc;
@@ -235,19 +236,30 @@ struct Matrix {
 enum class TestKind { Def, Scenario, FaultScenario, FaultMatrix, TestBuiltin };
 const char *testKindName(TestKind k); // def, scenario, fault_scenario, ...
 
+// A large spec has tens of thousands of tests (mostly matrix cells), so the
+// rarely-set parts are behind pointers (a cell shares its matrix's
+// default_expect) and a cell's (scenario, fault) is not stored twice.
 struct Test {
   std::string name;
   TestKind kind = TestKind::Def;
-  FunctionRef body;                 // the def, scenario fn or body=
-  std::optional<FunctionRef> setup; // test(setup=)
-  std::vector<std::string> faults;  // fault_scenario faults / the cell's fault
-  std::optional<Expect> expect;
+  FunctionRef body;                         // the def, scenario fn or body=
+  std::shared_ptr<const FunctionRef> setup; // test(setup=)
+  std::vector<std::string> faults;          // fault_scenario faults / the cell's fault
+  std::shared_ptr<const Expect> expect;
   std::optional<int64_t> timeoutNs; // fault_scenario / matrix cell / test()
-  // FaultMatrix: the matrix (index into Spec::matrices) and the cell.
+  // FaultMatrix: the matrix (index into Spec::matrices).
   std::optional<uint32_t> matrix;
-  MatrixCell cell;
   bool requireFaultsFire = false;
   Loc loc; // the def, or the registering call
+
+  // FaultMatrix: the cell, (scenario function name, assumption name) at the
+  // matrix's call.
+  // Empty for other kinds.
+  MatrixCell cell() const {
+    if (kind != TestKind::FaultMatrix)
+      return {};
+    return MatrixCell{body.name, faults.empty() ? std::string() : faults[0], loc};
+  }
 };
 
 // ---------------------------------------------------------- determinism

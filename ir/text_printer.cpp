@@ -215,7 +215,7 @@ private:
     if (t.setup)
       line("setup " + name(t.setup->name) + at(t.setup->loc));
     if (t.matrix)
-      line("matrix #" + std::to_string(*t.matrix) + " " + cell(t.cell));
+      line("matrix #" + std::to_string(*t.matrix) + " " + cell(t.cell()));
     if (!t.faults.empty())
       line("faults " + nameList(t.faults));
     if (t.expect)

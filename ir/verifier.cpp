@@ -276,9 +276,9 @@ private:
         if (*t.matrix >= spec_.matrices.size())
           error(t.loc,
                 what + " names matrix #" + std::to_string(*t.matrix) + ", which does not exist");
-        else if (t.name != "test_matrix_" + t.cell.scenario + "_" + t.cell.fault)
-          error(t.loc,
-                what + " does not match its cell (" + t.cell.scenario + ", " + t.cell.fault + ")");
+        else if (t.name != "test_matrix_" + t.cell().scenario + "_" + t.cell().fault)
+          error(t.loc, what + " does not match its cell (" + t.cell().scenario + ", " +
+                           t.cell().fault + ")");
       }
       if (!isCell && t.kind != TestKind::FaultScenario && !t.faults.empty())
         error(t.loc, what + " of kind " + testKindName(t.kind) + " cannot apply faults");

@@ -49,12 +49,12 @@ void runCostPass(const ir::Spec &spec, ir::Plan &plan) {
   for (uint32_t i = 0; i < plan.tests.size(); ++i) {
     const ir::Test &t = *plan.tests[i].test;
     if (t.kind == ir::TestKind::FaultMatrix) {
-      auto [it, fresh] = matrixEntry.try_emplace(t.cell.scenario, plan.entries.size());
+      auto [it, fresh] = matrixEntry.try_emplace(t.body.name, plan.entries.size());
       if (fresh) {
         ir::PlanEntry e;
-        e.name = "test_matrix_" + t.cell.scenario;
+        e.name = "test_matrix_" + t.body.name;
         e.kind = ir::TestKind::FaultMatrix;
-        e.scenario = t.cell.scenario;
+        e.scenario = t.body.name;
         e.count = ir::Count{0, true};
         plan.entries.push_back(std::move(e));
       }
@@ -83,10 +83,8 @@ void runCostPass(const ir::Spec &spec, ir::Plan &plan) {
     if (e.kind != ir::TestKind::FaultMatrix)
       continue;
     bool mixed = false;
-    e.matrixCells.reserve(e.tests.size());
     for (uint32_t i : e.tests) {
       const ir::Test &t = *plan.tests[i].test;
-      e.matrixCells.push_back(t.name);
       e.matrixFaults.insert(e.matrixFaults.end(), t.faults.begin(), t.faults.end());
       if (!t.expect)
         continue;

@@ -337,8 +337,8 @@ TestOutcome Executor::baseOutcome(const ir::Test &t) const {
   o.kind = t.kind;
   o.seed = cfg_.seed;
   o.matrix = t.matrix;
-  o.scenario = t.cell.scenario;
-  o.fault = t.cell.fault;
+  o.scenario = t.cell().scenario;
+  o.fault = t.cell().fault;
   if (t.expect)
     o.expectation = t.expect->name;
   return o;

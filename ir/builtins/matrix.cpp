@@ -101,7 +101,7 @@ Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
         continue;
       if (!isCallable(v))
         site.fail(at, "fault_matrix() default_expect= must be a callable, got " + typeOf(v));
-      m.defaultExpect = expectFrom(v);
+      m.defaultExpect = std::make_shared<const Expect>(expectFrom(v));
     } else if (k == "overrides") {
       overrides = v; // read once scenarios and faults are known
     } else if (k == "exclude") {
@@ -184,12 +184,11 @@ Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
       c.faults = {f};
       for (const MatrixOverride &o : m.overrides)
         if (o.cell.scenario == s.name && o.cell.fault == f)
-          c.expect = o.expect;
+          c.expect = std::make_shared<const Expect>(o.expect);
       if (!c.expect && m.defaultExpect)
         c.expect = m.defaultExpect;
       c.timeoutNs = kCellTimeout;
       c.matrix = m.index;
-      c.cell = MatrixCell{s.name, f, m.loc};
       c.requireFaultsFire = m.requireFaultsFire;
       c.loc = m.loc;
       if (const Test *prev = b.findFaultScenarioTest(c.name))

@@ -114,7 +114,7 @@ Value faultScenarioFn(star::Thread &t, Value, const star::Args &args) {
     } else if (k == "expect") {
       if (!isCallable(v))
         site.fail(at, "fault_scenario() expect= must be a callable, got " + typeOf(v));
-      test.expect = expectFrom(v);
+      test.expect = std::make_shared<const Expect>(expectFrom(v));
     } else if (k == "monitors") {
       emptyMonitors(site, v, "fault_scenario()");
     } else if (k == "timeout") {
@@ -168,7 +168,7 @@ Value testFn(star::Thread &t, Value, const star::Args &args) {
         continue;
       if (!isCallable(v))
         site.fail(at, "test() setup= must be a callable, got " + typeOf(v));
-      test.setup = functionRef(v);
+      test.setup = std::make_shared<const FunctionRef>(functionRef(v));
     } else if (k == "timeout") {
       test.timeoutNs = durationArg(site, v, at, "test() bad timeout");
     } else if (k == "clock") {

@@ -71,7 +71,8 @@ TEST(Discovery, PrecedenceNotStorageOrderDecidesTheClaim) {
 
 TEST(Discovery, DescribesEachSource) {
   ir::Test cell = make("test_matrix_s_f", TestKind::FaultMatrix, 1);
-  cell.cell = {"s", "f", {}};
+  cell.body = FunctionRef{std::string("s"), {}, nullptr, {}};
+  cell.faults.emplace_back("f");
   EXPECT_EQ(describeTest(cell), "fault_matrix cell (s, f)");
   EXPECT_EQ(describeTest(make("test_x", TestKind::TestBuiltin, 1)), "test(\"x\")");
   ir::Test sc = make("test_f", TestKind::Scenario, 1);
