@@ -373,14 +373,17 @@ ProxyHub::ProxyHub(Trace &trace) : trace_(trace) {}
 
 ProxyHub::~ProxyHub() {
   if (thread_.joinable()) {
+    // Posted work runs inside an epoll batch whose other events may still
+    // name a connection's sides: close every connection as retire() does,
+    // and free them (retired_, conns_) only once the loop thread has
+    // stopped. Freeing them here crashed the loop on the next event of the
+    // batch (bench/proxy's last client closing as the hub went away).
     loop_.call([this] {
-      for (auto &[id, c] : conns_) {
-        ::close(c->client.fd);
-        if (c->server.fd >= 0)
-          ::close(c->server.fd);
-      }
-      conns_.clear();
-      retired_.clear();
+      std::vector<Conn *> open;
+      for (auto &[id, c] : conns_)
+        open.push_back(c.get());
+      for (Conn *c : open)
+        retire(c);
     });
     loop_.stop();
     thread_.join();

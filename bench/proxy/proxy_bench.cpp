@@ -2,14 +2,12 @@
 // connection to the same server, in the same run.
 //
 // A keep-alive HTTP/1.1 server (a thread of this process, blocking
-// sockets, one fixed 200 response per request) and a line-echo TCP server;
-// a ProxyHub (runtime/proxy.h) in front of each with one rule in force that
-// does not match the traffic (so every request is split, matched and
-// relayed: the cost of a proxied interface while no fault fires). The
-// client sends N sequential requests over one connection, alternating
-// batches of 1,000 direct and 1,000 proxied so both see the same machine
-// state, and prints the median and p99 round trip of each and the median
-// difference.
+// sockets, one fixed 200 response per request), a line-echo TCP server and a
+// real redis-server (GET of a 5-byte value); a ProxyHub (runtime/proxy.h) in front of each with one
+// rule in force that does not match the traffic (so every request is split, matched and relayed:
+// the cost of a proxied interface while no fault fires). The client sends N sequential requests
+// over one connection, alternating batches of 1,000 direct and 1,000 proxied so both see the same
+// machine state, and prints the median and p99 round trip of each and the median difference.
 //
 //   cmake --build --preset release --target proxy_bench
 //   build/release/bench/proxy/proxy_bench [N]
@@ -20,10 +18,12 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -117,10 +117,10 @@ double percentile(std::vector<int64_t> v, double p) {
   return double(v[size_t(p * double(v.size() - 1))]) / 1000.0;
 }
 
-void bench(const char *name, const char *protocol, const std::string &terminator,
-           const std::string &req, const std::string &reply, const ir::ProxyRule &rule, int n) {
-  uint16_t port = 0;
-  serve(listenLoopback(port), terminator, reply);
+// Direct vs proxied round trips to the server on `port`, whose reply to
+// `req` is `replySize` bytes.
+void bench(const char *name, const char *protocol, uint16_t port, const std::string &req,
+           size_t replySize, const ir::ProxyRule &rule, int n) {
   rt::Trace trace;
   rt::ProxyHub hub(trace);
   std::string error;
@@ -137,15 +137,15 @@ void bench(const char *name, const char *protocol, const std::string &terminator
   hub.rules().push(std::move(rules));
   int direct = dial(port), proxied = dial(hub.endpoints()[0].proxyPort);
   for (int i = 0; i < 1000; ++i) { // warm up both paths
-    roundTrip(direct, req, reply.size());
-    roundTrip(proxied, req, reply.size());
+    roundTrip(direct, req, replySize);
+    roundTrip(proxied, req, replySize);
   }
   std::vector<int64_t> d, p;
   for (int done = 0; done < n; done += 1000) {
     for (int i = 0; i < 1000; ++i)
-      d.push_back(roundTrip(direct, req, reply.size()));
+      d.push_back(roundTrip(direct, req, replySize));
     for (int i = 0; i < 1000; ++i)
-      p.push_back(roundTrip(proxied, req, reply.size()));
+      p.push_back(roundTrip(proxied, req, replySize));
   }
   std::printf("%-5s direct  median %7.1f us  p99 %7.1f us  (%zu requests)\n", name,
               percentile(d, 0.5), percentile(d, 0.99), d.size());
@@ -155,6 +155,48 @@ void bench(const char *name, const char *protocol, const std::string &terminator
               percentile(p, 0.5) - percentile(d, 0.5));
   close(direct);
   close(proxied);
+}
+
+// The same against a server thread of this process that writes `reply` per
+// request (`terminator` ends a request).
+void benchServed(const char *name, const char *protocol, const std::string &terminator,
+                 const std::string &req, const std::string &reply, const ir::ProxyRule &rule,
+                 int n) {
+  uint16_t port = 0;
+  serve(listenLoopback(port), terminator, reply);
+  bench(name, protocol, port, req, reply.size(), rule, n);
+}
+
+// A real redis-server (Debian's /usr/bin/redis-server, no persistence) on a
+// free port, with user:1 = alice; its pid.
+pid_t startRedis(uint16_t &port) {
+  close(listenLoopback(port)); // a free port
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::string p = std::to_string(port);
+    execl("/usr/bin/redis-server", "redis-server", "--port", p.c_str(), "--bind", "127.0.0.1",
+          "--save", "", "--appendonly", "no", "--logfile", "/dev/null",
+          static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  std::string set = "*3\r\n$3\r\nSET\r\n$6\r\nuser:1\r\n$5\r\nalice\r\n";
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(port);
+    if (connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0) {
+      roundTrip(fd, set, 5); // +OK\r\n
+      close(fd);
+      return pid;
+    }
+    close(fd);
+    usleep(20000);
+  }
+  std::fprintf(stderr, "redis-server did not start on port %u\n", port);
+  kill(pid, SIGKILL);
+  std::exit(1);
 }
 
 } // namespace
@@ -168,11 +210,23 @@ int main(int argc, char **argv) {
   miss.action = ir::ProxyAction::Error;
   miss.path = "/never/*";
   miss.status = 503;
-  bench("http", "http", "\r\n\r\n", "GET /orders/17 HTTP/1.1\r\nHost: bench\r\n\r\n", http, miss,
-        n);
+  benchServed("http", "http", "\r\n\r\n", "GET /orders/17 HTTP/1.1\r\nHost: bench\r\n\r\n", http,
+              miss, n);
   ir::ProxyRule tcpMiss;
   tcpMiss.action = ir::ProxyAction::Delay;
   tcpMiss.delayNs = 1000000;
   tcpMiss.probability = 0; // matches every chunk, never fires
-  bench("tcp", "tcp", "\n", "GET k\n", "value\n", tcpMiss, n);
+  benchServed("tcp", "tcp", "\n", "GET k\n", "value\n", tcpMiss, n);
+  // Redis: RESP framing by the codec (runtime/proto_redis.*), a GET of a
+  // user key against a real server, a rule on another key.
+  ir::ProxyRule redisMiss;
+  redisMiss.action = ir::ProxyAction::Error;
+  redisMiss.command = "GET";
+  redisMiss.key = "session:*";
+  uint16_t redisPort = 0;
+  pid_t redis = startRedis(redisPort);
+  bench("redis", "redis", redisPort, "*2\r\n$3\r\nGET\r\n$6\r\nuser:1\r\n",
+        std::strlen("$5\r\nalice\r\n"), redisMiss, n);
+  kill(redis, SIGKILL);
+  waitpid(redis, nullptr, 0);
 }
