@@ -2,6 +2,7 @@
 #include "runtime/proto_redis.h"
 
 #include <hiredis/hiredis.h>
+#include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
 #include <cctype>
@@ -112,13 +113,6 @@ RespValue fromHiredis(const redisReply *r) {
   }
 }
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Commands without a key (server, connection, transaction, scripting admin
 // and pub/sub commands). Sorted, for binary search.
 constexpr std::string_view kKeyless[] = {
@@ -185,7 +179,7 @@ std::string describeResp(const RespValue &v) {
 std::string respFirstKey(const std::vector<std::string> &args) {
   if (args.size() < 2)
     return "";
-  std::string name = upper(args[0]);
+  std::string name = llvm::StringRef(args[0]).upper();
   if (std::binary_search(std::begin(kKeyless), std::end(kKeyless), std::string_view(name)))
     return "";
   auto at = [&](size_t i) { return i < args.size() ? args[i] : std::string(); };
@@ -205,7 +199,7 @@ std::string respFirstKey(const std::vector<std::string> &args) {
     return at(3);
   if (name == "XREAD" || name == "XREADGROUP") {
     for (size_t i = 1; i + 1 < args.size(); ++i)
-      if (upper(args[i]) == "STREAMS")
+      if (llvm::StringRef(args[i]).upper() == "STREAMS")
         return args[i + 1];
     return "";
   }
@@ -268,7 +262,7 @@ struct RedisCodec::Impl {
     out.split = Split::Request;
     out.length = length;
     out.last = true;
-    out.method = upper(args[0]);
+    out.method = llvm::StringRef(args[0]).upper();
     out.target = respFirstKey(args);
     if (startsPushMode(out.method))
       return giveUp(pending);

@@ -14,27 +14,15 @@
 #include "runtime/redis_step.h"
 #include "runtime/trace.h"
 
+#include <llvm/ADT/StringRef.h>
+
 #include <algorithm>
-#include <cctype>
 
 namespace fbc::rt {
 
 using star::Value;
 
 namespace {
-
-std::string truncate(std::string s, size_t n) {
-  if (s.size() > n)
-    s.resize(n);
-  return s;
-}
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // A command argument: strings as they are, ints and floats in decimal.
 std::string redisArg(star::Thread &t, Value v, const std::string &what) {
@@ -65,7 +53,7 @@ Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
            " (the command and its arguments are positional)");
   std::vector<std::string> argv;
   if (method != "command")
-    argv.push_back(upper(method));
+    argv.push_back(llvm::StringRef(method).upper());
   for (size_t i = 0; i < args.positional.size(); ++i)
     argv.push_back(
         redisArg(t, args.positional[i], to.what + "(): argument " + std::to_string(i + 1)));
@@ -88,7 +76,7 @@ Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
   to.trace.stepSend(to.id, {{"method", std::string(method)},
                             {"interface", to.iface.name},
                             {"protocol", to.iface.protocol},
-                            {"command", truncate(line, 200)}});
+                            {"command", clippedField(line, 200)}});
   RedisStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);
@@ -98,12 +86,12 @@ Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
                                                      {"duration_ms", std::to_string(r.durationMs)},
                                                      {"success", r.ok ? "true" : "false"}};
   if (r.ok)
-    f.emplace_back("reply", truncate(describeResp(r.reply), 200));
+    f.emplace_back("reply", clippedField(describeResp(r.reply), 200));
   else
-    f.emplace_back("error", truncate(r.error, 200));
+    f.emplace_back("error", clippedField(r.error, 200));
   to.trace.stepRecv(to.id, std::move(f));
   if (!r.ok)
-    t.fail("redis " + upper(argv.front()) + " failed: " + r.error);
+    t.fail("redis " + llvm::StringRef(argv.front()).upper() + " failed: " + r.error);
   return respToStarlark(t, r.reply);
 }
 
@@ -170,7 +158,7 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
   std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
                                                       {"interface", to.iface.name},
                                                       {"protocol", to.iface.protocol},
-                                                      {"sql", truncate(sql, 200)}};
+                                                      {"sql", clippedField(sql, 200)}};
   if (!bound.empty())
     sf.emplace_back("params", std::to_string(bound.size()));
   to.trace.stepSend(to.id, std::move(sf));
@@ -188,7 +176,7 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
     f.emplace_back("rows", std::to_string(r.rows.size()));
   } else {
     f.emplace_back("sqlstate", r.sqlstate);
-    f.emplace_back("error", truncate(r.message, 200));
+    f.emplace_back("error", clippedField(r.message, 200));
   }
   to.trace.stepRecv(to.id, std::move(f));
   if (to.cancelled())

@@ -20,7 +20,6 @@
 #include "runtime/steps.h"
 #include "runtime/supervisor.h"
 
-#include <cctype>
 
 namespace fbc::rt {
 
@@ -28,16 +27,6 @@ using ir::builtins::InterfaceRefValue;
 using ir::builtins::ServiceValue;
 using ir::builtins::valueAs;
 using star::Value;
-
-namespace {
-
-std::string truncate(std::string s, size_t n) {
-  if (s.size() > n)
-    s.resize(n);
-  return s;
-}
-
-} // namespace
 
 Value Executor::callStep(star::Thread &t, Value receiver, std::string_view method,
                          const star::Args &args) {
@@ -91,7 +80,7 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
     sup_->trace().stepSend(*id, {{"method", "send"},
                                  {"interface", iface.name},
                                  {"protocol", iface.protocol},
-                                 {"data", truncate(data, 200)}});
+                                 {"data", clippedField(data, 200)}});
     TcpStepResult r;
     {
       InterpreterLock::Released waiting(body_.lock());
@@ -102,9 +91,9 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
         {"duration_ms", std::to_string(r.durationMs)},
         {"success", r.ok ? "true" : "false"}};
     if (r.ok)
-      f.emplace_back("reply", truncate(r.reply, 200));
+      f.emplace_back("reply", clippedField(r.reply, 200));
     else
-      f.emplace_back("error", truncate(r.error, 200));
+      f.emplace_back("error", clippedField(r.error, 200));
     sup_->trace().stepRecv(*id, std::move(f));
     if (!r.ok)
       t.fail("tcp send failed: " + r.error);
@@ -147,7 +136,7 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
                                                       {"protocol", iface.protocol},
                                                       {"path", path}};
   if (req.hasBody)
-    sf.emplace_back("body", truncate(req.body, 200));
+    sf.emplace_back("body", clippedField(req.body, 200));
   sup_->trace().stepSend(*id, std::move(sf));
   HttpStepResponse r;
   {
@@ -160,9 +149,9 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   f.emplace_back("duration_ms", std::to_string(r.durationMs));
   f.emplace_back("success", r.ok ? "true" : "false");
   if (!r.ok)
-    f.emplace_back("error", truncate(r.error, 200));
+    f.emplace_back("error", clippedField(r.error, 200));
   if (r.status && (r.status < 200 || r.status > 299))
-    f.emplace_back("body", truncate(r.body, 2048));
+    f.emplace_back("body", clippedField(r.body, 2048));
   sup_->trace().stepRecv(*id, std::move(f));
   if (cancelled())
     t.fail(what + "(): cancelled");

@@ -146,4 +146,12 @@ int64_t monotonicNs();
 int64_t deadlineAfter(int64_t ns);
 int64_t addSaturating(int64_t a, int64_t b);
 
+// A step's value as a trace field: its first n bytes (steps record what they
+// sent and received; a large body must not grow the trace).
+inline std::string clippedField(std::string s, size_t n) {
+  if (s.size() > n)
+    s.resize(n);
+  return s;
+}
+
 } // namespace fbc::rt
