@@ -84,7 +84,7 @@ ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
   for (const ir::PlanTest &pt : plan.tests) {
     ir::LeafTest lt;
     lt.test = pt.test;
-    for (const ir::PlanAxis &pa : pt.axes) {
+    for (const ir::PlanAxis &pa : pt.axes()) {
       ir::LeafAxis ax;
       ax.plan = &pa;
       ax.known = pa.size.has_value() && pa.unknown == ir::UnknownReason::None;

@@ -88,7 +88,7 @@ std::vector<Composition> compositions(const ir::Plan &plan, const ir::PlanEntry 
   Composition choose{"choose", {}}, prob{"probability", {}}, inter{"interleaving", {}};
   for (size_t n = 0; n < e.tests.size(); ++n) {
     const ir::PlanTest &t = plan.tests[e.tests[n]];
-    for (const ir::PlanAxis &a : t.axes) {
+    for (const ir::PlanAxis &a : t.axes()) {
       Composition *c = a.kind == ir::AxisKind::Choose        ? &choose
                        : a.kind == ir::AxisKind::Probability ? &prob
                                                              : &inter;

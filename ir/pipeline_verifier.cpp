@@ -83,7 +83,7 @@ bool verifyPlan(const Plan &plan, std::string_view after, bool counted,
     std::set<std::pair<int, std::string>> keys;
     int lastKind = 0;
     Count product{1, true};
-    for (const PlanAxis &a : pt.axes) {
+    for (const PlanAxis &a : pt.axes()) {
       int kind = int(a.kind);
       if (kind < lastKind)
         c.error(a.loc, what(t, a) + ": out of leaf-enumeration order (choose, probability, "
@@ -124,17 +124,17 @@ bool verifyLeafProgram(const Plan &plan, const LeafProgram &leaves, std::string_
     Count product{1, true};
     for (const LeafAxis &a : lt.axes) {
       size_t found = next;
-      while (found < pt.axes.size() && &pt.axes[found] != a.plan)
+      while (found < pt.axes().size() && &pt.axes()[found] != a.plan)
         ++found;
-      if (found == pt.axes.size()) {
+      if (found == pt.axes().size()) {
         c.error(t.loc, "test " + quote(t.name) +
                            ": a leaf axis references no axis of its plan test (or is out of "
                            "order)");
         break;
       }
       for (size_t k = next; k < found; ++k)
-        if (pt.axes[k].size != 1u || pt.axes[k].unknown != UnknownReason::None)
-          c.error(pt.axes[k].loc, what(t, pt.axes[k]) + ": dropped by the lowering");
+        if (pt.axes()[k].size != 1u || pt.axes()[k].unknown != UnknownReason::None)
+          c.error(pt.axes()[k].loc, what(t, pt.axes()[k]) + ": dropped by the lowering");
       next = found + 1;
       const PlanAxis &p = *a.plan;
       bool known = p.size.has_value() && p.unknown == UnknownReason::None;

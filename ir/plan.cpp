@@ -9,6 +9,19 @@
 
 namespace fbc::ir {
 
+const PlanTestShape PlanTest::kNoShape;
+
+PlanTestShape &PlanTest::editShape() {
+  // Every shape is made non-const (make_shared<PlanTestShape>), so the one
+  // owner may write it; a shared one is copied first.
+  if (shape && shape.use_count() == 1)
+    return const_cast<PlanTestShape &>(*shape);
+  auto own = shape ? std::make_shared<PlanTestShape>(*shape) : std::make_shared<PlanTestShape>();
+  PlanTestShape &out = *own;
+  shape = std::move(own);
+  return out;
+}
+
 Count &Count::operator*=(const Count &o) {
   exact = exact && o.exact;
   if (value != 0 && o.value > std::numeric_limits<uint64_t>::max() / value) {
@@ -98,7 +111,7 @@ void printPlanText(const Plan &plan, llvm::raw_ostream &os) {
   for (const PlanTest &t : plan.tests) {
     os << "\ntest " << quote(t.test->name) << " kind=" << testKindName(t.test->kind)
        << " count=" << t.count.str() << '\n';
-    for (const PlanAxis &a : t.axes) {
+    for (const PlanAxis &a : t.axes()) {
       os << "  axis " << axisKindName(a.kind) << ' ' << quote(a.name) << " size=";
       if (a.size)
         os << *a.size;
@@ -129,12 +142,12 @@ void printPlanText(const Plan &plan, llvm::raw_ostream &os) {
       printLoc(os, a.loc);
       os << '\n';
     }
-    for (const HelperChoose &h : t.helperChooses) {
+    for (const HelperChoose &h : t.helperChooses()) {
       os << "  helper_choose helper=" << quote(h.helper) << " axis=" << quote(h.axis);
       printLoc(os, h.loc);
       os << '\n';
     }
-    for (const UnmodeledFanout &u : t.unmodeled) {
+    for (const UnmodeledFanout &u : t.unmodeled()) {
       os << "  unmodeled_fanout " << quote(u.where)
          << " probability=" << formatNumber(u.probability);
       printLoc(os, u.loc);

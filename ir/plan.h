@@ -27,6 +27,7 @@
 #include "ir/spec.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -118,14 +119,39 @@ struct BodyArgError {
   Loc loc;
 };
 
-// One ir::Test (a matrix cell is its own test here).
-struct PlanTest {
-  const Test *test = nullptr; // into the Spec the plan was built from
+// What the axes pass reads from a test's body and the assumptions it
+// installs. It is a function of (body, faults) alone, so tests with the same
+// ones share one: the cells of a fault matrix that differ only in a scenario
+// without axes (thousands in a large spec) hold one copy per fault.
+struct PlanTestShape {
   std::vector<PlanAxis> axes; // in leaf-enumeration order (see above)
   std::vector<HelperChoose> helperChooses;
   std::vector<UnmodeledFanout> unmodeled;
   std::vector<BodyArgError> argErrors;
+};
+
+// One ir::Test (a matrix cell is its own test here).
+struct PlanTest {
+  const Test *test = nullptr; // into the Spec the plan was built from
+  // Null when the test has no axes and nothing to report (most tests).
+  std::shared_ptr<const PlanTestShape> shape;
   Count count; // product of the axes
+
+  const std::vector<PlanAxis> &axes() const { return (shape ? *shape : kNoShape).axes; }
+  const std::vector<HelperChoose> &helperChooses() const {
+    return (shape ? *shape : kNoShape).helperChooses;
+  }
+  const std::vector<UnmodeledFanout> &unmodeled() const {
+    return (shape ? *shape : kNoShape).unmodeled;
+  }
+  const std::vector<BodyArgError> &argErrors() const {
+    return (shape ? *shape : kNoShape).argErrors;
+  }
+  // This test's own copy, for a pass that rewrites it (copy on write).
+  PlanTestShape &editShape();
+
+private:
+  static const PlanTestShape kNoShape;
 };
 
 // One node of the plan tree and one element of JSON `tests[]`: a test, or

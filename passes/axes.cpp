@@ -55,13 +55,31 @@ using llvm::dyn_cast;
 using llvm::isa;
 using namespace fbc::syntax;
 
-// What a body contributes, cached per syntax::Function (matrix cells share
-// their scenario function).
-struct BodyAxes {
+// What scanning a body finds.
+struct BodyScan {
   std::vector<ir::PlanAxis> choose, probability, interleaving;
   std::vector<ir::HelperChoose> helpers;
   std::vector<ir::UnmodeledFanout> unmodeled;
   std::vector<ir::BodyArgError> errors;
+};
+
+// What a body contributes, cached per syntax::Function (matrix cells share
+// their scenario function). Kept as the shape of a test that installs no
+// faults, so that such a test (one per body, most often) shares it instead
+// of holding a second copy.
+struct BodyAxes {
+  std::shared_ptr<const ir::PlanTestShape> plain; // null: nothing found
+  size_t choose = 0, probability = 0;             // plain->axes: choose, probability, interleaving
+
+  bool empty() const { return !plain; }
+  llvm::ArrayRef<ir::PlanAxis> axes() const {
+    return plain ? llvm::ArrayRef<ir::PlanAxis>(plain->axes) : llvm::ArrayRef<ir::PlanAxis>();
+  }
+  llvm::ArrayRef<ir::PlanAxis> chooseAxes() const { return axes().take_front(choose); }
+  llvm::ArrayRef<ir::PlanAxis> probabilityAxes() const { return axes().slice(choose, probability); }
+  llvm::ArrayRef<ir::PlanAxis> interleavingAxes() const {
+    return axes().drop_front(choose + probability);
+  }
 };
 
 // Go's %v of a float64 is close enough to the IR's shortest form.
@@ -106,8 +124,27 @@ public:
       if (fn->code->file)
         file = fn->code->file;
     }
+    BodyScan scan;
     if (ref.syntax)
-      scanBody(*ref.syntax, mod, file, out);
+      scanBody(*ref.syntax, mod, file, scan);
+    if (scan.choose.empty() && scan.probability.empty() && scan.interleaving.empty() &&
+        scan.helpers.empty() && scan.unmodeled.empty() && scan.errors.empty())
+      return out;
+    auto plain = std::make_shared<ir::PlanTestShape>();
+    out.choose = scan.choose.size();
+    out.probability = scan.probability.size();
+    // Sized once: a plan holds thousands of these vectors, and growing them
+    // leaves up to half of each unused.
+    plain->axes.reserve(out.choose + out.probability + scan.interleaving.size());
+    for (auto *part : {&scan.choose, &scan.probability, &scan.interleaving})
+      std::move(part->begin(), part->end(), std::back_inserter(plain->axes));
+    plain->helperChooses = std::move(scan.helpers);
+    plain->unmodeled = std::move(scan.unmodeled);
+    plain->argErrors = std::move(scan.errors);
+    plain->helperChooses.shrink_to_fit();
+    plain->unmodeled.shrink_to_fit();
+    plain->argErrors.shrink_to_fit();
+    out.plain = std::move(plain);
     return out;
   }
 
@@ -286,7 +323,7 @@ private:
   }
 
   void scanBody(const Function &fn, const star::ModuleEnv *mod, const frontend::SourceFile *file,
-                BodyAxes &out) {
+                BodyScan &out) {
     Scope sc{mod, file};
     unsigned unnamed = 0;
     std::set<std::pair<uint32_t, uint32_t>> helperSites;
@@ -319,7 +356,7 @@ private:
     return nullptr;
   }
 
-  void chooseSite(const CallExpr *c, const Scope &sc, unsigned &unnamed, BodyAxes &out) {
+  void chooseSite(const CallExpr *c, const Scope &sc, unsigned &unnamed, BodyScan &out) {
     // Only choose(name, options) with two positional arguments fans out;
     // other shapes are single-leaf (anonymous) or a run-time error.
     if (c->args.size() != 2)
@@ -354,7 +391,7 @@ private:
     addUnique(out.choose, std::move(ax));
   }
 
-  void faultSite(const CallExpr *c, const Scope &sc, BodyAxes &out) {
+  void faultSite(const CallExpr *c, const Scope &sc, BodyScan &out) {
     // The services the rules go on: one site per service, as the run keys
     // them (<service>:<keyword> unless labelled).
     FaultCall call = resolveFaultCall(spec_, *c, sc.mod);
@@ -453,7 +490,7 @@ private:
   // `site`: where the run will find the rule (the deny() call as the
   // rule's value records it: its start, not its '(').
   void literalRule(const CallExpr *call, const Scope &sc, const std::string &service,
-                   const std::string &kw, std::string where, ir::RuleSite site, BodyAxes &out) {
+                   const std::string &kw, std::string where, ir::RuleSite site, BodyScan &out) {
     const Argument *prob = keyword(call, "probability");
     const Argument *maxFires = keyword(call, "max_fires");
     const Argument *mode = keyword(call, "mode");
@@ -515,7 +552,7 @@ private:
     addUnique(out.probability, std::move(ax));
   }
 
-  void parallelSite(const CallExpr *c, const Scope &sc, BodyAxes &out) {
+  void parallelSite(const CallExpr *c, const Scope &sc, BodyScan &out) {
     uint32_t branches = 0;
     bool starArgs = false;
     const Argument *policyArg = nullptr;
@@ -606,41 +643,74 @@ private:
   std::map<const star::FunctionCode *, std::string> helperMemo_;
 };
 
+// The shape of a test with `body` that installs `t.faults`.
+std::shared_ptr<const ir::PlanTestShape> buildShape(AxesBuilder &b, const ir::Test &t,
+                                                    const BodyAxes &body) {
+  auto shape = std::make_shared<ir::PlanTestShape>();
+  std::vector<ir::PlanAxis> prob;
+  b.assumptionSites(t.faults, prob, shape->unmodeled);
+  // A body site with the key of an assumption's joins that axis: its
+  // rules come into force at its own sites.
+  std::vector<const ir::PlanAxis *> fromBody;
+  for (const ir::PlanAxis &a : body.probabilityAxes()) {
+    auto same = [&](const ir::PlanAxis &p) { return p.name == a.name; };
+    auto it = std::find_if(prob.begin(), prob.end(), same);
+    if (it != prob.end())
+      AxesBuilder::joinRuleSites(*it, a);
+    else
+      fromBody.push_back(&a);
+  }
+  llvm::ArrayRef<ir::PlanAxis> choose = body.chooseAxes(), inter = body.interleavingAxes();
+  std::vector<ir::PlanAxis> &axes = shape->axes;
+  axes.reserve(choose.size() + prob.size() + fromBody.size() + inter.size());
+  axes.insert(axes.end(), choose.begin(), choose.end());
+  std::move(prob.begin(), prob.end(), std::back_inserter(axes));
+  for (const ir::PlanAxis *a : fromBody)
+    axes.push_back(*a);
+  axes.insert(axes.end(), inter.begin(), inter.end());
+  if (body.plain) {
+    shape->helperChooses = body.plain->helperChooses;
+    shape->argErrors = body.plain->argErrors;
+    shape->unmodeled.insert(shape->unmodeled.end(), body.plain->unmodeled.begin(),
+                            body.plain->unmodeled.end());
+  }
+  if (axes.empty() && shape->helperChooses.empty() && shape->unmodeled.empty() &&
+      shape->argErrors.empty())
+    return nullptr;
+  return shape;
+}
+
+struct FaultsLess {
+  bool operator()(const std::vector<std::string> *a, const std::vector<std::string> *b) const {
+    return *a < *b;
+  }
+};
+
 } // namespace
 
 void runAxesPass(const ir::Spec &spec, ir::Plan &plan) {
   AxesBuilder b(spec);
   plan.tests.clear();
   plan.tests.reserve(spec.tests.size());
+  // A test whose body has no axes (a matrix cell's scenario, most often)
+  // has the shape of its faults alone: one per distinct list of faults.
+  std::map<const std::vector<std::string> *, std::shared_ptr<const ir::PlanTestShape>, FaultsLess>
+      byFaults;
   for (const ir::Test &t : spec.tests) {
     ir::PlanTest pt;
     pt.test = &t;
     const BodyAxes &body = b.body(t.body);
-    std::vector<ir::PlanAxis> prob;
-    if (t.kind == ir::TestKind::FaultScenario || t.kind == ir::TestKind::FaultMatrix)
-      b.assumptionSites(t.faults, prob, pt.unmodeled);
-    // A body site with the key of an assumption's joins that axis: its
-    // rules come into force at its own sites.
-    std::vector<const ir::PlanAxis *> fromBody;
-    for (const ir::PlanAxis &a : body.probability) {
-      auto same = [&](const ir::PlanAxis &p) { return p.name == a.name; };
-      auto it = std::find_if(prob.begin(), prob.end(), same);
-      if (it != prob.end())
-        AxesBuilder::joinRuleSites(*it, a);
-      else
-        fromBody.push_back(&a);
+    bool assumes = t.kind == ir::TestKind::FaultScenario || t.kind == ir::TestKind::FaultMatrix;
+    if (!assumes) {
+      pt.shape = body.plain;
+    } else if (body.empty()) {
+      auto [it, added] = byFaults.try_emplace(&t.faults);
+      if (added)
+        it->second = buildShape(b, t, body);
+      pt.shape = it->second;
+    } else {
+      pt.shape = buildShape(b, t, body);
     }
-    // Sized once: a plan holds tens of thousands of these vectors, and
-    // growing them leaves up to half of each unused.
-    pt.axes.reserve(body.choose.size() + prob.size() + fromBody.size() + body.interleaving.size());
-    pt.axes.insert(pt.axes.end(), body.choose.begin(), body.choose.end());
-    std::move(prob.begin(), prob.end(), std::back_inserter(pt.axes));
-    for (const ir::PlanAxis *a : fromBody)
-      pt.axes.push_back(*a);
-    pt.axes.insert(pt.axes.end(), body.interleaving.begin(), body.interleaving.end());
-    pt.helperChooses = body.helpers;
-    pt.argErrors = body.errors;
-    pt.unmodeled.insert(pt.unmodeled.end(), body.unmodeled.begin(), body.unmodeled.end());
     plan.tests.push_back(std::move(pt));
   }
 }

@@ -17,7 +17,7 @@ void runCostPass(const ir::Spec &spec, ir::Plan &plan) {
   plan.unknownChoose = plan.unknownProbability = plan.unknownInterleaving = false;
   for (ir::PlanTest &t : plan.tests) {
     t.count = ir::Count{};
-    for (const ir::PlanAxis &a : t.axes) {
+    for (const ir::PlanAxis &a : t.axes()) {
       if (a.size) {
         t.count *= ir::Count{*a.size, true};
         continue;

@@ -30,19 +30,19 @@ void runDiagnosticsPass(const ir::Spec &, ir::Plan &plan) {
     plan.diagnostics.push_back({severity, std::move(code), std::move(message), loc});
   };
   for (const ir::PlanTest &t : plan.tests) {
-    for (const ir::UnmodeledFanout &u : t.unmodeled)
+    for (const ir::UnmodeledFanout &u : t.unmodeled())
       add("unmodeled_fanout",
           u.where + ": probability=" + ir::formatNumber(u.probability) +
               " without max_fires= runs stochastically; the plan counts it once (add "
               "max_fires=N to explore all 2^N outcomes)",
           u.loc);
-    for (const ir::HelperChoose &h : t.helperChooses)
+    for (const ir::HelperChoose &h : t.helperChooses())
       add("helper_choose",
           "choose(\"" + h.axis + "\") is reached only through helper " + h.helper +
               "(), so it is not a plan axis and the run will not fan out on it; call choose() "
               "in the test body to make it an axis",
           h.loc);
-    for (const ir::BodyArgError &e : t.argErrors)
+    for (const ir::BodyArgError &e : t.argErrors())
       add("body_argument", e.message, e.loc, frontend::Severity::Error);
   }
   std::stable_sort(plan.diagnostics.begin(), plan.diagnostics.end(),

@@ -266,7 +266,7 @@ def test_par():
 TEST_F(LeafContract, ParallelPolicyComesFromTheProgram) {
   load(kParallelSpec);
   ASSERT_EQ(plan_.tests.size(), 1u);
-  ASSERT_EQ(plan_.tests[0].argErrors.size(), 1u); // the plan's message at the call
+  ASSERT_EQ(plan_.tests[0].argErrors().size(), 1u); // the plan's message at the call
   EXPECT_TRUE(programTest("test_par").axes.empty());
   RunReport bare = run();
   ASSERT_EQ(bare.tests.size(), 1u);
@@ -277,7 +277,7 @@ TEST_F(LeafContract, ParallelPolicyComesFromTheProgram) {
   // takes the policy from it, parses nothing, and runs both orders.
   extra_.kind = ir::AxisKind::Interleaving;
   extra_.name = "par";
-  extra_.loc = plan_.tests[0].argErrors[0].loc;
+  extra_.loc = plan_.tests[0].argErrors()[0].loc;
   extra_.sites = {extra_.loc};
   extra_.size = 2;
   extra_.branches = 2;

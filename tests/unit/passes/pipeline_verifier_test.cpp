@@ -77,8 +77,10 @@ TEST_F(PipelineVerifier, SilentOnTheRealPipeline) {
 
 // A pass that puts the interleaving axis first.
 void reorderAxes(const ir::Spec &, ir::Plan &plan) {
-  for (ir::PlanTest &t : plan.tests)
-    std::rotate(t.axes.begin(), t.axes.end() - 1, t.axes.end());
+  for (ir::PlanTest &t : plan.tests) {
+    std::vector<ir::PlanAxis> &axes = t.editShape().axes;
+    std::rotate(axes.begin(), axes.end() - 1, axes.end());
+  }
 }
 
 TEST_F(PipelineVerifier, BrokenPassIsReportedAtTheAxisItBroke) {
@@ -114,7 +116,7 @@ TEST_F(PipelineVerifier, BrokenPassIsReportedAtTheAxisItBroke) {
 // A pass that forgets where the probability rules come into force.
 void dropRuleSites(const ir::Spec &, ir::Plan &plan) {
   for (ir::PlanTest &t : plan.tests)
-    for (ir::PlanAxis &a : t.axes)
+    for (ir::PlanAxis &a : t.editShape().axes)
       a.ruleSites.clear();
 }
 
