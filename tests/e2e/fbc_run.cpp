@@ -18,6 +18,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <set>
 #include <string_view>
 
 namespace fbc::rt::e2e {
@@ -42,18 +44,28 @@ Spec::Spec(const std::string &name) : name(name) {
 
 namespace {
 
-// `tar --zstd -tf` of a bundle: GNU tar reads it, and in the fixed order
-// (docs/bundle.md): manifest.json, env.json, trace.json, plan.json (unless
-// --no-plan), replay.sh, services/... sorted, spec/... sorted.
-void checkBundleListing(const std::string &path, bool plan) {
-  std::string cmd = "tar --zstd -tf '" + path + "' 2>&1";
+// `tar --zstd <mode> <bundle> <member>`'s output (a failure if tar fails).
+std::string tarOutput(const std::string &mode, const std::string &bundle,
+                      const std::string &member = "") {
+  std::string cmd = "tar --zstd " + mode + " '" + bundle + "' " + member + " 2>&1";
   FILE *p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
+  if (!p) {
+    ADD_FAILURE() << "popen failed: " << cmd;
+    return "";
+  }
   std::string out;
   char buf[4096];
   for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;)
     out.append(buf, n);
   EXPECT_EQ(pclose(p), 0) << cmd << "\n" << out;
+  return out;
+}
+
+// `tar --zstd -tf` of a bundle: GNU tar reads it, and in the fixed order
+// (docs/bundle.md): manifest.json, env.json, trace.json, plan.json (unless
+// --no-plan), replay.sh, services/... sorted, spec/... sorted.
+void checkBundleListing(const std::string &path, bool plan) {
+  std::string out = tarOutput("-tf", path);
   std::vector<std::string> names, services, spec;
   for (size_t at = 0, nl; (nl = out.find('\n', at)) != std::string::npos; at = nl + 1)
     names.push_back(out.substr(at, nl - at));
@@ -75,6 +87,15 @@ void checkBundleListing(const std::string &path, bool plan) {
   EXPECT_EQ(names, expected) << "tar --zstd -tf " << path;
 }
 
+// The bundle a run's "Bundle: " line names (relative to `cwd`), or "".
+std::string bundleOf(const FbcRun &r, const std::string &cwd) {
+  size_t at = r.err.rfind("Bundle: ");
+  if (at == std::string::npos)
+    return "";
+  std::string path = r.err.substr(at + 8, r.err.find('\n', at) - at - 8);
+  return path.front() == '/' ? path : cwd + "/" + path;
+}
+
 // Every `fbc run` / `fbc replay` whose spec loaded leaves a bundle (exit 1
 // is a load or usage error: none), unless --no-bundle or the write failed
 // (a warning); its listing is checked.
@@ -86,10 +107,8 @@ void checkBundle(const std::vector<std::string> &args, const std::string &cwd, c
   };
   if (has("--no-bundle"))
     return;
-  size_t at = r.err.rfind("Bundle: ");
-  if (at != std::string::npos) {
-    std::string path = r.err.substr(at + 8, r.err.find('\n', at) - at - 8);
-    checkBundleListing(path.front() == '/' ? path : cwd + "/" + path, !has("--no-plan"));
+  if (std::string path = bundleOf(r, cwd); !path.empty()) {
+    checkBundleListing(path, !has("--no-plan"));
   } else if (r.exit != 1 && !contains(r.err, "warning: no bundle written: ")) {
     ADD_FAILURE() << "fbc " << args[0] << " exited " << r.exit << " without a bundle:\n" << r.err;
   }
@@ -317,6 +336,99 @@ std::vector<std::string> unusedJsonMasks() {
 
 // /proc/<pid>/task/<tid>/syscall starts with the number of the call a
 // blocked thread is in ("running" for a thread on a CPU).
+FbcRun expectPlanTotalEqualsRunRows(const Spec &spec) {
+  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+  EXPECT_EQ(plan.exit, 0) << spec.name << plan.err;
+  std::string atLeast, total;
+  if (!RE2::PartialMatch(plan.out, R"(Total: (at least )?(\d+) plan instances?)", &atLeast,
+                         &total)) {
+    ADD_FAILURE() << spec.name << ": no total in\n" << plan.out;
+    return plan;
+  }
+  FbcRun run = runFbc({"run", spec.path, "--seed", "1", "--format=json"}, spec.dir.path());
+  // One "result" per test row (matrix cells included).
+  size_t rows = allMatches(run.out, R"re(\n {6}"result": "(\w+)")re").size();
+  if (atLeast.empty())
+    EXPECT_EQ(rows, std::stoull(total)) << spec.name << "\n" << run.out;
+  else
+    EXPECT_GE(rows, std::stoull(total)) << spec.name << "\n" << run.out;
+  return run;
+}
+
+void expectManifestLeavesMatchPlan(const Spec &spec, const FbcRun &run) {
+  std::string bundle = bundleOf(run, spec.dir.path());
+  ASSERT_FALSE(bundle.empty()) << spec.name << ": no bundle\n" << run.err;
+  FbcRun plan = runFbc({"plan", spec.path, "--format=json"}, spec.dir.path());
+  ASSERT_EQ(plan.exit, 0) << spec.name << plan.err;
+  simdjson::dom::parser planParser, manifestParser;
+  simdjson::dom::element planJson, manifest;
+  ASSERT_EQ(planParser.parse(plan.out).get(planJson), simdjson::SUCCESS) << plan.out;
+  std::string manifestText = tarOutput("-xOf", bundle, "manifest.json");
+  ASSERT_EQ(manifestParser.parse(manifestText).get(manifest), simdjson::SUCCESS) << manifestText;
+  simdjson::dom::array rows = manifest["tests"].get_array();
+  std::vector<bool> claimed(rows.size());
+  for (simdjson::dom::element test : planJson["tests"].get_array()) {
+    std::string name(test["name"].get_string().value());
+    // The rows of this test: its own name, or a matrix cell's.
+    std::vector<std::string> names{name};
+    if (simdjson::dom::array cells; test["matrix_cells"].get(cells) == simdjson::SUCCESS)
+      for (simdjson::dom::element c : cells)
+        names.emplace_back(c.get_string().value());
+    // Its probability axes: key -> max_fires.
+    std::map<std::string, uint64_t> axes;
+    if (simdjson::dom::array comps; test["compositions"].get(comps) == simdjson::SUCCESS)
+      for (simdjson::dom::element c : comps)
+        if (c["kind"].get_string().value() == "probability")
+          for (simdjson::dom::element a : c["axes"].get_array())
+            axes[std::string(a["name"].get_string().value())] = a["max_fires"].get_uint64();
+    bool matrix = names.size() > 1;
+    std::set<std::vector<bool>> seen;
+    uint64_t count = 0;
+    size_t i = 0;
+    for (simdjson::dom::element row : rows) {
+      size_t index = i++;
+      std::string rowName(row["name"].get_string().value());
+      if (std::find(names.begin(), names.end(), rowName) == names.end())
+        continue;
+      claimed[index] = true;
+      ++count;
+      std::map<std::string, std::vector<bool>> outcomes;
+      if (simdjson::dom::object o; row["leaf_probability_outcomes"].get(o) == simdjson::SUCCESS)
+        for (auto [key, vector] : o)
+          for (simdjson::dom::element b : vector.get_array())
+            outcomes[std::string(key)].push_back(b.get_bool());
+      std::vector<bool> all;
+      for (const auto &[key, bits] : outcomes) {
+        auto planned = axes.find(key);
+        if (planned == axes.end())
+          ADD_FAILURE() << rowName << ": unplanned axis " << key;
+        else
+          EXPECT_EQ(bits.size(), planned->second) << rowName << " " << key;
+        all.insert(all.end(), bits.begin(), bits.end());
+      }
+      if (matrix)
+        continue; // a cell carries its own fault's axes only
+      EXPECT_EQ(outcomes.size(), axes.size()) << rowName << " leaf outcomes:\n" << manifestText;
+      EXPECT_TRUE(seen.insert(all).second) << rowName << ": two leaves alike";
+      std::string_view leafId;
+      if (axes.size() == 1 && row["leaf_id"].get(leafId) == simdjson::SUCCESS) {
+        uint64_t k = std::stoull(std::string(leafId));
+        for (size_t bit = 0; bit < all.size(); ++bit)
+          EXPECT_EQ(all[bit], bool((k >> bit) & 1)) << rowName << " leaf " << k << " bit " << bit;
+      }
+    }
+    bool estimated = false; // absent: exact
+    if (test["estimated"].get(estimated) != simdjson::SUCCESS)
+      estimated = false;
+    if (estimated)
+      EXPECT_GE(count, test["instances"].get_uint64().value()) << name;
+    else
+      EXPECT_EQ(count, test["instances"].get_uint64().value()) << name << "\n" << manifestText;
+  }
+  for (size_t k = 0; k < claimed.size(); ++k)
+    EXPECT_TRUE(claimed[k]) << spec.name << ": manifest row " << k << " is no planned test's";
+}
+
 bool threadInSyscall(int pid, long nr) {
   std::error_code ec;
   for (const auto &task :

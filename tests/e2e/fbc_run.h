@@ -76,6 +76,21 @@ void checkGolden(const std::string &name, const std::string &actual,
 // report to match tests/e2e/golden/<spec name>.txt.
 FbcRun runWithGolden(const Spec &spec, int exit);
 
+// plan = run (run_e2e_test.cpp over run_specs/, proxy_e2e_test.cpp and
+// protocol_e2e_test.cpp over theirs): `fbc plan`'s total is the number of
+// rows `fbc run --seed 1 --format=json` prints (at least it, where the plan
+// says "at least"). Returns the run: its JSON report, and on stderr the
+// "Bundle: " line.
+FbcRun expectPlanTotalEqualsRunRows(const Spec &spec);
+
+// The bundle `run` (an `fbc run` of `spec`) wrote agrees with
+// `fbc plan --format=json`: each planned test has as many manifest rows as
+// the plan's instances, and each row's leaf_probability_outcomes names
+// exactly the test's planned probability axes, each with max_fires
+// outcomes, no two rows of a test alike; with one axis, leaf k's outcomes
+// are the bits of k (first occurrence first).
+void expectManifestLeavesMatchPlan(const Spec &spec, const FbcRun &run);
+
 // Whether a thread of process `pid` is inside syscall `nr` right now.
 bool threadInSyscall(int pid, long nr);
 

@@ -183,6 +183,26 @@ TEST_F(Protocol, RedisFaultsThroughTheProxy) {
   checkGolden("redis_proxy", normalizeJson(j.out, spec), ".json");
 }
 
+// mode="exhaustive" on a Redis rule (redis_proxy.star's
+// test_get_error_exhaustive, max_fires=2): four leaves, in leaf k the first
+// and the second GET of user:1 fail as k's bits say while SET and GET of
+// session:1 reach the server; and plan = run for the spec, the bundle
+// manifest's leaves included (fbc_run.h).
+TEST_F(Protocol, RedisExhaustiveRuleLeavesAndPlanEqualsRun) {
+  ProtocolSpec spec("redis_proxy");
+  FbcRun run = expectPlanTotalEqualsRunRows(spec);
+  EXPECT_EQ(run.exit, 2) << run.out << run.err;
+  expectManifestLeavesMatchPlan(spec, run);
+  EXPECT_EQ(allMatches(run.out, R"re("return_value": "(\[\\"OK(?:[^"\\]|\\.)*)")re"),
+            (std::vector<std::string>{
+                R"([\"OK\", \"alice\", None, \"alice\"])",
+                R"([\"OK\", \"ERR injected fault\", None, \"alice\"])",
+                R"([\"OK\", \"alice\", None, \"ERR injected fault\"])",
+                R"([\"OK\", \"ERR injected fault\", None, \"ERR injected fault\"])",
+            }))
+      << run.out;
+}
+
 // postgres_proxy.star: a SELECT on orders (simple and extended protocol,
 // any case and spacing) fails with SQLSTATE 57P01 for the libpq client
 // while other statements succeed.

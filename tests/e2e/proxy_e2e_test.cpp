@@ -3,14 +3,12 @@
 // TCP store) driven by tests/e2e/proxy_specs/ through the real fbc binary,
 // each report compared whole with tests/e2e/proxy_golden/ (fbc_run.h says
 // what is normalised).
-#include "bundle/archive.h"
 #include "tests/e2e/e2e_util.h"
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
-#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -71,36 +69,74 @@ TEST(FbcRunProxy, ConnectionRulesResetAndAMatrixOfProxyAssumptions) {
 
 // max_fires=2 on a proxy rule: the leaf program's axis (fbc ir) is what the
 // run executes, four rows whose leaf_probability_outcomes pin the two
-// requests, in the JSON report (proxy events included) and the bundle.
-TEST(FbcRunProxy, ProbabilityLeavesInIrJsonAndManifest) {
+// requests, in the JSON report (proxy events included). The bundle
+// manifest's rows: PlanEqualsRun below.
+TEST(FbcRunProxy, ProbabilityLeavesInIrAndJson) {
   ProxySpec spec("proxy");
   FbcRun ir = runFbc({"ir", spec.path, "--print-after=leaves"}, spec.dir.path());
   EXPECT_EQ(ir.exit, 0) << ir.err;
   EXPECT_TRUE(contains(ir.out, "test \"test_flaky_leaves\" kind=def leaves=4\n"
                                "  axis 0 probability \"api.public:error\" size=4 max_fires=2"))
       << ir.out;
-  FbcRun j =
-      runFbc({"run", spec.path, "--seed", "1", "--format=json", "--test", "test_flaky_leaves"},
-             spec.dir.path());
+  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--format=json", "--no-bundle", "--test",
+                     "test_flaky_leaves"},
+                    spec.dir.path());
   EXPECT_EQ(j.exit, 0) << j.out << j.err;
   checkGolden("proxy_flaky_leaves", normalized(normalizeJson(j.out, spec), spec), ".json");
-  std::string bundle;
-  ASSERT_TRUE(RE2::PartialMatch(j.err, R"((?m)^Bundle: (.*)$)", &bundle)) << j.err;
-  if (bundle.front() != '/')
-    bundle = spec.dir.path() + "/" + bundle;
-  llvm::Expected<bundle::Contents> c = bundle::readBundle(bundle);
-  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
-  const bundle::Entry *m = c->find("manifest.json");
-  ASSERT_NE(m, nullptr);
-  std::string compact;
-  for (char ch : m->data)
-    if (!std::isspace(static_cast<unsigned char>(ch)))
-      compact += ch;
-  for (const char *outcomes : {"[false,false]", "[true,false]", "[false,true]", "[true,true]"}) {
-    std::string row =
-        std::string("\"leaf_probability_outcomes\":{\"api.public:error\":") + outcomes + "}";
-    EXPECT_TRUE(contains(compact, row)) << row << "\n" << m->data;
-  }
+}
+
+// mode="exhaustive" and mode="stochastic" on proxy rules
+// (proxy_exhaustive.star), as on syscall rules: an HTTP route error with
+// max_fires=2 is four leaves, the first matching request the step's, the
+// second the gateway's; a TCP drop in a scenario's assumption with
+// max_fires=1 is two; mode="stochastic" is one leaf whose requests draw
+// from the seed. The text report is compared whole, and each leaf's return
+// value (what the step and the gateway saw) exactly.
+TEST(FbcRunProxy, ExhaustiveAndStochasticModes) {
+  ProxySpec spec("proxy_exhaustive");
+  FbcRun ir = runFbc({"ir", spec.path, "--print-after=leaves"}, spec.dir.path());
+  EXPECT_EQ(ir.exit, 0) << ir.err;
+  for (const char *s :
+       {"test \"test_put_when_kv_flaky\" kind=fault_scenario leaves=2\n"
+        "  axis 0 probability \"kv.main:drop\" size=2 max_fires=1",
+        "test \"test_route_error\" kind=def leaves=4\n"
+        "  axis 0 probability \"api.public:error\" size=4 max_fires=2",
+        "test \"test_stochastic\" kind=def leaves=1\n  proxy \"api.public\"\n\ntotal 7\n"})
+    EXPECT_TRUE(contains(ir.out, s)) << s << "\n" << ir.out;
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  checkGolden("proxy_exhaustive", normalized(r.out, spec));
+  FbcRun j =
+      runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json"}, spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  EXPECT_EQ(allMatches(j.out, R"re("return_value": "((?:[^"\\]|\\.)*)")re"),
+            (std::vector<std::string>{
+                R"([200, \"stored\"])",
+                R"([502, \"kv error: broken reply\"])",
+                R"([200, \"upstream 200: 1\", 200])",
+                R"([503, \"upstream 200: 1\", 200])",
+                R"([200, \"upstream 503: {\\\"error\\\":\\\"down\\\"}\", 200])",
+                R"([503, \"upstream 503: {\\\"error\\\":\\\"down\\\"}\", 200])",
+                R"([200, 503, 200, 503])",
+            }))
+      << j.out;
+}
+
+// plan = run for the proxy specs: `fbc plan`'s total is the rows `fbc run`
+// prints, and the bundle manifest's rows and leaf_probability_outcomes are
+// the plan's (fbc_run.h). One CTest entry per spec.
+class PlanEqualsRun : public testing::TestWithParam<const char *> {};
+
+INSTANTIATE_TEST_SUITE_P(FbcRunProxy, PlanEqualsRun,
+                         testing::Values("proxy", "proxy_connections", "proxy_exhaustive"),
+                         [](const testing::TestParamInfo<const char *> &i) {
+                           return std::string(i.param);
+                         });
+
+TEST_P(PlanEqualsRun, ForSpec) {
+  ProxySpec spec(GetParam());
+  FbcRun run = expectPlanTotalEqualsRunRows(spec);
+  expectManifestLeavesMatchPlan(spec, run);
 }
 
 } // namespace
