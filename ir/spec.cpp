@@ -115,8 +115,10 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
     const std::string ProxyRule::*field;
     std::string_view protocols; // space-separated
   };
-  static const Matcher kMatchers[] = {{"method", &ProxyRule::method, "http http2"},
-                                      {"path", &ProxyRule::path, "http http2"},
+  // http2 is relayed as plain TCP (the proxy has no HTTP/2 codec): it
+  // takes neither HTTP matchers nor replies.
+  static const Matcher kMatchers[] = {{"method", &ProxyRule::method, "http"},
+                                      {"path", &ProxyRule::path, "http"},
                                       {"query", &ProxyRule::query, "postgres"},
                                       {"command", &ProxyRule::command, "redis"},
                                       {"key", &ProxyRule::key, "redis"}};
@@ -136,7 +138,7 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
              std::string(m.protocols.substr(0, m.protocols.find(' '))) + " traffic, not " +
              std::string(protocol);
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
-  if (replies && !speaks("http http2 redis postgres"))
+  if (replies && !speaks("http redis postgres"))
     return std::string(proxyActionName(r.action)) +
            "() needs a protocol the proxy can answer in "
            "(http, redis, postgres); " +

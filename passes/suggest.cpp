@@ -34,7 +34,7 @@ std::string protocolStub(const ir::Service *svc, const ir::PlanEdge &e, const st
                          const std::string &to) {
   std::string proto = lower(e.protocol);
   std::string rule;
-  if (proto == "http" || proto == "http2")
+  if (proto == "http") // not http2: the proxy relays it as plain TCP
     rule = "error(path = \"/*\", status = 503)";
   else if (proto == "redis")
     rule = "error(command = \"*\", message = \"ERR injected by fbc\")";

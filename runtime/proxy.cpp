@@ -245,7 +245,8 @@ struct ProxyHub::Conn {
       heldDecision.reset();
       d.delayNs = 0; // served already
     } else {
-      d = hub.rules_.decide(iface, ProxyUnit::Request, info.method, info.target);
+      d = hub.rules_.decide(iface, codec ? ProxyUnit::Request : ProxyUnit::Chunk, info.method,
+                            info.target);
       if (d.rule)
         event(d, info, length);
     }
@@ -339,7 +340,9 @@ struct ProxyHub::Conn {
     const std::string &proto = ep().protocol;
     std::vector<std::pair<std::string, std::string>> f{{"interface", ep().interface},
                                                        {"protocol", proto}};
-    if (proto == "http" || proto == "http2") {
+    if (!codec) { // plain TCP, or bytes the codec could not parse
+      f.emplace_back("bytes", std::to_string(length));
+    } else if (proto == "http") {
       f.emplace_back("method", info.method);
       f.emplace_back("path", info.target);
     } else if (proto == "redis") {
@@ -347,8 +350,6 @@ struct ProxyHub::Conn {
       f.emplace_back("key", info.target);
     } else if (proto == "postgres") {
       f.emplace_back("query", info.target);
-    } else {
-      f.emplace_back("bytes", std::to_string(length));
     }
     ir::ProxyAction action = d.action.value_or(ir::ProxyAction::Delay);
     std::string name = ir::proxyActionName(action);

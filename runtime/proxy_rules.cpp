@@ -117,6 +117,9 @@ ProxyDecision ProxyRuleTable::decide(size_t iface, ProxyUnit unit, const std::st
       const ir::ProxyRule &pr = r.spec.rule;
       if (r.spec.interface != iface || pr.perConnection != (unit == ProxyUnit::Connection))
         continue;
+      bool replies = pr.action == ir::ProxyAction::Respond || pr.action == ir::ProxyAction::Error;
+      if (replies && unit == ProxyUnit::Chunk)
+        continue;
       if (!proxyGlobMatch(r.method, upperMethod) || !proxyGlobMatch(r.target, target))
         continue;
       if (!fires(r))

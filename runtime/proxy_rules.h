@@ -44,8 +44,12 @@ struct ProxyDecision {
   std::string label;                     // the deciding (or delaying) rule's label
 };
 
-// The request a decision is about.
-enum class ProxyUnit { Connection, Request };
+// The unit a decision is about: a new connection (per="connection"
+// rules), a request the protocol's codec framed, or a chunk of bytes
+// without a codec (plain TCP, or a connection its codec gave up on). A
+// chunk has no protocol to answer in, so response()/error() rules never
+// decide one: they can only delay or drop it.
+enum class ProxyUnit { Connection, Request, Chunk };
 
 struct ProxyRuleStats {
   std::string rule; // display()
@@ -61,7 +65,7 @@ public:
   std::vector<ProxyRuleStats> pop(uint64_t scope);
 
   // Decides one unit on interface `iface`. For a Request, `method` and
-  // `target` are the codec's fields ("" for plain TCP chunks).
+  // `target` are the codec's fields ("" for a Chunk).
   ProxyDecision decide(size_t iface, ProxyUnit unit, const std::string &method,
                        const std::string &target);
   // Whether any rule on `iface` decides per connection (accept time).

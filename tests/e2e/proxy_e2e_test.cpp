@@ -122,6 +122,17 @@ TEST(FbcRunProxy, ExhaustiveAndStochasticModes) {
       << j.out;
 }
 
+// Bytes that are not the interface's protocol (proxy_not_http.star: the
+// kv store's line protocol on an interface declared http) are relayed as
+// plain TCP: error() cannot answer them and never fires (fbc crashed here
+// once, answering through a codec that had given up), drop() still does.
+TEST(FbcRunProxy, BytesNotOfTheProtocolAreRelayedNotAnswered) {
+  ProxySpec spec("proxy_not_http");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  checkGolden("proxy_not_http", normalized(r.out, spec));
+}
+
 // plan = run for the proxy specs: `fbc plan`'s total is the rows `fbc run`
 // prints, and the bundle manifest's rows and leaf_probability_outcomes are
 // the plan's (fbc_run.h). One CTest entry per spec.

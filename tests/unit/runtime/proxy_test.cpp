@@ -184,5 +184,29 @@ TEST(ProxyRuleTable, ProbabilityIsSeededAndPinsWin) {
   EXPECT_TRUE(t.decide(0, ProxyUnit::Request, "GET", "/").action);
 }
 
+// A chunk without a codec (plain TCP, or bytes the codec gave up on) has
+// no protocol to answer in: response()/error() rules skip it without
+// counting a match; delay()/drop() still decide it.
+TEST(ProxyRuleTable, ChunksAreNeverAnswered) {
+  ProxyRuleTable t;
+  std::vector<ProxyRuleSpec> replies{rule(ir::ProxyAction::Error, ""),
+                                     rule(ir::ProxyAction::Respond, "")};
+  uint64_t r = t.push(std::move(replies));
+  EXPECT_FALSE(t.decide(0, ProxyUnit::Chunk, "", "").rule);
+  std::vector<ProxyRuleSpec> drop{rule(ir::ProxyAction::Drop, "")};
+  uint64_t d = t.push(std::move(drop));
+  ProxyDecision chunk = t.decide(0, ProxyUnit::Chunk, "", "");
+  ASSERT_TRUE(chunk.action);
+  EXPECT_EQ(*chunk.action, ir::ProxyAction::Drop);
+  t.pop(d);
+  ProxyDecision request = t.decide(0, ProxyUnit::Request, "GET", "/");
+  ASSERT_TRUE(request.action);
+  EXPECT_EQ(*request.action, ir::ProxyAction::Error);
+  std::vector<ProxyRuleStats> st = t.pop(r);
+  ASSERT_EQ(st.size(), 2u);
+  EXPECT_EQ(st[0].matches, 1u); // the request only
+  EXPECT_EQ(st[0].fires, 1u);
+}
+
 } // namespace
 } // namespace fbc::rt
