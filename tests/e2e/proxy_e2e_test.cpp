@@ -85,6 +85,9 @@ TEST(FbcRunProxy, ProbabilityLeavesInIrAndJson) {
   checkGolden("proxy_flaky_leaves", normalized(normalizeJson(j.out, spec), spec), ".json");
 }
 
+// A JSON report's return values, as escaped in it.
+constexpr const char *kReturnValue = R"re("return_value": "((?:[^"\\]|\\.)*)")re";
+
 // mode="exhaustive" and mode="stochastic" on proxy rules
 // (proxy_exhaustive.star), as on syscall rules: an HTTP route error with
 // max_fires=2 is four leaves, the first matching request the step's, the
@@ -109,7 +112,7 @@ TEST(FbcRunProxy, ExhaustiveAndStochasticModes) {
   FbcRun j =
       runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json"}, spec.dir.path());
   EXPECT_EQ(j.exit, 0) << j.out << j.err;
-  EXPECT_EQ(allMatches(j.out, R"re("return_value": "((?:[^"\\]|\\.)*)")re"),
+  EXPECT_EQ(allMatches(j.out, kReturnValue),
             (std::vector<std::string>{
                 R"([200, \"stored\"])",
                 R"([502, \"kv error: broken reply\"])",
@@ -120,6 +123,22 @@ TEST(FbcRunProxy, ExhaustiveAndStochasticModes) {
                 R"([200, 503, 200, 503])",
             }))
       << j.out;
+  // One leaf: what `fbc ir --stage=leaves --leaf 2` assigns is what
+  // `fbc run --leaf 2` does (the second request fails, the first not).
+  FbcRun leaf =
+      runFbc({"ir", spec.path, "--stage=leaves", "--test", "test_route_error", "--leaf", "2"},
+             spec.dir.path());
+  EXPECT_TRUE(contains(leaf.out, "  leaf \"2\" digits=[2]\n"
+                                 "    probability \"api.public:error\" fires=01\n"))
+      << leaf.out << leaf.err;
+  FbcRun one = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
+                       "test_route_error", "--leaf", "2"},
+                      spec.dir.path());
+  EXPECT_EQ(one.exit, 0) << one.out << one.err;
+  EXPECT_EQ(
+      allMatches(one.out, kReturnValue),
+      (std::vector<std::string>{R"([200, \"upstream 503: {\\\"error\\\":\\\"down\\\"}\", 200])"}))
+      << one.out;
 }
 
 // Bytes that are not the interface's protocol (proxy_not_http.star: the
