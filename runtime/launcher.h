@@ -1,7 +1,9 @@
 // Starts one service process under a seccomp user-notification filter and
 // hands its listener fd to the supervisor without a race.
 //
-// The child (fork, then only raw syscalls: the parent may be threaded):
+// The child (clone, then only raw syscalls: the parent may be threaded;
+// without a filter or a user it shares our memory and we sleep until its
+// exec, as with vfork: launcher.cpp, spawnChild):
 //   write "0" to each cgroup.procs fd  joins the leaf's service cgroups
 //   setpgid(0, 0)                     its own process group, killed as a whole
 //   PR_SET_PDEATHSIG(SIGKILL)         dies with the supervisor's thread

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -365,6 +366,50 @@ TEST_F(LifecycleTest, MissingBinaryIsClassified) {
   ServiceError e = sup.start(id);
   EXPECT_EQ(e.kind, ServiceError::Kind::MissingBinary);
   EXPECT_NE(e.reason().find("service \"ghost\": missing binary"), std::string::npos) << e.reason();
+}
+
+// A child that fails after the launch started (here: exec, chdir) says why
+// on the control socket, whether it shared fbc's memory until its exec (no
+// filter) or had a copy (a filter); the supervisor then starts the next
+// service as usual.
+TEST_F(LifecycleTest, ChildFailuresBeforeExecAreClassified) {
+  std::string notAProgram = dir.file("not-a-program");
+  std::ofstream(notAProgram) << "neither ELF nor #!\n";
+  ASSERT_EQ(chmod(notAProgram.c_str(), 0755), 0);
+  for (bool filtered : {false, true}) {
+    SCOPED_TRACE(filtered ? "filtered" : "unfiltered");
+    Supervisor sup;
+    ServiceSpec s;
+    s.name = "garbage";
+    s.launch.binary = notAProgram;
+    if (filtered)
+      s.launch.trapped = {syscallNumber("fsync")};
+    ServiceId id = sup.addService(s);
+    ServiceError e = sup.start(id);
+    EXPECT_EQ(e.kind, ServiceError::Kind::LaunchFailed);
+    EXPECT_EQ(e.reason(), "service \"garbage\": launch failed (exec: Exec format error)");
+
+    s.name = "lost";
+    s.launch.binary = FBC_FIXTURE_KV;
+    s.launch.cwd = dir.file("no-such-dir");
+    id = sup.addService(s);
+    e = sup.start(id);
+    EXPECT_EQ(e.kind, ServiceError::Kind::LaunchFailed);
+    EXPECT_EQ(e.reason(), "service \"lost\": launch failed (chdir: No such file or directory)");
+
+    uint16_t port = freePort();
+    s.name = "kv";
+    s.launch.cwd.clear();
+    s.launch.args = {"--port", std::to_string(port), "--wal",
+                     dir.file(filtered ? "f.wal" : "u.wal")};
+    s.health = Healthcheck::tcp("127.0.0.1", port, 5000);
+    id = sup.addService(s);
+    e = sup.start(id);
+    ASSERT_EQ(e.kind, ServiceError::Kind::None) << e.reason();
+    EXPECT_EQ(tcpRequest(port, "SET k v"), "OK");
+    sup.stopAll();
+    EXPECT_FALSE(processAlive(sup.pid(id)));
+  }
 }
 
 TEST_F(LifecycleTest, HealthcheckTimeoutIsClassifiedAndTheServiceStopped) {
