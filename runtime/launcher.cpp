@@ -22,6 +22,7 @@
 #include <pwd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -104,6 +105,10 @@ struct ChildPlan {
   gid_t gid;
   const gid_t *groups;
   size_t groupCount;
+  // Shares our memory with a filter in place: an exec failure goes here
+  // (then kill(self, SIGKILL)), since the failure report on the control
+  // socket could be a trapped syscall nobody answers yet. Null otherwise.
+  std::atomic<int> *execErrno;
 };
 
 [[noreturn]] void childFail(int ctrl, int32_t stage, int err) {
@@ -149,6 +154,7 @@ struct ChildPlan {
     if (getppid() != p.parent)
       _exit(127);
   }
+  long self = 0;
   if (p.filter) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
       childFail(p.ctrl, kNoNewPrivs, errno);
@@ -158,7 +164,7 @@ struct ChildPlan {
     if (probe < 0)
       childFail(p.ctrl, kSeccomp, errno);
     close(probe);
-    long self = syscall(SYS_getpid);
+    self = syscall(SYS_getpid);
     CtrlMsg m{kProbe, 0, probe, 0};
     if (send(p.ctrl, &m, sizeof m, MSG_NOSIGNAL) != sizeof m)
       _exit(127);
@@ -182,6 +188,10 @@ struct ChildPlan {
     syscall(SYS_kill, self, SIGSTOP);
   }
   execve(p.binary, p.argv, p.envp);
+  if (p.filter && p.execErrno) {
+    p.execErrno->store(errno);
+    syscall(SYS_kill, self, SIGKILL);
+  }
   childFail(p.ctrl, kExec, errno);
 }
 
@@ -192,29 +202,30 @@ int childEntry(void *plan) {
 // The child's stack: it runs on its own, never on the caller's.
 constexpr size_t kChildStack = 64 * 1024;
 
-// Starts childMain(plan) in a new process and returns its pid (and pidfd),
-// or -1 with errno. Not fork(): a copy of fbc's address space costs its
-// page tables, and every page either side then writes afterwards a
-// copy-on-write fault with a TLB shootdown across the CPUs our threads run
-// on (most of what a launch cost). Without a filter the child shares our
-// memory and we sleep until it has exec'd or exited (CLONE_VM |
-// CLONE_VFORK, as posix_spawn does): it only makes syscalls, allocates
-// nothing, writes no memory of ours but errno, and runs with every signal
-// blocked until it has reset their dispositions, so none of our handlers
-// ever runs on its side. It gets a copy of our memory instead, as with
-// fork() but without fork()'s atfork handlers and malloc locking, when it
-// has a filter (it stops for the handshake while we still run: a vfork
-// parent would wait for its exec forever) or switches user (a credential
-// change marks the memory's owner undumpable, and that would be fbc).
-pid_t spawnChild(const ChildPlan &plan, bool shareMemory, int &pidfd) {
-  std::unique_ptr<char[]> stack(new char[kChildStack]);
+// Starts childMain(plan) in a new process on `stack` (kChildStack bytes)
+// and returns its pid (and pidfd), or -1 with errno. Not fork(): a copy of
+// fbc's address space costs its page tables, and every page either side
+// then writes afterwards a copy-on-write fault with a TLB shootdown across
+// the CPUs our threads run on (most of what a launch cost). A child that
+// shares our memory (CLONE_VM, as posix_spawn does) only makes syscalls,
+// allocates nothing, writes no memory of ours but errno (and execErrno),
+// and runs with every signal blocked until it has reset their
+// dispositions, so none of our handlers ever runs on its side. Without a
+// filter we sleep until its exec or exit (CLONE_VFORK). With one it stops
+// for the handshake while we run (a vfork parent would wait for its exec
+// forever), and launch() waits for its exec before its stack and plan go.
+// It gets a copy of our memory instead, as with fork() but without fork()'s
+// atfork handlers and malloc locking, when it switches user (a credential
+// change marks the memory's owner undumpable, and that would be fbc) or its
+// filter traps exec (launch() could not wait for an exec nobody answers).
+pid_t spawnChild(const ChildPlan &plan, char *stack, bool shareMemory, bool vfork, int &pidfd) {
   sigset_t all, old;
   sigfillset(&all);
   // Raw: glibc's sigprocmask leaves its own two signals unblocked.
   syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, _NSIG / 8);
-  int flags = CLONE_PIDFD | SIGCHLD | (shareMemory ? CLONE_VM | CLONE_VFORK : 0);
-  pid_t pid =
-      clone(childEntry, stack.get() + kChildStack, flags, const_cast<ChildPlan *>(&plan), &pidfd);
+  int flags = CLONE_PIDFD | SIGCHLD | (shareMemory ? CLONE_VM : 0) |
+              (shareMemory && vfork ? CLONE_VFORK : 0);
+  pid_t pid = clone(childEntry, stack + kChildStack, flags, const_cast<ChildPlan *>(&plan), &pidfd);
   int savedErrno = errno;
   syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, nullptr, _NSIG / 8);
   errno = savedErrno;
@@ -223,6 +234,23 @@ pid_t spawnChild(const ChildPlan &plan, bool shareMemory, int &pidfd) {
 
 std::string errnoText(int e) {
   return std::strerror(e);
+}
+
+LaunchError execFailure(int e) {
+  return {e == ENOENT || e == EACCES ? LaunchError::Kind::MissingBinary : LaunchError::Kind::Exec,
+          std::string(stageName(kExec)) + ": " + errnoText(e)};
+}
+
+// Whether the filter may trap exec itself.
+bool trapsExec(const LaunchSpec &spec) {
+  for (const char *name : {"execve", "execveat"}) {
+    int nr = syscallNumber(name);
+    if (std::find(spec.trapped.begin(), spec.trapped.end(), nr) != spec.trapped.end() ||
+        std::any_of(spec.conditional.begin(), spec.conditional.end(),
+                    [&](const ConditionalTrap &c) { return c.nr == nr; }))
+      return true;
+  }
+  return false;
 }
 
 void closeFd(int &fd) {
@@ -382,9 +410,15 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
                  uid,
                  gid,
                  groups.data(),
-                 groups.size()};
+                 groups.size(),
+                 nullptr};
+  bool shareMemory = spec.user.empty() && !trapsExec(spec);
+  std::atomic<int> execErrno{0};
+  if (shareMemory && spec.filtered())
+    plan.execErrno = &execErrno;
+  std::unique_ptr<char[]> stack(new char[kChildStack]);
   int pidfd = -1;
-  pid_t pid = spawnChild(plan, !spec.filtered() && spec.user.empty(), pidfd);
+  pid_t pid = spawnChild(plan, stack.get(), shareMemory, !spec.filtered(), pidfd);
   int savedErrno = errno;
   close(ctrl[1]);
   close(outPipe[1]);
@@ -455,11 +489,29 @@ bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err) {
     out.syncWakeUp = ioctl(out.listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags) == 0;
     out.killableWait = seccompKillableWaitSupported();
     kill(pid, SIGCONT);
+    if (plan.execErrno) {
+      // It runs on our memory until its exec (EOF: the socket's child end
+      // is close-on-exec) or its death.
+      do
+        n = recv(out.ctrlFd, &m, sizeof m, 0);
+      while (n < 0 && errno == EINTR);
+      closeFd(out.ctrlFd);
+      if (n != 0)
+        return failed(LaunchError::Kind::Spawn,
+                      "waiting for the exec: " +
+                          (n < 0 ? errnoText(errno) : std::string("unexpected message")));
+      if (int e = execErrno.load()) {
+        LaunchError why = execFailure(e);
+        return failed(why.kind, std::move(why.message));
+      }
+    }
   }
   return true;
 }
 
 bool awaitExec(Launched &l, LaunchError &err) {
+  if (l.ctrlFd < 0)
+    return true; // launch() saw the exec
   CtrlMsg m{};
   ssize_t n;
   do
@@ -467,10 +519,9 @@ bool awaitExec(Launched &l, LaunchError &err) {
   while (n < 0 && errno == EINTR);
   closeFd(l.ctrlFd);
   if (n == sizeof m && m.kind == kFailure) {
-    err = {m.stage == kExec && (m.value == ENOENT || m.value == EACCES)
-               ? LaunchError::Kind::MissingBinary
-               : LaunchError::Kind::Exec,
-           std::string(stageName(m.stage)) + ": " + errnoText(m.value)};
+    err = m.stage == kExec ? execFailure(m.value)
+                           : LaunchError{LaunchError::Kind::Exec, std::string(stageName(m.stage)) +
+                                                                      ": " + errnoText(m.value)};
     return false;
   }
   return true; // EOF: the close-on-exec end went away with a successful exec

@@ -1,9 +1,10 @@
 // Starts one service process under a seccomp user-notification filter and
 // hands its listener fd to the supervisor without a race.
 //
-// The child (clone, then only raw syscalls: the parent may be threaded;
-// without a filter or a user it shares our memory and we sleep until its
-// exec, as with vfork: launcher.cpp, spawnChild):
+// The child (clone, then only raw syscalls: the parent may be threaded; it
+// shares our memory until its exec, and launch() returns only after that
+// exec, unless it switches user or its filter traps exec: then it gets a
+// copy, as with fork; launcher.cpp, spawnChild):
 //   write "0" to each cgroup.procs fd  joins the leaf's service cgroups
 //   setpgid(0, 0)                     its own process group, killed as a whole
 //   PR_SET_PDEATHSIG(SIGKILL)         dies with the supervisor's thread
@@ -30,8 +31,11 @@
 // the child was stopped, before the exec that closes it: no race.
 //
 // An exec failure is reported on the control socket (whose child end is
-// close-on-exec, so EOF means the exec succeeded). That report may itself be
-// a trapped syscall, so the caller serves the listener before awaitExec().
+// close-on-exec, so EOF means the exec succeeded). With a filter that
+// report may itself be a trapped syscall: a child sharing our memory
+// leaves its errno there and kills itself instead (launch() reads it); one
+// with a copy reports on the socket, so the caller serves the listener
+// before awaitExec().
 //
 // `kill` is reserved: a filter that trapped it would stop the handshake, so
 // buildNotifyFilter's callers never get it in a trap set (launch refuses).
@@ -87,8 +91,9 @@ struct Launched {
   std::string resolvedBinary;
 };
 
-// Forks, installs the filter, takes the listener and lets the child go on
-// to exec. On failure nothing is left running and every fd is closed.
+// Starts the child, installs the filter, takes the listener and lets the
+// child go on to exec. On failure nothing is left running and every fd is
+// closed.
 bool launch(const LaunchSpec &spec, Launched &out, LaunchError &err);
 // Blocks until the child has exec'd (true) or reported an exec failure.
 bool awaitExec(Launched &l, LaunchError &err);

@@ -368,22 +368,24 @@ TEST_F(LifecycleTest, MissingBinaryIsClassified) {
   EXPECT_NE(e.reason().find("service \"ghost\": missing binary"), std::string::npos) << e.reason();
 }
 
-// A child that fails after the launch started (here: exec, chdir) says why
-// on the control socket, whether it shared fbc's memory until its exec (no
-// filter) or had a copy (a filter); the supervisor then starts the next
+// A child that fails after the launch started (here: exec, chdir) says why,
+// however it was started (launcher.cpp, spawnChild): sharing fbc's memory
+// with fbc asleep until its exec (no filter), sharing it with a filter in
+// place (the exec's errno left in fbc's memory), or with a copy of it (a
+// filter that traps exec itself); the supervisor then starts the next
 // service as usual.
 TEST_F(LifecycleTest, ChildFailuresBeforeExecAreClassified) {
   std::string notAProgram = dir.file("not-a-program");
   std::ofstream(notAProgram) << "neither ELF nor #!\n";
   ASSERT_EQ(chmod(notAProgram.c_str(), 0755), 0);
-  for (bool filtered : {false, true}) {
-    SCOPED_TRACE(filtered ? "filtered" : "unfiltered");
+  for (std::string trapped : {"", "fsync", "execve"}) {
+    SCOPED_TRACE("trapped: " + trapped);
     Supervisor sup;
     ServiceSpec s;
     s.name = "garbage";
     s.launch.binary = notAProgram;
-    if (filtered)
-      s.launch.trapped = {syscallNumber("fsync")};
+    if (!trapped.empty())
+      s.launch.trapped = {syscallNumber(trapped)};
     ServiceId id = sup.addService(s);
     ServiceError e = sup.start(id);
     EXPECT_EQ(e.kind, ServiceError::Kind::LaunchFailed);
@@ -400,8 +402,7 @@ TEST_F(LifecycleTest, ChildFailuresBeforeExecAreClassified) {
     uint16_t port = freePort();
     s.name = "kv";
     s.launch.cwd.clear();
-    s.launch.args = {"--port", std::to_string(port), "--wal",
-                     dir.file(filtered ? "f.wal" : "u.wal")};
+    s.launch.args = {"--port", std::to_string(port), "--wal", dir.file(trapped + ".wal")};
     s.health = Healthcheck::tcp("127.0.0.1", port, 5000);
     id = sup.addService(s);
     e = sup.start(id);
