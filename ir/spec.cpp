@@ -69,21 +69,26 @@ const char *proxyActionName(ProxyAction a) {
   return "error";
 }
 
-std::string ProxyRule::display() const {
-  std::string out = std::string(proxyActionName(action)) + "(";
-  bool first = true;
-  auto arg = [&](std::string_view k, const std::string &v) {
-    out += first ? "" : ", ";
-    first = false;
-    out.append(k).append("=").append(v);
-  };
+std::string ProxyRule::matchers() const {
+  std::string out;
   for (auto [k, v] : {std::pair<std::string_view, const std::string *>{"method", &method},
                       {"path", &path},
                       {"query", &query},
                       {"command", &command},
                       {"key", &key}})
     if (!v->empty())
-      arg(k, quote(*v));
+      out.append(out.empty() ? "" : ", ").append(k).append("=").append(quote(*v));
+  return out;
+}
+
+std::string ProxyRule::display() const {
+  std::string out = std::string(proxyActionName(action)) + "(" + matchers();
+  bool first = out.back() == '(';
+  auto arg = [&](std::string_view k, const std::string &v) {
+    out += first ? "" : ", ";
+    first = false;
+    out.append(k).append("=").append(v);
+  };
   if (!code.empty())
     arg("status", quote(code));
   else if (status)

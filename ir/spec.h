@@ -163,6 +163,9 @@ struct ProxyRule {
   // "error(path=\"/orders*\", status=503)": the rule as written, for plans
   // and events (one formatter: ir/spec.cpp).
   std::string display() const;
+  // Its matchers alone, as display() writes them: "method=\"GET\", path=\"/x\""
+  // ("" for a rule that matches every unit).
+  std::string matchers() const;
 };
 
 // Why `r` cannot apply to an interface speaking `protocol` ("" when it

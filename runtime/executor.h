@@ -236,7 +236,9 @@ private:
   uint64_t pushProxyRules(star::Thread &t, const char *who, const std::string &service,
                           const std::string &iface, const std::vector<ir::ProxyRule> &rules,
                           const ir::Loc &at);
-  void popProxyRules(uint64_t scope); // proxy_fault_removed with each rule's hits
+  // Pops a proxy scope: proxy_fault_removed with each rule's matches and
+  // hits, preceded by fault_zero_traffic for a rule that matched nothing.
+  void popProxyRules(uint64_t scope);
   // The proxy port of svc.iface in the running test, if it has one.
   std::optional<uint16_t> proxyPort(const std::string &service, const std::string &iface) const;
 
@@ -272,7 +274,7 @@ private:
   struct ProxyScope {
     uint64_t id;
     size_t iface;
-    std::vector<std::string> rules; // display(), for proxy_fault_removed
+    std::vector<ir::ProxyRule> rules; // as written, for proxy_fault_removed
   };
   std::vector<ProxyScope> proxyScopes_;
   BodyThreads body_; // the body's Starlark threads, their lock and cancellation

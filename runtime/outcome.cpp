@@ -49,7 +49,13 @@ std::vector<const FaultSummary *> TestOutcome::bypassedRules() const {
   return out;
 }
 
+std::string FaultSummary::target() const {
+  return isProtocolRule() ? service + "." + interface : service;
+}
+
 std::string FaultSummary::ruleText() const {
+  if (isProtocolRule())
+    return rule;
   std::string s = syscall;
   if (action == "deny")
     s += "=deny(" + errnoName + ")";
@@ -65,7 +71,7 @@ std::string FaultSummary::ruleText() const {
 }
 
 std::string FaultSummary::bypassedText() const {
-  return service + " " + ruleText() + " (" + hint + ")";
+  return target() + " " + ruleText() + " (" + hint + ")";
 }
 
 void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire) {
@@ -92,22 +98,30 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
                                          const std::vector<std::string> &names) {
   std::vector<FaultSummary> out;
   std::vector<std::pair<ServiceId, size_t>> open;
-  // The open rule event `e` names: the latest applied of that service,
-  // keyword, label and action (scopes end innermost first).
+  // The open rule event `e` names: the latest applied of that service and
+  // keyword, label and action, or interface and rule (scopes end innermost
+  // first).
   auto openRule = [&](const TraceEvent &e) -> FaultSummary * {
+    std::string iface = e.field("interface"), rule = e.field("rule");
     std::string sc = e.field("syscall"), label = e.field("label"), action = e.field("action");
     action = action.substr(0, action.find('('));
     for (auto it = open.rbegin(); it != open.rend(); ++it) {
       FaultSummary &f = out[it->second];
-      if (it->first == e.service && f.syscall == sc && f.label == label && f.action == action)
+      if (it->first != e.service || f.interface != iface)
+        continue;
+      if (iface.empty() ? f.syscall == sc && f.label == label && f.action == action
+                        : f.rule == rule)
         return &f;
     }
     return nullptr;
   };
+  auto serviceName = [&](ServiceId id) -> std::string {
+    return id < names.size() ? names[id] : "test";
+  };
   for (const TraceEvent &e : events) {
     if (e.type == EventType::FaultApplied) {
       FaultSummary f;
-      f.service = e.service < names.size() ? names[e.service] : "test";
+      f.service = serviceName(e.service);
       f.syscall = e.field("syscall");
       std::string action = e.field("action");
       f.action = action.substr(0, action.find('('));
@@ -119,7 +133,16 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
       f.path = e.field("path");
       open.emplace_back(e.service, out.size());
       out.push_back(std::move(f));
-    } else if (e.type == EventType::FaultRemoved) {
+    } else if (e.type == EventType::ProxyFaultApplied) {
+      FaultSummary f;
+      f.service = serviceName(e.service);
+      f.interface = e.field("interface");
+      f.protocol = e.field("protocol");
+      f.rule = e.field("rule");
+      f.action = f.rule.substr(0, f.rule.find('('));
+      open.emplace_back(e.service, out.size());
+      out.push_back(std::move(f));
+    } else if (e.type == EventType::FaultRemoved || e.type == EventType::ProxyFaultRemoved) {
       if (FaultSummary *f = openRule(e)) {
         f->hits = std::strtoull(e.field("hits").c_str(), nullptr, 10);
         f->matches = std::strtoull(e.field("matches").c_str(), nullptr, 10);
@@ -127,12 +150,13 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
                                 [&](const auto &o) { return &out[o.second] == f; }));
       }
     } else if (e.type == EventType::FaultZeroTraffic) {
-      // Recorded just before its rule's fault_removed.
+      // Recorded just before its rule's fault_removed (proxy_fault_removed).
       if (FaultSummary *f = openRule(e)) {
         f->zeroTraffic = true;
         f->watched = e.field("watched");
         f->seenPaths = e.field("seen_paths");
         f->seenDestinations = e.field("seen_destinations");
+        f->seenRequests = e.field("seen_requests");
         f->hint = e.field("hint");
         f->faultBypassed = e.field("bypassed") == "true";
       }

@@ -37,28 +37,37 @@ struct RunWarning {
 enum class Result { Pass, Fail, Error, Inconclusive, Halted };
 const char *resultName(Result r); // "pass", "fail", "error", "inconclusive", "halted"
 
-// One fault rule's life in a test: applied, then removed with its hits.
+// One fault rule's life in a test: applied, then removed with its hits. A
+// syscall rule (fault_applied/fault_removed) or a protocol rule on an
+// interface's proxy (proxy_fault_applied/proxy_fault_removed: `interface`
+// set, `rule` its display()).
 struct FaultSummary {
   std::string service;
   std::string syscall; // the keyword
-  std::string action;  // deny | delay | allow
+  std::string action;  // deny | delay | allow | trace; a protocol rule's response | error | ...
   std::string errnoName;
   std::string delay; // "500ms" for delay
   std::string label;
   std::string path;
+  std::string interface, protocol, rule; // a protocol rule: "public", "http", "error(...)"
   uint64_t hits = 0;
-  uint64_t matches = 0; // syscalls that passed its filters (hits: those it fired on)
+  uint64_t matches = 0; // syscalls (requests) that passed its filters (hits: those it fired on)
   // Removed without one match (its fault_zero_traffic event): what it
   // watched and what it saw instead, and whether its whole fault saw
   // nothing (the event's `bypassed`: no deny/delay rule of the same
-  // assumption or fault() call matched either).
+  // assumption or fault() call matched either; for protocol rules, no rule
+  // of the same scope).
   bool zeroTraffic = false;
   bool faultBypassed = false;
-  std::string watched, seenPaths, seenDestinations, hint;
+  std::string watched, seenPaths, seenDestinations, seenRequests, hint;
 
-  // A deny or delay rule whose fault never happened.
+  bool isProtocolRule() const { return !interface.empty(); }
+  // A deny or delay rule (or a protocol rule) whose fault never happened.
   bool bypassed() const { return zeroTraffic && faultBypassed; }
-  // "fsync=deny(EIO) path=\"**/x\" label=\"wal\"" (a trace rule: "fsync").
+  // What it was on: "kv", or a protocol rule's "api.public".
+  std::string target() const;
+  // "fsync=deny(EIO) path=\"**/x\" label=\"wal\"" (a trace rule: "fsync"), or
+  // a protocol rule as written, "error(path=\"/x\", status=503)".
   std::string ruleText() const;
   // A bypassed rule in one line: "kv fsync=deny(EIO) (no fsync/fdatasync
   // call of kv reached the rule while it was in force)".
@@ -83,7 +92,8 @@ struct TestOutcome {
   std::string expectation; // fault_scenario / matrix cell
   bool expectationViolated = false;
   // The body passed but none of the deny/delay rules below ever matched a
-  // syscall (FaultSummary::bypassed): decideFaultVerdict() sets it.
+  // syscall, or none of a proxy scope's rules a request
+  // (FaultSummary::bypassed): decideFaultVerdict() sets it.
   bool faultBypassed = false;
   // Strict L1 determinism failed the test (unmediated_io.h: the reason says
   // which category, service and syscall).
@@ -106,7 +116,8 @@ struct TestOutcome {
 
 // The verdicts that follow from a finished row's trace, decided here and
 // nowhere else (call once o.faults is filled): a pass with a deny/delay
-// rule that never matched a syscall is fault_bypassed (still a pass, exit
+// rule that never matched a syscall (or a protocol rule no request
+// matched) is fault_bypassed (still a pass, exit
 // code 0); with require_faults_fire it is a failure instead, its reason
 // naming each rule and what it saw.
 void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire);

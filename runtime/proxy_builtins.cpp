@@ -15,6 +15,10 @@
 #include "runtime/proxy.h"
 #include "runtime/supervisor.h"
 
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+
 namespace fbc::rt {
 
 using ir::builtins::InterfaceRefValue;
@@ -39,6 +43,57 @@ std::vector<ir::ProxyRule> ruleArgs(star::Thread &t, const char *who, const Inte
   if (out.empty())
     t.fail(prefix + " requires at least one protocol fault, e.g. error(path=\"/*\", status=503)");
   return out;
+}
+
+// What a rule on `protocol` decides one at a time, singular and plural.
+std::pair<std::string, std::string> unitNouns(const ir::ProxyRule &r, const std::string &protocol) {
+  if (r.perConnection)
+    return {"connection", "connections"};
+  if (!findProxyProtocol(protocol))
+    return {"TCP chunk", "TCP chunks"};
+  if (protocol == "http")
+    return {"HTTP request", "HTTP requests"};
+  if (protocol == "redis")
+    return {"Redis command", "Redis commands"};
+  return {"Postgres query", "Postgres queries"};
+}
+
+// fault_zero_traffic's fields for protocol rule `r` on `where`
+// ("api.public"), removed without one match: what it watched, what it saw
+// instead, and whether its whole scope saw nothing (`bypassed`: every
+// protocol rule is a fault, none is an observation).
+std::vector<std::pair<std::string, std::string>>
+proxyZeroTrafficFields(const ProxyEndpoint &ep, const std::string &where, const ir::ProxyRule &r,
+                       const ProxyRuleStats &st, bool scopeMatched) {
+  auto [unit, units] = unitNouns(r, ep.protocol);
+  std::vector<std::pair<std::string, std::string>> f{
+      {"interface", ep.interface},
+      {"protocol", ep.protocol},
+      {"rule", r.display()},
+      {"watched", units},
+      {"passed_over", std::to_string(st.passedOver)}};
+  if (!st.seen.empty())
+    f.emplace_back("seen_requests", llvm::join(st.seen, ", "));
+  if (st.unframed)
+    f.emplace_back("unframed_chunks", std::to_string(st.unframed));
+  std::string hint;
+  if (st.passedOver == 1)
+    hint = "the one " + unit + " to " + where + " did not match " + r.matchers();
+  else if (st.passedOver > 1)
+    hint = "none of the " + std::to_string(st.passedOver) + " " + units + " to " + where +
+           " matched " + r.matchers();
+  else
+    hint = "no " + unit + " to " + where + " reached the rule";
+  hint += " while it was in force";
+  if (st.unframed)
+    hint += std::string(st.unframed == 1 ? "; the chunk it saw was" : "; the chunks it saw were") +
+            " not " + ep.protocol + " (relayed as TCP), which " + ir::proxyActionName(r.action) +
+            "() cannot answer";
+  if (scopeMatched)
+    hint += " (not bypassed: another rule of the same fault matched)";
+  f.emplace_back("hint", hint);
+  f.emplace_back("bypassed", scopeMatched ? "false" : "true");
+  return f;
 }
 
 } // namespace
@@ -85,7 +140,7 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
       ir::RuleSite site{r.loc, at, std::string(ir::proxyActionName(r.action)), int(ep.service)};
       s.decisionOverride = leafOverride(t, who, site, s.siteKey, s.leafBits);
     }
-    scope.rules.push_back(r.display());
+    scope.rules.push_back(r);
     sup_->trace().record(EventType::ProxyFaultApplied, ep.service,
                          {{"interface", iface}, {"protocol", ep.protocol}, {"rule", r.display()}});
     specs.push_back(std::move(s));
@@ -96,19 +151,30 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
 }
 
 void Executor::popProxyRules(uint64_t id) {
-  for (auto it = proxyScopes_.begin(); it != proxyScopes_.end(); ++it) {
-    if (it->id != id)
-      continue;
-    const ProxyEndpoint &ep = proxies_->endpoints()[it->iface];
-    for (const ProxyRuleStats &st : proxies_->rules().pop(id))
-      sup_->trace().record(EventType::ProxyFaultRemoved, ep.service,
-                           {{"interface", ep.interface},
-                            {"protocol", ep.protocol},
-                            {"rule", st.rule},
-                            {"hits", std::to_string(st.fires)}});
-    proxyScopes_.erase(it);
+  auto it = std::find_if(proxyScopes_.begin(), proxyScopes_.end(),
+                         [&](const ProxyScope &s) { return s.id == id; });
+  if (it == proxyScopes_.end())
     return;
+  const ProxyEndpoint &ep = proxies_->endpoints()[it->iface];
+  std::vector<ProxyRuleStats> stats = proxies_->rules().pop(id);
+  // A scope is one fault (an assumption's rules=, or one call's rules):
+  // it happened if any of its rules matched.
+  bool matched = std::any_of(stats.begin(), stats.end(),
+                             [](const ProxyRuleStats &s) { return s.matches > 0; });
+  std::string where = sup_->trace().serviceName(ep.service) + "." + ep.interface;
+  for (size_t i = 0; i < stats.size() && i < it->rules.size(); ++i) {
+    const ir::ProxyRule &r = it->rules[i];
+    if (stats[i].matches == 0)
+      sup_->trace().record(EventType::FaultZeroTraffic, ep.service,
+                           proxyZeroTrafficFields(ep, where, r, stats[i], matched));
+    sup_->trace().record(EventType::ProxyFaultRemoved, ep.service,
+                         {{"interface", ep.interface},
+                          {"protocol", ep.protocol},
+                          {"rule", r.display()},
+                          {"matches", std::to_string(stats[i].matches)},
+                          {"hits", std::to_string(stats[i].fires)}});
   }
+  proxyScopes_.erase(it);
 }
 
 Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,

@@ -58,7 +58,8 @@ uint64_t ProxyRuleTable::push(std::vector<ProxyRuleSpec> specs) {
   Scope scope{nextScope_++, {}};
   for (size_t i = 0; i < specs.size(); ++i) {
     ProxyRuleSpec &s = specs[i];
-    Rule r{{}, llvm::StringRef(ruleMethod(s.rule)).upper(), ruleTarget(s.rule), SplitMix64(0)};
+    Rule r{{}, llvm::StringRef(ruleMethod(s.rule)).upper(), ruleTarget(s.rule), SplitMix64(0), 0,
+           {}};
     // As for syscall rules: the stream depends on the run seed and on what
     // the rule is and where it was pushed, never on other rules' traffic.
     r.rng = SplitMix64(seed_ ^ hashName(s.siteKey) ^ (scope.id * 0x9e3779b97f4a7c15ULL) ^
@@ -77,8 +78,8 @@ std::vector<ProxyRuleStats> ProxyRuleTable::pop(uint64_t scope) {
       std::find_if(scopes_.begin(), scopes_.end(), [&](const Scope &s) { return s.id == scope; });
   if (it == scopes_.end())
     return out;
-  for (const Rule &r : it->rules)
-    out.push_back({r.spec.rule.display(), r.matches, r.fires});
+  for (Rule &r : it->rules)
+    out.push_back(std::move(r.stats));
   scopes_.erase(it);
   return out;
 }
@@ -94,7 +95,7 @@ bool ProxyRuleTable::hasConnectionRules(size_t iface) const {
 
 // One matching occurrence: pinned by the leaf, else the rule's own coin.
 bool ProxyRuleTable::fires(Rule &r) {
-  ++r.matches;
+  ++r.stats.matches;
   uint64_t k = r.occurrences++;
   std::optional<bool> pinned;
   if (r.spec.decisionOverride)
@@ -103,8 +104,18 @@ bool ProxyRuleTable::fires(Rule &r) {
   // Draw only for real probabilities, as syscall rules do.
   bool fire = pinned ? *pinned : p >= 1.0 || (p > 0.0 && r.rng.nextDouble() < p);
   if (fire)
-    ++r.fires;
+    ++r.stats.fires;
   return fire;
+}
+
+void ProxyRuleTable::notePassedOver(Rule &r, const std::string &method, const std::string &target) {
+  ProxyRuleStats &st = r.stats;
+  ++st.passedOver;
+  if (st.seen.size() >= kMaxSeen)
+    return;
+  std::string unit = clippedField(method.empty() ? target : method + " " + target, 80);
+  if (std::find(st.seen.begin(), st.seen.end(), unit) == st.seen.end())
+    st.seen.push_back(std::move(unit));
 }
 
 ProxyDecision ProxyRuleTable::decide(size_t iface, ProxyUnit unit, const std::string &method,
@@ -118,10 +129,14 @@ ProxyDecision ProxyRuleTable::decide(size_t iface, ProxyUnit unit, const std::st
       if (r.spec.interface != iface || pr.perConnection != (unit == ProxyUnit::Connection))
         continue;
       bool replies = pr.action == ir::ProxyAction::Respond || pr.action == ir::ProxyAction::Error;
-      if (replies && unit == ProxyUnit::Chunk)
+      if (replies && unit == ProxyUnit::Chunk) {
+        ++r.stats.unframed;
         continue;
-      if (!proxyGlobMatch(r.method, upperMethod) || !proxyGlobMatch(r.target, target))
+      }
+      if (!proxyGlobMatch(r.method, upperMethod) || !proxyGlobMatch(r.target, target)) {
+        notePassedOver(r, method, target);
         continue;
+      }
       if (!fires(r))
         continue;
       if (!pr.label.empty())

@@ -51,9 +51,15 @@ struct ProxyDecision {
 // decide one: they can only delay or drop it.
 enum class ProxyUnit { Connection, Request, Chunk };
 
+// What one rule saw while it was in force, reported when its scope is
+// popped. A rule that saw units of its kind but matched none of them keeps
+// the first kMaxSeen distinct ones ("GET /health", "SET k", a query) for
+// its fault_zero_traffic event.
 struct ProxyRuleStats {
-  std::string rule; // display()
   uint64_t matches = 0, fires = 0;
+  uint64_t passedOver = 0;       // units of its kind that reached it and did not match
+  uint64_t unframed = 0;         // chunks a response()/error() rule could not answer
+  std::vector<std::string> seen; // first-seen order, distinct, clipped
 };
 
 class ProxyRuleTable {
@@ -76,13 +82,15 @@ private:
     ProxyRuleSpec spec;
     std::string method, target; // globs (proxyGlobMatch); method upper-cased
     SplitMix64 rng;
-    uint64_t occurrences = 0, matches = 0, fires = 0;
+    uint64_t occurrences = 0;
+    ProxyRuleStats stats;
   };
   struct Scope {
     uint64_t id;
     std::vector<Rule> rules;
   };
   bool fires(Rule &r);
+  static void notePassedOver(Rule &r, const std::string &method, const std::string &target);
 
   mutable std::mutex mu_;
   uint64_t seed_ = 0;

@@ -143,6 +143,8 @@ void zeroTrafficLines(std::string &out, const FaultSummary &f, const char *inden
     out += indent + std::string("paths seen instead: ") + f.seenPaths + "\n";
   if (!f.seenDestinations.empty())
     out += indent + std::string("destinations seen instead: ") + f.seenDestinations + "\n";
+  if (!f.seenRequests.empty())
+    out += indent + std::string("requests seen instead: ") + f.seenRequests + "\n";
 }
 
 // I/O the rules could not see (unmediated_io events): one line per service,
@@ -198,10 +200,14 @@ void proxyLines(const RunReport &r, const TestOutcome &t, std::string &out) {
       line += "  [" + l + "]";
     out += line + "\n";
   }
-  for (const TraceEvent &e : t.events)
-    if (e.type == EventType::ProxyFaultRemoved)
-      out += "  proxy rule on " + serviceName(r, e.service) + "." + e.field("interface") + ": " +
-             e.field("rule") + " (" + e.field("hits") + " hits)\n";
+  for (const FaultSummary &f : t.faults) {
+    if (!f.isProtocolRule())
+      continue;
+    out += "  proxy rule on " + f.target() + ": " + f.rule + " (" + std::to_string(f.hits) +
+           " hits)\n";
+    if (f.zeroTraffic)
+      zeroTrafficLines(out, f, "    ");
+  }
 }
 
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
@@ -243,6 +249,8 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   }
   proxyLines(r, t, out);
   for (const FaultSummary &f : t.faults) {
+    if (f.isProtocolRule())
+      continue; // proxyLines'
     bool tracing = f.action == "trace";
     out += std::string(tracing ? "  trace rule on " : "  fault rule on ") + f.service + ": " +
            ruleText(f);
@@ -379,7 +387,7 @@ void matrixTable(std::string &out, const MatrixView &m) {
         out += "Fault bypassed (the cell passed, its fault never fired):\n";
       header = true;
       for (const FaultSummary *r : it->second->bypassedRules()) {
-        out += "  " + s + " × " + f + ": " + r->service + " " + r->ruleText() + "\n";
+        out += "  " + s + " × " + f + ": " + r->target() + " " + r->ruleText() + "\n";
         zeroTrafficLines(out, *r, "    ");
       }
     }
@@ -394,12 +402,19 @@ std::string rfc3339(int64_t ns) {
   return fmt("%s.%09lldZ", buf, static_cast<long long>(ns % 1000000000));
 }
 
-// "bypassed_rules": the reference's [{service, syscall, action, label?}].
+// "bypassed_rules": the reference's [{service, syscall, action, label?}];
+// a protocol rule is {service, interface, rule}.
 void writeBypassedRules(ir::JsonWriter &w, const TestOutcome &t) {
   w.key("bypassed_rules").beginArray();
   for (const FaultSummary *f : t.bypassedRules()) {
     w.beginObject();
     w.field("service", f->service);
+    if (f->isProtocolRule()) {
+      w.field("interface", f->interface);
+      w.field("rule", f->rule);
+      w.endObject();
+      continue;
+    }
     w.field("syscall", f->syscall);
     w.field("action", f->action);
     if (!f->label.empty())
@@ -546,8 +561,11 @@ std::string formatJsonReport(const RunReport &r) {
       w.field("fault", t.fault);
       w.field("outcome", t.outcomeWord());
     }
+    // Syscall rules; protocol rules are their proxy_fault_* events.
     w.key("faults").beginArray();
     for (const FaultSummary &f : t.faults) {
+      if (f.isProtocolRule())
+        continue;
       w.beginObject();
       w.field("service", f.service);
       w.field("syscall", f.syscall);

@@ -33,12 +33,15 @@ enum class EventType : uint8_t {
   TraceTruncated, // the trace reached kMaxTraceEvents; later events were dropped
   // A fault rule removed without ever matching (fields: syscall, action,
   // label?, path?, watched, passed_over, seen_paths?, seen_destinations?,
-  // unresolved_paths?, hint): recorded just before its fault_removed.
+  // unresolved_paths?, fault?, hint, bypassed): recorded just before its
+  // fault_removed. For a protocol rule: interface, protocol, rule, watched,
+  // passed_over, seen_requests?, unframed_chunks?, hint, bypassed, just
+  // before its proxy_fault_removed.
   FaultZeroTraffic,
   UnmediatedIo,      // I/O the rules cannot see (unmediated_io.h): category, syscall, pid, detail?
   Proxy,             // a proxy rule decided a request (runtime/proxy.h)
   ProxyFaultApplied, // fields: interface, protocol, rule
-  ProxyFaultRemoved, // fields: interface, protocol, rule, hits
+  ProxyFaultRemoved, // fields: interface, protocol, rule, matches, hits
 };
 
 // A test's trace keeps at most this many syscall events (a deny hit in a

@@ -144,12 +144,49 @@ TEST(FbcRunProxy, ExhaustiveAndStochasticModes) {
 // Bytes that are not the interface's protocol (proxy_not_http.star: the
 // kv store's line protocol on an interface declared http) are relayed as
 // plain TCP: error() cannot answer them and never fires (fbc crashed here
-// once, answering through a codec that had given up), drop() still does.
+// once, answering through a codec that had given up: the test is
+// fault_bypassed, its hint says why), drop() still does.
 TEST(FbcRunProxy, BytesNotOfTheProtocolAreRelayedNotAnswered) {
   ProxySpec spec("proxy_not_http");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
   checkGolden("proxy_not_http", normalized(r.out, spec));
+}
+
+// A protocol rule no request matched (proxy_bypassed.star): the test is
+// PASS (fault_bypassed), the rule followed by its fault_zero_traffic hint
+// and the requests it saw instead; a rule that fires stays a plain pass;
+// an idle rule beside one that matched is listed but not bypassed;
+// require_faults_fire=True fails the scenario naming the rule; the matrix
+// cell reads fault_bypassed. Text and JSON compared whole; the bundle's
+// summary and the JUnit XML count and name them as for syscall rules.
+TEST(FbcRunProxy, RulesThatNeverFiredAreFaultBypassed) {
+  ProxySpec spec("proxy_bypassed");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--bundle", "run.fb", "--junit", "junit.xml"},
+                    spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  FbcRun inspect = runFbc({"inspect", "run.fb"}, spec.dir.path());
+  EXPECT_TRUE(contains(inspect.out, "\nTests: 6 total, 5 passed (2 fault_bypassed), 1 failed, 0 "
+                                    "errored, 0 inconclusive, 0 halted\n"))
+      << inspect.out << inspect.err;
+  std::string xml = readFile(spec.dir.file("junit.xml"));
+  EXPECT_TRUE(contains(xml, "status=\"fault_bypassed\">\n      <system-out>fault_bypassed: "
+                            "api.public error(path=&quot;/orders/*&quot;, status=503) (none of "
+                            "the 2 HTTP requests to api.public matched"))
+      << xml;
+  for (const char *s :
+       {"--- PASS (fault_bypassed): test_route_nobody_requests (",
+        "--- PASS: test_route_requested (", "--- PASS: test_one_of_two_rules_matched (",
+        "--- FAIL: test_orders_must_fire (",
+        "  reason: require_faults_fire: 1 fault rule never fired: api.public "
+        "error(path=\"/orders/*\", status=503) (none of the 2 HTTP requests to "
+        "api.public matched path=\"/orders/*\" while it was in force)\n"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  checkGolden("proxy_bypassed", normalized(r.out, spec));
+  FbcRun j =
+      runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json"}, spec.dir.path());
+  EXPECT_EQ(j.exit, 2) << j.out << j.err;
+  checkGolden("proxy_bypassed", normalized(normalizeJson(j.out, spec), spec), ".json");
 }
 
 // plan = run for the proxy specs: `fbc plan`'s total is the rows `fbc run`
@@ -158,7 +195,8 @@ TEST(FbcRunProxy, BytesNotOfTheProtocolAreRelayedNotAnswered) {
 class PlanEqualsRun : public testing::TestWithParam<const char *> {};
 
 INSTANTIATE_TEST_SUITE_P(FbcRunProxy, PlanEqualsRun,
-                         testing::Values("proxy", "proxy_connections", "proxy_exhaustive"),
+                         testing::Values("proxy", "proxy_connections", "proxy_exhaustive",
+                                         "proxy_bypassed"),
                          [](const testing::TestParamInfo<const char *> &i) {
                            return std::string(i.param);
                          });

@@ -206,6 +206,34 @@ TEST(ProxyRuleTable, ChunksAreNeverAnswered) {
   ASSERT_EQ(st.size(), 2u);
   EXPECT_EQ(st[0].matches, 1u); // the request only
   EXPECT_EQ(st[0].fires, 1u);
+  EXPECT_EQ(st[0].unframed, 1u); // the first chunk (the inner drop() took the second)
+}
+
+// What a rule that matched nothing saw instead (its fault_zero_traffic
+// event): every unit of its kind that reached it counted, the first
+// kMaxSeen distinct ones kept in order; units it matched are not "seen".
+TEST(ProxyRuleTable, RulesRememberWhatTheyPassedOver) {
+  ProxyRuleTable t;
+  std::vector<ProxyRuleSpec> rules{rule(ir::ProxyAction::Error, "/orders/*")};
+  uint64_t id = t.push(std::move(rules));
+  for (int i = 0; i < 12; ++i)
+    EXPECT_FALSE(t.decide(0, ProxyUnit::Request, "GET", "/kv/" + std::to_string(i % 10)).rule);
+  EXPECT_FALSE(t.decide(0, ProxyUnit::Request, "PUT", "/kv/0").rule);
+  EXPECT_FALSE(t.decide(1, ProxyUnit::Request, "GET", "/x").rule); // another interface
+  std::vector<ProxyRuleStats> st = t.pop(id);
+  ASSERT_EQ(st.size(), 1u);
+  EXPECT_EQ(st[0].matches, 0u);
+  EXPECT_EQ(st[0].passedOver, 13u);
+  EXPECT_EQ(st[0].seen,
+            (std::vector<std::string>{"GET /kv/0", "GET /kv/1", "GET /kv/2", "GET /kv/3",
+                                      "GET /kv/4", "GET /kv/5", "GET /kv/6", "GET /kv/7"}));
+  std::vector<ProxyRuleSpec> again{rule(ir::ProxyAction::Error, "/orders/*")};
+  id = t.push(std::move(again));
+  EXPECT_FALSE(t.decide(0, ProxyUnit::Request, "", "/kv/0").rule); // a Postgres-like unit
+  EXPECT_TRUE(t.decide(0, ProxyUnit::Request, "GET", "/orders/1").rule);
+  st = t.pop(id);
+  EXPECT_EQ(st[0].matches, 1u);
+  EXPECT_EQ(st[0].seen, (std::vector<std::string>{"/kv/0"}));
 }
 
 } // namespace

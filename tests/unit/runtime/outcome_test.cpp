@@ -1,0 +1,118 @@
+// A row's fault summaries and its fault_bypassed verdict from trace events
+// (runtime/outcome.cpp): syscall and protocol (proxy) rules alike.
+#include "runtime/outcome.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace fbc::rt {
+namespace {
+
+TraceEvent event(EventType type, ServiceId service,
+                 std::vector<std::pair<std::string, std::string>> fields) {
+  TraceEvent e;
+  e.type = type;
+  e.service = service;
+  e.fields = std::move(fields);
+  return e;
+}
+
+const std::vector<std::string> kNames{"kv", "api"};
+const std::string kOrders = "error(path=\"/orders/*\", status=503)";
+const std::string kIdle = "no HTTP request to api.public reached the rule while it was in force";
+
+// A proxy scope of two rules applied, then removed: the first matched
+// nothing (its fault_zero_traffic says whether its scope did), the second
+// matched and fired `hits` times.
+std::vector<TraceEvent> proxyScope(bool scopeBypassed, uint64_t secondHits) {
+  std::string delay = "delay(method=\"PUT\", delay=\"10ms\")";
+  auto fields = [](const std::string &rule) {
+    return std::vector<std::pair<std::string, std::string>>{
+        {"interface", "public"}, {"protocol", "http"}, {"rule", rule}};
+  };
+  std::vector<TraceEvent> out{event(EventType::ProxyFaultApplied, 1, fields(kOrders)),
+                              event(EventType::ProxyFaultApplied, 1, fields(delay))};
+  std::vector<std::pair<std::string, std::string>> zero = fields(kOrders);
+  zero.insert(zero.end(), {{"watched", "HTTP requests"},
+                           {"passed_over", "2"},
+                           {"seen_requests", "PUT /kv/a, GET /kv/a"},
+                           {"hint", kIdle},
+                           {"bypassed", scopeBypassed ? "true" : "false"}});
+  out.push_back(event(EventType::FaultZeroTraffic, 1, zero));
+  for (auto [rule, n] : {std::pair<std::string, uint64_t>{kOrders, 0}, {delay, secondHits}}) {
+    std::vector<std::pair<std::string, std::string>> f = fields(rule);
+    f.emplace_back("matches", std::to_string(n));
+    f.emplace_back("hits", std::to_string(n));
+    out.push_back(event(EventType::ProxyFaultRemoved, 1, f));
+  }
+  return out;
+}
+
+TEST(FaultSummaries, ProtocolRulesArePairedByInterfaceAndRule) {
+  std::vector<FaultSummary> s = faultSummaries(proxyScope(false, 3), kNames);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_TRUE(s[0].isProtocolRule());
+  EXPECT_EQ(s[0].target(), "api.public");
+  EXPECT_EQ(s[0].ruleText(), kOrders);
+  EXPECT_EQ(s[0].action, "error");
+  EXPECT_TRUE(s[0].zeroTraffic);
+  EXPECT_EQ(s[0].seenRequests, "PUT /kv/a, GET /kv/a");
+  EXPECT_FALSE(s[0].bypassed()); // its sibling matched
+  EXPECT_EQ(s[1].hits, 3u);
+  EXPECT_EQ(s[1].matches, 3u);
+  EXPECT_FALSE(s[1].zeroTraffic);
+  TestOutcome o;
+  o.faults = s;
+  decideFaultVerdict(o, true);
+  EXPECT_EQ(o.result, Result::Pass);
+  EXPECT_EQ(o.outcomeWord(), "passed");
+}
+
+TEST(FaultSummaries, AProxyScopeThatSawNothingMakesAPassFaultBypassed) {
+  TestOutcome o;
+  o.faults = faultSummaries(proxyScope(true, 0), kNames);
+  decideFaultVerdict(o, false);
+  EXPECT_EQ(o.result, Result::Pass);
+  EXPECT_EQ(o.outcomeWord(), "fault_bypassed");
+  ASSERT_EQ(o.bypassedRules().size(), 1u);
+  EXPECT_EQ(o.bypassedRules()[0]->bypassedText(), "api.public " + kOrders + " (" + kIdle + ")");
+
+  TestOutcome strict;
+  strict.faults = faultSummaries(proxyScope(true, 0), kNames);
+  decideFaultVerdict(strict, true);
+  EXPECT_EQ(strict.result, Result::Fail);
+  EXPECT_EQ(strict.reason, "require_faults_fire: 1 fault rule never fired: api.public " + kOrders +
+                               " (" + kIdle + ")");
+}
+
+// A syscall rule and a protocol rule in one test: each removal finds its
+// own application, the syscall rule's text is unchanged.
+TEST(FaultSummaries, SyscallAndProtocolRulesSideBySide) {
+  std::vector<TraceEvent> ev{
+      event(EventType::FaultApplied, 0,
+            {{"syscall", "fsync"}, {"action", "deny(EIO)"}, {"errno", "EIO"}, {"label", "wal"}})};
+  std::vector<TraceEvent> proxy = proxyScope(true, 0);
+  ev.insert(ev.end(), proxy.begin(), proxy.end());
+  ev.push_back(event(EventType::FaultRemoved, 0,
+                     {{"syscall", "fsync"},
+                      {"action", "deny(EIO)"},
+                      {"matches", "1"},
+                      {"hits", "1"},
+                      {"label", "wal"}}));
+  std::vector<FaultSummary> s = faultSummaries(ev, kNames);
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_FALSE(s[0].isProtocolRule());
+  EXPECT_EQ(s[0].target(), "kv");
+  EXPECT_EQ(s[0].ruleText(), "fsync=deny(EIO) label=\"wal\"");
+  EXPECT_EQ(s[0].hits, 1u);
+  EXPECT_TRUE(s[1].bypassed());
+  TestOutcome o;
+  o.faults = s;
+  decideFaultVerdict(o, false);
+  EXPECT_EQ(o.outcomeWord(), "fault_bypassed");
+}
+
+} // namespace
+} // namespace fbc::rt
