@@ -171,8 +171,9 @@ TEST_F(Protocol, PostgresQueryRowsAndSqlstateAsUser) {
 // Through fbc's proxy (redis_proxy.star): GET of a user key answered with
 // the rule's -ERR while SET of the same key reaches the server; a 300 ms
 // delay in the step's duration_ms; response(); drop() fails the step
-// (test_drop_closes_under_command, on purpose: exit 2). The text report and
-// the JSON report's proxy events are compared whole.
+// (test_drop_closes_under_command, on purpose: exit 2); a rule on keys no
+// command touched is fault_bypassed, its hint naming the commands it saw.
+// The text report and the JSON report's proxy events are compared whole.
 TEST_F(Protocol, RedisFaultsThroughTheProxy) {
   ProtocolSpec spec("redis_proxy");
   runWithGolden(spec, 2);
@@ -205,7 +206,8 @@ TEST_F(Protocol, RedisExhaustiveRuleLeavesAndPlanEqualsRun) {
 
 // postgres_proxy.star: a SELECT on orders (simple and extended protocol,
 // any case and spacing) fails with SQLSTATE 57P01 for the libpq client
-// while other statements succeed.
+// while other statements succeed; the same rule while only `SELECT 1`
+// runs is fault_bypassed, the normalised query it saw in its hint.
 TEST_F(Protocol, PostgresFaultsThroughTheProxy) {
   ProtocolSpec spec("postgres_proxy");
   runWithGolden(spec, 0);
