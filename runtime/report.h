@@ -9,6 +9,7 @@
 #include "runtime/executor.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -50,6 +51,16 @@ void writeMatrixAxes(
 // "9 passed (1 fault_bypassed)": a count and the fault_bypassed rows among
 // it (the text report's closing line and matrix, `fbc inspect`).
 std::string passedCount(uint64_t passed, uint64_t bypassed);
+
+// A fault matrix's rows by (scenario, fault), its names in first-row order.
+struct MatrixView {
+  std::vector<std::string> scenarios, faults;
+  std::map<std::pair<std::string, std::string>, const TestOutcome *> cells;
+};
+// The report's matrices by index.
+std::map<uint32_t, MatrixView> matrices(const RunReport &r);
+// How many rows are fault_bypassed.
+size_t bypassedCount(const RunReport &r);
 
 // 0 every test passed, 2 any fail or error, 3 only inconclusive ones.
 int exitCodeFor(const RunReport &r);
