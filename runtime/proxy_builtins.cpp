@@ -49,13 +49,9 @@ std::vector<ir::ProxyRule> ruleArgs(star::Thread &t, const char *who, const Inte
 std::pair<std::string, std::string> unitNouns(const ir::ProxyRule &r, const std::string &protocol) {
   if (r.perConnection)
     return {"connection", "connections"};
-  if (!findProxyProtocol(protocol))
-    return {"TCP chunk", "TCP chunks"};
-  if (protocol == "http")
-    return {"HTTP request", "HTTP requests"};
-  if (protocol == "redis")
-    return {"Redis command", "Redis commands"};
-  return {"Postgres query", "Postgres queries"};
+  if (const ProxyProtocol *p = findProxyProtocol(protocol))
+    return {std::string(p->unit), std::string(p->units)};
+  return {"TCP chunk", "TCP chunks"};
 }
 
 // fault_zero_traffic's fields for protocol rule `r` on `where`

@@ -125,6 +125,8 @@ struct ProxyProtocol {
   std::string_view name; // interface(protocol=) value: "http", "redis", "postgres"
   std::unique_ptr<ProtocolCodec> (*makeCodec)();
   PatternNormalizer normalizeTarget; // null: identity
+  // What one request is called in messages: "HTTP request", "HTTP requests".
+  std::string_view unit, units;
 };
 
 // The protocol table (runtime/proxy_protocols.cpp); null for a protocol

@@ -17,9 +17,9 @@ template <class Codec> std::unique_ptr<ProtocolCodec> make() {
 
 // Sorted by name.
 const ProxyProtocol kProxyProtocols[] = {
-    {"http", makeHttpCodec, nullptr},
-    {"postgres", make<PostgresCodec>, pgNormalizePattern},
-    {"redis", make<RedisCodec>, nullptr},
+    {"http", makeHttpCodec, nullptr, "HTTP request", "HTTP requests"},
+    {"postgres", make<PostgresCodec>, pgNormalizePattern, "Postgres query", "Postgres queries"},
+    {"redis", make<RedisCodec>, nullptr, "Redis command", "Redis commands"},
 };
 
 } // namespace
