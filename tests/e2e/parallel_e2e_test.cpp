@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -31,15 +32,24 @@ std::string nsOf(const std::string &procPath) {
   return n > 0 ? std::string(target, static_cast<size_t>(n)) : "";
 }
 
-// The network namespace of every thread of every process on the machine.
-std::set<std::string> allNetns() {
-  std::set<std::string> out;
+// The network namespace of every thread of every process on the machine,
+// each with the threads in it ("pid/tid comm state"), to name a holder.
+std::map<std::string, std::string> allNetns() {
+  std::map<std::string, std::string> out;
   std::error_code ec;
   for (const auto &p : std::filesystem::directory_iterator("/proc", ec)) {
     std::error_code ec2;
     for (const auto &t : std::filesystem::directory_iterator(p.path() / "task", ec2))
-      if (std::string ns = nsOf(t.path().string()); !ns.empty())
-        out.insert(ns);
+      if (std::string ns = nsOf(t.path().string()); !ns.empty()) {
+        std::string stat = readFile(t.path().string() + "/stat");
+        size_t close = stat.rfind(')');
+        out[ns] += p.path().filename().string() + "/" + t.path().filename().string() + " " +
+                   (close == std::string::npos
+                        ? stat
+                        : stat.substr(stat.find('(') + 1, close - stat.find('(') - 1) +
+                              stat.substr(close + 1, 2)) +
+                   "; ";
+      }
   }
   return out;
 }
@@ -226,9 +236,9 @@ TEST(FbcRunJobs, SigintStopsEveryLeafAndLeavesNoProcessNorNamespace) {
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
   // No thread of any process is left in a leaf's namespace (and fbc makes
   // no bind mount that would keep one alive without a process).
-  std::set<std::string> now = allNetns();
+  std::map<std::string, std::string> now = allNetns();
   for (const std::string &ns : leafNs)
-    EXPECT_EQ(now.count(ns), 0u) << ns;
+    EXPECT_EQ(now.count(ns), 0u) << ns << " held by " << now[ns];
 }
 
 TEST(FbcRunJobs, EachLeafHasAScratchDirectoryRemovedAfterwards) {

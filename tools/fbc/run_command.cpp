@@ -41,24 +41,42 @@ namespace {
 
 std::atomic<bool> gInterrupted{false};
 
+std::atomic<bool> gReporting{false};
+
 // SIGINT/SIGTERM: every service process group dies at once (so whatever
 // the run is blocked on returns), the executor sees the flag, and the
-// results so far are printed. A second signal exits immediately.
-void onSignal(int) {
-  // The flag first: whatever finishes because its services died must
-  // already see it.
-  bool again = gInterrupted.exchange(true);
-  rt::signalAllProcessGroups(SIGKILL);
-  if (again)
-    _exit(130);
+// results so far are printed. A second signal (or one before the run has
+// started) exits immediately.
+//
+// One thread takes these signals with sigwait(); every other thread blocks
+// them (the mask is set before any other thread exists, and threads inherit
+// it; a service gets a clean mask at launch). An asynchronous handler would
+// run on whichever thread the kernel picks, and ThreadSanitizer defers a
+// handler while that thread is inside a syscall it does not treat as
+// blocking: a second SIGINT then waited for fbc's blocked write forever.
+void startSignalThread() {
+  static sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::thread([] {
+    for (;;) {
+      int sig = 0;
+      if (sigwait(&set, &sig) != 0)
+        continue;
+      // The flag first: whatever finishes because its services died must
+      // already see it.
+      bool again = gInterrupted.exchange(true);
+      rt::signalAllProcessGroups(SIGKILL);
+      if (again || !gReporting.load())
+        _exit(130);
+    }
+  }).detach();
 }
 
 void installSignalHandlers() {
-  struct sigaction sa {};
-  sa.sa_handler = onSignal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  gReporting.store(true);
   signal(SIGPIPE, SIG_IGN);
 }
 
@@ -232,6 +250,7 @@ int runRun(const RunOptions &opts) {
   cfg.keepServiceOutput = bundling;
   cfg.serviceDir = opts.serviceDir;
 
+  startSignalThread();
   return star::runWithLargeStack([&] {
     std::unique_ptr<ir::LoadedSpec> loaded = loadSpecForCommand(opts.spec);
     if (!loaded)
