@@ -23,6 +23,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <re2/re2.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -69,8 +70,11 @@ void startSignalThread() {
       // already see it.
       bool again = gInterrupted.exchange(true);
       rt::signalAllProcessGroups(SIGKILL);
+      // exit_group directly: ThreadSanitizer's _exit() finalizes its
+      // runtime first, and that waited forever on a lock while another
+      // thread sat in a blocked write().
       if (again || !gReporting.load())
-        _exit(130);
+        syscall(SYS_exit_group, 130);
     }
   }).detach();
 }
