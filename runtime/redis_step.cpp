@@ -22,9 +22,9 @@ RedisStepResult roundTrip(const std::string &host, uint16_t port,
     return out;
   };
   std::string dialError;
-  int fd = dialTcp(host, port, dialDeadline, cancelled, dialError);
+  int fd = dialForStep(host, port, dialDeadline, cancelled, dialError);
   if (fd < 0)
-    return done("dial tcp " + host + ":" + std::to_string(port) + ": " + dialError);
+    return done(dialError);
   std::vector<RespValue> elems;
   for (const std::string &a : args)
     elems.push_back(RespValue::string(a));

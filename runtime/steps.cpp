@@ -136,9 +136,9 @@ TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string 
     return out;
   };
   std::string dialError;
-  int fd = dialTcp(host, port, t0 + 5 * 1000000000LL, cancelled, dialError);
+  int fd = dialForStep(host, port, t0 + 5 * 1000000000LL, cancelled, dialError);
   if (fd < 0)
-    return done("dial tcp " + host + ":" + std::to_string(port) + ": " + dialError);
+    return done(dialError);
   std::string line = data;
   if (line.empty() || line.back() != '\n')
     line += '\n';

@@ -72,6 +72,14 @@ int dialTcp(const std::string &host, uint16_t port, int64_t deadlineNs,
   return fd;
 }
 
+int dialForStep(const std::string &host, uint16_t port, int64_t deadlineNs,
+                const std::function<bool()> &cancelled, std::string &error) {
+  int fd = dialTcp(host, port, deadlineNs, cancelled, error);
+  if (fd < 0)
+    error = "dial tcp " + host + ":" + std::to_string(port) + ": " + error;
+  return fd;
+}
+
 std::string sendAll(int fd, std::string_view data, int64_t deadlineNs,
                     const std::function<bool()> &cancelled) {
   size_t sent = 0;

@@ -20,6 +20,11 @@ int waitFd(int fd, short events, int64_t deadlineNs, const std::function<bool()>
 int dialTcp(const std::string &host, uint16_t port, int64_t deadlineNs,
             const std::function<bool()> &cancelled, std::string &error);
 
+// dialTcp() as a step reports it: -1 with `error` = "dial tcp
+// <host>:<port>: <why>" (the TCP and Redis steps).
+int dialForStep(const std::string &host, uint16_t port, int64_t deadlineNs,
+                const std::function<bool()> &cancelled, std::string &error);
+
 // Writes all of `data` to the non-blocking fd. "" when done, else
 // "write: <strerror>", "write: i/o timeout" or "cancelled".
 std::string sendAll(int fd, std::string_view data, int64_t deadlineNs,

@@ -2,6 +2,7 @@
 // into startup, simple-query and extended-protocol units at every chunk
 // boundary, reply cycles counted, the normaliser, synthesized replies.
 #include "runtime/proto_postgres.h"
+#include "tests/unit/runtime/codec_split.h"
 
 #include <gtest/gtest.h>
 
@@ -67,23 +68,8 @@ struct Unit {
 
 std::vector<Unit> splitAll(PostgresCodec &codec, std::string_view stream, size_t chunk) {
   std::vector<Unit> out;
-  std::string pending;
-  size_t next = 0;
-  for (;;) {
-    RequestInfo r = codec.splitRequest(pending);
-    if (r.split == Split::NeedMore) {
-      if (next >= stream.size())
-        break;
-      pending.append(stream.substr(next, chunk));
-      next += chunk;
-      continue;
-    }
-    EXPECT_GT(r.length, 0u);
-    EXPECT_LE(r.length, pending.size());
+  for (const RequestInfo &r : splitInChunks(codec, stream, chunk))
     out.push_back({r.split, r.target, r.length});
-    pending.erase(0, r.length);
-  }
-  EXPECT_EQ(pending, "");
   return out;
 }
 

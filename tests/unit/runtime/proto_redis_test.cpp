@@ -2,6 +2,7 @@
 // byte stream at every chunk boundary, first keys, reply counting, the
 // replies a rule synthesises.
 #include "runtime/proto_redis.h"
+#include "tests/unit/runtime/codec_split.h"
 
 #include <gtest/gtest.h>
 
@@ -26,26 +27,11 @@ struct Split3 {
 std::vector<Split3> splitAll(std::string_view stream, size_t chunk) {
   RedisCodec codec;
   std::vector<Split3> out;
-  std::string pending;
-  size_t next = 0;
-  for (;;) {
-    RequestInfo r = codec.splitRequest(pending);
-    if (r.split == Split::NeedMore) {
-      if (next >= stream.size())
-        break;
-      pending.append(stream.substr(next, chunk));
-      next += chunk;
-      continue;
-    }
-    EXPECT_GT(r.length, 0u);
-    EXPECT_LE(r.length, pending.size());
+  for (const RequestInfo &r : splitInChunks(codec, stream, chunk))
     if (r.split == Split::Request)
       out.push_back({r.method, r.target, r.length});
     else
       out.push_back({"<" + std::to_string(static_cast<int>(r.split)) + ">", "", r.length});
-    pending.erase(0, r.length);
-  }
-  EXPECT_EQ(pending, "");
   return out;
 }
 
