@@ -79,7 +79,8 @@ void startSignalThread() {
   }).detach();
 }
 
-void installSignalHandlers() {
+// From here a first signal lets the run print what it has (see above).
+void beginInterruptibleRun() {
   gReporting.store(true);
   signal(SIGPIPE, SIG_IGN);
 }
@@ -346,7 +347,7 @@ int runRun(const RunOptions &opts) {
                    backend::shardLeafCount(leaves, split, std::nullopt).str().c_str(),
                    backend::estimateText(split.costMs[shard->index]).c_str());
     }
-    installSignalHandlers();
+    beginInterruptibleRun();
     // Text goes out as the run goes (a long run is not silent until its
     // end); JSON is one document, written at the end.
     bool streaming = opts.format != "json";
