@@ -3,6 +3,7 @@
 #include "bundle/env.h"
 #include "bundle/integrity.h"
 #include "bundle/manifest.h"
+#include "ir/stdlib.h"
 #include "runtime/report.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -64,9 +65,14 @@ TestRow rowOf(const rt::TestOutcome &t) {
 
 // The spec snapshot: every file under spec/, by its path relative to the
 // deepest folder that holds them all (so load("../lib/x.star") still
-// resolves in the snapshot). Returns the root's entry name.
-std::string addSpecSnapshot(const std::vector<const frontend::SourceFile *> &sources,
+// resolves in the snapshot). Returns the root's entry name. fbc's own
+// "@faultbox/..." modules are left out: they are in the binary that replays.
+std::string addSpecSnapshot(const std::vector<const frontend::SourceFile *> &allSources,
                             std::vector<Entry> &out) {
+  std::vector<const frontend::SourceFile *> sources;
+  for (const frontend::SourceFile *f : allSources)
+    if (!ir::isStdlibPath(f->path()))
+      sources.push_back(f);
   std::vector<std::string> paths;
   for (const frontend::SourceFile *f : sources)
     paths.push_back(absolute(f->path()));

@@ -3,13 +3,69 @@
 #include "frontend/eval/error_report.h"
 #include "ir/builtins/install.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/stdlib.h"
 #include "ir/verifier.h"
 
+#include <llvm/ADT/StringMap.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdio>
 
 namespace fbc::ir {
+
+namespace {
+
+// load("@faultbox/<path>"): fbc's embedded modules (ir/stdlib.h). Each runs
+// once per spec, whichever files load it; its source is registered under
+// its "@faultbox/..." name, so diagnostics and tracebacks inside it show
+// its lines. Any other name falls through to the frontend's file loader
+// (relative to the loading file's directory).
+class StdlibLoader {
+public:
+  star::Value load(star::Interpreter &interp, std::string_view module) {
+    if (!isStdlibPath(module))
+      return star::Value();
+    star::Thread &thread = interp.thread;
+    const StdlibModule *m = findStdlibModule(module);
+    if (!m)
+      thread.fail(stdlibNotFound(module));
+    auto it = loaded_.find(module);
+    if (it != loaded_.end()) {
+      if (!it->second)
+        thread.fail("cannot load " + std::string(module) + ": cycle in load graph");
+      return it->second;
+    }
+    const frontend::SourceFile *file =
+        interp.sources.add(std::string(module), std::string(m->text));
+    loaded_[module] = star::Value();
+    frontend::DiagnosticList diags;
+    const syntax::File *ast = interp.parse(*file, diags);
+    if (!ast) { // a bug in fbc's module: report it where it is
+      const frontend::Diagnostic &d = diags.all().front();
+      star::CallFrame at;
+      at.name = "<toplevel>";
+      at.file = d.file;
+      at.pos = d.pos;
+      star::PushedFrame pushed(thread, at);
+      thread.fail("cannot load " + std::string(module) + ": " + d.message);
+    }
+    star::ModuleEnv *env;
+    try {
+      env = interp.run(*ast);
+    } catch (star::EvalError &) {
+      loaded_.erase(module);
+      throw;
+    }
+    star::Value v = star::moduleValue(interp.heap, *env, std::string(module));
+    loaded_[module] = v;
+    return v;
+  }
+
+private:
+  llvm::StringMap<star::Value> loaded_; // null while the module runs
+};
+
+} // namespace
 
 LoadedSpec::LoadedSpec() = default;
 
@@ -48,6 +104,10 @@ std::unique_ptr<LoadedSpec> loadSpec(const std::string &path, const LoadOptions 
   builtins::installSpecBuiltins(interp, *l.builder_);
   builtins::SpecBuilder *builder = l.builder_.get();
   interp.onParse = [builder](const syntax::File &file) { builder->callSites.addFile(file); };
+  auto stdlib = std::make_shared<StdlibLoader>();
+  interp.loadHook = [stdlib](star::Interpreter &in, std::string_view module) {
+    return stdlib->load(in, module);
+  };
   if (opts.print) {
     interp.thread.print = opts.print;
   } else {
