@@ -61,9 +61,10 @@ std::string seconds(int64_t ms) {
   return buf;
 }
 
-// The <failure>/<error> body: the reason, the traceback, the replay line.
+// The <failure>/<error> body: the reason, the traceback, the replay line,
+// the services that died and their last output.
 std::string detail(const RunReport &r, const TestOutcome &t) {
-  return t.reason + "\n" + tracebackAndReplay(r, t, "");
+  return t.reason + "\n" + tracebackAndReplay(r, t, "") + serviceExitLines(r, t, "");
 }
 
 } // namespace

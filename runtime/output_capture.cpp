@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <string_view>
+#include <vector>
 
 namespace fbc::rt {
 
@@ -93,6 +95,38 @@ void OutputCapture::finish() {
 std::string OutputCapture::text() const {
   std::lock_guard lock(mu_);
   return captured_;
+}
+
+std::string OutputCapture::lastLines(size_t maxLines) const {
+  std::string all = text();
+  std::string_view rest(all);
+  while (!rest.empty() && (rest.back() == '\n' || rest.back() == '\r'))
+    rest.remove_suffix(1);
+  std::vector<std::string_view> lines; // last first
+  while (!rest.empty() && lines.size() < maxLines) {
+    size_t nl = rest.rfind('\n');
+    std::string_view line = nl == std::string_view::npos ? rest : rest.substr(nl + 1);
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    lines.push_back(line);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(0, nl);
+  }
+  std::string out;
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    if (!out.empty())
+      out += '\n';
+    if (it->size() <= kMaxTailLine) {
+      out += *it;
+      continue;
+    }
+    // Cut on a UTF-8 character boundary.
+    size_t cut = kMaxTailLine;
+    while (cut > 0 && (static_cast<unsigned char>((*it)[cut]) & 0xC0) == 0x80)
+      --cut;
+    out.append(it->substr(0, cut));
+    out += " [line clipped by fbc]";
+  }
+  return out;
 }
 
 } // namespace fbc::rt

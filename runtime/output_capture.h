@@ -27,6 +27,12 @@ public:
   void finish(); // loop thread: reads what is left, flushes a partial line, closes
   void onEvents(uint32_t events) override;
   std::string text() const;
+  // The last `maxLines` lines of what was kept (no trailing newline; a line
+  // over kMaxTailLine bytes ends in " [line clipped by fbc]"): what a
+  // failed start or an unexpected exit reports.
+  std::string lastLines(size_t maxLines) const;
+  static constexpr size_t kTailLines = 20;
+  static constexpr size_t kMaxTailLine = 512;
 
 private:
   void drain();

@@ -94,6 +94,34 @@ std::string tracebackAndReplay(const RunReport &r, const TestOutcome &t, std::st
   return s;
 }
 
+std::string serviceExitLines(const RunReport &r, const TestOutcome &t, std::string_view indent) {
+  std::string s;
+  for (const TraceEvent &e : t.events) {
+    if (e.type != EventType::ServiceStopped)
+      continue;
+    std::string name = serviceName(r, e.service);
+    // An error row's reason already says why a service did not start.
+    if (e.field("unexpected") == "true" && t.result != Result::Error)
+      s += std::string(indent) + "service " + name + " exited during the test: " + e.field("exit") +
+           "\n";
+    for (const char *stream : {"stdout", "stderr"}) {
+      std::string tail = e.field(stream);
+      if (tail.empty())
+        continue;
+      size_t lines = static_cast<size_t>(std::count(tail.begin(), tail.end(), '\n')) + 1;
+      s += std::string(indent) + name + " " + stream +
+           (lines == 1 ? " (last line):\n" : " (last " + std::to_string(lines) + " lines):\n");
+      for (size_t at = 0; at <= tail.size();) {
+        size_t nl = std::min(tail.find('\n', at), tail.size());
+        std::string_view line(tail.data() + at, nl - at);
+        s += std::string(indent) + "  |" + (line.empty() ? "" : " ") + std::string(line) + "\n";
+        at = nl + 1;
+      }
+    }
+  }
+  return s;
+}
+
 bool isRuleDecision(const TraceEvent &e) {
   return e.type == EventType::Syscall && e.syscall.fired &&
          e.syscall.action.kind != ActionKind::Allow;
@@ -233,18 +261,7 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   if (!t.reason.empty())
     out += "  reason: " + t.reason + "\n";
   out += tracebackAndReplay(r, t, "  ");
-  // A service that died on its own while the body ran (an error row's
-  // reason already says why a service did not start).
-  if (t.result != Result::Error)
-    for (const TraceEvent &e : t.events) {
-      if (e.type != EventType::ServiceStopped || e.field("unexpected") != "true")
-        continue;
-      out += "  service " + r.serviceNames.at(e.service) +
-             " exited during the test: " + e.field("exit");
-      if (std::string tail = e.field("stderr"); !tail.empty())
-        out += " (stderr: " + tail + ")";
-      out += "\n";
-    }
+  out += serviceExitLines(r, t, "  ");
   uint64_t syscalls = 0, decided = 0;
   for (const auto &[svc, s] : t.syscallSummary)
     syscalls += s.total;

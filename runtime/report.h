@@ -33,6 +33,12 @@ std::string replayCommand(const RunReport &r, const TestOutcome &t);
 // frames, then (failures) "replay: <replayCommand>", each line after
 // `indent` (frames two spaces further).
 std::string tracebackAndReplay(const RunReport &r, const TestOutcome &t, std::string_view indent);
+// Each service that exited on its own during the row ("service kv exited
+// during the test: killed by SIGABRT"; an error row's reason says it
+// already) or did not start, with the last lines of its stdout and stderr
+// ("kv stderr (last 2 lines):", each line after "  | "), each line after
+// `indent`.
+std::string serviceExitLines(const RunReport &r, const TestOutcome &t, std::string_view indent);
 // Whether `e` is a syscall a rule decided other than allow: the lines of
 // the text report's "syscall trace" (and of JUnit's system-out).
 bool isRuleDecision(const TraceEvent &e);

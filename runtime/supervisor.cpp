@@ -46,6 +46,9 @@ struct Supervisor::Incarnation {
   // Set by stop() before it signals: an exit without it is the service's
   // own (a crash, a bug, a fault it did not survive).
   std::atomic<bool> stopRequested{false};
+  // Set by start() before it stops a service that did not become ready:
+  // its stop event carries its last output like an unexpected exit's.
+  std::atomic<bool> failedStart{false};
   int exitCode = 0, exitStatus = 0;
 
   Incarnation(Supervisor &s, ServiceId i) : sup(s), id(i) { watcher.inc = this; }
@@ -86,22 +89,19 @@ struct Supervisor::Incarnation {
     // Its own exit: nobody asked it to stop, or a signal fbc never sends
     // (a crash racing with the end of the test still reads as a crash).
     bool bySignal = info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED;
-    if (!stopRequested || (bySignal && info.si_status != SIGTERM && info.si_status != SIGKILL)) {
+    bool unexpected =
+        !stopRequested || (bySignal && info.si_status != SIGTERM && info.si_status != SIGKILL);
+    if (unexpected)
       fields.emplace_back("unexpected", "true");
-      if (std::string tail = lastStderrLine(); !tail.empty())
-        fields.emplace_back("stderr", std::move(tail));
-    }
+    // Why it died, or why it never became ready, is usually in what it
+    // wrote last, on either stream (PostgreSQL's reason comes several lines
+    // before its last; Redis logs to stdout).
+    if (unexpected || failedStart)
+      for (const auto &[name, capture] : {std::pair{"stdout", out.get()}, {"stderr", err.get()}})
+        if (std::string tail = capture ? capture->lastLines(OutputCapture::kTailLines) : "";
+            !tail.empty())
+          fields.emplace_back(name, std::move(tail));
     sup.trace_.record(EventType::ServiceStopped, id, std::move(fields));
-  }
-
-  // The last line the service wrote to stderr: usually why it died.
-  std::string lastStderrLine() const {
-    std::string tail = err ? err->text() : "";
-    while (!tail.empty() && tail.back() == '\n')
-      tail.pop_back();
-    if (size_t nl = tail.rfind('\n'); nl != std::string::npos)
-      tail.erase(0, nl + 1);
-    return tail;
   }
 
   bool waitExited(int64_t timeoutMs) {
@@ -249,12 +249,6 @@ ServiceError Supervisor::start(ServiceId id) {
     return error;
   }
 
-  auto crashed = [&] {
-    std::lock_guard lock(inc.mu);
-    std::string how = describeExit(inc.exitCode, inc.exitStatus);
-    std::string tail = inc.lastStderrLine();
-    return tail.empty() ? how : how + "; stderr: " + tail;
-  };
   if (spec.health.kind != Healthcheck::Kind::None) {
     std::string lastError;
     HealthResult r = waitHealthy(
@@ -264,7 +258,8 @@ ServiceError Supervisor::start(ServiceId id) {
     if (r != HealthResult::Ready) {
       if (r == HealthResult::Aborted) {
         error.kind = ServiceError::Kind::CrashedAtStart;
-        error.message = crashed();
+        std::lock_guard lock(inc.mu);
+        error.message = describeExit(inc.exitCode, inc.exitStatus);
       } else {
         error.kind = ServiceError::Kind::HealthcheckTimeout;
         error.message = spec.health.describe() + " not ready after " +
@@ -272,6 +267,7 @@ ServiceError Supervisor::start(ServiceId id) {
         if (!lastError.empty())
           error.message += ": " + lastError;
       }
+      inc.failedStart = true;
       stop(id);
       return error;
     }

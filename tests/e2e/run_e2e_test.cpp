@@ -178,8 +178,11 @@ TEST(FbcRun, ServiceCrashingAtStartIsAnErrorAndTheRunGoesOn) {
   Spec spec("crash");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
-  std::string reason = "  reason: service \"broken\": crashed at start (exited with status 3; "
-                       "stderr: crash_at_start: configuration missing, giving up)\n";
+  // The reason, then the last 20 of its 25 stdout lines and its 3 stderr
+  // lines (the golden has them whole).
+  std::string reason = "  reason: service \"broken\": crashed at start (exited with status 3)\n"
+                       "  broken stdout (last 20 lines):\n"
+                       "    | crash_at_start: loading part 6 of 25\n";
   EXPECT_TRUE(contains(r.out, "--- ERROR: test_first (")) << r.out;
   EXPECT_TRUE(contains(r.out, "--- ERROR: test_second (")) << r.out;
   size_t first = r.out.find(reason);
@@ -209,7 +212,12 @@ TEST(FbcRun, HealthcheckTimeoutIsAnError) {
   EXPECT_TRUE(contains(r.out, "--- ERROR: test_never_ready (")) << r.out;
   EXPECT_TRUE(contains(r.out, "  reason: service \"kv\": healthcheck timed out (tcp 127.0.0.1:" +
                                   std::to_string(spec.apiPort) +
-                                  " not ready after 1000ms: Connection refused)\n"))
+                                  " not ready after 1000ms: Connection refused)\n"
+                                  "  kv stderr (last 2 lines):\n"
+                                  "    | kv_store: listening on 127.0.0.1:" +
+                                  std::to_string(spec.kvPort) +
+                                  ", wal kv.wal\n"
+                                  "    | kv_store: stopping\n"))
       << r.out;
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
@@ -594,8 +602,13 @@ TEST(FbcRunPanic, ServiceDyingMidTestIsNamedInTheReport) {
   Spec spec("panic");
   FbcRun r = runWithGolden(spec, 2);
   EXPECT_TRUE(contains(r.out, "--- FAIL: test_fsync_failure_kills_the_store (")) << r.out;
-  EXPECT_TRUE(contains(r.out, "  service kv exited during the test: killed by SIGABRT (stderr: "
-                              "kv_store: PANIC: could not fsync the WAL: Input/output error)\n"))
+  EXPECT_TRUE(contains(r.out, "  service kv exited during the test: killed by SIGABRT\n"
+                              "  kv stderr (last 2 lines):\n"
+                              "    | kv_store: listening on 127.0.0.1:" +
+                                  std::to_string(spec.kvPort) +
+                                  ", wal kv.wal\n"
+                                  "    | kv_store: PANIC: could not fsync the WAL: "
+                                  "Input/output error\n"))
       << r.out;
   // Services fbc stops at the end of a test are not reported as exits.
   EXPECT_EQ(allMatches(r.out, R"((exited during the test))").size(), 1u) << r.out;
