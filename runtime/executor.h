@@ -184,6 +184,9 @@ private:
   // Runs the body on a worker thread until it ends, the timeout passes or
   // the run is interrupted; classifies the outcome into `o`.
   void superviseBody(const ir::Test &t, TestOutcome &o, bool &intr);
+  // How long the body may run: --timeout, else the fault_scenario / matrix
+  // cell / test() timeout.
+  int64_t bodyTimeoutNs(const ir::Test &t) const;
 
   // ---- plain body builtins (body_builtins.cpp)
   star::Value choose(star::Thread &t, std::string_view, const star::Args &args);
@@ -253,7 +256,9 @@ private:
   std::string serviceDir() const;                // RunConfig::serviceDir or the spec's folder
 
   // ---- expectations (expectations.cpp)
-  void checkExpect(star::Thread &t, const ir::Expect &e, star::Value result);
+  // `timeoutNs`: the scenario's timeout, which expect_hang's message names
+  // (0: called directly on a value).
+  void checkExpect(star::Thread &t, const ir::Expect &e, star::Value result, int64_t timeoutNs = 0);
 
   ir::LoadedSpec &loaded_;
   RunConfig cfg_;

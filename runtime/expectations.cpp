@@ -7,6 +7,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/duration.h"
 #include "runtime/response_value.h"
 
 namespace fbc::rt {
@@ -31,7 +32,7 @@ Value Executor::callExpect(star::Thread &t, const ir::Expect &e, const star::Arg
   return star::none();
 }
 
-void Executor::checkExpect(star::Thread &t, const ir::Expect &e, Value result) {
+void Executor::checkExpect(star::Thread &t, const ir::Expect &e, Value result, int64_t timeoutNs) {
   bool none = result.is(star::Kind::None);
   auto intField = [&](std::string_view name) -> std::optional<int64_t> {
     Value v = none ? Value() : resultField(t, result, name);
@@ -71,17 +72,22 @@ void Executor::checkExpect(star::Thread &t, const ir::Expect &e, Value result) {
       t.fail(head + "scenario didn't return (hang? use expect_hang instead)");
     std::optional<int64_t> s = status();
     bool errored = (s && *s >= 500) || !errorText().empty();
+    // A value without a status (a TCP step's string) is no success with
+    // status 0: say what it was.
     if (!errored)
-      t.fail(head + "scenario returned success (status=" + std::to_string(s.value_or(0)) +
-             ") — expected an error");
+      t.fail(head + "scenario returned " +
+             (s ? "success (status=" + std::to_string(*s) + ")" : star::repr(result)) +
+             " — expected an error");
     if (std::optional<int64_t> d = intField("duration_ms"); d && *d > e.withinMs)
       t.fail(head + "took " + std::to_string(*d) + "ms — exceeded budget");
     return;
   }
   case ir::ExpectKind::Hang:
-    if (!none)
-      t.fail("expect_hang: scenario returned " + star::repr(result) + " — expected no return");
-    return;
+    // Reached only when the scenario returned (a scenario that does not
+    // return within its timeout passes: test_lifecycle.cpp), so it did
+    // not hang, None included.
+    t.fail("expect_hang: scenario returned " + star::repr(result) + " — expected no return" +
+           (timeoutNs ? " within " + ir::formatDuration(timeoutNs) : std::string()));
   }
 }
 

@@ -249,7 +249,7 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
       endScopes();
       if (t.expect) {
         try {
-          checkExpect(th, *t.expect, result ? result : star::none());
+          checkExpect(th, *t.expect, result ? result : star::none(), bodyTimeoutNs(t));
         } catch (const star::EvalError &) {
           end.expectFailed = true;
           throw;
@@ -271,6 +271,13 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
     end.internal = true;
     end.error = std::string("internal error: ") + e.what();
   }
+}
+
+int64_t Executor::bodyTimeoutNs(const ir::Test &t) const {
+  if (!cfg_.timeoutExplicit && t.kind != ir::TestKind::Def && t.kind != ir::TestKind::Scenario &&
+      t.timeoutNs)
+    return *t.timeoutNs;
+  return cfg_.timeoutNs;
 }
 
 void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
@@ -298,10 +305,7 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
     cv.notify_all();
   });
 
-  int64_t timeout = cfg_.timeoutNs;
-  if (!cfg_.timeoutExplicit && t.kind != ir::TestKind::Def && t.kind != ir::TestKind::Scenario &&
-      t.timeoutNs)
-    timeout = *t.timeoutNs;
+  int64_t timeout = bodyTimeoutNs(t);
   int64_t deadline = deadlineAfter(timeout);
   bool timedOut = false;
   bool finished = false; // `done` read under `mu`: the worker writes it
@@ -335,7 +339,11 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
   // it saw dead services: its result means nothing.
   if (interrupted())
     intr = true;
-  if (timedOut) {
+  bool scenario = t.kind == ir::TestKind::FaultScenario || t.kind == ir::TestKind::FaultMatrix;
+  if (timedOut && scenario && t.expect && t.expect->kind == ir::ExpectKind::Hang) {
+    // What expect_hang() means: the scenario did not return in time.
+    o.result = Result::Pass;
+  } else if (timedOut) {
     o.result = Result::Inconclusive;
     o.reason = "test timeout: body did not complete within " + ir::formatDuration(timeout);
     o.traceback = std::move(end.frames);

@@ -222,6 +222,24 @@ TEST(FbcRun, HealthcheckTimeoutIsAnError) {
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
 
+// expect_hang() passes a scenario that does not return within its timeout
+// and fails one that returns (None included); expect_error_within on a TCP
+// step's string names the string (run_specs/expectations.star).
+TEST(FbcRun, ExpectationsSayWhatTheScenarioDid) {
+  Spec spec("expectations");
+  FbcRun r = runWithGolden(spec, 2);
+  for (const char *s :
+       {"--- PASS: test_store_hangs (", "--- FAIL: test_store_returns (",
+        "  reason: expect_hang: scenario returned \"OK\" — expected no return within 1s\n",
+        "  reason: expect_hang: scenario returned None — expected no return within 1s\n",
+        "  reason: expect_error_within(ms=1000): scenario returned \"PONG\" — expected an error\n",
+        "--- PASS: test_ping_success (",
+        "  reason: expect_error_within(ms=100): scenario returned success (status=200) — expected "
+        "an error\n",
+        "2 passed, 4 failed\n"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+}
+
 TEST(FbcRun, BodyHangingPastTimeoutIsInconclusive) {
   Spec spec("hang");
   auto t0 = std::chrono::steady_clock::now();
@@ -728,6 +746,7 @@ TEST(FbcRunJson, ReportsMatchTheirGoldens) {
       {"trace", "1", {}, 2},
       {"halt", "1", {}, 2},
       {"bypass", "1", {}, 2},
+      {"expectations", "1", {}, 2},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.spec);
