@@ -4,6 +4,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
+#include "frontend/lib/spellcheck.h"
 
 #include <string>
 #include <vector>
@@ -15,6 +16,22 @@ static std::string_view paramName(const char *p) {
   if (!n.empty() && n.back() == '?')
     n.remove_suffix(1);
   return n;
+}
+
+// "fn: unexpected keyword argument "keg" (did you mean key?)": the recent
+// go.starlark.net UnpackArgs suggests the nearest parameter name.
+[[noreturn]] static void failUnexpectedKeyword(Thread &t, std::string_view fn, const Kwarg &kw,
+                                               const char *const *names, size_t n) {
+  std::vector<std::string_view> params;
+  params.reserve(n);
+  for (size_t i = 0; i < n; ++i)
+    params.push_back(paramName(names[i]));
+  std::string msg =
+      std::string(fn) + ": unexpected keyword argument " + repr(Value::object(kw.name));
+  std::string_view near = nearestName(kw.name->view(), params);
+  if (!near.empty())
+    msg += " (did you mean " + std::string(near) + "?)";
+  t.fail(std::move(msg));
 }
 
 void bindArgs(Thread &t, std::string_view fn, const Args &args,
@@ -35,7 +52,7 @@ void bindArgs(Thread &t, std::string_view fn, const Args &args,
     while (i < n && paramName(names[i]) != name)
       ++i;
     if (i == n)
-      t.fail(std::string(fn) + ": unexpected keyword argument " + repr(Value::object(kw.name)));
+      failUnexpectedKeyword(t, fn, kw, names, n);
     if (*slots[i])
       t.fail(std::string(fn) + ": got multiple values for keyword argument " +
              repr(Value::object(kw.name)));

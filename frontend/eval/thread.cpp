@@ -44,8 +44,10 @@ void Thread::cancel() {
   std::atomic_ref<uint64_t>(nextCheck_).store(0);
 }
 
+// The recent go.starlark.net's message for a call past its depth limit
+// (go.starlark.net PR #619); like Go, fbc does not promise the limit itself.
 void Thread::tooDeep() {
-  fail("call stack too deep (more than " + std::to_string(maxDepth) + " calls)");
+  fail("Starlark stack overflow");
 }
 
 const TraceFrame *EvalError::innermostSourceFrame() const {

@@ -89,7 +89,7 @@ public:
   // The innermost call (null before execution starts) and the depth.
   CallFrame *top = nullptr;
   unsigned depth = 0;
-  // Calls nested deeper than this fail with "call stack too deep" instead
+  // Calls nested deeper than this fail with "Starlark stack overflow" instead
   // of overflowing the C++ stack.
   unsigned maxDepth = 5000;
 

@@ -215,7 +215,7 @@ Value parseIntLiteral(Heap &h, std::string_view text) {
 
 // Go's int(s, base) acceptance rules (library.go int_), including its
 // quirks: the base named in the error is the one in effect when parsing
-// gave up, and a prefix must agree with an explicit base.
+// gave up, and a prefix is stripped only when it agrees with the base.
 Value parseInt(Thread &t, std::string_view s, int base) {
   if (base != 0 && (base < 2 || base > 36))
     t.fail("int: base must be an integer >= 2 && <= 36");
@@ -249,19 +249,23 @@ Value parseInt(Thread &t, std::string_view s, int base) {
       default:
         break;
       }
-      if (prefixBase)
-        s.remove_prefix(2);
     }
-    // With automatic base detection a leading zero means all zeros
-    // (int("0755", 0) is rejected, as in Python 3).
-    if (prefixBase == 0 && base == 0) {
-      for (size_t i = 1; i < s.size(); ++i)
-        if (s[i] != '0')
-          return invalid(base);
-      return Value::small(0);
+    // A prefix counts only with base 0 or its own base (the recent Go rule,
+    // go.starlark.net issue 337: int("0b0", 16) == 0xb0); otherwise its
+    // letter is just another digit, or an invalid one.
+    if (prefixBase != 0 && (base == 0 || base == prefixBase)) {
+      s.remove_prefix(2);
+    } else {
+      prefixBase = 0;
+      // With automatic base detection a leading zero means all zeros
+      // (int("0755", 0) is rejected, as in Python 3).
+      if (base == 0) {
+        for (size_t i = 1; i < s.size(); ++i)
+          if (s[i] != '0')
+            return invalid(base);
+        return Value::small(0);
+      }
     }
-    if (base != 0 && prefixBase != 0 && prefixBase != base)
-      return invalid(base);
   }
 
   if (base == 0)

@@ -1,4 +1,4 @@
-// The json module value and its three builtins.
+// The json module value and its builtins: decode, encode, encode_indent, indent.
 #include "frontend/eval/args.h"
 #include "frontend/eval/objects.h"
 #include "frontend/lib/json.h"
@@ -22,22 +22,49 @@ Value jsonEncode(Thread &t, Value, const Args &args) {
   return makeString(t.heap, encodeJson(t, x));
 }
 
+// json.decode(x, default=unset): with a default, a decoding error returns
+// it instead of failing (recent go.starlark.net lib/json).
 Value jsonDecode(Thread &t, Value, const Args &args) {
-  Value s;
-  bindPositional(t, "json.decode", args, 1, {&s});
-  return decodeJson(t, wantString(t, "json.decode", "1", s));
+  Value s, dflt;
+  bindArgs(t, "json.decode", args, {"x", "default?"}, {&s, &dflt});
+  std::string_view text = wantString(t, "json.decode", "x", s);
+  if (dflt.isNull())
+    return decodeJson(t, text);
+  try {
+    return decodeJson(t, text);
+  } catch (const EvalError &) {
+    return dflt;
+  }
 }
 
-// json.indent(str, *, prefix="", indent="\t"). Go quotes keyword parameter
-// names in its messages: `for parameter "prefix": got int, want string`.
+// The keyword-only prefix= and indent= of json.indent and json.encode_indent.
+// Go quotes keyword parameter names in its messages: `for parameter
+// "prefix": got int, want string`.
+struct IndentOptions {
+  std::string_view prefix, indent;
+};
+
+IndentOptions bindIndent(Thread &t, const char *fn, const Args &args, Value &positional) {
+  Value prefixV, indentV;
+  bindArgs(t, fn, Args{{}, args.kwargs}, {"prefix?", "indent?"}, {&prefixV, &indentV});
+  bindPositional(t, fn, Args{args.positional, {}}, 1, {&positional});
+  return {prefixV ? wantString(t, fn, "\"prefix\"", prefixV) : "",
+          indentV ? wantString(t, fn, "\"indent\"", indentV) : "\t"};
+}
+
+// json.indent(str, *, prefix="", indent="\t").
 Value jsonIndent(Thread &t, Value, const Args &args) {
-  Value prefixV, indentV, strV;
-  bindArgs(t, "json.indent", Args{{}, args.kwargs}, {"prefix?", "indent?"}, {&prefixV, &indentV});
-  bindPositional(t, "json.indent", Args{args.positional, {}}, 1, {&strV});
-  std::string_view prefix = prefixV ? wantString(t, "json.indent", "\"prefix\"", prefixV) : "";
-  std::string_view indent = indentV ? wantString(t, "json.indent", "\"indent\"", indentV) : "\t";
+  Value strV;
+  IndentOptions o = bindIndent(t, "json.indent", args, strV);
   std::string_view str = wantString(t, "json.indent", "1", strV);
-  return makeString(t.heap, indentJson(t, str, prefix, indent));
+  return makeString(t.heap, indentJson(t, str, o.prefix, o.indent));
+}
+
+// json.encode_indent(x, *, prefix="", indent="\t") = indent(encode(x)).
+Value jsonEncodeIndent(Thread &t, Value, const Args &args) {
+  Value x;
+  IndentOptions o = bindIndent(t, "json.encode_indent", args, x);
+  return makeString(t.heap, indentJson(t, encodeJson(t, x), o.prefix, o.indent));
 }
 
 } // namespace
@@ -47,6 +74,7 @@ Value makeJsonModule(Heap &h) {
   m->members = {
       {"decode", Value::object(h.make<Builtin>("json.decode", jsonDecode))},
       {"encode", Value::object(h.make<Builtin>("json.encode", jsonEncode))},
+      {"encode_indent", Value::object(h.make<Builtin>("json.encode_indent", jsonEncodeIndent))},
       {"indent", Value::object(h.make<Builtin>("json.indent", jsonIndent))},
   };
   m->freeze();

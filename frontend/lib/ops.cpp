@@ -6,6 +6,7 @@
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/objects.h"
 #include "frontend/lib/int_detail.h"
+#include "frontend/lib/set_algebra.h"
 
 namespace fbc::star {
 
@@ -194,6 +195,10 @@ bool compare(Thread &t, CmpOp op, Value x, Value y, int depth) {
     return equals(t, x, y, depth);
   if (op == CmpOp::Ne)
     return !equals(t, x, y, depth);
+  // Sets are ordered by inclusion, which is not a total order.
+  if (x.kind() == Kind::Set && y.kind() == Kind::Set)
+    return setCompare(t, op, *static_cast<const Set *>(x.obj()),
+                      *static_cast<const Set *>(y.obj()));
   return applyOp(op, orderOf(t, op, x, y, depth));
 }
 

@@ -5,6 +5,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/lib/format.h"
+#include "frontend/lib/set_algebra.h"
 
 #include <cmath>
 #include <cstring>
@@ -142,39 +143,6 @@ Value dictUnion(Thread &t, const Dict &x, const Dict &y) {
   Dict *r = t.heap.make<Dict>();
   forEachKey(x.table, [&](Value k, Value v) { r->put(t, k, v); });
   forEachKey(y.table, [&](Value k, Value v) { r->put(t, k, v); });
-  return Value::object(r);
-}
-
-Value setAlgebra(Thread &t, BinOp op, const Set &x, const Set &y) {
-  Set *r = t.heap.make<Set>();
-  switch (op) {
-  case BinOp::BitOr:
-    forEachKey(x.table, [&](Value k, Value) { r->insert(t, k); });
-    forEachKey(y.table, [&](Value k, Value) { r->insert(t, k); });
-    break;
-  case BinOp::BitAnd: {
-    // Walk the smaller set (Go does the same, which fixes the order).
-    const Set &small = x.table.size() > y.table.size() ? y : x;
-    const Set &large = &small == &x ? y : x;
-    forEachKey(small.table, [&](Value k, Value) {
-      if (tableHas(t, large.table, k))
-        r->insert(t, k);
-    });
-    break;
-  }
-  case BinOp::BitXor:
-    forEachKey(x.table, [&](Value k, Value) {
-      if (!tableHas(t, y.table, k))
-        r->insert(t, k);
-    });
-    forEachKey(y.table, [&](Value k, Value) {
-      if (!tableHas(t, x.table, k))
-        r->insert(t, k);
-    });
-    break;
-  default:
-    break;
-  }
   return Value::object(r);
 }
 
@@ -332,9 +300,10 @@ Value binary(Thread &t, BinOp op, Value x, Value y) {
     [[fallthrough]];
   case BinOp::BitAnd:
   case BinOp::BitXor:
+  case BinOp::Sub:
     if (kx == Kind::Set && ky == Kind::Set)
-      return setAlgebra(t, op, *static_cast<const Set *>(x.obj()),
-                        *static_cast<const Set *>(y.obj()));
+      return setBinary(t, op, *static_cast<const Set *>(x.obj()),
+                       *static_cast<const Set *>(y.obj()));
     break;
   default:
     break;

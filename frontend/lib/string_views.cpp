@@ -1,8 +1,9 @@
 // The iterable views of a string's bytes and code points: s.elems(),
 // s.elem_ords(), s.codepoints(), s.codepoint_ords(), and b.elems() for
-// bytes. Type names follow the Go release the conformance tests come from
-// ("elems", "codepoints"); the byte views are also indexable and have a
-// length, as in newer Go.
+// bytes, as the recent go.starlark.net (the reference tool's) has them:
+// type names "string.elems", "string.codepoints", "bytes.elems"; the byte
+// views are indexable and have a length; an invalid UTF-8 byte is one
+// U+FFFD code point in both code point views.
 #include "frontend/eval/args.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
@@ -15,6 +16,8 @@
 namespace fbc::star {
 
 namespace {
+
+constexpr std::string_view kReplacementUtf8 = "\xef\xbf\xbd"; // U+FFFD
 
 std::string_view bytesOf(Value subject) {
   if (String *s = subject.as<String>())
@@ -41,10 +44,11 @@ Value element(Heap &h, std::string_view s, size_t i, ViewKind kind, size_t &size
   case ViewKind::CodepointOrds: {
     utf8::Decoded d = b < 0x80 ? utf8::Decoded{b, 1} : utf8::decode(s.substr(i));
     size = d.size;
-    // An invalid byte is its own element: the raw byte as a substring, or
-    // U+FFFD as a number.
+    // An invalid byte is its own element: U+FFFD, as a string or a number.
     if (kind == ViewKind::Codepoints)
-      return makeString(h, s.substr(i, d.size));
+      return d.rune == utf8::kRuneError && s.substr(i, d.size) != kReplacementUtf8
+                 ? makeString(h, kReplacementUtf8)
+                 : makeString(h, s.substr(i, d.size));
     return Value::small(d.rune);
   }
   }
@@ -81,10 +85,10 @@ public:
     switch (kind_) {
     case ViewKind::Elems:
     case ViewKind::ElemOrds:
-      return "elems";
+      return "string.elems";
     case ViewKind::Codepoints:
     case ViewKind::CodepointOrds:
-      return "codepoints";
+      return "string.codepoints";
     case ViewKind::BytesElems:
       return "bytes.elems";
     }

@@ -90,7 +90,7 @@ TEST_F(JsonTest, Module) {
   EXPECT_TRUE(m.obj()->frozen());
   std::vector<std::string> names;
   m.obj()->attrNames(names);
-  EXPECT_EQ(names, (std::vector<std::string>{"decode", "encode", "indent"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"decode", "encode", "encode_indent", "indent"}));
   EXPECT_EQ(repr(m.obj()->attr(t, "encode")), "<built-in function json.encode>");
 }
 
@@ -254,9 +254,14 @@ TEST_F(JsonTest, DecodeErrors) {
   for (const Case &c : cases)
     EXPECT_EQ(decode(c.in), std::string("error: json.decode: ") + c.want) << "input: " << c.in;
   EXPECT_EQ(callMember("decode", {I(1)}),
-            "error: json.decode: for parameter 1: got int, want string");
+            "error: json.decode: for parameter x: got int, want string");
   EXPECT_EQ(callMember("decode", {S("1")}, {{"x", I(1)}}),
-            "error: json.decode: unexpected keyword arguments");
+            "error: json.decode: got multiple values for keyword argument \"x\"");
+  EXPECT_EQ(callMember("decode", {S("1")}, {{"defualt", I(1)}}),
+            "error: json.decode: unexpected keyword argument \"defualt\" (did you mean default?)");
+  // With a default, a decoding error returns it (the recent Go's json.decode).
+  EXPECT_EQ(callMember("decode", {S("[1,")}, {{"default", I(7)}}), "7");
+  EXPECT_EQ(callMember("decode", {S("[1]"), I(7)}), "[1]");
 }
 
 TEST_F(JsonTest, RoundTrip) {

@@ -59,22 +59,27 @@ TEST_F(SetTest, ConstructorAndRepr) {
   EXPECT_EQ(eval("[bool(set()), bool(set([False]))]"), "[False, True]");
 }
 
-TEST_F(SetTest, EqualityButNoOrdering) {
+TEST_F(SetTest, EqualityAndInclusion) {
   EXPECT_EQ(eval("set([1, 2, 3]) == set([3, 2, 1])"), "True");
   EXPECT_EQ(eval("set([1, 2]) != set([1, 3])"), "True");
   EXPECT_EQ(eval("set([1, 2]) == set([1, 2, 3])"), "False");
-  EXPECT_EQ(eval("set([1, 2]) < set([1, 2, 3])"), "error: set < set not implemented");
-  EXPECT_EQ(eval("set([1, 2, 3]) >= set([1, 2])"), "error: set >= set not implemented");
-  EXPECT_EQ(eval("sorted([set([2]), set([1])])"), "error: set < set not implemented");
+  // The ordered operators test inclusion (the recent Go).
+  EXPECT_EQ(eval("[set([1, 2]) < set([1, 2, 3]), set([1, 2]) < set([1, 2])]"), "[True, False]");
+  EXPECT_EQ(eval("[set([1, 2]) <= set([1, 2]), set([1, 4]) <= set([1, 2, 3])]"), "[True, False]");
+  EXPECT_EQ(eval("[set([1, 2, 3]) > set([1, 2]), set([1, 2]) > set([1, 2])]"), "[True, False]");
+  EXPECT_EQ(eval("[set([1, 2, 3]) >= set([1, 2]), set([1]) >= set([2])]"), "[True, False]");
+  EXPECT_EQ(eval("set([1]) < [1]"), "error: set < list not implemented");
   EXPECT_EQ(eval("{set(): 1}"), "error: unhashable type: set");
 }
 
 TEST_F(SetTest, Operators) {
   EXPECT_EQ(eval("set([1, 2, 3]) | set([5, 1])"), "set([1, 2, 3, 5])");
   EXPECT_EQ(eval("set('ab'.elems()) & set('bc'.elems())"), "set([\"b\"])");
+  // & keeps the left operand's order, whatever the sizes.
+  EXPECT_EQ(eval("set([3, 2, 1]) & set([1, 2])"), "set([2, 1])");
   EXPECT_EQ(eval("set([1, 2, 3]) ^ set([4, 5, 3])"), "set([1, 2, 4, 5])");
   EXPECT_EQ(run("x = set([1, 2, 3])\nx &= set([2, 3])\nx |= set([1])\n_ = x"), "set([2, 3, 1])");
-  EXPECT_EQ(eval("set([1, 2]) - set([1])"), "error: unknown binary op: set - set");
+  EXPECT_EQ(eval("set([1, 2]) - set([1])"), "set([2])");
   EXPECT_EQ(eval("set([1]) + set([2])"), "error: unknown binary op: set + set");
   EXPECT_EQ(eval("set() | []"), "error: unknown binary op: set | list");
 }
@@ -83,20 +88,66 @@ TEST_F(SetTest, Union) {
   EXPECT_EQ(eval("set([1, 2, 3]).union([5, 1])"), "set([1, 2, 3, 5])");
   EXPECT_EQ(eval("set([1, 2, 3]).union((6, 5, 4))"), "set([1, 2, 3, 6, 5, 4])");
   EXPECT_EQ(eval("set().union([])"), "set([])");
+  EXPECT_EQ(eval("set([1]).union()"), "set([1])");
   EXPECT_EQ(run("s = set([1])\nu = s.union([2])\n_ = [s, u]"), "[set([1]), set([1, 2])]");
   EXPECT_EQ(eval("set([1]).union(1)"), "error: union: for parameter 1: got int, want iterable");
+  EXPECT_EQ(eval("set([1]).union([2], 3)"),
+            "error: union: for parameter 2: got int, want iterable");
   EXPECT_EQ(eval("set([1]).union([1, 2, {}])"), "error: union: unhashable type: dict");
-  EXPECT_EQ(eval("set([1]).union([1], [2])"), "error: union: got 2 arguments, want at most 1");
+  EXPECT_EQ(eval("set([1]).union([1], [2])"), "set([1, 2])");
   EXPECT_EQ(eval("set([1]).union(x=[1])"), "error: union: unexpected keyword arguments");
   // Frozen sets still make new sets.
   EXPECT_EQ(run("s = freeze(set([1]))\n_ = s.union([2])"), "set([1, 2])");
 }
 
+TEST_F(SetTest, Mutation) {
+  EXPECT_EQ(run("s = set([1, 2])\ns.add(3)\ns.add(1)\n_ = s"), "set([1, 2, 3])");
+  EXPECT_EQ(run("s = set([1, 2, 3])\ns.remove(2)\ns.discard(7)\n_ = s"), "set([1, 3])");
+  EXPECT_EQ(run("s = set([1])\ns.remove(2)"), "error: remove: missing key");
+  EXPECT_EQ(run("s = set([1, 2])\n_ = [s.pop(), s.pop(), s]"), "[1, 2, set([])]");
+  EXPECT_EQ(eval("set().pop()"), "error: pop: empty set");
+  EXPECT_EQ(run("s = set([1, 2])\ns.update([3], (4, 1))\n_ = s"), "set([1, 2, 3, 4])");
+  EXPECT_EQ(run("s = set([1, 2, 3])\ns.intersection_update([3, 1])\n_ = s"), "set([1, 3])");
+  EXPECT_EQ(run("s = set([1, 2, 3])\ns.difference_update([1], [3])\n_ = s"), "set([2])");
+  EXPECT_EQ(run("s = set([1, 2])\ns.symmetric_difference_update([2, 3, 3])\n_ = s"), "set([1, 3])");
+  EXPECT_EQ(run("s = set([1])\ns.clear()\n_ = s"), "set([])");
+  // A frozen set refuses even a change that would do nothing.
+  EXPECT_EQ(run("s = freeze(set([1]))\ns.add(1)"),
+            "error: add: cannot insert into frozen hash table");
+  EXPECT_EQ(run("s = freeze(set([1]))\ns.discard(2)"),
+            "error: discard: cannot delete from frozen hash table");
+  EXPECT_EQ(run("s = freeze(set([1]))\ns.update()"),
+            "error: update: cannot insert into frozen hash table");
+  EXPECT_EQ(run("s = freeze(set())\ns.clear()\n_ = s"), "set([])");
+  EXPECT_EQ(run("s = freeze(set([1]))\ns.clear()"), "error: clear: cannot clear frozen hash table");
+  EXPECT_EQ(run("s = set([1])\ndef f():\n  for x in s:\n    s.add(2)\nf()"),
+            "error: add: cannot insert into hash table during iteration");
+  EXPECT_EQ(run("s = set()\ns.add([1])"), "error: add: unhashable type: list");
+}
+
+TEST_F(SetTest, Queries) {
+  EXPECT_EQ(eval("set([1, 2, 3]).intersection([3, 2], (2,))"), "set([2])");
+  EXPECT_EQ(eval("set([1, 2, 3]).difference([1], [3])"), "set([2])");
+  EXPECT_EQ(eval("set([1, 2, 3]).symmetric_difference({0: 0, 1: 1})"), "set([2, 3, 0])");
+  EXPECT_EQ(eval("set([1, 2]).symmetric_difference()"),
+            "error: symmetric_difference: got 0 arguments, want 1");
+  EXPECT_EQ(eval("[set([1]).isdisjoint([2]), set([1]).isdisjoint([1]), set([1]).isdisjoint()]"),
+            "[True, False, True]");
+  EXPECT_EQ(eval("[set([1]).issubset([1, 2]), set([1, 2]).issuperset((2,))]"), "[True, True]");
+  EXPECT_EQ(eval("set([1]).issubset(2)"),
+            "error: issubset: for parameter 1: got int, want iterable");
+}
+
 TEST_F(SetTest, MethodNames) {
-  EXPECT_EQ(eval("dir(set())"), "[\"union\"]");
-  EXPECT_EQ(eval("[hasattr(set(), 'union'), hasattr(set(), 'add')]"), "[True, False]");
+  EXPECT_EQ(eval("dir(set())"),
+            "[\"add\", \"clear\", \"difference\", \"difference_update\", \"discard\", "
+            "\"intersection\", \"intersection_update\", \"isdisjoint\", \"issubset\", "
+            "\"issuperset\", \"pop\", \"remove\", \"symmetric_difference\", "
+            "\"symmetric_difference_update\", \"union\", \"update\"]");
+  EXPECT_EQ(eval("[hasattr(set(), 'union'), hasattr(set(), 'onion')]"), "[True, False]");
   EXPECT_EQ(eval("str(getattr(set(), 'union'))"), "\"<built-in method union of set value>\"");
-  EXPECT_EQ(run("s = set()\ns.add(1)"), "error: set has no .add field or method");
+  EXPECT_EQ(run("s = set()\ns.addd(1)"),
+            "error: set has no .addd field or method (did you mean .add?)");
 }
 
 } // namespace
