@@ -32,4 +32,8 @@ star::Value makeMatchesBuiltin();
 star::Value makeModuleBuiltin();
 star::Value makeFreezeBuiltin();
 
+// The frozen `math` module of math.star (go.starlark.net/lib/math), defined
+// in math_module.cpp.
+star::Value makeMathModule(star::Heap &h);
+
 } // namespace fbc::conformance

@@ -80,9 +80,6 @@ const Deviation kRecentDeviations[] = {
     {Deviation::Line, "json.star:6",
      "dir(json) also lists encode_indent: the vendored json.star predates it, the "
      "go.starlark.net the reference tool embeds has it"},
-    {Deviation::File, "math.star",
-     "go.starlark.net/lib/math is a host module the Go test driver loads; the reference tool "
-     "gives specs no math module and neither does fbc"},
     {Deviation::File, "time.star",
      "go.starlark.net/lib/time is a host module (Go time layouts, the tz database) the Go test "
      "driver loads; the reference tool gives specs no time module and neither does fbc"},
@@ -303,14 +300,18 @@ void runChunk(Run &run, const std::string &path, const Chunk &chunk) {
   in.predeclared["fibonacci"] = conformance::makeFibonacci();
   in.predeclared["struct"] = makeStructBuiltin();
   const std::string &assertStar = run.suite.assertStar;
-  in.loadHook = [&assertStar](Interpreter &self, std::string_view module) -> Value {
+  in.loadHook = [&assertStar, &run](Interpreter &self, std::string_view module) -> Value {
     if (module == "assert.star")
       return loadAssert(self, assertStar);
-    if (module == "json.star") {
-      Module *m = self.heap.make<Module>("json.star");
-      m->members.emplace_back("json", makeJsonModule(self.heap));
+    auto wrap = [&self](const char *file, const char *name, Value member) {
+      Module *m = self.heap.make<Module>(file);
+      m->members.emplace_back(name, member);
       return Value::object(m);
-    }
+    };
+    if (module == "json.star")
+      return wrap("json.star", "json", makeJsonModule(self.heap));
+    if (module == "math.star" && run.suite.recentOptions)
+      return wrap("math.star", "math", conformance::makeMathModule(self.heap));
     return Value();
   };
 
