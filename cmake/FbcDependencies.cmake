@@ -89,6 +89,12 @@ if(NOT LIBPQ_FOUND)
   fbc_missing("libpq" "libpq-dev")
 endif()
 
+# yaml-cpp: load_yaml() (ir/builtins/loaders.cpp).
+find_package(yaml-cpp CONFIG QUIET)
+if(NOT yaml-cpp_FOUND)
+  fbc_missing("yaml-cpp" "libyaml-cpp-dev")
+endif()
+
 # GoogleTest
 find_package(GTest CONFIG QUIET)
 if(NOT GTest_FOUND)

@@ -52,6 +52,19 @@ public:
     for (const Test &t : spec.tests)
       test(t);
     w_.endArray();
+    if (!spec.dataFiles.empty()) { // left out when the spec read no data file
+      w_.key("data_files");
+      w_.beginArray();
+      for (const DataFile &d : spec.dataFiles) {
+        w_.beginObject(/*inlined=*/true);
+        w_.field("builtin", d.builtin);
+        w_.field("path", d.path);
+        w_.field("bytes", d.bytes);
+        loc("loc", d.loc);
+        w_.endObject();
+      }
+      w_.endArray();
+    }
     w_.endObject();
     w_.finish();
   }

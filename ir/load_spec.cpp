@@ -7,6 +7,7 @@
 #include "ir/verifier.h"
 
 #include <llvm/ADT/StringMap.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdio>
@@ -103,6 +104,8 @@ std::unique_ptr<LoadedSpec> loadSpec(const std::string &path, const LoadOptions 
   star::Interpreter &interp = *l.interp_;
   builtins::installSpecBuiltins(interp, *l.builder_);
   builtins::SpecBuilder *builder = l.builder_.get();
+  builder->sources = &l.sources_;
+  builder->specDir = llvm::sys::path::parent_path(path).str();
   interp.onParse = [builder](const syntax::File &file) { builder->callSites.addFile(file); };
   auto stdlib = std::make_shared<StdlibLoader>();
   interp.loadHook = [stdlib](star::Interpreter &in, std::string_view module) {

@@ -287,6 +287,18 @@ struct Determinism {
   Loc loc;
 };
 
+// ----------------------------------------------------------- data files
+
+// A file a load_file(), load_json() or load_yaml() call read while the spec
+// loaded (ir/builtins/loaders.cpp). Its text is also in the loaded spec's
+// SourceManager, so a run bundle's spec/ snapshot carries it.
+struct DataFile {
+  std::string builtin; // "load_file", "load_json", "load_yaml"
+  std::string path;    // as written in the call
+  uint64_t bytes = 0;
+  Loc loc; // the call
+};
+
 // ---------------------------------------------------------------- spec
 
 struct Spec {
@@ -297,6 +309,7 @@ struct Spec {
   std::vector<Scenario> scenarios;
   std::vector<Matrix> matrices;
   std::vector<Test> tests;
+  std::vector<DataFile> dataFiles; // call order
 
   const Service *findService(std::string_view name) const;
   const FaultAssumption *findAssumption(std::string_view name) const;

@@ -97,6 +97,12 @@ public:
   void print(const Spec &spec) {
     os_ << "spec " << quote(spec.path) << "\n";
     determinism(spec.determinism);
+    if (!spec.dataFiles.empty()) {
+      os_ << "\n";
+      for (const DataFile &d : spec.dataFiles)
+        os_ << "data " << d.builtin << " " << quote(d.path) << " bytes=" << d.bytes << at(d.loc)
+            << "\n";
+    }
     for (const Service &s : spec.services)
       service(s);
     for (const FaultAssumption &a : spec.assumptions)

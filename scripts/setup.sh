@@ -15,6 +15,7 @@ packages=(
   liburing-dev # tests/fixtures/nondet_fs.c: file I/O through io_uring
   libhttp-parser-dev # the fault proxy's HTTP/1.1 framing (runtime/proxy_http.cpp)
   libhiredis-dev redis-server libpq-dev postgresql-15
+  libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
 )
 
 missing=()

@@ -49,6 +49,11 @@ FBC_SPEC_BUILTIN(chooseFn);
 FBC_SPEC_BUILTIN(durationFn);
 FBC_SPEC_BUILTIN(bodyOnlyFn); // fault(), parallel(), assert_eq(), ... at load time
 
+// loaders.cpp
+FBC_SPEC_BUILTIN(loadFileFn);
+FBC_SPEC_BUILTIN(loadJsonFn);
+FBC_SPEC_BUILTIN(loadYamlFn);
+
 #undef FBC_SPEC_BUILTIN
 
 } // namespace fbc::ir::builtins

@@ -34,6 +34,9 @@ constexpr Entry kLoadTime[] = {
     {"fault_scenario", faultScenarioFn},
     {"http", httpFn},
     {"interface", interfaceFn},
+    {"load_file", loadFileFn},
+    {"load_json", loadJsonFn},
+    {"load_yaml", loadYamlFn},
     {"op", opFn},
     {"postgres", postgresFn},
     {"ready", readyFn},
@@ -66,7 +69,6 @@ constexpr const char *kMocks = "mock services";
 constexpr const char *kTemporal = "temporal properties and monitors";
 constexpr const char *kNetwork = "network faults (gVisor runtime)";
 constexpr const char *kObserve = "output observation";
-constexpr const char *kFiles = "loading data files";
 constexpr Unsupported kUnsupported[] = {
     {"always", kTemporal},
     {"assume", kTemporal},
@@ -88,9 +90,6 @@ constexpr Unsupported kUnsupported[] = {
     {"jwt_keypair", kMocks},
     {"jwt_sign", kMocks},
     {"kafka_ready", "Kafka healthchecks"},
-    {"load_file", kFiles},
-    {"load_json", kFiles},
-    {"load_yaml", kFiles},
     {"match", kTemporal},
     {"mock_service", kMocks},
     {"monitor", kTemporal},

@@ -64,6 +64,7 @@ Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
   spec.path = std::move(path);
   if (determinism)
     spec.determinism = *determinism;
+  spec.dataFiles = std::move(dataFiles);
 
   // Root globals by name: services record the names that hold them, and
   // the callable test_* globals are the def tests.

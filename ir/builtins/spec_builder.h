@@ -42,6 +42,11 @@ public:
   std::vector<Test> faultScenarioTests;
   std::vector<Test> builtinTests;
   std::optional<Determinism> determinism;
+  std::vector<DataFile> dataFiles; // load_file()/load_json()/load_yaml() calls
+  // Set by loadSpec(): where load_*() paths are relative to (the root
+  // spec's folder), and where the files they read are kept.
+  std::string specDir;
+  frontend::SourceManager *sources = nullptr;
   // Load-time warnings (location, message), reported by finish().
   std::vector<std::pair<Loc, std::string>> warnings;
   // Set by a runtime that executes test bodies (see ir/body_runtime.h).

@@ -294,6 +294,25 @@ TEST(FbcBundle, ManifestOfAPlainRunHasNoLeafKeys) {
   EXPECT_EQ(entry(c, "spec/spec.star"), readFile(spec.dir.file("spec.star")));
 }
 
+// The data files load_json()/load_file() read are in spec/ with the bytes
+// the spec read, where the snapshot's spec finds them: a replay passes.
+TEST(FbcBundle, DataFilesAreInTheSpecSnapshot) {
+  Spec spec("data_files");
+  ASSERT_EQ(::mkdir(spec.dir.file("data").c_str(), 0755), 0);
+  writeFile(spec.dir.file("data/cfg.json"), "{\"retries\": 3}\n");
+  writeFile(spec.dir.file("greeting.txt"), "hello\n");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--bundle", "a.fb"}, spec.dir.path());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  bundle::Contents c = readOk(spec.dir.file("a.fb"));
+  EXPECT_EQ(entry(c, "spec/data/cfg.json"), "{\"retries\": 3}\n");
+  EXPECT_EQ(entry(c, "spec/greeting.txt"), "hello\n");
+  // The replay runs in a fresh folder: only the snapshot has the files.
+  writeFile(spec.dir.file("data/cfg.json"), "{\"retries\": 4}\n");
+  FbcRun re = runFbc({"replay", "a.fb", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(re.exit, 0) << re.err;
+  EXPECT_TRUE(contains(re.err, "(3 spec files in ")) << re.err;
+}
+
 // The summary counts the verdicts inside passed and failed: the bypass spec
 // has 9 rows, 6 passed of which 3 fault_bypassed (their faults never
 // fired), 3 failed (none an expectation_violated or determinism one).

@@ -1,0 +1,2 @@
+CREATE TABLE orders (id int);
+INSERT INTO orders VALUES (1);
