@@ -35,5 +35,8 @@ star::Value makeFreezeBuiltin();
 // The frozen `math` module of math.star (go.starlark.net/lib/math), defined
 // in math_module.cpp.
 star::Value makeMathModule(star::Heap &h);
+// The frozen `time` module of time.star (go.starlark.net/lib/time), defined
+// in time_module.cpp.
+star::Value makeTimeModule(star::Heap &h);
 
 } // namespace fbc::conformance

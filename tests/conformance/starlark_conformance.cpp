@@ -80,9 +80,6 @@ const Deviation kRecentDeviations[] = {
     {Deviation::Line, "json.star:6",
      "dir(json) also lists encode_indent: the vendored json.star predates it, the "
      "go.starlark.net the reference tool embeds has it"},
-    {Deviation::File, "time.star",
-     "go.starlark.net/lib/time is a host module (Go time layouts, the tz database) the Go test "
-     "driver loads; the reference tool gives specs no time module and neither does fbc"},
 };
 
 struct Suite {
@@ -312,6 +309,8 @@ void runChunk(Run &run, const std::string &path, const Chunk &chunk) {
       return wrap("json.star", "json", makeJsonModule(self.heap));
     if (module == "math.star" && run.suite.recentOptions)
       return wrap("math.star", "math", conformance::makeMathModule(self.heap));
+    if (module == "time.star" && run.suite.recentOptions)
+      return wrap("time.star", "time", conformance::makeTimeModule(self.heap));
     return Value();
   };
 
