@@ -166,7 +166,8 @@ void NotificationListener::handle() {
     if (unmediated && ioctl(fd_, SECCOMP_IOCTL_NOTIF_ID_VALID, &req_.id) == 0)
       trace_.record(EventType::UnmediatedIo, service_, std::move(*unmediated));
   }
-  trace_.countSyscall(service_, req_.data.nr, d.fired && d.action.faults());
+  trace_.countSyscall(service_, req_.data.nr, d.fired && d.action.faults(),
+                      !decidedByRule(d.fired, d.action));
   bool record = recordAllowed_ || d.fired || d.systemPathExempt;
   SyscallRecord rec;
   if (record) {

@@ -123,8 +123,7 @@ std::string serviceExitLines(const RunReport &r, const TestOutcome &t, std::stri
 }
 
 bool isRuleDecision(const TraceEvent &e) {
-  return e.type == EventType::Syscall && e.syscall.fired &&
-         e.syscall.action.kind != ActionKind::Allow;
+  return e.type == EventType::Syscall && decidedByRule(e.syscall.fired, e.syscall.action);
 }
 
 std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e) {
@@ -253,6 +252,39 @@ void proxyLines(const RunReport &r, const TestOutcome &t, std::string &out) {
   }
 }
 
+// "syscall trace (N events; M allowed calls not listed):" and the calls a
+// rule decided (deny, delay, trace), the first kMaxTraceLines of them: N
+// counts the calls listed, M those allowed (counted, never listed).
+void syscallTraceLines(std::string &out, const RunReport &r, const TestOutcome &t) {
+  constexpr size_t kMaxTraceLines = 50;
+  uint64_t allowed = 0, decided = 0;
+  for (const auto &[svc, s] : t.syscallSummary)
+    allowed += s.allowed;
+  for (const TraceEvent &e : t.events)
+    decided += isRuleDecision(e);
+  if (!decided)
+    return;
+  auto count = [](uint64_t n, const char *one, const char *many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  out += "  syscall trace (" + count(decided, "event", "events");
+  if (allowed)
+    out += "; " + count(allowed, "allowed call", "allowed calls") + " not listed";
+  out += "):\n";
+  size_t listed = 0;
+  std::string truncated; // where the trace stopped keeping events, if past the cut
+  for (const TraceEvent &e : t.events) {
+    if (e.type == EventType::TraceTruncated)
+      (listed < kMaxTraceLines ? out : truncated) +=
+          "    " + e.field("message") + " (" + e.field("dropped") + " more not kept)\n";
+    if (isRuleDecision(e) && listed++ < kMaxTraceLines)
+      out += "    " + syscallDecisionLine(r, e) + "\n";
+  }
+  if (listed > kMaxTraceLines)
+    out += "    ... " + std::to_string(listed - kMaxTraceLines) + " more (see --format=json)\n";
+  out += truncated;
+}
+
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += "\n--- ";
   out += rowStatus(t);
@@ -262,23 +294,7 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
     out += "  reason: " + t.reason + "\n";
   out += tracebackAndReplay(r, t, "  ");
   out += serviceExitLines(r, t, "  ");
-  uint64_t syscalls = 0, decided = 0;
-  for (const auto &[svc, s] : t.syscallSummary)
-    syscalls += s.total;
-  for (const TraceEvent &e : t.events)
-    decided += isRuleDecision(e);
-  // The count covers every trapped syscall; the lines, those a rule decided.
-  if (decided) {
-    out += "  syscall trace (" + std::to_string(syscalls) + " events):\n";
-    for (const TraceEvent &e : t.events) {
-      if (e.type == EventType::TraceTruncated)
-        out += "    " + e.field("message") + " (" + e.field("dropped") + " more not kept)\n";
-      if (e.type != EventType::Syscall)
-        continue;
-      if (isRuleDecision(e))
-        out += "    " + syscallDecisionLine(r, e) + "\n";
-    }
-  }
+  syscallTraceLines(out, r, t);
   proxyLines(r, t, out);
   for (const FaultSummary &f : t.faults) {
     if (f.isProtocolRule())

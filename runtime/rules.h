@@ -60,6 +60,13 @@ struct Action {
   bool faults() const { return kind == ActionKind::Deny || kind == ActionKind::Delay; }
 };
 
+// Whether a rule decided the call other than allow (deny, delay, trace):
+// the lines of the text report's "syscall trace"; every other trapped call
+// is counted there as allowed, not listed.
+inline bool decidedByRule(bool fired, const Action &a) {
+  return fired && a.kind != ActionKind::Allow;
+}
+
 // "allow", "deny(input/output error)", "delay(500ms)", "trace": the reference's
 // decision strings (Go strerror text, Go duration form).
 std::string describeAction(const Action &a);

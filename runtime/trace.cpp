@@ -152,7 +152,7 @@ void Trace::clear() {
   startNs_ = monotonicNs();
 }
 
-void Trace::countSyscall(ServiceId service, int nr, bool faulted) {
+void Trace::countSyscall(ServiceId service, int nr, bool faulted, bool allowed) {
   if (nr < 0 || nr >= kMaxSyscall || service == kNoService)
     return;
   std::lock_guard lock(mu_);
@@ -163,6 +163,7 @@ void Trace::countSyscall(ServiceId service, int nr, bool faulted) {
     c.resize(kMaxSyscall);
   ++c[static_cast<size_t>(nr)].total;
   c[static_cast<size_t>(nr)].faulted += faulted;
+  c[static_cast<size_t>(nr)].allowed += allowed;
 }
 
 std::map<std::string, SyscallSummary> Trace::syscallSummary() const {
@@ -176,6 +177,7 @@ std::map<std::string, SyscallSummary> Trace::syscallSummary() const {
       SyscallSummary &s = out[svc < names_.size() ? names_[svc] : "service#" + std::to_string(svc)];
       s.total += c.total;
       s.faulted += c.faulted;
+      s.allowed += c.allowed;
       s.breakdown[std::string(syscallName(static_cast<int>(nr)))] += c.total;
     }
   return out;

@@ -91,6 +91,7 @@ struct TraceEvent {
 struct SyscallSummary {
   uint64_t total = 0;
   uint64_t faulted = 0;
+  uint64_t allowed = 0;                      // not decidedByRule(): what the text report leaves out
   std::map<std::string, uint64_t> breakdown; // sorted by syscall name
 };
 
@@ -111,7 +112,7 @@ public:
   // or not it is recorded as an event (fbc run logs only the syscalls a
   // rule decided, and counts every one: a log line per allowed write costs
   // more than the mediation itself).
-  void countSyscall(ServiceId service, int nr, bool faulted);
+  void countSyscall(ServiceId service, int nr, bool faulted, bool allowed);
 
   // The step API the body builtins use: "test" is the source, `target` the service.
   uint64_t stepSend(ServiceId target, std::vector<std::pair<std::string, std::string>> fields);
@@ -137,7 +138,7 @@ private:
   size_t truncatedAt_ = 0; // 1 + the index of the TraceTruncated notice, 0: none
   std::vector<std::string> names_;
   struct Counts {
-    uint64_t total = 0, faulted = 0;
+    uint64_t total = 0, faulted = 0, allowed = 0;
   };
   // Per service, per syscall number (sized on first use).
   std::vector<std::vector<Counts>> counts_;

@@ -242,10 +242,24 @@ TEST(Containment, TraceStopsAtTheCapAndSaysSo) {
   Spec spec("spin");
   FbcResult r = runFbc(spec, {"run", "spec.star", "--seed", "1"});
   EXPECT_EQ(r.exit, 0) << r.out.substr(0, 2000) << r.err;
-  EXPECT_TRUE(RE2::PartialMatch(
-      r.out, R"(\n    #\d+  u +getpid +deny\(operation not permitted\)  \[pid\]\n)"
-             R"(    trace truncated after 100000 events \(\d+ more not kept\)\n)"))
+  // The text lists the first 50 of the N decisions kept and counts the
+  // rest; where the trace stopped keeping events comes after.
+  uint64_t listed = 0, more = 0;
+  EXPECT_TRUE(RE2::PartialMatch(r.out, R"(\n  syscall trace \((\d+) events[;)])", &listed))
+      << r.out.substr(0, 2000);
+  EXPECT_TRUE(
+      RE2::PartialMatch(r.out,
+                        R"(\n    #\d+  u +getpid +deny\(operation not permitted\)  \[pid\]\n)"
+                        R"(    \.\.\. (\d+) more \(see --format=json\)\n)"
+                        R"(    trace truncated after 100000 events \(\d+ more not kept\)\n)",
+                        &more))
       << r.out.substr(r.out.size() > 2000 ? r.out.size() - 2000 : 0);
+  EXPECT_EQ(listed, more + 50);
+  re2::StringPiece rest(r.out);
+  size_t lines = 0;
+  while (RE2::FindAndConsume(&rest, R"(\n    #\d+  u +getpid)"))
+    ++lines;
+  EXPECT_EQ(lines, 50u);
   // The rule's hits come from its fault_removed event, which is kept.
   EXPECT_TRUE(RE2::PartialMatch(r.out, R"(fault rule on u: getpid=deny\(EPERM\) label="pid" )"
                                        R"(→ filter:\[getpid\] \(\d{6,} hits\))"))

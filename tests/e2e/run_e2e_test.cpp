@@ -726,6 +726,18 @@ TEST(FbcRunTrace, TracedSyscallsRunAndAreRecorded) {
   EXPECT_TRUE(RE2::PartialMatch(r.out, R"(kv +write +trace  \S+/kv\.wal\n)")) << r.out;
 }
 
+// The syscall trace's count is what it lists, the allowed calls left out
+// are counted, and the list stops at 50 lines (run_specs/trace_long.star).
+TEST(FbcRunTrace, LongSyscallTraceIsCutAt50Lines) {
+  Spec spec("trace_long");
+  FbcRun r = runWithGolden(spec, 0);
+  EXPECT_TRUE(
+      RE2::PartialMatch(r.out, R"(  syscall trace \(60 events; \d+ allowed calls not listed\):\n)"))
+      << r.out;
+  EXPECT_EQ(allMatches(r.out, R"((\n    #\d+  kv +write +trace))").size(), 50u) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n    ... 10 more (see --format=json)\n")) << r.out;
+}
+
 // ---- the JSON report, whole, against tests/e2e/golden/<name>.json
 
 // panic.star is not here: its service's exit and the step's reply race, so
