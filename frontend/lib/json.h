@@ -17,7 +17,8 @@ Value makeJsonModule(Heap &h);
 
 // json.encode(x) / json.decode(s) / json.indent(s, prefix=, indent=), with
 // Go's messages, each prefixed by the builtin's name ("json.encode: ...").
-std::string encodeJson(Thread &t, Value x);
+// `fn` names the builtin in errors (json.encode_indent reports as itself).
+std::string encodeJson(Thread &t, Value x, std::string_view fn = "json.encode");
 Value decodeJson(Thread &t, std::string_view s);
 std::string indentJson(Thread &t, std::string_view s, std::string_view prefix = "",
                        std::string_view indent = "\t");

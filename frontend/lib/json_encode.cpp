@@ -265,10 +265,10 @@ bool Encoder::emit(Value x) {
 
 } // namespace
 
-std::string encodeJson(Thread &t, Value x) {
+std::string encodeJson(Thread &t, Value x, std::string_view fn) {
   Encoder e(t);
   if (!e.emit(x))
-    t.fail("json.encode: " + e.error);
+    t.fail(std::string(fn) + ": " + e.error);
   return std::move(e.out);
 }
 

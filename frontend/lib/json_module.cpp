@@ -64,7 +64,8 @@ Value jsonIndent(Thread &t, Value, const Args &args) {
 Value jsonEncodeIndent(Thread &t, Value, const Args &args) {
   Value x;
   IndentOptions o = bindIndent(t, "json.encode_indent", args, x);
-  return makeString(t.heap, indentJson(t, encodeJson(t, x), o.prefix, o.indent));
+  return makeString(t.heap,
+                    indentJson(t, encodeJson(t, x, "json.encode_indent"), o.prefix, o.indent));
 }
 
 } // namespace

@@ -330,5 +330,22 @@ TEST_F(JsonTest, IndentErrors) {
   EXPECT_EQ(callMember("indent", {S("[1]")}, {{"indent", S("  ")}}), "\"[\\n  1\\n]\"");
 }
 
+// json.encode_indent(x, *, prefix="", indent="\t") = indent(encode(x)), the
+// recent go.starlark.net's; its errors carry its own name.
+TEST_F(JsonTest, EncodeIndent) {
+  EXPECT_EQ(callMember("encode_indent", {I(1)}), "\"1\"");
+  EXPECT_EQ(callMember("encode_indent", {list({I(1), S("a")})}, {{"indent", S(" ")}}),
+            "\"[\\n 1,\\n \\\"a\\\"\\n]\"");
+  EXPECT_EQ(callMember("encode_indent", {list({I(1)})}, {{"prefix", S(">")}}),
+            "\"[\\n>\\t1\\n>]\"");
+  EXPECT_EQ(callMember("encode_indent", {list({I(1)}), S(" ")}),
+            "error: json.encode_indent: got 2 arguments, want 1");
+  EXPECT_EQ(callMember("encode_indent", {dict({})}, {{"indnet", S("")}}),
+            "error: json.encode_indent: unexpected keyword argument \"indnet\" (did you mean "
+            "indent?)");
+  EXPECT_EQ(callMember("encode_indent", {F(NAN)}),
+            "error: json.encode_indent: cannot encode non-finite float nan");
+}
+
 } // namespace
 } // namespace fbc::star
