@@ -263,6 +263,12 @@ struct Test {
       return {};
     return MatrixCell{body.name, faults.empty() ? std::string() : faults[0], loc};
   }
+  // The name `fbc plan` shows it under: a matrix cell's is its scenario's
+  // row, "test_matrix_<scenario>"; any other test's is its own. `fbc run
+  // --test` takes either.
+  std::string planName() const {
+    return kind == TestKind::FaultMatrix ? "test_matrix_" + body.name : name;
+  }
 };
 
 // ---------------------------------------------------------- determinism

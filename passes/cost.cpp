@@ -52,7 +52,7 @@ void runCostPass(const ir::Spec &spec, ir::Plan &plan) {
       auto [it, fresh] = matrixEntry.try_emplace(t.body.name, plan.entries.size());
       if (fresh) {
         ir::PlanEntry e;
-        e.name = "test_matrix_" + t.body.name;
+        e.name = t.planName();
         e.kind = ir::TestKind::FaultMatrix;
         e.scenario = t.body.name;
         e.count = ir::Count{0, true};

@@ -305,6 +305,31 @@ TEST(FbcRun, TestFilterForms) {
       << none.err;
 }
 
+// --test takes the names `fbc plan` prints for a matrix's rows:
+// test_matrix_<scenario> (or matrix_<scenario>) selects that scenario's
+// cells, and nothing else.
+TEST(FbcRun, TestFilterTakesThePlanNamesOfMatrixRows) {
+  Spec spec("matrix");
+  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+  ASSERT_EQ(plan.exit, 0) << plan.out << plan.err;
+  std::vector<std::string> rows = allMatches(plan.out, R"re(test "(test_matrix_\w+)")re");
+  EXPECT_EQ(rows, (std::vector<std::string>{"test_matrix_read_missing", "test_matrix_store_item"}));
+  for (const std::string &row : rows) {
+    SCOPED_TRACE(row);
+    FbcRun r = runFbc({"run", spec.path, "--seed", "3", "--test", row}, spec.dir.path());
+    EXPECT_EQ(r.exit, row == "test_matrix_store_item" ? 2 : 0) << r.out << r.err;
+    std::string scenario = row.substr(std::string("test_matrix_").size());
+    EXPECT_TRUE(contains(r.out, "Fault Matrix: 1 scenarios × 3 faults = 3 cells\n")) << r.out;
+    EXPECT_EQ(allMatches(r.out, R"(\n([a-z_]+) +│)"), std::vector<std::string>{scenario}) << r.out;
+    if (row == "test_matrix_store_item")
+      checkGolden("matrix_store_item", normalize(r.out, spec));
+  }
+  FbcRun bare =
+      runFbc({"run", spec.path, "--seed", "3", "--test", "matrix_read_missing"}, spec.dir.path());
+  EXPECT_EQ(bare.exit, 0) << bare.out << bare.err;
+  EXPECT_TRUE(contains(bare.out, "Result: 3/3 passed (2 fault_bypassed)")) << bare.out;
+}
+
 // Each usage error: exit 1, the message alone on stderr, nothing run.
 TEST(FbcRun, UsageErrorsExitOne) {
   Spec spec("faults");

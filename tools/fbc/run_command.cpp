@@ -105,18 +105,19 @@ bool selectTests(const ir::Spec &spec, const std::string &filter,
       return false;
     }
   }
-  for (const ir::Test &t : spec.tests) {
-    bool match;
+  // A test matches by its name or by the name `fbc plan` shows it under
+  // (test_matrix_<scenario>: all of that scenario's cells).
+  auto matches = [&](const std::string &name) {
     if (re)
-      match = re2::RE2::PartialMatch(t.name, *re);
-    else if (isGlob(filter))
-      match = fnmatch(filter.c_str(), t.name.c_str(), 0) == 0 ||
-              fnmatch(("test_" + filter).c_str(), t.name.c_str(), 0) == 0;
-    else
-      match = t.name == filter || t.name == "test_" + filter;
-    if (match)
+      return re2::RE2::PartialMatch(name, *re);
+    if (isGlob(filter))
+      return fnmatch(filter.c_str(), name.c_str(), 0) == 0 ||
+             fnmatch(("test_" + filter).c_str(), name.c_str(), 0) == 0;
+    return name == filter || name == "test_" + filter;
+  };
+  for (const ir::Test &t : spec.tests)
+    if (matches(t.name) || (t.kind == ir::TestKind::FaultMatrix && matches(t.planName())))
       out.push_back(&t);
-  }
   if (out.empty()) {
     error = "no test matched filter \"" + filter + "\" (available:";
     for (size_t i = 0; i < spec.tests.size(); ++i)
