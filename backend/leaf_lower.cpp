@@ -1,7 +1,8 @@
 // Lowering: per test, the axes the leaves enumerate (the plan's axes,
 // referenced; a known axis of size 1 adds no digit), its count, and the
 // syscall numbers each service's filter traps (passes/trap_scan.h), per
-// leaf where a planned choose() option changes them.
+// leaf where a planned choose() option changes them; what the test needs of
+// the machine.
 #include "backend/leaf_lower.h"
 
 #include "ir/syscalls.h"
@@ -55,6 +56,9 @@ void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt) {
                                                    : std::vector<std::string>{});
   }
   lt.proxies = std::move(scan.proxies);
+  for (const ir::Service &svc : spec.services)
+    lt.needs.insert(lt.needs.end(), svc.needs.begin(), svc.needs.end());
+  lt.needs.insert(lt.needs.end(), scan.needs.begin(), scan.needs.end());
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // present; absent optional values are null, so consumers see one shape.
 // Durations are written both as Go strings and as nanoseconds.
 #include "ir/duration.h"
+#include "ir/host_needs.h"
 #include "ir/json_writer.h"
 #include "ir/print.h"
 
@@ -108,6 +109,60 @@ private:
     w_.field(std::string(key) + "_ns", *ns);
   }
 
+  // image=/build=/volumes=/ports=/reuse=/seed=/reset=, remote=, and what
+  // running the service needs: only the members that are set.
+  void container(const Service &s) {
+    if (!s.image.empty())
+      w_.field("image", s.image);
+    if (!s.build.empty())
+      w_.field("build", s.build);
+    if (!s.volumes.empty()) {
+      w_.key("volumes");
+      w_.beginObject();
+      for (const auto &[host, path] : s.volumes)
+        w_.field(host, path);
+      w_.endObject();
+    }
+    if (!s.ports.empty()) {
+      w_.key("ports");
+      w_.beginArray();
+      for (const auto &[c, h] : s.ports) {
+        w_.beginObject(/*inlined=*/true);
+        w_.field("container", c);
+        w_.field("host", h);
+        w_.endObject();
+      }
+      w_.endArray();
+    }
+    if (s.reuse)
+      w_.field("reuse", true);
+    for (const auto &[key, fn] : {std::pair{"seed", s.seed.get()}, {"reset", s.reset.get()}})
+      if (fn) {
+        w_.key(key);
+        function(*fn);
+      }
+    if (!s.remote.empty())
+      w_.field("remote", s.remote);
+    if (!s.remotes.empty()) {
+      w_.key("remotes");
+      w_.beginObject();
+      for (const auto &[iface, host] : s.remotes)
+        w_.field(iface, host);
+      w_.endObject();
+    }
+    if (!s.needs.empty()) {
+      w_.key("needs");
+      w_.beginArray();
+      for (const HostNeed &n : s.needs) {
+        w_.beginObject();
+        w_.field("feature", hostFeatureName(n.feature));
+        w_.field("what", n.what);
+        w_.endObject();
+      }
+      w_.endArray();
+    }
+  }
+
   void function(const FunctionRef &f) {
     w_.beginObject();
     w_.field("name", f.name);
@@ -159,6 +214,7 @@ private:
     loc("loc", s.loc);
     strings("globals", s.globals);
     w_.field("binary", s.binary);
+    container(s);
     strings("args", s.args);
     w_.key("env");
     w_.beginObject();

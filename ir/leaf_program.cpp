@@ -1,5 +1,7 @@
 #include "ir/leaf_program.h"
 
+#include "ir/host_needs.h"
+
 #include "ir/quote.h"
 #include "ir/syscalls.h"
 
@@ -307,6 +309,9 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
     for (size_t sv = 0; opts.traps && sv < t.proxies.size(); ++sv)
       for (const std::string &iface : t.proxies[sv])
         os << "  proxy " << quote(p.spec->services[sv].name + "." + iface) << '\n';
+    for (const HostNeed &n : t.needs)
+      os << "  needs " << hostFeatureName(n.feature) << ' ' << quote(hostNeedReason(n, ""))
+         << (n.loc.valid() ? " @" + n.loc.str() : "") << '\n';
     if (!t.fansOut())
       continue; // one leaf, the run's single-leaf row (no leaf id)
     uint64_t index = leaf ? *leaf : t.count.value - 1;

@@ -73,6 +73,11 @@ struct LeafTest {
   // Per service, sorted: the interfaces a proxy stands in front of (the
   // test's protocol rules could target them; passes/trap_scan.h).
   std::vector<std::vector<std::string>> proxies;
+  // What the test needs of the machine (ir/host_needs.h): every service's
+  // needs (each test starts every service), then its reachable calls'. The
+  // run checks them before the test's first leaf: one error row for the
+  // test when something is missing.
+  std::vector<HostNeed> needs;
   Count count; // product of the axis sizes; "at least" while an axis is unknown
 
   bool fansOut() const { return !axes.empty(); }

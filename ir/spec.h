@@ -83,6 +83,28 @@ struct Op {
   Loc loc;
 };
 
+// What a test needs of the machine beyond what every test needs (a
+// container runtime, the gVisor runtime), or a part fbc does not have. The
+// IR records the need where it arises (a service, a call); `fbc run` decides
+// once per run what this machine has (runtime/host_check.h) and gives each
+// test that needs something missing one error row naming it, while the
+// other tests run (docs/run.md "What this machine cannot run").
+enum class HostFeature {
+  ContainerRuntime, // docker or podman
+  Gvisor,           // the gVisor runtime (runsc) and determinism(runtime="gvisor")
+  Unbuilt,          // a part fbc does not have: never there
+};
+
+struct HostNeed {
+  HostFeature feature = HostFeature::Unbuilt;
+  std::string subject; // what the row names first: `service "pg"`, `packet_drop()`
+  std::string what;    // "container services need a container runtime"
+  Loc loc;             // the service or the call
+  bool operator==(const HostNeed &o) const {
+    return feature == o.feature && subject == o.subject && what == o.what;
+  }
+};
+
 struct Service {
   std::string name;
   std::vector<std::string> globals; // root-file globals holding it, sorted
@@ -97,10 +119,27 @@ struct Service {
   uint64_t pidsMax = 0;                        // pids_max=: 0 is the run's default
   std::string user;                            // user=: run as this account, "" = fbc's
   std::vector<Op> ops;                         // sorted by name
+  // A container service (the reference runs these under docker): image=
+  // or build= (a Dockerfile context, relative to the spec) instead of a
+  // binary; volumes= host path -> container path and ports= container port
+  // -> host port (0: any), in dict order; reuse= keeps it across tests,
+  // seed= runs once after it starts, reset= between tests.
+  std::string image, build;
+  std::vector<std::pair<std::string, std::string>> volumes;
+  std::vector<std::pair<int64_t, int64_t>> ports;
+  bool reuse = false;
+  std::shared_ptr<const FunctionRef> seed, reset;
+  // A remote service (not started: it runs elsewhere): remote="host" for
+  // every interface, or remotes({iface: host}) per interface (dict order).
+  std::string remote;
+  std::vector<std::pair<std::string, std::string>> remotes;
+  std::vector<HostNeed> needs; // what starting it needs (image=: a container runtime)
   Loc loc;
 
   const Interface *findInterface(std::string_view name) const;
   const Op *findOp(std::string_view name) const;
+  bool isContainer() const { return !image.empty() || !build.empty(); }
+  bool isRemote() const { return !remote.empty() || !remotes.empty(); }
 };
 
 // ---------------------------------------------------------------- faults

@@ -14,6 +14,7 @@
 // end of every line that has a source location, fields in a fixed order,
 // empty or default fields left out.
 #include "ir/duration.h"
+#include "ir/host_needs.h"
 #include "ir/print.h"
 #include "ir/quote.h"
 
@@ -134,7 +135,26 @@ private:
     os_ << "\nservice " << name(s.name) << at(s.loc) << " {\n";
     if (!s.globals.empty())
       line("globals " + nameList(s.globals));
-    line("binary " + quote(s.binary));
+    if (!s.binary.empty())
+      line("binary " + quote(s.binary));
+    if (!s.image.empty())
+      line("image " + quote(s.image));
+    if (!s.build.empty())
+      line("build " + quote(s.build));
+    if (!s.remote.empty())
+      line("remote " + quote(s.remote));
+    for (const auto &[iface, host] : s.remotes)
+      line("remote " + name(iface) + " " + quote(host));
+    for (const auto &[host, path] : s.volumes)
+      line("volume " + quote(host) + " = " + quote(path));
+    for (const auto &[c, h] : s.ports)
+      line("port " + std::to_string(c) + " = " + std::to_string(h));
+    if (s.reuse)
+      line("reuse true");
+    if (s.seed)
+      line("seed " + name(s.seed->name) + at(s.seed->loc));
+    if (s.reset)
+      line("reset " + name(s.reset->name) + at(s.reset->loc));
     if (!s.args.empty())
       line("args " + stringList(s.args));
     for (const auto &[k, v] : s.env)
@@ -165,6 +185,8 @@ private:
         text += " path=" + quote(o.path);
       line(text + at(o.loc));
     }
+    for (const HostNeed &n : s.needs)
+      line(std::string("needs ") + hostFeatureName(n.feature) + " " + quote(n.what));
     os_ << "}\n";
   }
 

@@ -6,11 +6,13 @@
 #include "frontend/eval/program.h"
 #include "frontend/syntax/walk.h"
 #include "ir/composed_assumptions.h"
+#include "ir/host_needs.h"
 #include "ir/syscalls.h"
 #include "passes/fault_calls.h"
 
 #include <llvm/Support/Casting.h>
 
+#include <algorithm>
 #include <set>
 
 namespace fbc::passes {
@@ -79,6 +81,8 @@ public:
     }
   }
 
+  const std::vector<ir::HostNeed> &needs() const { return needs_; }
+
   std::vector<std::vector<std::string>> result(bool proxies) const {
     std::vector<std::vector<std::string>> out;
     for (const std::set<std::string> &s : proxies ? proxies_ : sets_)
@@ -87,6 +91,22 @@ public:
   }
 
 private:
+  void need(const ir::HostNeed &n, ir::Loc loc) {
+    if (std::find(needs_.begin(), needs_.end(), n) != needs_.end())
+      return;
+    needs_.push_back(n);
+    needs_.back().loc = loc;
+  }
+
+  // A call of a builtin that needs something of the machine.
+  void neededCall(const CallExpr &c) {
+    auto *id = llvm::dyn_cast<Ident>(c.fn);
+    if (!id || !isBuiltinCall(&c, id->name))
+      return;
+    if (const ir::HostNeed *n = ir::callNeed(id->name))
+      need(*n, ir::Loc{file_, id->pos});
+  }
+
   // A proxy in front of interface `iface` of `svc` ("" : every interface).
   void proxy(const ir::Service &svc, const std::string &iface) {
     std::set<std::string> &set = proxies_[size_t(&svc - spec_.services.data())];
@@ -217,6 +237,7 @@ private:
     if (skip_.count(e))
       return;
     if (auto *c = llvm::dyn_cast<CallExpr>(e)) {
+      neededCall(*c);
       if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start"))
         faultCall(*c);
       else if (isBuiltinCall(c, "fault_all"))
@@ -241,6 +262,7 @@ private:
   std::vector<Option> options_;
   std::set<const syntax::Function *> visited_;
   std::vector<star::Value> pending_;
+  std::vector<ir::HostNeed> needs_;
 };
 
 } // namespace
@@ -265,10 +287,14 @@ TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const Choi
       proxies[s].insert(p[s].begin(), p[s].end());
   };
   addProxies(scan);
+  out.needs = scan.needs();
   for (const Scanner::Option &o : scan.options()) {
     Scanner one(spec);
     one.option(o);
     one.drain();
+    for (const ir::HostNeed &n : one.needs())
+      if (std::find(out.needs.begin(), out.needs.end(), n) == out.needs.end())
+        out.needs.push_back(n);
     out.options.push_back({o.axis, o.option, one.result(/*proxies=*/false)});
     addProxies(one);
   }

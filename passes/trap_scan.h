@@ -57,6 +57,10 @@ struct TrapScan {
   // to every interface), sorted, in any leaf. The run puts a proxy in
   // front of each.
   std::vector<std::vector<std::string>> proxies;
+  // What the test's reachable calls need of the machine (ir/host_needs.h:
+  // packet_*(), partition(), watch(), ...), in the order found, each
+  // (subject, what) once; in any leaf.
+  std::vector<ir::HostNeed> needs;
 };
 
 TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t,

@@ -10,6 +10,7 @@
 #include "backend/leaf_lower.h"
 #include "frontend/eval/thread.h"
 #include "passes/pass_manager.h"
+#include "runtime/host_check.h"
 #include "runtime/launch_config.h"
 #include "runtime/leaf_job.h"
 #include "runtime/supervisor.h"
@@ -144,6 +145,17 @@ Executor::Jobs Executor::planJobs(const std::vector<const ir::Test *> &tests,
       o.result = Result::Error;
       o.reason = "internal error: the test is not in the leaf program";
       errorRow(i, std::move(o));
+      continue;
+    }
+    if (std::string why = cannotRunReason(loaded_.spec(), lt->needs); !why.empty()) {
+      // What this machine cannot run: one error row for the test, whatever
+      // its leaves (from the shard that has its leaf 0), and nothing starts.
+      if (!sel || sel->all || sel->runs(0)) {
+        TestOutcome o = baseOutcome(*tests[i]);
+        o.result = Result::Error;
+        o.reason = std::move(why);
+        errorRow(i, std::move(o));
+      }
       continue;
     }
     if (!lt->fansOut()) {

@@ -5,6 +5,7 @@
 #include "frontend/lib/struct.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/surface.h"
 #include "ir/builtins/values.h"
 
 namespace fbc::ir::builtins {
@@ -41,6 +42,7 @@ constexpr Entry kLoadTime[] = {
     {"postgres", postgresFn},
     {"ready", readyFn},
     {"redis", redisFn},
+    {"remotes", remotesFn},
     {"response", responseFn},
     {"scenario", scenarioFn},
     {"service", serviceFn},
@@ -107,7 +109,6 @@ constexpr Unsupported kUnsupported[] = {
     {"partition_start", kNetwork},
     {"partition_stop", kNetwork},
     {"redirect", kMocks},
-    {"remotes", "remote services"},
     {"status_only", kMocks},
     {"text_response", kMocks},
     {"tls_cert", "TLS interfaces"},

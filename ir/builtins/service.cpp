@@ -5,8 +5,11 @@
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/surface.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
+
+#include <memory>
 
 #include <algorithm>
 
@@ -42,14 +45,134 @@ constexpr std::string_view kServiceKeywords[] = {
 
 // Keywords of the reference that need parts of fbc not built yet.
 const char *unsupportedServiceKeyword(std::string_view k) {
-  if (k == "image" || k == "build" || k == "volumes" || k == "ports" || k == "reuse" ||
-      k == "seed" || k == "reset")
-    return "container services";
-  if (k == "remote")
-    return "remote services";
   if (k == "observe")
     return "output observation";
   return nullptr;
+}
+
+// Keywords a remote service cannot have (it is not fbc's process), in the
+// reference's order.
+constexpr std::string_view kNotOnRemote[] = {"seed",  "reset", "reuse",   "volumes",
+                                             "ports", "args",  "seccomp", "observe"};
+
+void parseVolumes(const CallSite &site, Service &svc, Value v) {
+  auto *d = v.as<star::Dict>();
+  const syntax::Expr *lit = site.keywordValue("volumes");
+  if (!d)
+    site.fail(site.at(lit), "service() volumes must be a dict");
+  size_t i = 0;
+  for (const star::HashTable::Entry &e : d->table.entries()) {
+    if (e.value.isNull())
+      continue;
+    Loc at = site.at(CallSite::element(lit, i++));
+    auto *k = e.key.as<star::String>();
+    auto *val = e.value.as<star::String>();
+    if (!k || !val)
+      site.fail(at, "service() volumes must map host paths to container paths (strings), got " +
+                        typeOf(e.key) + ": " + typeOf(e.value));
+    svc.volumes.emplace_back(std::string(k->view()), std::string(val->view()));
+  }
+}
+
+void parsePorts(const CallSite &site, Service &svc, Value v) {
+  auto *d = v.as<star::Dict>();
+  const syntax::Expr *lit = site.keywordValue("ports");
+  if (!d)
+    site.fail(site.at(lit), "service() ports must be a dict {container_port: host_port}");
+  size_t i = 0;
+  for (const star::HashTable::Entry &e : d->table.entries()) {
+    if (e.value.isNull())
+      continue;
+    Loc at = site.at(CallSite::element(lit, i++));
+    if (!e.key.isInt())
+      site.fail(at, "service() ports keys must be integers (container ports)");
+    if (!e.value.isInt())
+      site.fail(at, "service() ports values must be integers (host ports)");
+    int64_t c = e.key.isSmallInt() ? e.key.smallInt() : -1;
+    int64_t h = e.value.isSmallInt() ? e.value.smallInt() : -1;
+    if (c < 1 || c > 65535 || h < 0 || h > 65535)
+      site.fail(at, "service() ports: container port must be 1..65535 and host port 0..65535 (0: "
+                    "any), got " +
+                        star::repr(e.key) + ": " + star::repr(e.value));
+    svc.ports.emplace_back(c, h);
+  }
+}
+
+std::shared_ptr<const FunctionRef> callback(const CallSite &site, std::string_view k, Value v) {
+  if (!isCallable(v))
+    site.fail(site.at(site.keywordValue(k)),
+              "service() " + std::string(k) + " must be a callable (function)");
+  return std::make_shared<const FunctionRef>(functionRef(v));
+}
+
+void parseRemote(const CallSite &site, Service &svc, Value v) {
+  Loc at = site.at(site.keywordValue("remote"));
+  if (auto *r = valueAs<RemotesValue>(v)) {
+    svc.remotes = r->hosts;
+    return;
+  }
+  auto *s = v.as<star::String>();
+  if (!s)
+    site.fail(at, "service() remote must be a string (host) or remotes({...}), got " + typeOf(v));
+  if (s->view().empty())
+    site.fail(at, "service() remote must be a non-empty string or remotes({...}); got empty string");
+  svc.remote = std::string(s->view());
+}
+
+// The reference's checks on a remote service (it has no process fbc owns).
+void checkRemote(const CallSite &site, const Service &s, const star::Args &args) {
+  std::string q = quote(s.name);
+  std::string host = !s.remote.empty() ? s.remote : s.remotes.front().second;
+  if (!s.healthcheck)
+    site.fail("service() " + q +
+              " is remote (remote=...) and requires healthcheck= so Faultbox can verify the "
+              "upstream is reachable before tests run; declare e.g. healthcheck = http(\"" +
+              host + ":<port>/healthz\") or tcp(\"" + host + ":<port>\")");
+  for (std::string_view k : kNotOnRemote)
+    for (const star::Kwarg &kw : args.kwargs)
+      if (kw.name->view() == k)
+        site.fail(site.at(site.keyword(k)),
+                  "service() " + q + " is remote (remote=...); " + std::string(k) +
+                      "= is not supported on remote services because Faultbox does not own their "
+                      "lifecycle. Use mock_service() if you need full control, or remove " +
+                      std::string(k) + "= and apply protocol-level faults instead");
+  if (!s.ops.empty())
+    site.fail(site.at(site.keyword("ops")),
+              "service() " + q +
+                  " is remote (remote=...); ops= is not supported because syscall-level operations "
+                  "require process control. Apply protocol-level faults (response/error/slow) at "
+                  "the interface instead");
+  for (const auto &[iface, h] : s.remotes)
+    if (!s.findInterface(iface)) {
+      std::vector<std::string> declared;
+      for (const Interface &i : s.interfaces)
+        declared.push_back(i.name);
+      std::sort(declared.begin(), declared.end());
+      std::string list = "[";
+      for (size_t i = 0; i < declared.size(); ++i)
+        list += (i ? " " : "") + declared[i];
+      site.fail(site.at(site.keywordValue("remote")),
+                "service() " + q + " remotes({...}) references interface " + quote(iface) +
+                    " which is not declared on this service; declared interfaces: " + list + "]");
+    }
+  if (s.interfaces.empty())
+    site.fail("service() " + q + " is remote (remote=...) and requires at least one interface()");
+}
+
+// What running `s` needs of the machine (ir/host_needs.h).
+void recordNeeds(Service &s) {
+  HostNeed n;
+  n.subject = "service " + quote(s.name);
+  n.loc = s.loc;
+  if (s.isContainer()) {
+    n.feature = HostFeature::ContainerRuntime;
+    n.what = "container services need a container runtime";
+    s.needs.push_back(n);
+  } else if (s.isRemote()) {
+    n.feature = HostFeature::Unbuilt;
+    n.what = "remote services are not run by fbc yet (it plans them)";
+    s.needs.push_back(n);
+  }
 }
 
 void parseEnv(const CallSite &site, Service &svc, Value v) {
@@ -251,6 +374,24 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
       parseOps(site, s, v);
     } else if (k == "user") {
       parseUser(site, s, v);
+    } else if (k == "image" || k == "build") {
+      auto *str = v.as<star::String>();
+      if (!str)
+        site.fail(at, "service() " + std::string(k) + " must be a string, got " + typeOf(v));
+      (k == "image" ? s.image : s.build) = std::string(str->view());
+    } else if (k == "remote") {
+      parseRemote(site, s, v);
+    } else if (k == "volumes") {
+      parseVolumes(site, s, v);
+    } else if (k == "ports") {
+      parsePorts(site, s, v);
+    } else if (k == "reuse") {
+      auto *flag = v.as<star::Bool>();
+      if (!flag)
+        site.fail(at, "service() reuse must be a bool");
+      s.reuse = flag->value;
+    } else if (k == "seed" || k == "reset") {
+      (k == "seed" ? s.seed : s.reset) = callback(site, k, v);
     } else if (const char *what = unsupportedServiceKeyword(k)) {
       site.fail(site.at(site.keyword(k)),
                 prefix + ": " + std::string(k) + "= (" + what + ") is not supported by fbc yet");
@@ -271,9 +412,16 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
     }
   }
 
-  if (s.binary.empty())
+  int sources = !s.binary.empty() + !s.image.empty() + !s.build.empty() + s.isRemote();
+  if (sources == 0)
     site.fail("service() requires one of: binary (positional or keyword), image=, build=, or "
               "remote=");
+  if (sources > 1)
+    site.fail("service() accepts only one of: binary, image=, build=, or remote= (got " +
+              std::to_string(sources) + ")");
+  if (s.isRemote())
+    checkRemote(site, s, args);
+  recordNeeds(s);
   if (ServiceValue *prev = b.findService(s.name))
     site.fail(site.at(site.positional(0)),
               prefix + ": duplicate service name (first declared at " + prev->data.loc.str() + ")");

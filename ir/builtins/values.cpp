@@ -59,6 +59,7 @@ Value makeRef(star::Thread &t, const Service &s, const Interface &i) {
   auto *ref = t.heap.make<InterfaceRefValue>();
   ref->service = s.name;
   ref->iface = i;
+  ref->container = s.isContainer();
   ref->freeze();
   return Value::object(ref);
 }
@@ -166,6 +167,9 @@ void InterfaceRefValue::repr(star::Printer &p) const {
 
 Value InterfaceRefValue::attr(star::Thread &t, std::string_view name) {
   std::string port = std::to_string(iface.port);
+  // A container is reached by its name on the container network.
+  if (name == "internal_addr" && container)
+    return str(t, service + ":" + port);
   if (name == "addr" || name == "internal_addr")
     return str(t, "localhost:" + port);
   if (name == "host")

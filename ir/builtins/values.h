@@ -65,6 +65,7 @@ public:
 
   std::string service;
   Interface iface;
+  bool container = false; // .internal_addr is "<service>:<port>"
 };
 
 class HealthcheckValue final : public SpecValue {

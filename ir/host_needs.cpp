@@ -1,0 +1,89 @@
+// The host-need table: see host_needs.h.
+#include "ir/host_needs.h"
+
+#include <algorithm>
+#include <array>
+
+namespace fbc::ir {
+
+namespace {
+
+HostNeed gvisor(std::string_view builtin, std::string_view what) {
+  HostNeed n;
+  n.feature = HostFeature::Gvisor;
+  n.subject = std::string(builtin) + "()";
+  n.what = std::string(what);
+  return n;
+}
+
+// Sorted by name. The packet layer, partitions and file watches act in the
+// reference's packet gateway and container sandbox, which run under gVisor.
+const std::array<std::pair<std::string_view, HostNeed>, 16> &callNeeds() {
+  static const std::array<std::pair<std::string_view, HostNeed>, 16> table = [] {
+    constexpr std::string_view packet = "packet faults need the gVisor runtime";
+    constexpr std::string_view partition = "network partitions need the gVisor runtime";
+    constexpr std::string_view watch =
+        "file watches need container services under the gVisor runtime";
+    std::array<std::pair<std::string_view, HostNeed>, 16> t = {{
+        {"bandwidth", gvisor("bandwidth", packet)},
+        {"mtu", gvisor("mtu", packet)},
+        {"packet_corrupt", gvisor("packet_corrupt", packet)},
+        {"packet_delay", gvisor("packet_delay", packet)},
+        {"packet_drop", gvisor("packet_drop", packet)},
+        {"packet_duplicate", gvisor("packet_duplicate", packet)},
+        {"packet_pass", gvisor("packet_pass", packet)},
+        {"packet_reorder", gvisor("packet_reorder", packet)},
+        {"packet_reset", gvisor("packet_reset", packet)},
+        {"packet_window", gvisor("packet_window", packet)},
+        {"partition", gvisor("partition", partition)},
+        {"partition_start", gvisor("partition_start", partition)},
+        {"partition_stop", gvisor("partition_stop", partition)},
+        {"watch", gvisor("watch", watch)},
+        {"watch_start", gvisor("watch_start", watch)},
+        {"watch_stop", gvisor("watch_stop", watch)},
+    }};
+    return t;
+  }();
+  return table;
+}
+
+} // namespace
+
+const char *hostFeatureName(HostFeature f) {
+  switch (f) {
+  case HostFeature::ContainerRuntime:
+    return "container runtime";
+  case HostFeature::Gvisor:
+    return "gvisor";
+  case HostFeature::Unbuilt:
+    return "unbuilt";
+  }
+  return "unbuilt";
+}
+
+const HostNeed *callNeed(std::string_view builtin) {
+  const auto &t = callNeeds();
+  auto it = std::lower_bound(t.begin(), t.end(), builtin,
+                             [](const auto &e, std::string_view n) { return e.first < n; });
+  return it != t.end() && it->first == builtin ? &it->second : nullptr;
+}
+
+std::string hostNeedReason(const HostNeed &n, std::string_view why) {
+  std::string out = n.subject + ": " + n.what;
+  if (!why.empty())
+    out.append(" (").append(why).append(")");
+  return out;
+}
+
+std::string wrongRuntimeReason(const HostNeed &n, std::string_view runtime) {
+  std::string out = n.subject + " needs the packet gateway, but this spec runs on runtime=\"" +
+                    std::string(runtime) +
+                    "\"; add determinism(runtime=\"gvisor\") at the top of the spec.";
+  if (n.subject.rfind("partition", 0) == 0)
+    out += " It is not silently downgraded to a connect() deny: that only blocks connection "
+           "*setup*, so against any service that pools connections (Raft, etcd, Cassandra, "
+           "every gossip protocol) it does nothing at all while the test still passes";
+  return out;
+}
+
+} // namespace fbc::ir

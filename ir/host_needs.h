@@ -1,0 +1,35 @@
+// The one table of what a spec's parts need of the machine (ir::HostNeed):
+// the body-time builtins whose calls need it, and how a need and the
+// machine's answer read in a run's error row. The plan side records needs
+// (ir::Service::needs, the lowering's per-test scan); the run decides what
+// the machine has (runtime/host_check.h).
+#pragma once
+
+#include "ir/spec.h"
+
+#include <string>
+#include <string_view>
+
+namespace fbc::ir {
+
+// "container runtime", "gvisor", "unbuilt" (fbc ir, fbc plan).
+const char *hostFeatureName(HostFeature f);
+
+// A body-time builtin whose call needs something (packet_drop(),
+// partition(), watch(), ...): its need as the scan records it; null for
+// any other name.
+const HostNeed *callNeed(std::string_view builtin);
+
+// The row's reason: `service "pg": container services need a container
+// runtime (docker or podman not found)`; `why` is the machine's answer ("":
+// no parenthesis).
+std::string hostNeedReason(const HostNeed &n, std::string_view why);
+
+// The reason for a gVisor need in a spec on another runtime (the reference
+// refuses these rather than downgrade them): `partition() needs the packet
+// gateway, but this spec runs on runtime="default"; add
+// determinism(runtime="gvisor") at the top of the spec.` (with the
+// reference's note on why a partition is not a connect() deny).
+std::string wrongRuntimeReason(const HostNeed &n, std::string_view runtime);
+
+} // namespace fbc::ir
