@@ -4,6 +4,7 @@
 #include "ir/duration.h"
 #include "ir/host_needs.h"
 #include "ir/json_writer.h"
+#include "ir/mock.h"
 #include "ir/print.h"
 
 #include <llvm/Support/raw_ostream.h>
@@ -208,6 +209,59 @@ private:
     w_.endObject();
   }
 
+  void mockResponse(const MockResponse &r) {
+    w_.beginObject();
+    w_.field("kind", mockResponseBuiltin(r.kind));
+    w_.field("status", r.status);
+    w_.field("body", r.body);
+    optionalString("content_type", r.contentType);
+    w_.key("headers");
+    w_.beginObject();
+    for (const auto &[k, v] : r.headers)
+      w_.field(k, v);
+    w_.endObject();
+    w_.key("function");
+    if (r.kind == MockResponseKind::Dynamic)
+      function(r.fn);
+    else
+      w_.null();
+    w_.field("display", r.display());
+    loc("loc", r.loc);
+    w_.endObject();
+  }
+
+  void mockRoutes(std::string_view key, const std::vector<MockRoute> &routes) {
+    w_.key(key);
+    w_.beginArray();
+    for (const MockRoute &r : routes) {
+      w_.beginObject();
+      w_.field("pattern", r.pattern);
+      w_.key("response");
+      mockResponse(r.response);
+      loc("loc", r.loc);
+      w_.endObject();
+    }
+    w_.endArray();
+  }
+
+  void mock(const Mock &m) {
+    w_.beginObject();
+    mockRoutes("routes", m.routes);
+    mockRoutes("overrides", m.overrides);
+    w_.key("default");
+    if (m.fallback)
+      mockResponse(*m.fallback);
+    else
+      w_.null();
+    w_.field("tls", m.tls);
+    optionalString("config_json", m.configJson);
+    optionalString("openapi", m.openapi);
+    optionalString("examples", m.examples);
+    optionalString("validate", m.validate);
+    optionalString("descriptors", m.descriptors);
+    w_.endObject();
+  }
+
   void service(const Service &s) {
     w_.beginObject();
     w_.field("name", s.name);
@@ -215,6 +269,10 @@ private:
     strings("globals", s.globals);
     w_.field("binary", s.binary);
     container(s);
+    if (s.mock) { // only on mocks, as pids_max and user only when set
+      w_.key("mock");
+      mock(*s.mock);
+    }
     strings("args", s.args);
     w_.key("env");
     w_.beginObject();

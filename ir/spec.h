@@ -104,6 +104,7 @@ struct HostNeed {
     return feature == o.feature && subject == o.subject && what == o.what;
   }
 };
+struct Mock; // ir/mock.h
 
 struct Service {
   std::string name;
@@ -134,6 +135,7 @@ struct Service {
   std::string remote;
   std::vector<std::pair<std::string, std::string>> remotes;
   std::vector<HostNeed> needs; // what starting it needs (image=: a container runtime)
+  std::shared_ptr<const Mock> mock;            // mock_service(): its routes; null otherwise
   Loc loc;
 
   const Interface *findInterface(std::string_view name) const;

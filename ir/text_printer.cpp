@@ -15,6 +15,7 @@
 // empty or default fields left out.
 #include "ir/duration.h"
 #include "ir/host_needs.h"
+#include "ir/mock.h"
 #include "ir/print.h"
 #include "ir/quote.h"
 
@@ -135,6 +136,8 @@ private:
     os_ << "\nservice " << name(s.name) << at(s.loc) << " {\n";
     if (!s.globals.empty())
       line("globals " + nameList(s.globals));
+    if (s.mock)
+      mock(*s.mock, /*beforeInterfaces=*/true);
     if (!s.binary.empty())
       line("binary " + quote(s.binary));
     if (!s.image.empty())
@@ -187,7 +190,34 @@ private:
     }
     for (const HostNeed &n : s.needs)
       line(std::string("needs ") + hostFeatureName(n.feature) + " " + quote(n.what));
+    if (s.mock)
+      mock(*s.mock, /*beforeInterfaces=*/false);
     os_ << "}\n";
+  }
+
+  // A mock's "mock" line where a service has its binary, its routes and
+  // settings after the service's own fields.
+  void mock(const Mock &m, bool beforeInterfaces) {
+    if (beforeInterfaces) {
+      line("mock");
+      return;
+    }
+    for (const MockRoute &r : m.routes)
+      line("route " + quote(r.pattern) + " -> " + r.response.display() + at(r.loc));
+    for (const MockRoute &r : m.overrides)
+      line("override " + quote(r.pattern) + " -> " + r.response.display() + at(r.loc));
+    if (m.fallback)
+      line("default " + m.fallback->display() + at(m.fallback->loc));
+    if (m.tls)
+      line("tls true");
+    if (!m.configJson.empty())
+      line("config " + quote(m.configJson));
+    for (auto [k, v] : {std::pair<const char *, const std::string *>{"openapi", &m.openapi},
+                        {"examples", &m.examples},
+                        {"validate", &m.validate},
+                        {"descriptors", &m.descriptors}})
+      if (!v->empty())
+        line(std::string(k) + " " + quote(*v));
   }
 
   void assumption(const FaultAssumption &a) {

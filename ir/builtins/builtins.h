@@ -44,6 +44,18 @@ FBC_SPEC_BUILTIN(expectErrorWithinFn);
 FBC_SPEC_BUILTIN(expectHangFn);
 // determinism.cpp
 FBC_SPEC_BUILTIN(determinismFn);
+// mock_service.cpp, mock_responses.cpp
+FBC_SPEC_BUILTIN(mockServiceFn);
+FBC_SPEC_BUILTIN(jsonResponseFn);
+FBC_SPEC_BUILTIN(textResponseFn);
+FBC_SPEC_BUILTIN(bytesResponseFn);
+FBC_SPEC_BUILTIN(statusOnlyFn);
+FBC_SPEC_BUILTIN(redirectFn);
+FBC_SPEC_BUILTIN(dynamicFn);
+FBC_SPEC_BUILTIN(grpcResponseFn);
+FBC_SPEC_BUILTIN(grpcTypedResponseFn);
+FBC_SPEC_BUILTIN(grpcRawResponseFn);
+FBC_SPEC_BUILTIN(grpcErrorFn);
 // misc.cpp
 FBC_SPEC_BUILTIN(chooseFn);
 FBC_SPEC_BUILTIN(durationFn);

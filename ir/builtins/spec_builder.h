@@ -22,8 +22,8 @@ namespace fbc::ir::builtins {
 // the error a call to one gets once the spec is built, from a test body;
 // `fbc plan` reports the same statically.
 inline constexpr const char *kDeclarationBuiltins[] = {
-    "service", "fault_assumption", "scenario",   "fault_scenario",
-    "test",    "fault_matrix",     "determinism"};
+    "service", "fault_assumption", "scenario",    "fault_scenario",
+    "test",    "fault_matrix",     "determinism", "mock_service"};
 std::string declarationInBodyMessage(std::string_view fn);
 
 class SpecBuilder {

@@ -1,0 +1,211 @@
+// mock_service(name, *interfaces, routes=, default=, tls=, config=,
+// descriptors=, openapi=, examples=, validate=, overrides=, depends_on=):
+// a service fbc stands up itself (ir/mock.h). It registers like service()
+// (same name space, depends_on, interface refs, fault targets). Messages are
+// the reference's; fbc also rejects what the reference silently ignores (an
+// unknown keyword, a depends_on item that is neither a service nor a name).
+#include "frontend/eval/objects.h"
+#include "frontend/lib/json.h"
+#include "ir/builtins/arg_util.h"
+#include "ir/builtins/builtins.h"
+#include "ir/builtins/mock_values.h"
+#include "ir/builtins/spec_builder.h"
+#include "ir/quote.h"
+
+namespace fbc::ir::builtins {
+
+using star::Value;
+
+namespace {
+
+constexpr std::string_view kMockKeywords[] = {"routes",      "default",   "tls",      "config",
+                                              "descriptors", "openapi",   "examples", "validate",
+                                              "overrides",   "depends_on"};
+
+class MockBuilder {
+public:
+  MockBuilder(const CallSite &site, Service &svc, Mock &mock)
+      : site_(site), svc_(svc), mock_(mock), prefix_("mock_service() " + quote(svc.name)) {}
+
+  void keyword(std::string_view k, Value v) {
+    Loc at = site_.at(site_.keywordValue(k));
+    if (k == "routes" || k == "overrides") {
+      auto *d = v.as<star::Dict>();
+      if (!d)
+        site_.fail(at, k == "routes"
+                           ? std::string("mock_service() routes must be a dict")
+                           : "mock_service() overrides must be a dict (got " + typeOf(v) + ")");
+      singleInterface(at, k == "routes");
+      routes(k, d, k == "routes" ? mock_.routes : mock_.overrides);
+    } else if (k == "default") {
+      auto *r = valueAs<MockResponseValue>(v);
+      if (!r)
+        site_.fail(at, "mock_service() default must be a mock_response (got " + typeOf(v) + ")");
+      singleInterface(at, false);
+      mock_.fallback = r->data;
+    } else if (k == "depends_on") {
+      dependsOn(v);
+    } else if (k == "tls") {
+      auto *b = v.as<star::Bool>();
+      if (!b)
+        site_.fail(at, "mock_service() tls must be a bool");
+      singleInterface(at, false);
+      mock_.tls = b->value;
+    } else if (k == "config") {
+      auto *d = v.as<star::Dict>();
+      if (!d)
+        site_.fail(at, "mock_service() config must be a dict (got " + typeOf(v) + ")");
+      singleInterface(at, false);
+      try {
+        mock_.configJson = star::encodeJson(site_.thread(), v);
+      } catch (const star::EvalError &e) {
+        std::string msg = e.message();
+        if (msg.starts_with("json.encode: "))
+          msg.erase(0, 13);
+        site_.fail(at, prefix_ + " config: " + msg);
+      }
+    } else if (k == "validate") {
+      std::string mode = stringArg(at, k, v);
+      if (!mode.empty() && mode != "off" && mode != "warn" && mode != "strict")
+        site_.fail(at, prefix_ + " validate=" + quote(mode) + ": expected one of off/warn/strict");
+      mock_.validate = mode;
+    } else if (k == "openapi" || k == "descriptors") {
+      (k == "openapi" ? mock_.openapi : mock_.descriptors) = stringArg(at, k, v, " a path");
+    } else if (k == "examples") {
+      mock_.examples = stringArg(at, k, v);
+    } else {
+      failUnknownKeyword(site_, "mock_service():", k, kMockKeywords);
+    }
+  }
+
+private:
+  // The reference's rule: routes=, default=, ... apply to the one interface.
+  void singleInterface(const Loc &at, bool routes) const {
+    if (svc_.interfaces.size() == 1)
+      return;
+    if (svc_.interfaces.empty())
+      site_.fail(prefix_ + " requires at least one interface");
+    site_.fail(at, prefix_ + ": mock_service has " + std::to_string(svc_.interfaces.size()) +
+                       " interfaces, disambiguation required" +
+                       (routes ? " — provide routes as {interface: {...}} for multi-interface mocks"
+                               : ""));
+  }
+
+  std::string stringArg(const Loc &at, std::string_view k, Value v, const char *what = "") const {
+    auto *s = v.as<star::String>();
+    if (!s)
+      site_.fail(at, "mock_service() " + std::string(k) + " must be" + what + " string (got " +
+                         typeOf(v) + ")");
+    return std::string(s->view());
+  }
+
+  void routes(std::string_view k, star::Dict *d, std::vector<MockRoute> &out) const {
+    const syntax::Expr *lit = site_.keywordValue(k);
+    size_t i = 0;
+    for (const star::HashTable::Entry &e : d->table.entries()) {
+      if (e.value.isNull())
+        continue;
+      Loc at = site_.at(CallSite::element(lit, i++));
+      auto *pattern = e.key.as<star::String>();
+      if (!pattern)
+        site_.fail(at, prefix_ + " " + std::string(k) + ": route keys must be strings (got " +
+                           typeOf(e.key) + ")");
+      auto *r = valueAs<MockResponseValue>(e.value);
+      if (!r)
+        site_.fail(at, prefix_ + " " + std::string(k) + ": route " + quote(pattern->view()) +
+                           ": value must be a mock_response (got " + typeOf(e.value) + ")");
+      out.push_back({normalisePattern(pattern->view()), r->data, at});
+    }
+  }
+
+  // OpenAPI-style parameters ("GET /users/{id}") are one path segment: "*".
+  static std::string normalisePattern(std::string_view p) {
+    size_t sp = p.find(' ');
+    if (sp == std::string_view::npos || p.find('{', sp) == std::string_view::npos)
+      return std::string(p);
+    std::string out(p.substr(0, sp + 1));
+    for (size_t i = sp + 1; i < p.size(); ++i) {
+      size_t close = p[i] == '{' ? p.find('}', i) : std::string_view::npos;
+      if (close != std::string_view::npos && p.find('/', i) > close) {
+        out += '*';
+        i = close;
+      } else {
+        out += p[i];
+      }
+    }
+    return out;
+  }
+
+  void dependsOn(Value v) const {
+    const syntax::Expr *lit = site_.keywordValue("depends_on");
+    std::vector<Value> items;
+    if (!v.as<star::List>() || !listItems(v, items))
+      site_.fail(site_.at(lit), "mock_service() depends_on must be a list");
+    for (size_t i = 0; i < items.size(); ++i) {
+      Loc at = site_.at(CallSite::element(lit, i));
+      if (auto *dep = valueAs<ServiceValue>(items[i]))
+        svc_.dependsOn.push_back({dep->data.name, at});
+      else if (auto *s = items[i].as<star::String>())
+        svc_.dependsOn.push_back({std::string(s->view()), at});
+      else
+        site_.fail(at, "depends_on items must be services or strings, got " + typeOf(items[i]));
+    }
+  }
+
+  const CallSite &site_;
+  Service &svc_;
+  Mock &mock_;
+  std::string prefix_;
+};
+
+} // namespace
+
+Value mockServiceFn(star::Thread &t, Value, const star::Args &args) {
+  SpecBuilder &b = SpecBuilder::of(t);
+  CallSite site(t, b.callSites);
+  b.requireLoading(site, "mock_service");
+  if (args.positional.empty())
+    site.fail("mock_service() requires at least a name");
+  auto *name = args.positional[0].as<star::String>();
+  if (!name)
+    site.fail(site.at(site.positional(0)), "mock_service() name must be a string");
+  if (name->view().empty())
+    site.fail(site.at(site.positional(0)), "mock_service() name must not be empty");
+
+  auto *svc = t.heap.make<ServiceValue>();
+  Service &s = svc->data;
+  s.name = std::string(name->view());
+  s.loc = site.loc();
+  auto mock = std::make_shared<Mock>();
+  for (size_t i = 1; i < args.positional.size(); ++i) {
+    Loc at = site.at(site.positional(i));
+    auto *iface = valueAs<InterfaceValue>(args.positional[i]);
+    if (!iface)
+      site.fail(at, "mock_service() positional arg " + std::to_string(i) +
+                        " must be interface() (got " + typeOf(args.positional[i]) + ")");
+    if (s.findInterface(iface->data.name))
+      site.fail(at, "mock_service() " + quote(s.name) + ": duplicate interface " +
+                        quote(iface->data.name));
+    s.interfaces.push_back(iface->data);
+  }
+  MockBuilder mb(site, s, *mock);
+  for (const star::Kwarg &kw : args.kwargs)
+    mb.keyword(kw.name->view(), kw.value);
+  if (s.interfaces.empty())
+    site.fail("mock_service() " + quote(s.name) + " requires at least one interface");
+  for (size_t i = 0; i < s.interfaces.size(); ++i)
+    if (!isMockProtocol(s.interfaces[i].protocol))
+      site.fail(site.at(site.positional(i + 1)),
+                "mock_service() " + quote(s.name) + ": protocol " +
+                    quote(s.interfaces[i].protocol) +
+                    " does not support mock_service() (mockable: " + mockProtocolList() + ")");
+  if (ServiceValue *prev = b.findService(s.name))
+    site.fail(site.at(site.positional(0)), "mock_service(" + quote(s.name) +
+                                               "): duplicate service name (first declared at " +
+                                               prev->data.loc.str() + ")");
+  s.mock = std::move(mock);
+  b.services.push_back(svc);
+  return Value::object(svc);
+}
+
+} // namespace fbc::ir::builtins

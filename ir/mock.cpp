@@ -1,0 +1,154 @@
+#include "ir/mock.h"
+
+#include "ir/quote.h"
+
+#include <algorithm>
+#include <array>
+
+namespace fbc::ir {
+
+namespace {
+
+// The reference's mock-capable protocols (those with a mock handler), sorted.
+constexpr std::string_view kMockProtocols[] = {"grpc",    "http",  "http2", "kafka",
+                                               "mongodb", "redis", "tcp",   "udp"};
+
+// gRPC canonical codes, by number.
+constexpr std::array<const char *, 17> kGrpcCodes = {
+    "OK",
+    "CANCELLED",
+    "UNKNOWN",
+    "INVALID_ARGUMENT",
+    "DEADLINE_EXCEEDED",
+    "NOT_FOUND",
+    "ALREADY_EXISTS",
+    "PERMISSION_DENIED",
+    "RESOURCE_EXHAUSTED",
+    "FAILED_PRECONDITION",
+    "ABORTED",
+    "OUT_OF_RANGE",
+    "UNIMPLEMENTED",
+    "INTERNAL",
+    "UNAVAILABLE",
+    "DATA_LOSS",
+    "UNAUTHENTICATED",
+};
+
+} // namespace
+
+const char *mockResponseBuiltin(MockResponseKind k) {
+  switch (k) {
+  case MockResponseKind::Json:
+    return "json_response";
+  case MockResponseKind::Text:
+    return "text_response";
+  case MockResponseKind::Bytes:
+    return "bytes_response";
+  case MockResponseKind::Status:
+    return "status_only";
+  case MockResponseKind::Redirect:
+    return "redirect";
+  case MockResponseKind::Dynamic:
+    return "dynamic";
+  case MockResponseKind::Grpc:
+    return "grpc_response";
+  case MockResponseKind::GrpcTyped:
+    return "grpc_typed_response";
+  case MockResponseKind::GrpcRaw:
+    return "grpc_raw_response";
+  case MockResponseKind::GrpcError:
+    return "grpc_error";
+  }
+  return "status_only";
+}
+
+std::string MockResponse::display() const {
+  std::string out = std::string(mockResponseBuiltin(kind)) + "(";
+  auto arg = [&](std::string_view k, const std::string &v) {
+    if (out.back() != '(')
+      out += ", ";
+    out.append(k).append("=").append(v);
+  };
+  switch (kind) {
+  case MockResponseKind::Json:
+  case MockResponseKind::Text:
+    arg("status", std::to_string(status));
+    arg("body", quote(body));
+    break;
+  case MockResponseKind::Bytes:
+    arg("status", std::to_string(status));
+    arg("data", quote(body));
+    break;
+  case MockResponseKind::Status:
+    out += std::to_string(status);
+    break;
+  case MockResponseKind::Redirect:
+    out += quote(headers.empty() ? std::string() : headers.front().second);
+    arg("status", std::to_string(status));
+    return out + ")";
+  case MockResponseKind::Dynamic:
+    out += fn.name;
+    break;
+  case MockResponseKind::Grpc:
+  case MockResponseKind::GrpcTyped:
+  case MockResponseKind::GrpcRaw:
+    arg("body", quote(body));
+    break;
+  case MockResponseKind::GrpcError:
+    arg("code", grpcCodeName(static_cast<int>(status)));
+    arg("message", quote(body));
+    break;
+  }
+  if (!headers.empty()) {
+    std::string h = "{";
+    for (const auto &[k, v] : headers)
+      h += (h.size() > 1 ? ", " : "") + quote(k) + ": " + quote(v);
+    arg("headers", h + "}");
+  }
+  return out + ")";
+}
+
+bool isMockProtocol(std::string_view protocol) {
+  return std::binary_search(std::begin(kMockProtocols), std::end(kMockProtocols), protocol);
+}
+
+std::string mockProtocolList() {
+  std::string out;
+  for (std::string_view p : kMockProtocols)
+    out.append(out.empty() ? "" : ", ").append(p);
+  return out;
+}
+
+int grpcCodeByName(std::string_view name) {
+  for (size_t i = 0; i < kGrpcCodes.size(); ++i)
+    if (name == kGrpcCodes[i])
+      return static_cast<int>(i);
+  return -1;
+}
+
+const char *grpcCodeName(int code) {
+  return code >= 0 && code < static_cast<int>(kGrpcCodes.size()) ? kGrpcCodes[code] : "UNKNOWN";
+}
+
+std::string mockRunGap(const Service &s) {
+  if (!s.mock)
+    return "";
+  for (const Interface &i : s.interfaces) {
+    const std::string &p = i.protocol;
+    if (p == "kafka")
+      return "Kafka mocks need a Kafka broker, and none is packaged for Debian 12";
+    if (p == "mongodb")
+      return "MongoDB mocks need a MongoDB server, and none is packaged for Debian 12";
+    if (p == "grpc" || p == "http2")
+      return p + " mocks need an HTTP/2 server with gRPC framing, which fbc does not have yet";
+    if (p == "tcp" || p == "udp")
+      return p + " mocks (byte-prefix routes) are not served by fbc yet";
+  }
+  if (!s.mock->openapi.empty())
+    return "HTTP mocks generated from an OpenAPI document (openapi=) are not served by fbc yet";
+  if (s.mock->tls)
+    return "TLS mocks (tls=True) are not served by fbc yet";
+  return "";
+}
+
+} // namespace fbc::ir
