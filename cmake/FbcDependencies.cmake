@@ -83,6 +83,13 @@ if(NOT HIREDIS_FOUND)
   fbc_missing("hiredis" "libhiredis-dev")
 endif()
 
+# libmicrohttpd: fbc run's HTTP mocks (runtime/mock_http.cpp). Its header
+# only: runtime/mhd_loader.cpp loads the library on first use.
+find_path(MHD_INCLUDE_DIR microhttpd.h)
+if(NOT MHD_INCLUDE_DIR)
+  fbc_missing("libmicrohttpd" "libmicrohttpd-dev")
+endif()
+
 # libpq: the Postgres step and readiness probe (runtime/postgres_step.cpp).
 pkg_check_modules(LIBPQ QUIET IMPORTED_TARGET libpq)
 if(NOT LIBPQ_FOUND)

@@ -4,10 +4,13 @@
 
 #include "runtime/cgroups.h"
 #include "runtime/healthcheck.h"
+#include "runtime/in_process.h"
 #include "runtime/launcher.h"
 #include "runtime/unmediated_io.h"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,12 @@ struct ServiceSpec {
   // rule on a family they bypass is in force).
   ObservedTraps observed;
   bool detectAll = false;
+  // Set for a service fbc runs itself (an HTTP mock): started and stopped
+  // through it, with no process; `launch` is unused.
+  std::shared_ptr<InProcessService> inProcess;
+  // Run once the service is ready, before service_ready (a Redis mock's
+  // seeding): false with `error` stops it and fails its start.
+  std::function<bool(std::string &error)> afterReady;
 };
 
 // Why a service did not come up. reason() names the service, e.g.

@@ -184,6 +184,8 @@ ServiceError Supervisor::start(ServiceId id) {
       return error;
     }
   }
+  if (spec.inProcess)
+    return startInProcess(id, error);
   svc.runs.push_back(std::make_unique<Incarnation>(*this, id));
   Incarnation &inc = *svc.runs.back();
 
@@ -272,6 +274,30 @@ ServiceError Supervisor::start(ServiceId id) {
       return error;
     }
   }
+  if (spec.afterReady && !spec.afterReady(error.message)) {
+    stop(id);
+    error.kind = ServiceError::Kind::LaunchFailed;
+    return error;
+  }
+  trace_.record(EventType::ServiceReady, id);
+  return error;
+}
+
+// A service fbc runs itself: ready once it listens; stop() closes it.
+ServiceError Supervisor::startInProcess(ServiceId id, ServiceError error) {
+  Service &svc = *services_.at(id);
+  if (svc.inProcessUp) {
+    error.kind = ServiceError::Kind::LaunchFailed;
+    error.message = "already running";
+    return error;
+  }
+  if (!svc.spec.inProcess->start(error.message)) {
+    error.kind = ServiceError::Kind::LaunchFailed;
+    return error;
+  }
+  svc.inProcessUp = true;
+  startOrder_.push_back(id);
+  trace_.record(EventType::ServiceStarted, id, svc.spec.inProcess->startedFields());
   trace_.record(EventType::ServiceReady, id);
   return error;
 }
@@ -284,6 +310,15 @@ ServiceError Supervisor::startAll(std::span<const ServiceId> order) {
 }
 
 void Supervisor::stop(ServiceId id) {
+  if (Service &svc = *services_.at(id); svc.spec.inProcess) {
+    if (svc.inProcessUp) {
+      svc.spec.inProcess->stop();
+      svc.inProcessUp = false;
+      std::erase(startOrder_, id);
+      trace_.record(EventType::ServiceStopped, id, {{"exit", "stopped"}});
+    }
+    return;
+  }
   Incarnation *inc = current(id);
   if (!inc || inc->tornDown)
     return;
@@ -389,6 +424,8 @@ void Supervisor::stopAll() {
 }
 
 bool Supervisor::running(ServiceId id) const {
+  if (const Service &svc = *services_.at(id); svc.spec.inProcess)
+    return svc.inProcessUp;
   Incarnation *inc = current(id);
   return inc && !inc->tornDown && !inc->hasExited();
 }

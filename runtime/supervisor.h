@@ -112,7 +112,9 @@ private:
     ServiceSpec spec;
     std::vector<std::unique_ptr<Incarnation>> runs; // the last one is current
     std::unique_ptr<UnmediatedObserver> observer;   // null: its filter observes nothing
+    bool inProcessUp = false;                       // spec.inProcess is listening
   };
+  ServiceError startInProcess(ServiceId id, ServiceError error);
 
   Incarnation *current(ServiceId id) const;
   void teardown(ServiceId id, Incarnation &inc);

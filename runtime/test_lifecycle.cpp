@@ -11,9 +11,11 @@
 #include "frontend/eval/thread.h"
 #include "ir/composed_assumptions.h"
 #include "ir/duration.h"
+#include "ir/mock.h"
 #include "ir/quote.h"
 #include "runtime/launch_config.h"
 #include "runtime/leaf_isolation.h"
+#include "runtime/mock_services.h"
 #include "runtime/proxy.h"
 #include "runtime/supervisor.h"
 #include "runtime/test_rules.h"
@@ -69,6 +71,15 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     names.push_back(s.name);
 
   std::string error;
+  // A mock this machine cannot stand up (Kafka, MongoDB, gRPC, ...): the
+  // test is an error row saying so, before anything starts.
+  for (const ir::Service &s : spec.services)
+    if (std::string gap = ir::mockRunGap(s); !gap.empty()) {
+      o.result = Result::Error;
+      o.reason += (o.reason.empty() ? "" : "; ") + ("service " + ir::quote(s.name) + ": " + gap);
+    }
+  if (o.result == Result::Error)
+    return o;
   // What each filter traps comes from the leaf program, nothing else: the
   // test's trap sets with what this leaf's choose() options add.
   traps_ = lt.trapsFor(leafTest_ ? leaf_ : lt.decode(0));
@@ -116,8 +127,12 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   std::vector<ServiceId> order;
   bool detectAll = determinismInForce(spec);
   for (size_t i = 0; i < n; ++i) {
+    const ir::Service &svc = spec.services[i];
     ServiceSpec ss =
-        launchConfig(spec, spec.services[i], dir, traps_[i], hub->endpoints(), scratch->path());
+        svc.mock ? mockServiceSpec(spec, svc, dir, traps_[i], hub->endpoints(), scratch->path(),
+                                   {&sup->trace(), static_cast<ServiceId>(i), &body_.lock(),
+                                    &loaded_.interpreter().thread})
+                 : launchConfig(spec, svc, dir, traps_[i], hub->endpoints(), scratch->path());
     if (i < lt.observes.size() && !observedTraps(lt.observes[i], ss.observed, error)) {
       o.result = Result::Error;
       o.reason = error;

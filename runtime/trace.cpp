@@ -58,6 +58,8 @@ std::string_view eventTypeName(EventType t) {
     return "proxy_fault_applied";
   case EventType::ProxyFaultRemoved:
     return "proxy_fault_removed";
+  case EventType::Mock:
+    return "mock";
   }
   return "unknown";
 }

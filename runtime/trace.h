@@ -42,6 +42,10 @@ enum class EventType : uint8_t {
   Proxy,             // a proxy rule decided a request (runtime/proxy.h)
   ProxyFaultApplied, // fields: interface, protocol, rule
   ProxyFaultRemoved, // fields: interface, protocol, rule, matches, hits
+  // A request an HTTP mock_service answered (runtime/mock_http.h): interface,
+  // method, path, route (the pattern; "default"; "none": 404), status,
+  // body_size, req_size, error? (a dynamic handler's failure).
+  Mock,
 };
 
 // A test's trace keeps at most this many syscall events (a deny hit in a

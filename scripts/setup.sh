@@ -16,6 +16,7 @@ packages=(
   libhttp-parser-dev # the fault proxy's HTTP/1.1 framing (runtime/proxy_http.cpp)
   libhiredis-dev redis-server libpq-dev postgresql-15
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
+  libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock_http.cpp)
 )
 
 missing=()

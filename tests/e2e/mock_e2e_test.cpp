@@ -1,0 +1,79 @@
+// mock_service under `fbc run` (issue #15 §2): an HTTP mock served
+// in-process (static, status-only, redirect and dynamic routes, globs,
+// default=, a mock behind a real service's env, a proxy fault on the mock's
+// interface, `mock` events in the trace), the Redis mock backed by a real
+// redis-server seeded with its state, and the exact error rows of the mocks
+// this machine cannot stand up. Specs in mock_specs/, reports in
+// mock_golden/ (the shared runner of fbc_run.h).
+#include "tests/e2e/fbc_run.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace fbc::rt::e2e {
+namespace {
+
+// A spec from mock_specs/ with the gateway fixture's path and port too.
+struct MockSpec : Spec {
+  uint16_t gwPort = freePort();
+  explicit MockSpec(const std::string &name) : Spec(name) {
+    while (gwPort == kvPort || gwPort == apiPort)
+      gwPort = freePort();
+    std::string text = readFile(dir.file("spec.star"));
+    for (auto [from, to] : {std::pair<std::string, std::string>{"@GW_BIN@", FBC_FIXTURE_GW},
+                            {"@GW_PORT@", std::to_string(gwPort)}})
+      for (size_t p; (p = text.find(from)) != std::string::npos;)
+        text.replace(p, from.size(), to);
+    std::ofstream(dir.file("spec.star")) << text;
+  }
+  std::string normalized(std::string out) const {
+    std::string gw = std::to_string(gwPort);
+    for (size_t p; (p = out.find(gw)) != std::string::npos;)
+      out.replace(p, gw.size(), "$GW_PORT");
+    return out;
+  }
+};
+
+TEST(FbcRunMock, HttpMockRoutesDynamicAndBehindAService) {
+  MockSpec spec("http_mock");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  checkGolden("http_mock", spec.normalized(normalize(r.out, spec)));
+  // The trace of one test, whole: the mock's lifecycle and its requests
+  // (interface, method, path, route, status, sizes) between the steps.
+  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
+                     "test_dynamic_route"},
+                    spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  checkGolden("http_mock", spec.normalized(normalizeJson(j.out, spec)), ".json");
+}
+
+TEST(FbcRunMock, RedisMockIsARealSeededRedisServer) {
+  MockSpec spec("redis_mock");
+  runWithGolden(spec, 0);
+  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
+                     "test_seeded_state"},
+                    spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  EXPECT_TRUE(contains(j.out, "\"binary\": \"/usr/bin/redis-server\"")) << j.out;
+}
+
+TEST(FbcRunMock, KafkaAndMongoMocksAreExactErrorRows) {
+  MockSpec spec("unsupported_mocks");
+  runWithGolden(spec, 2);
+  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+  EXPECT_EQ(plan.exit, 0) << plan.out << plan.err;
+  EXPECT_TRUE(contains(plan.out, "Total: 2 plan instances")) << plan.out;
+}
+
+// plan = run for the mock specs, as for every other spec.
+TEST(FbcRunMock, PlanEqualsRun) {
+  for (const char *name : {"http_mock", "redis_mock", "unsupported_mocks"}) {
+    MockSpec spec(name);
+    expectPlanTotalEqualsRunRows(spec);
+  }
+}
+
+} // namespace
+} // namespace fbc::rt::e2e
