@@ -90,6 +90,13 @@ if(NOT MHD_INCLUDE_DIR)
   fbc_missing("libmicrohttpd" "libmicrohttpd-dev")
 endif()
 
+# nettle: Ed25519 for jwt_keypair/jwt_sign (ir/builtins/mock_jwt.cpp). Its
+# header only: libhogweed is loaded on first use.
+find_path(NETTLE_INCLUDE_DIR nettle/eddsa.h)
+if(NOT NETTLE_INCLUDE_DIR)
+  fbc_missing("nettle" "nettle-dev")
+endif()
+
 # libpq: the Postgres step and readiness probe (runtime/postgres_step.cpp).
 pkg_check_modules(LIBPQ QUIET IMPORTED_TARGET libpq)
 if(NOT LIBPQ_FOUND)

@@ -17,6 +17,7 @@ packages=(
   libhiredis-dev redis-server libpq-dev postgresql-15
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
   libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock_http.cpp)
+  nettle-dev # jwt_keypair/jwt_sign: Ed25519 (ir/builtins/mock_jwt.cpp)
 )
 
 missing=()

@@ -56,6 +56,10 @@ FBC_SPEC_BUILTIN(grpcResponseFn);
 FBC_SPEC_BUILTIN(grpcTypedResponseFn);
 FBC_SPEC_BUILTIN(grpcRawResponseFn);
 FBC_SPEC_BUILTIN(grpcErrorFn);
+// mock_jwt.cpp
+FBC_SPEC_BUILTIN(jwtKeypairFn);
+FBC_SPEC_BUILTIN(jwtSignFn);
+FBC_SPEC_BUILTIN(jwtJwksFn);
 // misc.cpp
 FBC_SPEC_BUILTIN(chooseFn);
 FBC_SPEC_BUILTIN(durationFn);

@@ -42,6 +42,9 @@ constexpr Entry kLoadTime[] = {
     {"http", httpFn},
     {"interface", interfaceFn},
     {"json_response", jsonResponseFn},
+    {"jwt_jwks", jwtJwksFn},
+    {"jwt_keypair", jwtKeypairFn},
+    {"jwt_sign", jwtSignFn},
     {"load_file", loadFileFn},
     {"load_json", loadJsonFn},
     {"load_yaml", loadYamlFn},
@@ -78,7 +81,6 @@ struct Unsupported {
   const char *what;
 };
 constexpr const char *kProxy = "Kafka and NATS proxy faults";
-constexpr const char *kMocks = "mock services";
 constexpr const char *kTemporal = "temporal properties and monitors";
 constexpr const char *kNetwork = "network faults (gVisor runtime)";
 constexpr const char *kObserve = "output observation";
@@ -92,9 +94,6 @@ constexpr Unsupported kUnsupported[] = {
     {"decoder", kObserve},
     {"duplicate", kProxy},
     {"eventually", kTemporal},
-    {"jwt_jwks", kMocks},
-    {"jwt_keypair", kMocks},
-    {"jwt_sign", kMocks},
     {"kafka_ready", "Kafka healthchecks"},
     {"match", kTemporal},
     {"monitor", kTemporal},

@@ -105,6 +105,16 @@ Value bodyResponse(star::Thread &t, const star::Args &args, MockResponseKind kin
   return make(t, std::move(r));
 }
 
+// grpc_response(body=) / grpc_typed_response(body=): the body as JSON.
+Value grpcBodyResponse(star::Thread &t, const star::Args &args, MockResponseKind kind) {
+  const char *fn = mockResponseBuiltin(kind);
+  Value body;
+  star::bindArgs(t, fn, args, {"body?"}, {&body});
+  MockResponse r = start(t, kind);
+  r.body = jsonArg(t, fn, body);
+  return make(t, std::move(r));
+}
+
 } // namespace
 
 void MockResponseValue::repr(star::Printer &p) const {
@@ -174,19 +184,11 @@ Value dynamicFn(star::Thread &t, Value, const star::Args &args) {
 }
 
 Value grpcResponseFn(star::Thread &t, Value, const star::Args &args) {
-  Value body;
-  star::bindArgs(t, "grpc_response", args, {"body?"}, {&body});
-  MockResponse r = start(t, MockResponseKind::Grpc);
-  r.body = jsonArg(t, "grpc_response", body);
-  return make(t, std::move(r));
+  return grpcBodyResponse(t, args, MockResponseKind::Grpc);
 }
 
 Value grpcTypedResponseFn(star::Thread &t, Value, const star::Args &args) {
-  Value body;
-  star::bindArgs(t, "grpc_typed_response", args, {"body?"}, {&body});
-  MockResponse r = start(t, MockResponseKind::GrpcTyped);
-  r.body = jsonArg(t, "grpc_typed_response", body);
-  return make(t, std::move(r));
+  return grpcBodyResponse(t, args, MockResponseKind::GrpcTyped);
 }
 
 Value grpcRawResponseFn(star::Thread &t, Value, const star::Args &args) {

@@ -1,0 +1,62 @@
+// HTTP mock routes (runtime/mock_route.h): the reference's matching of
+// "METHOD /path" patterns, and the Redis mock's seed read from its config.
+#include "runtime/mock_request.h"
+#include "runtime/mock_route.h"
+#include "runtime/mock_services.h"
+
+#include <gtest/gtest.h>
+
+namespace fbc::rt {
+namespace {
+
+TEST(MockRoute, MethodCaseInsensitiveOrAny) {
+  EXPECT_TRUE(mockRouteMatches("GET /health", "GET", "/health"));
+  EXPECT_TRUE(mockRouteMatches("get /health", "GET", "/health"));
+  EXPECT_FALSE(mockRouteMatches("POST /health", "GET", "/health"));
+  EXPECT_TRUE(mockRouteMatches("* /health", "DELETE", "/health"));
+  EXPECT_FALSE(mockRouteMatches("/health", "GET", "/health")); // no method: never matches
+}
+
+TEST(MockRoute, StarIsOneSegmentDoubleStarAny) {
+  EXPECT_TRUE(mockRouteMatches("GET /users/*", "GET", "/users/42"));
+  EXPECT_FALSE(mockRouteMatches("GET /users/*", "GET", "/users/42/avatar"));
+  EXPECT_FALSE(mockRouteMatches("GET /users/*", "GET", "/users"));
+  EXPECT_TRUE(mockRouteMatches("GET /files/**", "GET", "/files/a/b/c"));
+  EXPECT_TRUE(mockRouteMatches("GET /files/**", "GET", "/files"));
+  EXPECT_TRUE(mockRouteMatches("GET /a/**/z", "GET", "/a/z"));
+  EXPECT_TRUE(mockRouteMatches("GET /a/**/z", "GET", "/a/b/c/z"));
+  EXPECT_FALSE(mockRouteMatches("GET /a/**/z", "GET", "/a/b/c/y"));
+}
+
+TEST(MockRoute, SegmentGlobsAndLiterals) {
+  EXPECT_TRUE(mockRouteMatches("GET /v1/user-*", "GET", "/v1/user-7"));
+  EXPECT_FALSE(mockRouteMatches("GET /v1/user-*", "GET", "/v1/admin-7"));
+  EXPECT_TRUE(mockRouteMatches("GET /v?", "GET", "/v2"));
+  EXPECT_FALSE(mockRouteMatches("GET /v?", "GET", "/v/"));
+  EXPECT_TRUE(mockRouteMatches("GET /[ab]", "GET", "/a"));
+  EXPECT_FALSE(mockRouteMatches("GET /health", "GET", "/health/x"));
+  EXPECT_TRUE(mockRouteMatches("GET /x/*/", "GET", "/x/y")); // outer slashes do not count
+}
+
+TEST(MockRequest, HeaderNamesCanonical) {
+  EXPECT_EQ(canonicalHeaderName("content-type"), "Content-Type");
+  EXPECT_EQ(canonicalHeaderName("X-REQUEST-ID"), "X-Request-Id");
+  EXPECT_EQ(canonicalHeaderName("accept"), "Accept");
+}
+
+TEST(RedisSeed, StateEntriesInKeyOrder) {
+  std::vector<std::pair<std::string, std::string>> kv;
+  std::string error;
+  ASSERT_TRUE(redisSeed(R"({"state":{"a":"1","b":2,"c":{"x":true}}})", kv, error)) << error;
+  EXPECT_EQ(kv, (std::vector<std::pair<std::string, std::string>>{
+                    {"a", "1"}, {"b", "2"}, {"c", R"({"x":true})"}}));
+  kv.clear();
+  EXPECT_TRUE(redisSeed("", kv, error));
+  EXPECT_TRUE(redisSeed(R"({"other":1})", kv, error));
+  EXPECT_TRUE(kv.empty());
+  EXPECT_FALSE(redisSeed(R"({"state":[1]})", kv, error));
+  EXPECT_EQ(error, "redis mock state must be a dict of key to value");
+}
+
+} // namespace
+} // namespace fbc::rt
