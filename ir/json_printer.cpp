@@ -317,6 +317,19 @@ private:
       w_.field("pids_max", static_cast<int64_t>(s.pidsMax));
     if (!s.user.empty())
       w_.field("user", s.user);
+    if (!s.observe.empty()) { // when set, as pids_max and user
+      w_.key("observe");
+      w_.beginArray();
+      for (const ObserveSource &o : s.observe) {
+        w_.beginObject(/*inlined=*/true);
+        w_.field("stream", o.stream);
+        optionalString("decoder", o.decoder);
+        optionalString("pattern", o.pattern);
+        loc("loc", o.loc);
+        w_.endObject();
+      }
+      w_.endArray();
+    }
     w_.key("ops");
     w_.beginArray();
     for (const Op &o : s.ops) {

@@ -106,6 +106,16 @@ struct HostNeed {
 };
 struct Mock; // ir/mock.h
 
+// service(observe=[observe.stdout(decoder=...), observe.stderr(...)]): a
+// stream of the service whose lines become trace events (docs/run.md
+// "Log observation"). decoder "" records each line raw.
+struct ObserveSource {
+  std::string stream;  // "stdout" | "stderr"
+  std::string decoder; // "" | "json" | "logfmt" | "regex"
+  std::string pattern; // regex: RE2 syntax, named groups become fields
+  Loc loc;             // the observe.stdout()/observe.stderr() call
+};
+
 struct Service {
   std::string name;
   std::vector<std::string> globals; // root-file globals holding it, sorted
@@ -136,6 +146,7 @@ struct Service {
   std::vector<std::pair<std::string, std::string>> remotes;
   std::vector<HostNeed> needs; // what starting it needs (image=: a container runtime)
   std::shared_ptr<const Mock> mock;            // mock_service(): its routes; null otherwise
+  std::vector<ObserveSource> observe;          // observe= list order, one per stream
   Loc loc;
 
   const Interface *findInterface(std::string_view name) const;

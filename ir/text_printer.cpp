@@ -182,6 +182,14 @@ private:
       line("pids_max " + std::to_string(s.pidsMax));
     if (!s.user.empty())
       line("user " + quote(s.user));
+    for (const ObserveSource &o : s.observe) {
+      std::string text = "observe " + o.stream;
+      if (!o.decoder.empty())
+        text += " decoder=" + o.decoder;
+      if (!o.pattern.empty())
+        text += " pattern=" + quote(o.pattern);
+      line(text + at(o.loc));
+    }
     for (const Op &o : s.ops) {
       std::string text = "op " + name(o.name) + " syscalls=" + nameList(o.syscalls);
       if (!o.path.empty())

@@ -85,6 +85,7 @@ Value Executor::queryEvents(star::Thread &t, std::string_view who, const star::A
     }
     filters.emplace_back(key, strArg(t, k.value, w + "(): " + key + "="));
   }
+  sup_->pumpObservedOutput();
   std::vector<std::string> names = serviceNames();
   std::vector<Value> found;
   std::optional<FlatEvent> first;
@@ -110,6 +111,11 @@ Value Executor::queryEvents(star::Thread &t, std::string_view who, const star::A
     for (const char *k : {"syscall", "decision", "path"})
       if (const std::string *v = first->field(k))
         what += std::string(" ") + k + "=" + *v;
+    // An observed log line names the line itself (runtime/log_observe.h).
+    if (first->type == "stdout" || first->type == "stderr")
+      for (const char *k : {"raw", "data"})
+        if (const std::string *v = first->field(k))
+          what += " " + first->type + "=" + *v;
     if (where && filters.empty())
       t.fail("assert_never: found matching event #" + std::to_string(first->seq) +
              " via where= predicate");

@@ -2,6 +2,7 @@
 
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/json.h"
 #include "runtime/syscalls.h"
 
 namespace fbc::rt {
@@ -86,12 +87,27 @@ Value EventValue::attr(star::Thread &t, std::string_view name) {
       d->table.set(t, star::makeString(t.heap, k), star::makeString(t.heap, v));
     return Value::object(d);
   }
+  if (name == "data") {
+    // As the reference: the "data" field JSON-decoded (an observed log
+    // line's, runtime/log_observe.h), else a dict of every field.
+    if (const std::string *d = ev.field("data")) {
+      try {
+        return star::decodeJson(t, *d);
+      } catch (const star::EvalError &) {
+        return star::makeString(t.heap, *d);
+      }
+    }
+    auto *dict = t.heap.make<star::Dict>();
+    for (const auto &[k, v] : ev.fields)
+      dict->table.set(t, star::makeString(t.heap, k), star::makeString(t.heap, v));
+    return Value::object(dict);
+  }
   const std::string *f = ev.field(name);
   return star::makeString(t.heap, f ? *f : "");
 }
 
 void EventValue::attrNames(std::vector<std::string> &out) const {
-  out.insert(out.end(), {"event_type", "fields", "seq", "service", "type"});
+  out.insert(out.end(), {"data", "event_type", "fields", "seq", "service", "type"});
   for (const auto &[k, v] : ev.fields)
     out.push_back(k);
 }

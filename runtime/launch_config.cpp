@@ -176,6 +176,7 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
                          const std::string &scratch) {
   ServiceSpec out;
   out.name = s.name;
+  out.observe = s.observe;
   std::string bin = s.binary;
   if (bin.find('/') != std::string::npos && bin.front() != '/') {
     while (bin.starts_with("./"))

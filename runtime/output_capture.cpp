@@ -3,6 +3,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,7 @@ void OutputCapture::drain() {
           captured_.erase(0, captured_.size() - cap_);
       }
       stream(buf, static_cast<size_t>(n));
+      observe(buf, static_cast<size_t>(n));
       continue;
     }
     if (n < 0 && errno == EINTR)
@@ -79,8 +81,29 @@ void OutputCapture::stream(const char *data, size_t n) {
     stream_->write(out);
 }
 
+void OutputCapture::observe(const char *data, size_t n) {
+  if (!sink_)
+    return;
+  sinkPartial_.append(data, n);
+  size_t start = 0;
+  for (;;) {
+    size_t nl = sinkPartial_.find('\n', start);
+    size_t len = nl == std::string::npos ? sinkPartial_.size() - start : nl - start;
+    if (nl == std::string::npos && len < kMaxLine)
+      break;
+    len = std::min(len, kMaxLine);
+    sink_(std::string_view(sinkPartial_).substr(start, len));
+    start += len + (nl != std::string::npos && start + len == nl ? 1 : 0);
+  }
+  sinkPartial_.erase(0, start);
+}
+
 void OutputCapture::finish() {
   drain();
+  if (sink_ && !sinkPartial_.empty()) {
+    sink_(sinkPartial_);
+    sinkPartial_.clear();
+  }
   if (fd_ >= 0) {
     loop_.remove(fd_);
     close(fd_);

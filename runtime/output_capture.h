@@ -10,6 +10,7 @@
 #include "runtime/event_loop.h"
 #include "runtime/stream_writer.h"
 
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -22,6 +23,14 @@ public:
   // `stream` null: capture only.
   OutputCapture(EventLoop &loop, int fd, std::string prefix, StreamWriter *stream, size_t cap);
   ~OutputCapture() override;
+
+  // Loop thread, before start(): `sink` gets each complete line (without
+  // its newline; a line over kMaxLine bytes in pieces of kMaxLine), and the
+  // unfinished last line at finish() (service(observe=[...])).
+  void setLineSink(std::function<void(std::string_view)> sink) { sink_ = std::move(sink); }
+  // Loop thread: reads what the pipe holds now (a query of the trace wants
+  // the lines already written).
+  void pump() { drain(); }
 
   void start();  // loop thread
   void finish(); // loop thread: reads what is left, flushes a partial line, closes
@@ -37,6 +46,7 @@ public:
 private:
   void drain();
   void stream(const char *data, size_t n);
+  void observe(const char *data, size_t n);
 
   EventLoop &loop_;
   int fd_;
@@ -46,6 +56,8 @@ private:
   mutable std::mutex mu_;
   std::string captured_;
   std::string partial_; // the unfinished line being streamed
+  std::function<void(std::string_view)> sink_;
+  std::string sinkPartial_; // the unfinished line the sink has not had
 };
 
 } // namespace fbc::rt

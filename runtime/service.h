@@ -2,6 +2,7 @@
 // readiness probe) and how starting one can fail.
 #pragma once
 
+#include "ir/spec.h"
 #include "runtime/cgroups.h"
 #include "runtime/healthcheck.h"
 #include "runtime/in_process.h"
@@ -39,6 +40,8 @@ struct ServiceSpec {
   // Run once the service is ready, before service_ready (a Redis mock's
   // seeding): false with `error` stops it and fails its start.
   std::function<bool(std::string &error)> afterReady;
+  // The streams whose lines become trace events (service(observe=[...])).
+  std::vector<ir::ObserveSource> observe;
 };
 
 // Why a service did not come up. reason() names the service, e.g.

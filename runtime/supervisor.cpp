@@ -2,6 +2,7 @@
 
 #include "ir/syscalls.h"
 
+#include "runtime/log_observe.h"
 #include "runtime/output_capture.h"
 #include "runtime/process_groups.h"
 #include "runtime/tcp_dial.h"
@@ -35,6 +36,7 @@ struct Supervisor::Incarnation {
   Launched proc;
   std::unique_ptr<NotificationListener> listener;
   std::unique_ptr<OutputCapture> out, err;
+  std::vector<std::unique_ptr<LogObserver>> observers; // service(observe=[...])
   ExitWatcher watcher;
   ServiceCgroup *cgroup = nullptr; // owned by the supervisor's leaf
   bool watching = false;
@@ -238,6 +240,13 @@ ServiceError Supervisor::start(ServiceId id) {
     inc.err = std::make_unique<OutputCapture>(loop_, inc.proc.stderrFd, prefix, stream_.get(),
                                               opts_.outputCap);
     inc.proc.stdoutFd = inc.proc.stderrFd = -1;
+    for (const ir::ObserveSource &o : spec.observe) {
+      LogObserver *obs =
+          inc.observers.emplace_back(std::make_unique<LogObserver>(trace_, id, o)).get();
+      (o.stream == "stderr" ? inc.err : inc.out)->setLineSink([obs](std::string_view line) {
+        obs->line(line);
+      });
+    }
     inc.out->start();
     inc.err->start();
     loop_.add(inc.proc.pidfd, EPOLLIN, &inc.watcher);
@@ -421,6 +430,17 @@ void Supervisor::stopAll() {
     leaf_->killAll(2000);
   if (opts_.killOrphans)
     killOrphans(2000);
+}
+
+void Supervisor::pumpObservedOutput() {
+  loop_.call([&] {
+    for (const auto &svc : services_)
+      for (const auto &inc : svc->runs)
+        if (!inc->observers.empty() && !inc->tornDown)
+          for (OutputCapture *c : {inc->out.get(), inc->err.get()})
+            if (c)
+              c->pump();
+  });
 }
 
 bool Supervisor::running(ServiceId id) const {

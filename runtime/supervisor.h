@@ -76,6 +76,10 @@ public:
   void stopAll();
 
   bool running(ServiceId id) const;
+  // Reads what observed streams (service(observe=[...])) hold now into the
+  // trace, so a query made after a step sees the lines the service wrote
+  // before it answered. Any thread but the loop's.
+  void pumpObservedOutput();
   pid_t pid(ServiceId id) const; // -1 if never started
   // Waits for the service's main process to exit on its own.
   bool waitExit(ServiceId id, int64_t timeoutMs);

@@ -54,6 +54,10 @@ std::string_view eventTypeName(EventType t) {
     return "unmediated_io";
   case EventType::Proxy:
     return "proxy";
+  case EventType::Stdout:
+    return "stdout";
+  case EventType::Stderr:
+    return "stderr";
   case EventType::ProxyFaultApplied:
     return "proxy_fault_applied";
   case EventType::ProxyFaultRemoved:

@@ -46,6 +46,10 @@ enum class EventType : uint8_t {
   // method, path, route (the pattern; "default"; "none": 404), status,
   // body_size, req_size, error? (a dynamic handler's failure).
   Mock,
+  // A line of an observed service stream (service(observe=[...]),
+  // runtime/log_observe.h): the decoder's fields, or "raw".
+  Stdout,
+  Stderr,
 };
 
 // A test's trace keeps at most this many syscall events (a deny hit in a

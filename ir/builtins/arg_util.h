@@ -42,6 +42,9 @@ int64_t durationArg(const CallSite &site, star::Value v, const Loc &at, std::str
                                         std::string_view name,
                                         llvm::ArrayRef<std::string_view> valid);
 
+// service(observe=[...]) (observe.cpp).
+void parseObserve(const CallSite &site, Service &svc, star::Value v);
+
 // "a, b, c"
 std::string joinNames(llvm::ArrayRef<std::string_view> names);
 std::string joinNames(llvm::ArrayRef<std::string> names);

@@ -70,6 +70,12 @@ FBC_SPEC_BUILTIN(loadFileFn);
 FBC_SPEC_BUILTIN(loadJsonFn);
 FBC_SPEC_BUILTIN(loadYamlFn);
 
+// observe.cpp
+FBC_SPEC_BUILTIN(observeStdoutFn); // observe.stdout
+FBC_SPEC_BUILTIN(observeStderrFn); // observe.stderr
+FBC_SPEC_BUILTIN(decoderFn);
+FBC_SPEC_BUILTIN(removedObserveFn); // stdout stderr json_decoder logfmt_decoder regex_decoder
+
 #undef FBC_SPEC_BUILTIN
 
 } // namespace fbc::ir::builtins

@@ -22,6 +22,7 @@ constexpr Entry kLoadTime[] = {
     {"allow", allowFn},
     {"bytes_response", bytesResponseFn},
     {"choose", chooseFn},
+    {"decoder", decoderFn},
     {"delay", delayFn},
     {"deny", denyFn},
     {"determinism", determinismFn},
@@ -41,6 +42,7 @@ constexpr Entry kLoadTime[] = {
     {"grpc_typed_response", grpcTypedResponseFn},
     {"http", httpFn},
     {"interface", interfaceFn},
+    {"json_decoder", removedObserveFn},
     {"json_response", jsonResponseFn},
     {"jwt_jwks", jwtJwksFn},
     {"jwt_keypair", jwtKeypairFn},
@@ -48,17 +50,21 @@ constexpr Entry kLoadTime[] = {
     {"load_file", loadFileFn},
     {"load_json", loadJsonFn},
     {"load_yaml", loadYamlFn},
+    {"logfmt_decoder", removedObserveFn},
     {"mock_service", mockServiceFn},
     {"op", opFn},
     {"postgres", postgresFn},
     {"ready", readyFn},
     {"redirect", redirectFn},
     {"redis", redisFn},
+    {"regex_decoder", removedObserveFn},
     {"remotes", remotesFn},
     {"response", responseFn},
     {"scenario", scenarioFn},
     {"service", serviceFn},
     {"status_only", statusOnlyFn},
+    {"stderr", removedObserveFn},
+    {"stdout", removedObserveFn},
     {"tcp", tcpFn},
     {"test", testFn},
     {"text_response", textResponseFn},
@@ -83,7 +89,6 @@ struct Unsupported {
 constexpr const char *kProxy = "Kafka and NATS proxy faults";
 constexpr const char *kTemporal = "temporal properties and monitors";
 constexpr const char *kNetwork = "network faults (gVisor runtime)";
-constexpr const char *kObserve = "output observation";
 constexpr Unsupported kUnsupported[] = {
     {"always", kTemporal},
     {"assume", kTemporal},
@@ -91,14 +96,12 @@ constexpr Unsupported kUnsupported[] = {
     {"await_stable", kTemporal},
     {"bandwidth", kNetwork},
     {"client", "API clients"},
-    {"decoder", kObserve},
     {"duplicate", kProxy},
     {"eventually", kTemporal},
     {"kafka_ready", "Kafka healthchecks"},
     {"match", kTemporal},
     {"monitor", kTemporal},
     {"mtu", kNetwork},
-    {"observe", kObserve},
     {"packet_corrupt", kNetwork},
     {"packet_delay", kNetwork},
     {"packet_drop", kNetwork},
@@ -139,6 +142,12 @@ void installSpecBuiltins(star::Interpreter &interp, SpecBuilder &builder) {
     interp.predeclared[u.name] =
         star::Value::object(interp.heap.make<UnsupportedValue>(u.name, u.what));
   interp.predeclared["struct"] = star::makeStructBuiltin();
+  // observe.stdout / observe.stderr: a namespace, as in the reference.
+  star::Heap &h = interp.heap;
+  interp.predeclared["observe"] = star::Value::object(star::makeStruct(
+      h,
+      {{"stderr", star::Value::object(h.make<star::Builtin>("observe.stderr", observeStderrFn))},
+       {"stdout", star::Value::object(h.make<star::Builtin>("observe.stdout", observeStdoutFn))}}));
 }
 
 llvm::ArrayRef<std::string_view> loadTimeBuiltinNames() {

@@ -43,13 +43,6 @@ constexpr std::string_view kServiceKeywords[] = {
     "user",     // fbc's: the account the service runs as (docs/run.md)
 };
 
-// Keywords of the reference that need parts of fbc not built yet.
-const char *unsupportedServiceKeyword(std::string_view k) {
-  if (k == "observe")
-    return "output observation";
-  return nullptr;
-}
-
 // Keywords a remote service cannot have (it is not fbc's process), in the
 // reference's order.
 constexpr std::string_view kNotOnRemote[] = {"seed",  "reset", "reuse",   "volumes",
@@ -392,9 +385,8 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
       s.reuse = flag->value;
     } else if (k == "seed" || k == "reset") {
       (k == "seed" ? s.seed : s.reset) = callback(site, k, v);
-    } else if (const char *what = unsupportedServiceKeyword(k)) {
-      site.fail(site.at(site.keyword(k)),
-                prefix + ": " + std::string(k) + "= (" + what + ") is not supported by fbc yet");
+    } else if (k == "observe") {
+      parseObserve(site, s, v);
     } else if (k == "cmd" || k == "entrypoint") {
       site.fail(site.at(site.keyword(k)),
                 prefix + ": unknown keyword argument " + quote(k) +

@@ -286,6 +286,14 @@ Value ExpectationValue::call(star::Thread &t, const star::Args &args) {
 
 // --- unsupported ---------------------------------------------------------------
 
+void DecoderValue::repr(star::Printer &p) const {
+  p.write("<decoder " + name + ">");
+}
+
+void ObserveSourceValue::repr(star::Printer &p) const {
+  p.write("<observe " + data.stream + ">");
+}
+
 void UnsupportedValue::repr(star::Printer &p) const {
   p.write("<built-in function ");
   p.write(name_);

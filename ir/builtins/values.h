@@ -141,6 +141,28 @@ public:
 // monitor, partition, observe, ...): calling it or reading an attribute
 // (observe.stdout) fails with "<name>() is not supported by fbc yet", not
 // with an undefined-name error.
+// decoder("json" | "logfmt" | "regex", pattern=): how observed lines decode.
+class DecoderValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "decoder";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+
+  std::string name, pattern;
+};
+
+// observe.stdout(decoder=) / observe.stderr(decoder=): a service(observe=) item.
+class ObserveSourceValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "observe_source";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+
+  ObserveSource data;
+};
+
 class UnsupportedValue final : public SpecValue {
 public:
   static constexpr std::string_view kTypeName = "builtin_function_or_method";
