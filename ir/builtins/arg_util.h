@@ -2,6 +2,7 @@
 // durations, callables, and the unknown-keyword message.
 #pragma once
 
+#include "frontend/eval/objects.h"
 #include "frontend/eval/value.h"
 #include "ir/builtins/call_site.h"
 #include "ir/spec.h"
@@ -20,6 +21,19 @@ bool isNone(star::Value v);
 
 // Elements of a list or tuple; false (and nothing) for anything else.
 bool listItems(star::Value v, std::vector<star::Value> &out);
+
+// Calls fn(key, value, at) for each live entry of a dict literal's value,
+// in insertion order; `at` is the entry's position in `lit` (the call's
+// argument), so each entry's error points at that entry.
+template <typename Fn>
+void forEachDictEntry(const CallSite &site, const syntax::Expr *lit, const star::Dict &d, Fn &&fn) {
+  size_t i = 0;
+  for (const star::HashTable::Entry &e : d.table.entries()) {
+    if (e.value.isNull())
+      continue;
+    fn(e.key, e.value, site.at(CallSite::element(lit, i++)));
+  }
+}
 
 // A reference to a callable: its name, value, AST and def position.
 FunctionRef functionRef(star::Value callable);

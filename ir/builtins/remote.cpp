@@ -33,20 +33,16 @@ Value remotesFn(star::Thread &t, Value, const star::Args &args) {
   auto *d = args.positional[0].as<star::Dict>();
   const syntax::Expr *lit = site.positional(0);
   if (!d)
-    site.fail(site.at(lit), "remotes() argument must be a dict {iface: host}, got " +
-                                typeOf(args.positional[0]));
+    site.fail(site.at(lit),
+              "remotes() argument must be a dict {iface: host}, got " + typeOf(args.positional[0]));
   auto *r = t.heap.make<RemotesValue>();
-  size_t i = 0;
-  for (const star::HashTable::Entry &e : d->table.entries()) {
-    if (e.value.isNull())
-      continue;
-    Loc at = site.at(CallSite::element(lit, i++));
-    auto *k = e.key.as<star::String>();
+  forEachDictEntry(site, lit, *d, [&](Value key, Value value, Loc at) {
+    auto *k = key.as<star::String>();
     if (!k)
-      site.fail(at, "remotes() keys must be strings (interface names), got " + typeOf(e.key));
-    auto *v = e.value.as<star::String>();
+      site.fail(at, "remotes() keys must be strings (interface names), got " + typeOf(key));
+    auto *v = value.as<star::String>();
     if (!v)
-      site.fail(at, "remotes() values must be strings (host or host:port), got " + typeOf(e.value) +
+      site.fail(at, "remotes() values must be strings (host or host:port), got " + typeOf(value) +
                         " for key " + quote(k->view()));
     if (k->view().empty())
       site.fail(at, "remotes() keys must be non-empty interface names");
@@ -54,7 +50,7 @@ Value remotesFn(star::Thread &t, Value, const star::Args &args) {
       site.fail(at, "remotes() values must be non-empty hosts (got empty for interface " +
                         quote(k->view()) + ")");
     r->hosts.emplace_back(std::string(k->view()), std::string(v->view()));
-  }
+  });
   if (r->hosts.empty())
     site.fail(site.at(lit), "remotes() requires at least one entry");
   return Value::object(r);

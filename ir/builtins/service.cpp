@@ -53,18 +53,14 @@ void parseVolumes(const CallSite &site, Service &svc, Value v) {
   const syntax::Expr *lit = site.keywordValue("volumes");
   if (!d)
     site.fail(site.at(lit), "service() volumes must be a dict");
-  size_t i = 0;
-  for (const star::HashTable::Entry &e : d->table.entries()) {
-    if (e.value.isNull())
-      continue;
-    Loc at = site.at(CallSite::element(lit, i++));
-    auto *k = e.key.as<star::String>();
-    auto *val = e.value.as<star::String>();
+  forEachDictEntry(site, lit, *d, [&](Value key, Value value, Loc at) {
+    auto *k = key.as<star::String>();
+    auto *val = value.as<star::String>();
     if (!k || !val)
       site.fail(at, "service() volumes must map host paths to container paths (strings), got " +
-                        typeOf(e.key) + ": " + typeOf(e.value));
+                        typeOf(key) + ": " + typeOf(value));
     svc.volumes.emplace_back(std::string(k->view()), std::string(val->view()));
-  }
+  });
 }
 
 void parsePorts(const CallSite &site, Service &svc, Value v) {
@@ -72,23 +68,19 @@ void parsePorts(const CallSite &site, Service &svc, Value v) {
   const syntax::Expr *lit = site.keywordValue("ports");
   if (!d)
     site.fail(site.at(lit), "service() ports must be a dict {container_port: host_port}");
-  size_t i = 0;
-  for (const star::HashTable::Entry &e : d->table.entries()) {
-    if (e.value.isNull())
-      continue;
-    Loc at = site.at(CallSite::element(lit, i++));
-    if (!e.key.isInt())
+  forEachDictEntry(site, lit, *d, [&](Value key, Value value, Loc at) {
+    if (!key.isInt())
       site.fail(at, "service() ports keys must be integers (container ports)");
-    if (!e.value.isInt())
+    if (!value.isInt())
       site.fail(at, "service() ports values must be integers (host ports)");
-    int64_t c = e.key.isSmallInt() ? e.key.smallInt() : -1;
-    int64_t h = e.value.isSmallInt() ? e.value.smallInt() : -1;
+    int64_t c = key.isSmallInt() ? key.smallInt() : -1;
+    int64_t h = value.isSmallInt() ? value.smallInt() : -1;
     if (c < 1 || c > 65535 || h < 0 || h > 65535)
       site.fail(at, "service() ports: container port must be 1..65535 and host port 0..65535 (0: "
                     "any), got " +
-                        star::repr(e.key) + ": " + star::repr(e.value));
+                        star::repr(key) + ": " + star::repr(value));
     svc.ports.emplace_back(c, h);
-  }
+  });
 }
 
 std::shared_ptr<const FunctionRef> callback(const CallSite &site, std::string_view k, Value v) {
@@ -108,7 +100,8 @@ void parseRemote(const CallSite &site, Service &svc, Value v) {
   if (!s)
     site.fail(at, "service() remote must be a string (host) or remotes({...}), got " + typeOf(v));
   if (s->view().empty())
-    site.fail(at, "service() remote must be a non-empty string or remotes({...}); got empty string");
+    site.fail(at,
+              "service() remote must be a non-empty string or remotes({...}); got empty string");
   svc.remote = std::string(s->view());
 }
 
@@ -173,20 +166,16 @@ void parseEnv(const CallSite &site, Service &svc, Value v) {
   const syntax::Expr *lit = site.keywordValue("env");
   if (!d)
     site.fail(site.at(lit), "service() env must be a dict");
-  size_t i = 0;
-  for (const star::HashTable::Entry &e : d->table.entries()) {
-    if (e.value.isNull())
-      continue;
-    Loc at = site.at(CallSite::element(lit, i++));
-    auto *k = e.key.as<star::String>();
+  forEachDictEntry(site, lit, *d, [&](Value key, Value value, Loc at) {
+    auto *k = key.as<star::String>();
     if (!k)
-      site.fail(at, "service() env keys must be strings, got " + typeOf(e.key));
-    auto *val = e.value.as<star::String>();
+      site.fail(at, "service() env keys must be strings, got " + typeOf(key));
+    auto *val = value.as<star::String>();
     if (!val)
       site.fail(at, "service(" + quote(svc.name) + ") env[" + quote(k->view()) +
-                        "] must be a string, got " + typeOf(e.value));
+                        "] must be a string, got " + typeOf(value));
     svc.env.emplace_back(std::string(k->view()), std::string(val->view()));
-  }
+  });
 }
 
 void parseArgsList(const CallSite &site, Service &svc, Value v) {
@@ -241,21 +230,17 @@ void parseOps(const CallSite &site, Service &svc, Value v) {
   const syntax::Expr *lit = site.keywordValue("ops");
   if (!d)
     site.fail(site.at(lit), "service() ops must be a dict, got " + typeOf(v));
-  size_t i = 0;
-  for (const star::HashTable::Entry &e : d->table.entries()) {
-    if (e.value.isNull())
-      continue;
-    Loc at = site.at(CallSite::element(lit, i++));
-    auto *k = e.key.as<star::String>();
+  forEachDictEntry(site, lit, *d, [&](Value key, Value value, Loc at) {
+    auto *k = key.as<star::String>();
     if (!k)
-      site.fail(at, "service() ops keys must be strings, got " + typeOf(e.key));
-    auto *op = valueAs<OpValue>(e.value);
+      site.fail(at, "service() ops keys must be strings, got " + typeOf(key));
+    auto *op = valueAs<OpValue>(value);
     if (!op)
-      site.fail(at, "service() ops values must be op(), got " + typeOf(e.value));
+      site.fail(at, "service() ops values must be op(), got " + typeOf(value));
     Op o = op->data;
     o.name = std::string(k->view());
     svc.ops.push_back(std::move(o));
-  }
+  });
   std::sort(svc.ops.begin(), svc.ops.end(),
             [](const Op &a, const Op &b) { return a.name < b.name; });
 }
