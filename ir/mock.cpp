@@ -130,9 +130,10 @@ const char *grpcCodeName(int code) {
   return code >= 0 && code < static_cast<int>(kGrpcCodes.size()) ? kGrpcCodes[code] : "UNKNOWN";
 }
 
-std::string mockRunGap(const Service &s) {
-  if (!s.mock)
-    return "";
+namespace {
+
+// Why fbc cannot stand `m` up ("" when it can).
+std::string mockGap(const Service &s, const Mock &m) {
   for (const Interface &i : s.interfaces) {
     const std::string &p = i.protocol;
     if (p == "kafka")
@@ -144,11 +145,25 @@ std::string mockRunGap(const Service &s) {
     if (p == "tcp" || p == "udp")
       return p + " mocks (byte-prefix routes) are not served by fbc yet";
   }
-  if (!s.mock->openapi.empty())
+  if (!m.openapi.empty())
     return "HTTP mocks generated from an OpenAPI document (openapi=) are not served by fbc yet";
-  if (s.mock->tls)
+  if (m.tls)
     return "TLS mocks (tls=True) are not served by fbc yet";
   return "";
+}
+
+} // namespace
+
+std::optional<HostNeed> mockNeed(const Service &s, const Mock &m) {
+  std::string gap = mockGap(s, m);
+  if (gap.empty())
+    return std::nullopt;
+  HostNeed n;
+  n.feature = HostFeature::Unbuilt;
+  n.subject = "service " + quote(s.name);
+  n.what = std::move(gap);
+  n.loc = s.loc;
+  return n;
 }
 
 } // namespace fbc::ir

@@ -70,8 +70,10 @@ std::string mockProtocolList();
 int grpcCodeByName(std::string_view name);
 const char *grpcCodeName(int code);
 
-// What `fbc run` cannot do for this mock ("" when it can run it): the
-// protocol or keyword, and why. One row per test names it.
-std::string mockRunGap(const Service &s);
+// What `fbc run` cannot do for mock `s` (a Kafka, MongoDB or gRPC mock, ...)
+// as the service's HostNeed (HostFeature::Unbuilt, ir/host_needs.h); nullopt
+// when fbc runs it. mock_service() records it in Service::needs, so each
+// test of the spec is one error row naming it (runtime/host_check.h).
+std::optional<HostNeed> mockNeed(const Service &s, const Mock &m);
 
 } // namespace fbc::ir

@@ -1,7 +1,7 @@
 // What the supervisor starts for a mock_service: an HTTP mock in-process
 // (runtime/mock_http.h), a Redis mock as a real redis-server on the mock's
 // port, seeded with its config's `state` before it counts as ready. Other
-// mocks cannot run here (ir::mockRunGap says why).
+// mocks cannot run here (their ir::HostNeed, recorded by mock_service(), says why).
 #pragma once
 
 #include "ir/spec.h"

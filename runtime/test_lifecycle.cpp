@@ -11,7 +11,6 @@
 #include "frontend/eval/thread.h"
 #include "ir/composed_assumptions.h"
 #include "ir/duration.h"
-#include "ir/mock.h"
 #include "ir/quote.h"
 #include "runtime/launch_config.h"
 #include "runtime/leaf_isolation.h"
@@ -71,15 +70,6 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     names.push_back(s.name);
 
   std::string error;
-  // A mock this machine cannot stand up (Kafka, MongoDB, gRPC, ...): the
-  // test is an error row saying so, before anything starts.
-  for (const ir::Service &s : spec.services)
-    if (std::string gap = ir::mockRunGap(s); !gap.empty()) {
-      o.result = Result::Error;
-      o.reason += (o.reason.empty() ? "" : "; ") + ("service " + ir::quote(s.name) + ": " + gap);
-    }
-  if (o.result == Result::Error)
-    return o;
   // What each filter traps comes from the leaf program, nothing else: the
   // test's trap sets with what this leaf's choose() options add.
   traps_ = lt.trapsFor(leafTest_ ? leaf_ : lt.decode(0));

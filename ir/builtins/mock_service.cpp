@@ -203,6 +203,8 @@ Value mockServiceFn(star::Thread &t, Value, const star::Args &args) {
     site.fail(site.at(site.positional(0)), "mock_service(" + quote(s.name) +
                                                "): duplicate service name (first declared at " +
                                                prev->data.loc.str() + ")");
+  if (std::optional<HostNeed> n = mockNeed(s, *mock))
+    s.needs.push_back(std::move(*n));
   s.mock = std::move(mock);
   b.services.push_back(svc);
   return Value::object(svc);
