@@ -12,6 +12,7 @@
 #include "runtime/postgres_step.h"
 #include "runtime/protocol_values.h"
 #include "runtime/redis_step.h"
+#include "runtime/response_value.h"
 #include "runtime/trace.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -44,13 +45,9 @@ constexpr Arity kRedisArity[] = {
     {"lrange", 3, 3},  {"ping", 0, 1}, {"rpush", 2, kMany}, {"set", 2, kMany},
 };
 
-} // namespace
-
-Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
-                    const star::Args &args) {
-  if (!args.kwargs.empty())
-    t.fail(to.what + "(): unexpected keyword " + ir::quote(args.kwargs.front().name->view()) +
-           " (the command and its arguments are positional)");
+// fbc's positional form: command(name, *args) and the sugar methods.
+std::vector<std::string> positionalArgv(star::Thread &t, const StepTarget &to,
+                                        std::string_view method, const star::Args &args) {
   std::vector<std::string> argv;
   if (method != "command")
     argv.push_back(llvm::StringRef(method).upper());
@@ -60,16 +57,124 @@ Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
   if (method == "command") {
     if (argv.empty() || argv.front().empty())
       t.fail(to.what + "(): requires the command name, e.g. command(\"GET\", \"k\")");
-  } else {
-    auto it = std::find_if(std::begin(kRedisArity), std::end(kRedisArity),
-                           [&](const Arity &a) { return a.method == method; });
-    size_t n = args.positional.size();
-    if (it != std::end(kRedisArity) && (n < it->min || n > it->max))
-      t.fail(to.what + "(): got " + std::to_string(n) + " arguments, want " +
-             (it->max == kMany     ? "at least " + std::to_string(it->min)
-              : it->min == it->max ? std::to_string(it->min)
-                                   : std::to_string(it->min) + " to " + std::to_string(it->max)));
+    return argv;
   }
+  auto it = std::find_if(std::begin(kRedisArity), std::end(kRedisArity),
+                         [&](const Arity &a) { return a.method == method; });
+  size_t n = args.positional.size();
+  if (it != std::end(kRedisArity) && (n < it->min || n > it->max))
+    t.fail(to.what + "(): got " + std::to_string(n) + " arguments, want " +
+           (it->max == kMany     ? "at least " + std::to_string(it->min)
+            : it->min == it->max ? std::to_string(it->min)
+                                 : std::to_string(it->min) + " to " + std::to_string(it->max)));
+  return argv;
+}
+
+// The reference's keyword form of each step method, its keywords in the
+// order the command takes them; `fallback` null: required.
+struct Keyword {
+  std::string_view name;
+  const char *fallback;
+};
+struct KeywordForm {
+  std::string_view method;
+  std::vector<Keyword> keywords;
+};
+const std::vector<KeywordForm> &keywordForms() {
+  static const std::vector<KeywordForm> forms = {
+      {"command", {{"cmd", nullptr}, {"args", ""}}},
+      {"del", {{"key", nullptr}}},
+      {"get", {{"key", nullptr}}},
+      {"incr", {{"key", nullptr}}},
+      {"keys", {{"pattern", "*"}}},
+      {"lpush", {{"key", nullptr}, {"value", nullptr}}},
+      {"lrange", {{"key", nullptr}, {"start", "0"}, {"stop", "-1"}}},
+      {"ping", {}},
+      {"rpush", {{"key", nullptr}, {"value", nullptr}}},
+      {"set", {{"key", nullptr}, {"value", nullptr}}},
+  };
+  return forms;
+}
+
+std::string keywordList(const KeywordForm &f) {
+  std::string out;
+  for (const Keyword &k : f.keywords)
+    out.append(out.empty() ? "" : ", ").append(k.name).append("=");
+  return out.empty() ? "it takes none" : "want " + out;
+}
+
+// The reference's keyword form: get(key=), set(key=, value=), ...,
+// command(cmd=, args=) where args= is one argument or a list of them.
+std::vector<std::string> keywordArgv(star::Thread &t, const StepTarget &to, std::string_view method,
+                                     const star::Args &args) {
+  const auto &forms = keywordForms();
+  auto form = std::find_if(forms.begin(), forms.end(),
+                           [&](const KeywordForm &f) { return f.method == method; });
+  if (form == forms.end()) // every redis step method has one (ir/builtins/values.cpp)
+    t.fail(to.what + "(): takes no keywords");
+  if (!args.positional.empty())
+    t.fail(to.what + "(): takes positional arguments or keywords, not both");
+  std::vector<Value> given(form->keywords.size());
+  for (const star::Kwarg &kw : args.kwargs) {
+    auto k = std::find_if(form->keywords.begin(), form->keywords.end(),
+                          [&](const Keyword &x) { return x.name == kw.name->view(); });
+    if (k == form->keywords.end())
+      t.fail(to.what + "(): unexpected keyword " + ir::quote(kw.name->view()) + " (" +
+             keywordList(*form) + ")");
+    given[size_t(k - form->keywords.begin())] = kw.value;
+  }
+  std::vector<std::string> argv;
+  if (method != "command")
+    argv.push_back(llvm::StringRef(method).upper());
+  for (size_t i = 0; i < given.size(); ++i) {
+    const Keyword &k = form->keywords[i];
+    std::string what = to.what + "(): " + std::string(k.name);
+    if (!given[i]) {
+      if (!k.fallback)
+        t.fail(to.what + "(): requires " + std::string(k.name) + "=");
+      if (*k.fallback)
+        argv.emplace_back(k.fallback);
+      continue;
+    }
+    auto *l = given[i].as<star::List>();
+    auto *tu = given[i].as<star::Tuple>();
+    if (k.name == "args" && (l || tu)) {
+      llvm::ArrayRef<Value> items = l ? llvm::ArrayRef<Value>(l->elems) : tu->elems();
+      for (size_t j = 0; j < items.size(); ++j)
+        argv.push_back(redisArg(t, items[j], what + "[" + std::to_string(j) + "]"));
+      continue;
+    }
+    argv.push_back(redisArg(t, given[i], what));
+  }
+  if (method == "command" && argv.front().empty())
+    t.fail(to.what + "(): cmd= must not be empty");
+  return argv;
+}
+
+// What the keyword form returns (the reference's step result): a response
+// with status 0, ok when a reply other than an error arrived, and the reply
+// as the body `{"value": ...}` (.data decodes it).
+HttpStepResponse keywordResponse(const RedisStepResult &r) {
+  HttpStepResponse out;
+  out.durationMs = r.durationMs;
+  if (!r.ok) {
+    out.error = r.error;
+  } else if (r.reply.type == RespValue::Type::Error) {
+    out.error = "redis error: " + r.reply.str;
+  } else {
+    out.ok = true;
+    out.body = respToJson(r.reply);
+  }
+  return out;
+}
+
+} // namespace
+
+Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                    const star::Args &args) {
+  bool keywords = !args.kwargs.empty();
+  std::vector<std::string> argv =
+      keywords ? keywordArgv(t, to, method, args) : positionalArgv(t, to, method, args);
   std::string line;
   for (const std::string &a : argv)
     line += (line.empty() ? "" : " ") + a;
@@ -90,6 +195,11 @@ Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
   else
     f.emplace_back("error", clippedField(r.error, 200));
   to.trace.stepRecv(to.id, std::move(f));
+  if (keywords) {
+    if (to.cancelled())
+      t.fail(to.what + "(): cancelled");
+    return Value::object(t.heap.make<ResponseValue>(keywordResponse(r)));
+  }
   if (!r.ok)
     t.fail("redis " + llvm::StringRef(argv.front()).upper() + " failed: " + r.error);
   return respToStarlark(t, r.reply);

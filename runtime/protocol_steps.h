@@ -2,7 +2,10 @@
 // Executor::callStep once it has found the receiving service:
 //   redis:    .command(name, *args), .get(key), .set(key, value, *opts),
 //             .del(*keys), .incr(key), .ping(), .keys(pattern),
-//             .lpush/.rpush(key, *values), .lrange(key, start, stop)
+//             .lpush/.rpush(key, *values), .lrange(key, start, stop): the
+//             reply as a plain value; or the reference's keyword form,
+//             .get(key=), .set(key=, value=), ..., .command(cmd=, args=):
+//             a response (status 0, body {"value": <reply>})
 //   postgres: .query(sql=, params=[]), .exec(sql=, params=[])
 // Each is traced as a step_send / step_recv pair, with the interpreter lock
 // released while it waits on the service.

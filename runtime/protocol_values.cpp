@@ -4,6 +4,7 @@
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/json_writer.h"
 #include "ir/quote.h"
 
 #include <cstdlib>
@@ -46,6 +47,44 @@ Value respToStarlark(star::Thread &t, const RespValue &v) {
   }
   }
   return star::none();
+}
+
+namespace {
+
+void writeResp(ir::JsonWriter &w, const RespValue &v) {
+  switch (v.type) {
+  case RespValue::Type::String:
+  case RespValue::Type::Status:
+  case RespValue::Type::Error:
+    w.value(v.str);
+    return;
+  case RespValue::Type::Integer:
+    w.value(static_cast<int64_t>(v.integer));
+    return;
+  case RespValue::Type::Nil:
+    w.null();
+    return;
+  case RespValue::Type::Array:
+    w.beginArray(true);
+    for (const RespValue &e : v.elements)
+      writeResp(w, e);
+    w.endArray();
+    return;
+  }
+}
+
+} // namespace
+
+std::string respToJson(const RespValue &v) {
+  std::string out;
+  {
+    ir::JsonWriter w(out, 0);
+    w.beginObject(true);
+    w.key("value");
+    writeResp(w, v);
+    w.endObject();
+  }
+  return out;
 }
 
 namespace {

@@ -37,6 +37,10 @@ public:
 
 // A decoded Redis reply as a Starlark value.
 star::Value respToStarlark(star::Thread &t, const RespValue &v);
+// A reply as the reference's keyword-form steps give it in a response's
+// body: `{"value": <reply>}` (a string, integer, null or array; an error
+// reply inside an array is its message).
+std::string respToJson(const RespValue &v);
 
 class PgResultValue final : public star::Object {
 public:

@@ -59,6 +59,16 @@ TEST(FbcRunMock, RedisMockIsARealSeededRedisServer) {
   EXPECT_TRUE(contains(j.out, "\"binary\": \"/usr/bin/redis-server\"")) << j.out;
 }
 
+// The reference's keyword form of the Redis steps: get(key=), set(key=,
+// value=), ... return a response; bad keywords fail the test with fbc's
+// message; the reference corpus's redis_basic.star passes.
+TEST(FbcRunMock, RedisStepKeywordForm) {
+  MockSpec keywords("redis_keywords");
+  runWithGolden(keywords, 2);
+  MockSpec basic("redis_basic");
+  runWithGolden(basic, 0);
+}
+
 TEST(FbcRunMock, KafkaAndMongoMocksAreExactErrorRows) {
   MockSpec spec("unsupported_mocks");
   runWithGolden(spec, 2);
@@ -69,7 +79,8 @@ TEST(FbcRunMock, KafkaAndMongoMocksAreExactErrorRows) {
 
 // plan = run for the mock specs, as for every other spec.
 TEST(FbcRunMock, PlanEqualsRun) {
-  for (const char *name : {"http_mock", "redis_mock", "unsupported_mocks"}) {
+  for (const char *name :
+       {"http_mock", "redis_mock", "redis_keywords", "redis_basic", "unsupported_mocks"}) {
     MockSpec spec(name);
     expectPlanTotalEqualsRunRows(spec);
   }
