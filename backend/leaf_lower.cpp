@@ -6,6 +6,7 @@
 #include "backend/leaf_lower.h"
 
 #include "ir/syscalls.h"
+#include "ir/temporal.h"
 #include "ir/unmediated.h"
 #include "passes/trap_scan.h"
 
@@ -59,6 +60,8 @@ void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt) {
   for (const ir::Service &svc : spec.services)
     lt.needs.insert(lt.needs.end(), svc.needs.begin(), svc.needs.end());
   lt.needs.insert(lt.needs.end(), scan.needs.begin(), scan.needs.end());
+  for (ir::HostNeed &n : ir::temporalNeeds(spec, *lt.test))
+    lt.needs.push_back(std::move(n));
 }
 
 } // namespace

@@ -176,6 +176,12 @@ void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
     if (!e.expect.empty())
       children.push_back(
           {"expect: " + (e.expect == "(mixed)" ? "(mixed — per-cell overrides)" : e.expect), {}});
+    if (!e.terminateWhen.empty())
+      children.push_back({"terminate_when: " + e.terminateWhen, {}});
+    if (!e.assumes.empty())
+      children.push_back({"assume: [" + joinValues(e.assumes) + "]", {}});
+    if (!e.monitors.empty())
+      children.push_back({"monitors: [" + joinValues(e.monitors) + "]", {}});
     if (!e.timeout.empty())
       children.push_back({"timeout: " + e.timeout, {}});
 
@@ -423,6 +429,19 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
     }
     if (!e.expect.empty())
       w.field("expect", e.expect);
+    if (!e.terminateWhen.empty())
+      w.field("terminate_when", e.terminateWhen);
+    for (auto [key, list] :
+         {std::pair<const char *, const std::vector<std::string> *>{"assume", &e.assumes},
+          {"monitors", &e.monitors}}) {
+      if (list->empty())
+        continue;
+      w.key(key);
+      w.beginArray();
+      for (const std::string &s : *list)
+        w.value(s);
+      w.endArray();
+    }
     if (!e.timeout.empty())
       w.field("timeout", e.timeout);
     if (!e.count.exact)

@@ -67,6 +67,20 @@ public:
       }
       w_.endArray();
     }
+    if (!spec.monitors.empty()) { // left out when the spec declares none
+      w_.key("monitors");
+      w_.beginArray();
+      for (const Monitor &m : spec.monitors)
+        monitor(m);
+      w_.endArray();
+    }
+    if (!spec.assumes.empty()) {
+      w_.key("assumes");
+      w_.beginArray();
+      for (const Assume &a : spec.assumes)
+        assume(a);
+      w_.endArray();
+    }
     w_.endObject();
     w_.finish();
   }
@@ -162,6 +176,65 @@ private:
       }
       w_.endArray();
     }
+  }
+
+  void matcher(const Matcher &m) {
+    w_.beginObject();
+    w_.field("display", m.display());
+    loc("loc", m.loc);
+    w_.endObject();
+  }
+
+  void indices(std::string_view key, const std::vector<uint32_t> &idx) {
+    w_.key(key);
+    w_.beginArray(/*inlined=*/true);
+    for (uint32_t i : idx)
+      w_.value(uint64_t(i));
+    w_.endArray();
+  }
+
+  void monitor(const Monitor &m) {
+    w_.beginObject();
+    w_.field("name", m.name);
+    loc("loc", m.loc);
+    w_.key("on");
+    matcher(m.on);
+    w_.field("state_init", m.stateInitText);
+    for (auto [k, f] : {std::pair<const char *, const FunctionRef *>{"update", m.update.get()},
+                        {"check", m.check.get()}}) {
+      w_.key(k);
+      if (f)
+        function(*f);
+      else
+        w_.null();
+    }
+    w_.field("scope", m.claimed ? "claimed" : "spec");
+    w_.endObject();
+  }
+
+  void assume(const Assume &a) {
+    w_.beginObject(/*inlined=*/true);
+    w_.field("name", a.name);
+    if (a.constant)
+      w_.field("constant", a.value);
+    loc("loc", a.loc);
+    w_.endObject();
+  }
+
+  void temporal(std::string_view key, const std::shared_ptr<const Temporal> &x) {
+    w_.key(key);
+    if (!x) {
+      w_.null();
+      return;
+    }
+    w_.beginObject();
+    w_.field("kind", temporalKindName(x->kind));
+    w_.field("name", x->name());
+    w_.field("display", x->display());
+    w_.key("predicate");
+    function(x->pred);
+    loc("loc", x->loc);
+    w_.endObject();
   }
 
   void function(const FunctionRef &f) {
@@ -402,6 +475,8 @@ private:
       w_.endArray();
     }
     strings("faults", a.faults);
+    if (!a.monitors.empty())
+      indices("monitors", a.monitors);
     w_.endObject();
   }
 
@@ -436,6 +511,8 @@ private:
     }
     w_.endArray();
     w_.field("require_faults_fire", m.requireFaultsFire);
+    if (!m.monitors.empty())
+      indices("monitors", m.monitors);
     w_.endObject();
   }
 
@@ -465,6 +542,19 @@ private:
       w_.nullField("cell");
     }
     w_.field("require_faults_fire", t.requireFaultsFire);
+    if (const TestTemporal *x = t.temporal.get()) { // left out when none
+      w_.key("temporal");
+      w_.beginObject();
+      indices("monitors", x->monitors);
+      temporal("expect", x->expect);
+      temporal("terminate_when", x->terminateWhen);
+      w_.key("assume");
+      w_.beginArray();
+      for (const Assume &a : x->assumes)
+        assume(a);
+      w_.endArray();
+      w_.endObject();
+    }
     w_.endObject();
   }
 

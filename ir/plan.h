@@ -171,6 +171,12 @@ struct PlanEntry {
   std::vector<std::string> faults; // sorted
   std::string expect;              // display form; "(mixed)" for mixed matrix expects
   std::string timeout;             // Go duration (test_builtin only)
+  // What the test composes beyond its faults: the monitors it runs
+  // (ir::testMonitors: names, in order), test(terminate_when=) and
+  // test(assume=) (predicate names); empty when none.
+  std::vector<std::string> monitors;
+  std::string terminateWhen;
+  std::vector<std::string> assumes;
 };
 
 struct PlanEdge {

@@ -144,9 +144,9 @@ struct Service {
   // every interface, or remotes({iface: host}) per interface (dict order).
   std::string remote;
   std::vector<std::pair<std::string, std::string>> remotes;
-  std::vector<HostNeed> needs; // what starting it needs (image=: a container runtime)
-  std::shared_ptr<const Mock> mock;            // mock_service(): its routes; null otherwise
-  std::vector<ObserveSource> observe;          // observe= list order, one per stream
+  std::vector<HostNeed> needs;        // what starting it needs (image=: a container runtime)
+  std::shared_ptr<const Mock> mock;   // mock_service(): its routes; null otherwise
+  std::vector<ObserveSource> observe; // observe= list order, one per stream
   Loc loc;
 
   const Interface *findInterface(std::string_view name) const;
@@ -238,7 +238,91 @@ struct FaultAssumption {
   std::vector<FaultRule> rules;      // in keyword order
   std::vector<ProxyRule> proxyRules; // rules= (target is an interface), in list order
   std::vector<std::string> faults;   // composed assumptions (faults=), in order
+  std::vector<uint32_t> monitors;    // monitors=: indices into Spec::monitors
   Loc loc;
+};
+
+// ------------------------------------------------------------- temporal
+
+// match.event(type=, service=, **fields), match.any(m, ...), match.all(m,
+// ...), match.never(), or a callable given where a matcher goes (monitor
+// on=, eventually anchor=, await_event, await_stable ignore=): which trace
+// events something applies to (docs/ir.md "Monitors and temporal
+// properties").
+enum class MatcherKind { Event, Any, All, Never, Predicate };
+
+struct Matcher {
+  MatcherKind kind = MatcherKind::Never;
+  // Event: key and pattern in call order; "type" is the event's type,
+  // "service" its service, any other key a field. A pattern ending in '*'
+  // matches by prefix, "" matches anything.
+  std::vector<std::pair<std::string, std::string>> criteria;
+  std::vector<Matcher> children; // Any / All
+  FunctionRef fn;                // Predicate: called with the event
+  Loc loc;
+  // `event(type="stdout", event="fsm.apply")`, `any(event(...), never())`,
+  // `predicate(lambda)`: one formatter for IR, plan and reasons.
+  std::string display() const;
+};
+
+// monitor(name, on=, state_init=, update=, check=): a property checked on
+// every event of its scope. Declared at load time it is spec-wide (every
+// test) until a monitors= list claims it (then only where that applies).
+struct Monitor {
+  std::string name;
+  Matcher on;
+  star::Value stateInit;                     // None when absent
+  std::string stateInitText;                 // its repr, for the IR
+  std::shared_ptr<const FunctionRef> update; // (event, state) -> new state
+  std::shared_ptr<const FunctionRef> check;  // (event, state) -> bool
+  bool claimed = false;
+  Loc loc;
+};
+
+// One end of always(between=(start, end)): a lifecycle anchor by name
+// ("body_start", "body_end", "stable") or a matcher; neither: unset.
+struct TemporalAnchor {
+  std::string name;
+  std::shared_ptr<const Matcher> matcher;
+  bool set() const { return !name.empty() || matcher; }
+  std::string display() const; // the name quoted, or the matcher
+};
+
+// eventually(pred, anchor=) / always(pred, between=): a property of the
+// trace, given to test(expect=) or test(terminate_when=). `pred` is called
+// with the trace object; the verdict is three-valued (docs/run.md).
+enum class TemporalKind { Eventually, Always };
+const char *temporalKindName(TemporalKind k); // "eventually", "always"
+
+struct Temporal {
+  TemporalKind kind = TemporalKind::Eventually;
+  FunctionRef pred;
+  std::shared_ptr<const Matcher> anchor; // eventually(anchor=)
+  TemporalAnchor start, end;             // always(between=)
+  Loc loc;                               // the eventually()/always() call
+  // `eventually(pred)` (the reference's expectation name), then
+  // ` anchor=...` / ` between=(start, end)` when given.
+  std::string name() const;
+  std::string display() const;
+};
+
+// assume(pred) at top level, test(assume=[...]): a predicate on the
+// leaf's choices (a dict: named choose() axis -> the option it takes), or
+// a bool.
+struct Assume {
+  std::string name; // the callable's name, or "const_True"/"const_False"
+  FunctionRef fn;   // unset (null value) for a bool
+  bool constant = false, value = false;
+  Loc loc; // the element / the assume() call
+};
+
+// What a test() or a fault_scenario/matrix cell adds on top of its kind:
+// scoped monitors (monitors=, indices into Spec::monitors), expect= and
+// terminate_when= (test()), assume= (test()). Shared by a matrix's cells.
+struct TestTemporal {
+  std::vector<uint32_t> monitors;
+  std::shared_ptr<const Temporal> expect, terminateWhen;
+  std::vector<Assume> assumes;
 };
 
 // ------------------------------------------------------------ scenarios
@@ -283,6 +367,7 @@ struct Matrix {
   std::vector<MatrixOverride> overrides;       // dict order
   std::vector<MatrixCell> exclude;
   bool requireFaultsFire = false;
+  std::vector<uint32_t> monitors; // monitors=: indices into Spec::monitors
   Loc loc;
 };
 
@@ -305,7 +390,8 @@ struct Test {
   // FaultMatrix: the matrix (index into Spec::matrices).
   std::optional<uint32_t> matrix;
   bool requireFaultsFire = false;
-  Loc loc; // the def, or the registering call
+  std::shared_ptr<const TestTemporal> temporal; // null: none of them
+  Loc loc;                                      // the def, or the registering call
 
   // FaultMatrix: the cell, (scenario function name, assumption name) at the
   // matrix's call.
@@ -368,6 +454,8 @@ struct Spec {
   std::vector<Matrix> matrices;
   std::vector<Test> tests;
   std::vector<DataFile> dataFiles; // call order
+  std::vector<Monitor> monitors;   // declared at load time, call order
+  std::vector<Assume> assumes;     // top-level assume() calls (held at load)
 
   const Service *findService(std::string_view name) const;
   const FaultAssumption *findAssumption(std::string_view name) const;

@@ -107,6 +107,14 @@ public:
     }
     for (const Service &s : spec.services)
       service(s);
+    spec_ = &spec;
+    for (size_t i = 0; i < spec.monitors.size(); ++i)
+      monitor(uint32_t(i), spec.monitors[i]);
+    if (!spec.assumes.empty()) {
+      os_ << "\n";
+      for (const Assume &a : spec.assumes)
+        os_ << "assume " << assumeText(a) << at(a.loc) << "\n";
+    }
     for (const FaultAssumption &a : spec.assumptions)
       assumption(a);
     for (const Scenario &s : spec.scenarios) {
@@ -228,6 +236,41 @@ private:
         line(std::string(k) + " " + quote(*v));
   }
 
+  // "[#0 name, #2 other]": monitors by their index in the spec.
+  std::string monitors(const std::vector<uint32_t> &idx) const {
+    std::vector<std::string> items;
+    for (uint32_t i : idx)
+      items.push_back("#" + std::to_string(i) + " " + name(spec_->monitors[i].name));
+    return "[" + joinWords(items) + "]";
+  }
+
+  static std::string joinWords(const std::vector<std::string> &items) {
+    std::string out;
+    for (const std::string &s : items)
+      out.append(out.empty() ? "" : ", ").append(s);
+    return out;
+  }
+
+  static std::string assumeText(const Assume &a) {
+    return a.constant ? (a.value ? "True" : "False") : name(a.fn.name);
+  }
+
+  void monitor(uint32_t i, const Monitor &m) {
+    os_ << "\nmonitor #" << i << " " << name(m.name) << at(m.loc) << " {\n";
+    line("on " + m.on.display() + at(m.on.loc));
+    line("state_init " + m.stateInitText);
+    if (m.update)
+      line("update " + name(m.update->name) + at(m.update->loc));
+    if (m.check)
+      line("check " + name(m.check->name) + at(m.check->loc));
+    line(m.claimed ? "scope claimed" : "scope spec");
+    os_ << "}\n";
+  }
+
+  void temporal(const char *field, const Temporal &x) {
+    line(std::string(field) + " " + x.display() + at(x.loc));
+  }
+
   void assumption(const FaultAssumption &a) {
     os_ << "\nassumption " << name(a.name);
     if (a.target.valid()) {
@@ -249,6 +292,8 @@ private:
       line("proxy " + r.display() + at(r.loc));
     if (!a.faults.empty())
       line("faults " + nameList(a.faults));
+    if (!a.monitors.empty())
+      line("monitors " + monitors(a.monitors));
     os_ << "}\n";
   }
 
@@ -272,6 +317,8 @@ private:
       line("exclude " + cell(c) + at(c.loc));
     if (m.requireFaultsFire)
       line("require_faults_fire true");
+    if (!m.monitors.empty())
+      line("monitors " + monitors(m.monitors));
     os_ << "}\n";
   }
 
@@ -290,10 +337,25 @@ private:
       line("timeout " + formatDuration(*t.timeoutNs));
     if (t.requireFaultsFire)
       line("require_faults_fire true");
+    if (const TestTemporal *x = t.temporal.get()) {
+      if (!x->monitors.empty() && !t.matrix) // a cell's are its matrix's
+        line("monitors " + monitors(x->monitors));
+      if (x->expect)
+        temporal("expect", *x->expect);
+      if (x->terminateWhen)
+        temporal("terminate_when", *x->terminateWhen);
+      if (!x->assumes.empty()) {
+        std::vector<std::string> items;
+        for (const Assume &a : x->assumes)
+          items.push_back(assumeText(a));
+        line("assume [" + joinWords(items) + "]" + at(x->assumes[0].loc));
+      }
+    }
     os_ << "}\n";
   }
 
   llvm::raw_ostream &os_;
+  const Spec *spec_ = nullptr;
 };
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "passes/pass_manager.h"
 
 #include "ir/duration.h"
+#include "ir/temporal.h"
 
 #include <llvm/ADT/StringMap.h>
 
@@ -71,6 +72,16 @@ void runCostPass(const ir::Spec &spec, ir::Plan &plan) {
     }
     if (t.expect)
       e.expect = t.expect->display();
+    if (const ir::TestTemporal *x = t.temporal.get()) {
+      if (x->expect)
+        e.expect = x->expect->display();
+      if (x->terminateWhen)
+        e.terminateWhen = x->terminateWhen->display();
+      for (const ir::Assume &a : x->assumes)
+        e.assumes.push_back(a.constant ? (a.value ? "True" : "False") : a.fn.name);
+    }
+    for (uint32_t m : ir::testMonitors(spec, t))
+      e.monitors.push_back(spec.monitors[m].name);
     if (t.kind == ir::TestKind::TestBuiltin && t.timeoutNs && *t.timeoutNs > 0)
       e.timeout = ir::formatDuration(*t.timeoutNs);
     plan.entries.push_back(std::move(e));
@@ -85,6 +96,10 @@ void runCostPass(const ir::Spec &spec, ir::Plan &plan) {
     bool mixed = false;
     for (uint32_t i : e.tests) {
       const ir::Test &t = *plan.tests[i].test;
+      for (uint32_t m : ir::testMonitors(spec, t))
+        if (std::find(e.monitors.begin(), e.monitors.end(), spec.monitors[m].name) ==
+            e.monitors.end())
+          e.monitors.push_back(spec.monitors[m].name);
       e.matrixFaults.insert(e.matrixFaults.end(), t.faults.begin(), t.faults.end());
       if (!t.expect)
         continue;

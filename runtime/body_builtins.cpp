@@ -53,18 +53,23 @@ llvm::ArrayRef<Executor::Builtin> Executor::builtinTable() {
   // Sorted by name (checked by tests/unit/runtime/builtin_table_test.cpp
   // against the names the spec binds as body-time).
   static constexpr Builtin kTable[] = {
+      {"always", &Executor::temporalBuiltin},
       {"assert_before", &Executor::assertBefore},
       {"assert_eq", &Executor::assertEq},
       {"assert_eventually", &Executor::queryEvents},
       {"assert_never", &Executor::queryEvents},
       {"assert_true", &Executor::assertTrue},
+      {"await_event", &Executor::temporalBuiltin},
+      {"await_stable", &Executor::temporalBuiltin},
       {"choose", &Executor::choose},
       {"events", &Executor::queryEvents},
+      {"eventually", &Executor::temporalBuiltin},
       {"fault", &Executor::fault},
       {"fault_all", &Executor::faultAll},
       {"fault_start", &Executor::faultStart},
       {"fault_stop", &Executor::faultStop},
       {"halt", &Executor::halt},
+      {"monitor", &Executor::temporalBuiltin},
       {"nondet", &Executor::nondet},
       {"parallel", &Executor::parallel},
       {"sleep", &Executor::sleep},

@@ -255,6 +255,11 @@ private:
   std::vector<std::string> serviceNames() const; // by ServiceId
   std::string serviceDir() const;                // RunConfig::serviceDir or the spec's folder
 
+  // ---- monitors and temporal properties (temporal_builtins.cpp)
+  // await_event(), await_stable(), and monitor() / eventually() / always()
+  // made in a test body (the value the spec builtin made is the argument).
+  star::Value temporalBuiltin(star::Thread &t, std::string_view name, const star::Args &args);
+
   // ---- expectations (expectations.cpp)
   // `timeoutNs`: the scenario's timeout, which expect_hang's message names
   // (0: called directly on a value).

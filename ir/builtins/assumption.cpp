@@ -5,6 +5,7 @@
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/temporal_values.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
 
@@ -114,11 +115,7 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
       }
       proxyRulesAt = site.keyword(k);
     } else if (k == "monitors") {
-      std::vector<Value> items;
-      if (!listItems(v, items))
-        site.fail(site.at(lit), "fault_assumption() monitors= must be a list, got " + typeOf(v));
-      if (!items.empty())
-        site.fail(site.at(lit), prefix + ": monitors= is not supported by fbc yet");
+      a.monitors = claimMonitors(site, v, "fault_assumption()");
     } else {
       syscallFaults.push_back({k, v});
     }

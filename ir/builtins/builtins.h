@@ -62,6 +62,10 @@ FBC_SPEC_BUILTIN(jwtSignFn);
 FBC_SPEC_BUILTIN(jwtJwksFn);
 // misc.cpp
 FBC_SPEC_BUILTIN(chooseFn);
+FBC_SPEC_BUILTIN(monitorFn);
+FBC_SPEC_BUILTIN(eventuallyFn);
+FBC_SPEC_BUILTIN(alwaysFn);
+FBC_SPEC_BUILTIN(assumeFn);
 FBC_SPEC_BUILTIN(durationFn);
 FBC_SPEC_BUILTIN(bodyOnlyFn); // fault(), parallel(), assert_eq(), ... at load time
 

@@ -6,6 +6,7 @@
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"
+#include "ir/builtins/temporal_values.h"
 #include "ir/builtins/values.h"
 
 namespace fbc::ir::builtins {
@@ -20,6 +21,8 @@ struct Entry {
 // Sorted by name.
 constexpr Entry kLoadTime[] = {
     {"allow", allowFn},
+    {"always", alwaysFn},
+    {"assume", assumeFn},
     {"bytes_response", bytesResponseFn},
     {"choose", chooseFn},
     {"decoder", decoderFn},
@@ -30,6 +33,7 @@ constexpr Entry kLoadTime[] = {
     {"duration", durationFn},
     {"dynamic", dynamicFn},
     {"error", errorFn},
+    {"eventually", eventuallyFn},
     {"expect_error_within", expectErrorWithinFn},
     {"expect_hang", expectHangFn},
     {"expect_success", expectSuccessFn},
@@ -52,6 +56,7 @@ constexpr Entry kLoadTime[] = {
     {"load_yaml", loadYamlFn},
     {"logfmt_decoder", removedObserveFn},
     {"mock_service", mockServiceFn},
+    {"monitor", monitorFn},
     {"op", opFn},
     {"postgres", postgresFn},
     {"ready", readyFn},
@@ -73,10 +78,11 @@ constexpr Entry kLoadTime[] = {
 // The reference's Tier-1 builtins that act on running services or on the
 // running test; implemented by the runtime. Sorted.
 constexpr const char *kBodyTime[] = {
-    "assert_before", "assert_eq",  "assert_eventually", "assert_never", "assert_true",
-    "events",        "fault",      "fault_all",         "fault_start",  "fault_stop",
-    "halt",          "nondet",     "parallel",          "sleep",        "trace",
-    "trace_start",   "trace_stop",
+    "assert_before", "assert_eq",   "assert_eventually", "assert_never",
+    "assert_true",   "await_event", "await_stable",      "events",
+    "fault",         "fault_all",   "fault_start",       "fault_stop",
+    "halt",          "nondet",      "parallel",          "sleep",
+    "trace",         "trace_start", "trace_stop",
 };
 
 // The reference's builtins beyond its syscall-level tier, which fbc does
@@ -90,17 +96,10 @@ constexpr const char *kProxy = "Kafka and NATS proxy faults";
 constexpr const char *kTemporal = "temporal properties and monitors";
 constexpr const char *kNetwork = "network faults (gVisor runtime)";
 constexpr Unsupported kUnsupported[] = {
-    {"always", kTemporal},
-    {"assume", kTemporal},
-    {"await_event", kTemporal},
-    {"await_stable", kTemporal},
     {"bandwidth", kNetwork},
     {"client", "API clients"},
     {"duplicate", kProxy},
-    {"eventually", kTemporal},
     {"kafka_ready", "Kafka healthchecks"},
-    {"match", kTemporal},
-    {"monitor", kTemporal},
     {"mtu", kNetwork},
     {"packet_corrupt", kNetwork},
     {"packet_delay", kNetwork},
@@ -142,6 +141,7 @@ void installSpecBuiltins(star::Interpreter &interp, SpecBuilder &builder) {
     interp.predeclared[u.name] =
         star::Value::object(interp.heap.make<UnsupportedValue>(u.name, u.what));
   interp.predeclared["struct"] = star::makeStructBuiltin();
+  installTemporal(interp); // match.event / any / all / never
   // observe.stdout / observe.stderr: a namespace, as in the reference.
   star::Heap &h = interp.heap;
   interp.predeclared["observe"] = star::Value::object(star::makeStruct(

@@ -6,6 +6,7 @@
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/expect_value.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/temporal_values.h"
 #include "ir/duration.h"
 #include "ir/quote.h"
 
@@ -117,10 +118,7 @@ Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
         m.exclude.push_back(std::move(c));
       }
     } else if (k == "monitors") {
-      if (!listItems(v, items))
-        site.fail(at, "fault_matrix() monitors= must be a list, got " + typeOf(v));
-      if (!items.empty())
-        site.fail(at, "fault_matrix() monitors= is not supported by fbc yet");
+      m.monitors = claimMonitors(site, v, "fault_matrix()");
     } else if (k == "require_faults_fire") {
       auto *flag = v.as<star::Bool>();
       if (!flag)
@@ -173,6 +171,9 @@ Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
   }
 
   std::vector<Test> cells;
+  std::shared_ptr<const TestTemporal> monitors; // shared by the cells
+  if (!m.monitors.empty())
+    monitors = std::make_shared<const TestTemporal>(TestTemporal{m.monitors, {}, {}, {}});
   for (const FunctionRef &s : m.scenarios)
     for (const std::string &f : m.faults) {
       if (excluded(m, s.name, f))
@@ -190,6 +191,7 @@ Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
       c.timeoutNs = kCellTimeout;
       c.matrix = m.index;
       c.requireFaultsFire = m.requireFaultsFire;
+      c.temporal = monitors;
       c.loc = m.loc;
       if (const Test *prev = b.findFaultScenarioTest(c.name))
         site.fail("fault_matrix(): cell " + quote(c.name) + " is already registered (at " +

@@ -43,8 +43,12 @@ Value chooseFn(star::Thread &t, Value, const star::Args &args) {
     site.fail(site.at(site.positional(args.positional.size() - 1)),
               "choose(): options list must be non-empty");
   // In a test body the runtime picks the running leaf's option.
-  if (BodyRuntime *body = SpecBuilder::of(t).body)
-    return body->callBuiltin(t, "choose", args);
+  SpecBuilder &b = SpecBuilder::of(t);
+  if (b.body && b.finished)
+    return b.body->callBuiltin(t, "choose", args);
+  if (args.positional.size() == 2)
+    b.loadChoices.emplace_back(std::string(args.positional[0].as<star::String>()->view()),
+                               list->elems.front());
   return list->elems.front();
 }
 

@@ -6,6 +6,7 @@
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/expect_value.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/temporal_values.h"
 #include "ir/duration.h"
 #include "ir/quote.h"
 
@@ -54,15 +55,6 @@ std::vector<std::string> faultsArg(const CallSite &site, Value v, const char *fn
     out.push_back(a->data.name);
   }
   return out;
-}
-
-void emptyMonitors(const CallSite &site, Value v, const std::string &prefix) {
-  std::vector<Value> items;
-  const syntax::Expr *lit = site.keywordValue("monitors");
-  if (!listItems(v, items))
-    site.fail(site.at(lit), prefix + " monitors= must be a list, got " + typeOf(v));
-  if (!items.empty())
-    site.fail(site.at(lit), prefix + " monitors= is not supported by fbc yet");
 }
 
 } // namespace
@@ -116,7 +108,10 @@ Value faultScenarioFn(star::Thread &t, Value, const star::Args &args) {
         site.fail(at, "fault_scenario() expect= must be a callable, got " + typeOf(v));
       test.expect = std::make_shared<const Expect>(expectFrom(v));
     } else if (k == "monitors") {
-      emptyMonitors(site, v, "fault_scenario()");
+      std::vector<uint32_t> monitors = claimMonitors(site, v, "fault_scenario()");
+      if (!monitors.empty())
+        test.temporal =
+            std::make_shared<const TestTemporal>(TestTemporal{std::move(monitors), {}, {}, {}});
     } else if (k == "timeout") {
       test.timeoutNs = durationArg(site, v, at, "fault_scenario() bad timeout");
     } else if (k == "require_faults_fire") {
@@ -152,6 +147,7 @@ Value testFn(star::Thread &t, Value, const star::Args &args) {
   test.timeoutNs = kDefaultTestTimeout;
   test.loc = site.loc();
   bool haveBody = false;
+  TestTemporal temporal;
   static constexpr std::string_view kValid[] = {"body",           "setup",  "expect", "timeout",
                                                 "terminate_when", "assume", "clock"};
   for (const star::Kwarg &kw : args.kwargs) {
@@ -177,19 +173,20 @@ Value testFn(star::Thread &t, Value, const star::Args &args) {
         site.fail(at, "test(): clock= supports only \"wall\" in fbc (the virtual clock is not "
                       "supported yet), got " +
                           star::repr(v));
-    } else if (k == "expect" || k == "terminate_when" || k == "assume") {
-      if (isNone(v))
-        continue;
-      site.fail(site.at(site.keyword(k)),
-                "test(): " + std::string(k) +
-                    "= (temporal properties: eventually(), always(), assume()) is not supported "
-                    "by fbc yet");
+    } else if (k == "expect") {
+      temporal.expect = temporalArg(site, v, name, k);
+    } else if (k == "terminate_when") {
+      temporal.terminateWhen = temporalArg(site, v, name, k);
+    } else if (k == "assume") {
+      temporal.assumes = assumeList(site, v, name);
     } else {
       failUnknownKeyword(site, "test():", k, kValid);
     }
   }
   if (!haveBody)
     site.fail("test() requires body= keyword with the test function");
+  if (temporal.expect || temporal.terminateWhen || !temporal.assumes.empty())
+    test.temporal = std::make_shared<const TestTemporal>(std::move(temporal));
   if (const Test *prev = b.findBuiltinTest(test.name))
     site.fail(site.at(site.positional(0)), "test(): duplicate test name " + quote(name) +
                                                " (first declared at " + prev->loc.str() + ")");

@@ -1,4 +1,5 @@
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/temporal_values.h"
 
 #include "frontend/eval/function.h"
 #include "ir/discovery.h"
@@ -65,6 +66,9 @@ Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
   if (determinism)
     spec.determinism = *determinism;
   spec.dataFiles = std::move(dataFiles);
+  for (const MonitorValue *m : monitors)
+    spec.monitors.push_back(m->data);
+  spec.assumes = std::move(assumes);
 
   // Root globals by name: services record the names that hold them, and
   // the callable test_* globals are the def tests.

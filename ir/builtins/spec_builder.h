@@ -18,12 +18,14 @@
 
 namespace fbc::ir::builtins {
 
+class MonitorValue;
+
 // The builtins that declare the spec (they register into the builder) and
 // the error a call to one gets once the spec is built, from a test body;
 // `fbc plan` reports the same statically.
 inline constexpr const char *kDeclarationBuiltins[] = {
-    "service", "fault_assumption", "scenario",    "fault_scenario",
-    "test",    "fault_matrix",     "determinism", "mock_service"};
+    "service",      "fault_assumption", "scenario",     "fault_scenario", "test",
+    "fault_matrix", "determinism",      "mock_service", "assume"};
 std::string declarationInBodyMessage(std::string_view fn);
 
 class SpecBuilder {
@@ -42,7 +44,12 @@ public:
   std::vector<Test> faultScenarioTests;
   std::vector<Test> builtinTests;
   std::optional<Determinism> determinism;
-  std::vector<DataFile> dataFiles; // load_file()/load_json()/load_yaml() calls
+  std::vector<DataFile> dataFiles;      // load_file()/load_json()/load_yaml() calls
+  std::vector<MonitorValue *> monitors; // monitor() calls while loading
+  std::vector<Assume> assumes;          // top-level assume() calls (held)
+  // Named choose() calls while loading (each returned its first option):
+  // what a top-level assume() predicate sees.
+  std::vector<std::pair<std::string, star::Value>> loadChoices;
   // Set by loadSpec(): where load_*() paths are relative to (the root
   // spec's folder), and where the files they read are kept.
   std::string specDir;
