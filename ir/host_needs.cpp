@@ -21,12 +21,13 @@ HostNeed gvisor(std::string_view builtin, std::string_view what) {
 const std::array<std::pair<std::string_view, HostNeed>, 16> &callNeeds() {
   static const std::array<std::pair<std::string_view, HostNeed>, 16> table = [] {
     constexpr std::string_view packet = "packet faults need the gVisor runtime";
+    constexpr std::string_view shaper = "link shapers need the gVisor runtime";
     constexpr std::string_view partition = "network partitions need the gVisor runtime";
     constexpr std::string_view watch =
         "file watches need container services under the gVisor runtime";
     std::array<std::pair<std::string_view, HostNeed>, 16> t = {{
-        {"bandwidth", gvisor("bandwidth", packet)},
-        {"mtu", gvisor("mtu", packet)},
+        {"bandwidth", gvisor("bandwidth", shaper)},
+        {"mtu", gvisor("mtu", shaper)},
         {"packet_corrupt", gvisor("packet_corrupt", packet)},
         {"packet_delay", gvisor("packet_delay", packet)},
         {"packet_drop", gvisor("packet_drop", packet)},
@@ -76,9 +77,18 @@ std::string hostNeedReason(const HostNeed &n, std::string_view why) {
 }
 
 std::string wrongRuntimeReason(const HostNeed &n, std::string_view runtime) {
-  std::string out = n.subject + " needs the packet gateway, but this spec runs on runtime=\"" +
-                    std::string(runtime) +
-                    "\"; add determinism(runtime=\"gvisor\") at the top of the spec.";
+  // The reference's three refusals: file watches need its filesystem
+  // observation, shapers and packet rules its packet gateway; a partition
+  // says why it is not a connect() deny instead.
+  bool watch = n.subject.rfind("watch", 0) == 0;
+  bool shaper = n.subject == "bandwidth()" || n.subject == "mtu()";
+  std::string out = n.subject +
+                    (watch ? " needs filesystem observation" : " needs the packet gateway") +
+                    ", but this spec runs on runtime=\"" + std::string(runtime) +
+                    "\"; add determinism(runtime=\"gvisor\") at the top of the spec";
+  if (watch || shaper)
+    return out;
+  out += ".";
   if (n.subject.rfind("partition", 0) == 0)
     out += " It is not silently downgraded to a connect() deny: that only blocks connection "
            "*setup*, so against any service that pools connections (Raft, etcd, Cassandra, "

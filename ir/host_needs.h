@@ -25,11 +25,12 @@ const HostNeed *callNeed(std::string_view builtin);
 // no parenthesis).
 std::string hostNeedReason(const HostNeed &n, std::string_view why);
 
-// The reason for a gVisor need in a spec on another runtime (the reference
-// refuses these rather than downgrade them): `partition() needs the packet
-// gateway, but this spec runs on runtime="default"; add
-// determinism(runtime="gvisor") at the top of the spec.` (with the
-// reference's note on why a partition is not a connect() deny).
+// The reason for a gVisor need in a spec on another runtime, as the
+// reference refuses these rather than downgrade them: `partition() needs the
+// packet gateway, but this spec runs on runtime="default"; add
+// determinism(runtime="gvisor") at the top of the spec.` (with its note on
+// why a partition is not a connect() deny); bandwidth()/mtu() the same
+// without the period; watch*() "needs filesystem observation".
 std::string wrongRuntimeReason(const HostNeed &n, std::string_view runtime);
 
 } // namespace fbc::ir

@@ -474,6 +474,18 @@ private:
       }
       w_.endArray();
     }
+    if (!a.packetRules.empty()) {
+      w_.key("packet_rules");
+      w_.beginArray();
+      for (const PacketRule &r : a.packetRules) {
+        w_.beginObject();
+        w_.field("builtin", r.builtin);
+        w_.field("rule", r.display());
+        loc("loc", r.loc);
+        w_.endObject();
+      }
+      w_.endArray();
+    }
     strings("faults", a.faults);
     if (!a.monitors.empty())
       indices("monitors", a.monitors);

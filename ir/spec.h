@@ -225,6 +225,17 @@ struct ProxyRule {
 // (response()/error()) on a protocol the proxy only relays (tcp).
 std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol);
 
+// A packet-layer rule: packet_drop(), packet_delay("200ms"), ... (the
+// reference's gVisor packet gateway). Planned and shown; running one needs
+// the gVisor runtime (ir/host_needs.h), so its probability is not a fan-out
+// axis here.
+struct PacketRule {
+  std::string builtin; // "packet_drop"
+  std::string args;    // the arguments as given, rendered: "dir=\"c2s\", probability=0.5"
+  Loc loc;             // the constructor call
+  std::string display() const { return builtin + "(" + args + ")"; }
+};
+
 struct FaultTarget {
   std::string service;
   std::string interface; // "" when the target is the service itself
@@ -235,10 +246,11 @@ struct FaultAssumption {
   std::string name;
   FaultTarget target; // may be unset when the assumption only composes
   std::string description;
-  std::vector<FaultRule> rules;      // in keyword order
-  std::vector<ProxyRule> proxyRules; // rules= (target is an interface), in list order
-  std::vector<std::string> faults;   // composed assumptions (faults=), in order
-  std::vector<uint32_t> monitors;    // monitors=: indices into Spec::monitors
+  std::vector<FaultRule> rules;        // in keyword order
+  std::vector<ProxyRule> proxyRules;   // rules= (target is an interface), in list order
+  std::vector<PacketRule> packetRules; // rules= packet_*() items, in list order
+  std::vector<std::string> faults;     // composed assumptions (faults=), in order
+  std::vector<uint32_t> monitors;      // monitors=: indices into Spec::monitors
   Loc loc;
 };
 

@@ -290,6 +290,8 @@ private:
     }
     for (const ProxyRule &r : a.proxyRules)
       line("proxy " + r.display() + at(r.loc));
+    for (const PacketRule &r : a.packetRules)
+      line("packet " + r.display() + at(r.loc));
     if (!a.faults.empty())
       line("faults " + nameList(a.faults));
     if (!a.monitors.empty())

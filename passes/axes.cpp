@@ -31,9 +31,11 @@
 #include "frontend/eval/program.h"
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/surface.h"
 #include "ir/builtins/values.h"
 #include "ir/composed_assumptions.h"
 #include "ir/fanout_sites.h"
+#include "ir/gateway_calls.h"
 #include "ir/print.h"
 #include "passes/fault_calls.h"
 
@@ -335,6 +337,9 @@ private:
         faultSite(c, sc, out);
       else if (isBuiltinCall(c, "parallel"))
         parallelSite(c, sc, out);
+      else if (auto *id = dyn_cast<Ident>(c->fn);
+               id && ir::isGatewayBuiltin(id->name) && isBuiltinCall(c, id->name))
+        gatewaySite(c, id->name, sc, out);
       else if (const char *decl = declarationCall(c))
         out.errors.push_back({ir::builtins::declarationInBodyMessage(decl), sc.loc(c->lparen)});
       else if (star::Value v = global(c->fn, sc))
@@ -550,6 +555,55 @@ private:
       ax.unknown = ir::UnknownReason::ComputedMaxFires;
     }
     addUnique(out.probability, std::move(ax));
+  }
+
+  // An argument of bandwidth()/partition()/watch()/... as far as the plan
+  // can read it: literals, lambdas, and the module's globals.
+  static ir::GatewayArg gatewayArg(const Argument &a, const Scope &sc) {
+    const Expr *e = a.value;
+    while (auto *p = dyn_cast<ParenExpr>(e))
+      e = p->x;
+    std::string name = a.name ? a.name->name.str() : "";
+    ir::GatewayArg out;
+    out.name = name;
+    if (star::Value v = global(e, sc))
+      return ir::builtins::gatewayArgOf(v, name);
+    if (auto s = stringConst(e, sc)) {
+      out.kind = ir::GatewayArg::Kind::String;
+      out.str = *s;
+    } else if (auto n = intConst(e, sc)) {
+      out.kind = ir::GatewayArg::Kind::Int;
+      out.num = *n;
+    } else if (isa<LambdaExpr>(e)) {
+      out.kind = ir::GatewayArg::Kind::Callable;
+    } else if (auto *l = dyn_cast<ListExpr>(e)) {
+      out.kind = ir::GatewayArg::Kind::List;
+      for (const Expr *item : l->elems)
+        out.items.push_back(gatewayArg(
+            Argument{Argument::Kind::Positional, item->pos, nullptr, const_cast<Expr *>(item)},
+            sc));
+    } else if (isa<DictExpr>(e) || isa<FloatLit>(e) || isa<TupleExpr>(e)) {
+      out.kind = ir::GatewayArg::Kind::Other;
+      out.type = isa<DictExpr>(e) ? "dict" : isa<FloatLit>(e) ? "float" : "tuple";
+    }
+    return out;
+  }
+
+  // bandwidth() mtu() partition*() watch*() in a body: literal arguments
+  // the run rejects, with its message (ir/gateway_calls.h).
+  void gatewaySite(const CallExpr *c, llvm::StringRef name, const Scope &sc, BodyScan &out) {
+    std::vector<ir::GatewayArg> args;
+    for (const Argument &a : c->args) {
+      if (a.kind == Argument::Kind::Star || a.kind == Argument::Kind::StarStar)
+        return; // how many arguments is not known
+      args.push_back(gatewayArg(a, sc));
+    }
+    std::optional<ir::GatewayArgError> e = ir::gatewayArgError(name, args);
+    if (!e)
+      return;
+    // Positional arguments come first in `args` as in the call.
+    Pos at = e->arg < c->args.size() ? c->args[e->arg].value->pos : c->lparen;
+    out.errors.push_back({e->message, sc.loc(at)});
   }
 
   void parallelSite(const CallExpr *c, const Scope &sc, BodyScan &out) {

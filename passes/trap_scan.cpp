@@ -6,6 +6,7 @@
 #include "frontend/eval/program.h"
 #include "frontend/syntax/walk.h"
 #include "ir/composed_assumptions.h"
+#include "ir/builtins/surface.h"
 #include "ir/host_needs.h"
 #include "ir/syscalls.h"
 #include "passes/fault_calls.h"
@@ -71,6 +72,9 @@ public:
         continue;
       if (!a->proxyRules.empty())
         proxy(*svc, a->target.interface);
+      for (const ir::PacketRule &r : a->packetRules)
+        if (const ir::HostNeed *n = ir::callNeed(r.builtin))
+          need(*n, r.loc);
       for (const ir::FaultRule &r : a->rules) {
         if (const ir::Op *op = svc->findOp(r.keyword))
           for (const std::string &sc : op->syscalls)
@@ -152,6 +156,13 @@ private:
     FaultCall c = resolveFaultCall(spec_, call, module_);
     std::vector<std::string> kws = names(c);
     const FaultTarget *t = c.targets.empty() ? nullptr : &c.targets.front();
+    // A packet rule held in a global (the calls themselves are found by
+    // visit()).
+    for (const Expr *r : c.rules)
+      if (star::Value v = moduleGlobal(r, module_))
+        if (auto *p = ir::builtins::valueAs<ir::builtins::PacketRuleValue>(v))
+          if (const ir::HostNeed *n = ir::callNeed(p->data.builtin))
+            need(*n, p->data.loc);
     if (!c.rules.empty()) {
       // fault(svc.iface, error(...), ...): protocol rules, through a proxy
       // (every interface when the target is not statically known).

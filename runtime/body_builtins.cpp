@@ -61,6 +61,7 @@ llvm::ArrayRef<Executor::Builtin> Executor::builtinTable() {
       {"assert_true", &Executor::assertTrue},
       {"await_event", &Executor::temporalBuiltin},
       {"await_stable", &Executor::temporalBuiltin},
+      {"bandwidth", &Executor::gatewayBuiltin},
       {"choose", &Executor::choose},
       {"events", &Executor::queryEvents},
       {"eventually", &Executor::temporalBuiltin},
@@ -70,12 +71,19 @@ llvm::ArrayRef<Executor::Builtin> Executor::builtinTable() {
       {"fault_stop", &Executor::faultStop},
       {"halt", &Executor::halt},
       {"monitor", &Executor::temporalBuiltin},
+      {"mtu", &Executor::gatewayBuiltin},
       {"nondet", &Executor::nondet},
       {"parallel", &Executor::parallel},
+      {"partition", &Executor::gatewayBuiltin},
+      {"partition_start", &Executor::gatewayBuiltin},
+      {"partition_stop", &Executor::gatewayBuiltin},
       {"sleep", &Executor::sleep},
       {"trace", &Executor::traceBuiltin},
       {"trace_start", &Executor::traceBuiltin},
       {"trace_stop", &Executor::traceBuiltin},
+      {"watch", &Executor::gatewayBuiltin},
+      {"watch_start", &Executor::gatewayBuiltin},
+      {"watch_stop", &Executor::gatewayBuiltin},
   };
   return kTable;
 }

@@ -224,6 +224,17 @@ private:
   DecisionOverride leafOverride(star::Thread &t, const char *who, const ir::RuleSite &site,
                                 const std::string &key, uint64_t bits);
 
+  // ---- the gVisor gateway's builtins (gateway_builtins.cpp)
+  // bandwidth() mtu() partition*() watch*(): checks the arguments, then
+  // fails the test with why this machine cannot run it.
+  [[noreturn]] star::Value gatewayBuiltin(star::Thread &t, std::string_view name,
+                                          const star::Args &args);
+  // Fails the test with why `builtin` (a packet rule, partition(), ...)
+  // cannot run here.
+  [[noreturn]] void refuseGatewayNeed(star::Thread &t, std::string_view builtin);
+  // fault(svc.iface, packet_drop(), ...): refuses the first packet rule.
+  void refusePacketRules(star::Thread &t, const star::Args &args);
+
   // ---- protocol rules on interfaces (proxy_builtins.cpp)
   // fault(svc.iface, rule, ..., run=), fault_start(svc.iface, rule, ...),
   // fault_stop(svc.iface).

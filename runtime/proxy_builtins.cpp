@@ -179,6 +179,7 @@ Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
     if (k.name->view() != "run")
       t.fail("fault(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
              ir::quote(k.name->view()) + " (protocol faults are positional: error(...), ...)");
+  refusePacketRules(t, args);
   std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault", ref, args);
   if (!run)
     t.fail("fault() requires run= keyword with a callback function");
@@ -201,6 +202,7 @@ Value Executor::faultStartInterface(star::Thread &t, const InterfaceRefValue &re
   if (!args.kwargs.empty())
     t.fail("fault_start(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
            ir::quote(args.kwargs.front().name->view()));
+  refusePacketRules(t, args);
   std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault_start", ref, args);
   uint64_t scope =
       pushProxyRules(t, "fault_start", ref.service, ref.iface.name, rules, callerLoc(t));

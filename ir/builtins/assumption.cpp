@@ -5,6 +5,7 @@
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/surface.h"
 #include "ir/builtins/temporal_values.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
@@ -106,6 +107,10 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
                                     "delay()/drop() rules, got " +
                                     typeOf(v));
       for (size_t i = 0; i < items.size(); ++i) {
+        if (auto *packet = valueAs<PacketRuleValue>(items[i])) {
+          a.packetRules.push_back(packet->data);
+          continue;
+        }
         auto *rule = valueAs<ProxyRuleValue>(items[i]);
         if (!rule)
           site.fail(site.at(CallSite::element(lit, i)),
@@ -186,7 +191,7 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
                                                ": duplicate fault assumption name (first "
                                                "declared at " +
                                                prev->data.loc.str() + ")");
-  if (a.rules.empty() && a.proxyRules.empty() && a.faults.empty())
+  if (a.rules.empty() && a.proxyRules.empty() && a.packetRules.empty() && a.faults.empty())
     b.warnings.emplace_back(a.loc, prefix + " has no fault rules and composes no other "
                                             "assumption: applying it injects nothing");
   b.assumptions.push_back(value);

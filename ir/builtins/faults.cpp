@@ -310,4 +310,11 @@ Value allowFn(star::Thread &t, Value, const star::Args &args) {
   return Value::object(fault);
 }
 
+// probability=, max_fires= and mode= of a packet rule (packet.cpp), read
+// and checked as on deny()/delay(); its other keywords are the caller's.
+void checkFanoutKwargs(const CallSite &site, std::string_view fn, const star::Args &args) {
+  Fault f;
+  parseRuleKwargs(site, fn, args, f, kRuleKeywords, [](std::string_view, Value) { return true; });
+}
+
 } // namespace fbc::ir::builtins

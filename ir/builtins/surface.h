@@ -5,7 +5,9 @@
 #pragma once
 
 #include "ir/builtins/builtins.h"
+#include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"
+#include "ir/gateway_calls.h"
 
 #include <string>
 #include <utility>
@@ -13,8 +15,39 @@
 
 namespace fbc::ir::builtins {
 
+#define FBC_SURFACE_BUILTIN(name)                                                                  \
+  star::Value name(star::Thread &t, star::Value self, const star::Args &args)
 // remote.cpp
-star::Value remotesFn(star::Thread &t, star::Value self, const star::Args &args);
+FBC_SURFACE_BUILTIN(remotesFn);
+// packet.cpp
+FBC_SURFACE_BUILTIN(packetDropFn);
+FBC_SURFACE_BUILTIN(packetPassFn);
+FBC_SURFACE_BUILTIN(packetResetFn);
+FBC_SURFACE_BUILTIN(packetDelayFn);
+FBC_SURFACE_BUILTIN(packetReorderFn);
+FBC_SURFACE_BUILTIN(packetDuplicateFn);
+FBC_SURFACE_BUILTIN(packetCorruptFn);
+FBC_SURFACE_BUILTIN(packetWindowFn);
+#undef FBC_SURFACE_BUILTIN
+
+// An argument of a gateway builtin (ir/gateway_calls.h) as its checks see
+// a value: a service, a string, an int, a list, a callable (packet.cpp).
+ir::GatewayArg gatewayArgOf(star::Value v, std::string name);
+
+// faults.cpp: probability=, max_fires=, mode= of a packet rule, checked as
+// on deny()/delay() (its other keywords are the caller's).
+void checkFanoutKwargs(const CallSite &site, std::string_view fn, const star::Args &args);
+
+// packet_drop(), packet_delay("200ms"), packet_window(size=0), ...
+class PacketRuleValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "packet_fault";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+
+  PacketRule data;
+};
 
 // remotes({"iface": "host[:port]"}): per-interface hosts for
 // service(remote=).
