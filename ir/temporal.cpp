@@ -2,8 +2,11 @@
 // formatter for `fbc ir`, `fbc plan` and run reasons.
 #include "ir/temporal.h"
 
+#include "frontend/syntax/walk.h"
 #include "ir/composed_assumptions.h"
 #include "ir/quote.h"
+
+#include <llvm/Support/Casting.h>
 
 #include <algorithm>
 
@@ -78,29 +81,52 @@ std::vector<uint32_t> testMonitors(const Spec &spec, const Test &t) {
   return out;
 }
 
-std::vector<HostNeed> temporalNeeds(const Spec &spec, const Test &t) {
-  std::vector<HostNeed> out;
-  auto need = [&](std::string subject, const char *what, Loc loc) {
-    HostNeed n;
-    n.feature = HostFeature::Unbuilt;
-    n.subject = std::move(subject);
-    n.what = what;
-    n.loc = loc;
-    out.push_back(std::move(n));
-  };
-  for (uint32_t i : testMonitors(spec, t))
-    need("monitor " + quote(spec.monitors[i].name), "monitors are not run by fbc yet",
-         spec.monitors[i].loc);
-  if (!t.temporal)
+namespace {
+
+// The reference's causal queries, which need vector clocks fbc's events do
+// not carry: trace.causal_chain() and the event methods.
+constexpr std::string_view kCausal[] = {
+    "causal_chain", "concurrent_with",    "directly_caused_by",  "duration_since",
+    "followed_by",  "followed_by_within", "happens_after",       "happens_before",
+    "preceded_by",  "preceded_by_within", "same_correlation_as", "same_service_as"};
+
+// The first causal query `fn` makes itself, or "".
+std::string causalUse(const FunctionRef *fn) {
+  std::string out;
+  if (!fn || !fn->syntax)
     return out;
-  if (t.temporal->expect)
-    need("expect=" + t.temporal->expect->name(), "temporal properties are not run by fbc yet",
-         t.temporal->expect->loc);
-  if (t.temporal->terminateWhen)
-    need("terminate_when=" + t.temporal->terminateWhen->name(),
-         "temporal properties are not run by fbc yet", t.temporal->terminateWhen->loc);
-  if (!t.temporal->assumes.empty())
-    need("assume=", "assume= predicates are not run by fbc yet", t.temporal->assumes[0].loc);
+  syntax::forEachExpr(fn->syntax, [&](const syntax::Expr *e) {
+    auto *d = llvm::dyn_cast<syntax::DotExpr>(e);
+    if (!out.empty() || !d)
+      return;
+    for (std::string_view c : kCausal)
+      if (std::string_view(d->name->name.data(), d->name->name.size()) == c)
+        out = std::string(c);
+  });
+  return out;
+}
+
+} // namespace
+
+std::vector<HostNeed> temporalNeeds(const Spec &spec, const Test &t) {
+  std::vector<const FunctionRef *> fns = {&t.body, t.setup.get()};
+  for (uint32_t i : testMonitors(spec, t))
+    fns.insert(fns.end(), {spec.monitors[i].update.get(), spec.monitors[i].check.get()});
+  if (t.temporal)
+    for (const auto &x : {t.temporal->expect, t.temporal->terminateWhen})
+      if (x)
+        fns.push_back(&x->pred);
+  std::vector<HostNeed> out;
+  for (const FunctionRef *fn : fns)
+    if (std::string use = causalUse(fn); !use.empty()) {
+      HostNeed n;
+      n.feature = HostFeature::Unbuilt;
+      n.subject = "." + use + "()";
+      n.what = "causal queries need vector clocks, which fbc's events do not carry";
+      n.loc = fn->loc;
+      out.push_back(std::move(n));
+      break;
+    }
   return out;
 }
 

@@ -15,8 +15,10 @@ namespace fbc::ir {
 // twice.
 std::vector<uint32_t> testMonitors(const Spec &spec, const Test &t);
 
-// The parts of a test that `fbc run` does not execute yet, as host needs
-// (HostFeature::Unbuilt): the test gets one error row naming them.
+// The parts of a test's monitors and temporal properties that `fbc run`
+// cannot execute, as host needs (HostFeature::Unbuilt): the reference's
+// causal queries (`trace.causal_chain()`, `e.happens_before()`, ...) in the
+// test's body, setup, monitors or expect=/terminate_when= predicates.
 std::vector<HostNeed> temporalNeeds(const Spec &spec, const Test &t);
 
 } // namespace fbc::ir

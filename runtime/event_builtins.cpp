@@ -8,8 +8,6 @@
 #include "runtime/executor.h"
 #include "runtime/supervisor.h"
 
-#include <fnmatch.h>
-
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,35 +18,6 @@ namespace fbc::rt {
 using star::Value;
 
 namespace {
-
-using Filters = std::vector<std::pair<std::string, std::string>>;
-
-// A filter pattern with a glob character is matched as a glob (fnmatch),
-// otherwise exactly.
-bool matchPattern(const std::string &pattern, const std::string &value) {
-  if (pattern.find_first_of("*?[") != std::string::npos)
-    return fnmatch(pattern.c_str(), value.c_str(), 0) == 0;
-  return pattern == value;
-}
-
-// `type` matches the short or the dotted type, `service` the service name,
-// any other key the event's field of that name (absent: no match).
-bool matchesFilters(const FlatEvent &f, const Filters &filters) {
-  for (const auto &[k, v] : filters) {
-    bool ok;
-    if (k == "type")
-      ok = matchPattern(v, f.type) || matchPattern(v, f.eventType);
-    else if (k == "service")
-      ok = matchPattern(v, f.service);
-    else if (const std::string *fv = f.field(k))
-      ok = matchPattern(v, *fv);
-    else
-      ok = false;
-    if (!ok)
-      return false;
-  }
-  return true;
-}
 
 // syscall="write", service="db"
 std::string filterText(const Filters &filters) {

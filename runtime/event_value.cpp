@@ -3,7 +3,10 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json.h"
+#include "ir/quote.h"
 #include "runtime/syscalls.h"
+
+#include <fnmatch.h>
 
 namespace fbc::rt {
 
@@ -19,6 +22,7 @@ const std::string *FlatEvent::field(std::string_view name) const {
 FlatEvent flattenEvent(const TraceEvent &e, const std::vector<std::string> &names) {
   FlatEvent f;
   f.seq = e.seq;
+  f.timeNs = e.timeNs;
   f.type = std::string(eventTypeName(e.type));
   f.service = e.service == kNoService    ? "test"
               : e.service < names.size() ? names[e.service]
@@ -68,6 +72,29 @@ FlatEvent flattenEvent(const TraceEvent &e, const std::vector<std::string> &name
   return f;
 }
 
+bool matchPattern(const std::string &pattern, const std::string &value) {
+  if (pattern.find_first_of("*?[") != std::string::npos)
+    return fnmatch(pattern.c_str(), value.c_str(), 0) == 0;
+  return pattern == value;
+}
+
+bool matchesFilters(const FlatEvent &f, const Filters &filters) {
+  for (const auto &[k, v] : filters) {
+    bool ok;
+    if (k == "type")
+      ok = matchPattern(v, f.type) || matchPattern(v, f.eventType);
+    else if (k == "service")
+      ok = matchPattern(v, f.service);
+    else if (const std::string *fv = f.field(k))
+      ok = matchPattern(v, *fv);
+    else
+      ok = false;
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
 void EventValue::repr(star::Printer &p) const {
   p.write("<event #" + std::to_string(ev.seq) + " " + ev.eventType + " " + ev.service + ">");
 }
@@ -103,6 +130,8 @@ Value EventValue::attr(star::Thread &t, std::string_view name) {
     return Value::object(dict);
   }
   const std::string *f = ev.field(name);
+  if (!f && strict)
+    t.fail("event has no attribute " + ir::quote(name));
   return star::makeString(t.heap, f ? *f : "");
 }
 

@@ -17,6 +17,7 @@ namespace fbc::rt {
 
 struct FlatEvent {
   uint64_t seq = 0;
+  int64_t timeNs = 0; // since the trace's start
   std::string type, eventType, service;
   std::vector<std::pair<std::string, std::string>> fields;
   const std::string *field(std::string_view name) const;
@@ -26,6 +27,15 @@ struct FlatEvent {
 // test's own events): the one flat form of an event, used by the JSON
 // report and the body's event queries.
 FlatEvent flattenEvent(const TraceEvent &e, const std::vector<std::string> &names);
+
+// A filter pattern with a glob character is matched as a glob (fnmatch),
+// otherwise exactly.
+bool matchPattern(const std::string &pattern, const std::string &value);
+
+using Filters = std::vector<std::pair<std::string, std::string>>;
+// `type` matches the short or the dotted type, `service` the service name,
+// any other key the event's field of that name (absent: no match).
+bool matchesFilters(const FlatEvent &f, const Filters &filters);
 
 class EventValue final : public star::Object {
 public:
@@ -39,6 +49,9 @@ public:
   void attrNames(std::vector<std::string> &out) const override;
 
   FlatEvent ev;
+  // A monitor's or the trace object's event (the reference's EventVal): a
+  // missing field is an error (`event has no attribute "x"`), not "".
+  bool strict = false;
 };
 
 } // namespace fbc::rt

@@ -35,6 +35,7 @@
 #include "runtime/body_threads.h"
 #include "runtime/outcome.h"
 #include "runtime/rules.h"
+#include "runtime/temporal.h"
 #include "runtime/trace.h"
 
 #include <llvm/ADT/ArrayRef.h>
@@ -270,6 +271,35 @@ private:
   // await_event(), await_stable(), and monitor() / eventually() / always()
   // made in a test body (the value the spec builtin made is the argument).
   star::Value temporalBuiltin(star::Thread &t, std::string_view name, const star::Args &args);
+  star::Value awaitEvent(star::Thread &t, const star::Args &args);
+  star::Value awaitStable(star::Thread &t, const star::Args &args);
+  // Waits up to 10 ms with the interpreter lock given up; false once the
+  // body is cancelled.
+  bool pause();
+  // The test's monitors and expectations (test(expect=, terminate_when=),
+  // ir::testMonitors), before its body starts.
+  void beginTemporal(const ir::Test &t);
+  // From the body's thread: the spec-wide monitors see the events from here
+  // on; a scenario's claimed monitors see those from `from` to now; a
+  // fault(assumption, run=)'s monitors likewise.
+  void openBody();
+  uint64_t seqNow(); // the last event's seq, observed lines read
+
+  void closeScenario(uint64_t from);
+  void assumptionMonitors(const std::string &assumption, uint64_t from);
+  // test(assume=): nullopt when every predicate holds, else (halted, reason):
+  // halted for a false predicate, an error for one that raised.
+  std::optional<std::pair<bool, std::string>> failedAssume(const ir::Test &t, star::Thread &th);
+  // The watcher's turn (supervising thread): evaluates the expectations on
+  // the events recorded since; what ends the body, if anything.
+  std::optional<Ending> watchTemporal(star::Thread &wt);
+  struct TemporalEnd {
+    std::optional<std::string> monitor; // the first monitor violation
+    std::optional<std::string> failed;  // the first failing expectation: "<name>: <why>"
+    bool pending = false;               // an expectation still pending (timeout)
+  };
+  TemporalEnd endTemporal(star::Thread &wt, Ending cause);
+  std::unique_ptr<TemporalRun> temporal_;
 
   // ---- expectations (expectations.cpp)
   // `timeoutNs`: the scenario's timeout, which expect_hang's message names

@@ -211,18 +211,31 @@ struct Executor::BodyEnd {
 };
 
 void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
+  // The body as the watcher sees it: body_start and body_end anchors.
+  auto body = [&] {
+    temporal_->signal("body_start");
+    Value v = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+    temporal_->signal("body_end");
+    return v;
+  };
   try {
     th.steps = 0;
+    openBody();
     Value result;
     switch (t.kind) {
     case ir::TestKind::Def:
     case ir::TestKind::Scenario:
-      result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+      result = body();
       break;
     case ir::TestKind::TestBuiltin:
       if (t.setup)
         star::call(th, t.setup->value, llvm::ArrayRef<Value>{});
-      result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+      if (auto failed = failedAssume(t, th)) {
+        (failed->first ? end.halted : end.internal) = true;
+        end.error = failed->second;
+        return;
+      }
+      result = body();
       break;
     case ir::TestKind::FaultScenario:
     case ir::TestKind::FaultMatrix: {
@@ -230,6 +243,7 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
       std::vector<RuleSpec> rules;
       for (const std::string &a : t.faults)
         assumptionRules(loaded_.spec(), a, rules);
+      uint64_t from = seqNow(); // the claimed monitors' window
       std::optional<uint64_t> scope;
       if (!rules.empty())
         scope = pushRules(th, "fault_scenario", std::move(rules));
@@ -239,6 +253,7 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
           popProxyRules(*it);
         if (scope)
           sup_->removeFaults(*scope);
+        closeScenario(from);
       };
       try {
         for (const std::string &a : t.faults)
@@ -246,7 +261,7 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
             if (!fa->proxyRules.empty())
               proxyScopes.push_back(pushProxyRules(th, "fault_scenario", fa->target.service,
                                                    fa->target.interface, fa->proxyRules, fa->loc));
-        result = star::call(th, t.body.value, llvm::ArrayRef<Value>{});
+        result = body();
       } catch (...) {
         endScopes();
         throw;
@@ -301,6 +316,12 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
   bool done = false;
   BodyEnd end;
   body_.reset();
+  // Evaluates the test's expectations while the body runs, and its
+  // monitors after (runtime/temporal.h).
+  beginTemporal(t);
+  star::Thread watcher(bodyHeap, loaded_.interpreter().thread);
+  watcher.hostData = this;
+  std::optional<Ending> stop; // an always() violated, terminate_when
   std::thread worker([&] {
     std::lock_guard turn(body_.lock());
     BodyThreads::Running running(body_, th);
@@ -328,6 +349,13 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
         timedOut = true;
         break;
       }
+      if (temporal_->watching()) {
+        lock.unlock(); // the body signals `done` holding the interpreter lock
+        stop = watchTemporal(watcher);
+        lock.lock();
+        if (stop)
+          break;
+      }
     }
     finished = done;
   }
@@ -344,13 +372,25 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
   // it saw dead services: its result means nothing.
   if (interrupted())
     intr = true;
+  TemporalEnd te = endTemporal(watcher, stop       ? *stop
+                                        : timedOut ? Ending::Timeout
+                                                   : Ending::Natural);
   bool scenario = t.kind == ir::TestKind::FaultScenario || t.kind == ir::TestKind::FaultMatrix;
+  // Classified in the reference's order: the body's own end, a monitor
+  // violation, a failing expectation, then a timeout (inconclusive).
   if (timedOut && scenario && t.expect && t.expect->kind == ir::ExpectKind::Hang) {
     // What expect_hang() means: the scenario did not return in time.
     o.result = Result::Pass;
+  } else if ((te.monitor || te.failed) && !end.internal && !end.halted &&
+             !(end.failed && finished)) {
+    o.result = Result::Fail;
+    o.reason = te.monitor ? *te.monitor : *te.failed;
   } else if (timedOut) {
     o.result = Result::Inconclusive;
-    o.reason = "test timeout: body did not complete within " + ir::formatDuration(timeout);
+    o.reason = te.pending
+                   ? "test timeout: temporal expectation(s) still pending after " +
+                         ir::formatDuration(timeout)
+                   : "test timeout: body did not complete within " + ir::formatDuration(timeout);
     o.traceback = std::move(end.frames);
   } else if (end.internal) {
     o.result = Result::Error;
@@ -358,7 +398,7 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
   } else if (end.halted) {
     o.result = Result::Halted;
     o.reason = end.error;
-  } else if (end.failed) {
+  } else if (end.failed && finished) { // not the error of a body fbc stopped
     o.result = Result::Fail;
     o.reason = end.error;
     o.traceback = std::move(end.frames);

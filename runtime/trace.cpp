@@ -144,6 +144,13 @@ std::vector<TraceEvent> Trace::events() const {
   return events_;
 }
 
+std::vector<TraceEvent> Trace::eventsFrom(size_t index) const {
+  std::lock_guard lock(mu_);
+  if (index >= events_.size())
+    return {};
+  return {events_.begin() + static_cast<std::ptrdiff_t>(index), events_.end()};
+}
+
 size_t Trace::size() const {
   std::lock_guard lock(mu_);
   return events_.size();

@@ -127,6 +127,9 @@ public:
   uint64_t stepRecv(ServiceId target, std::vector<std::pair<std::string, std::string>> fields);
 
   std::vector<TraceEvent> events() const;
+  // The events recorded after the first `index` (what a watcher has not
+  // seen yet).
+  std::vector<TraceEvent> eventsFrom(size_t index) const;
   size_t size() const;
   void clear(); // also restarts seq at 1 and the clock at 0
   std::map<std::string, SyscallSummary> syscallSummary() const;

@@ -291,18 +291,30 @@ Value monitorFn(star::Thread &t, Value, const star::Args &args) {
   return toBody(t, "monitor", Value::object(v));
 }
 
+namespace {
+
+// eventually() / always(): the predicate and the call.
+Temporal temporalOf(const CallSite &site, TemporalKind kind, Value pred) {
+  const char *fn = temporalKindName(kind);
+  if (!isCallable(pred))
+    site.fail(site.at(site.param(0, "predicate")), std::string(fn) +
+                                                       ": for parameter predicate: got " +
+                                                       typeOf(pred) + ", want callable");
+  Temporal x;
+  x.kind = kind;
+  x.pred = functionRef(pred);
+  x.loc = site.loc();
+  return x;
+}
+
+} // namespace
+
 // eventually(predicate, anchor=)
 Value eventuallyFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   Value pred, anchor;
   star::bindArgs(t, "eventually", args, {"predicate", "anchor?"}, {&pred, &anchor});
-  if (!isCallable(pred))
-    site.fail(site.at(site.param(0, "predicate")),
-              "eventually: for parameter predicate: got " + typeOf(pred) + ", want callable");
-  Temporal e;
-  e.kind = TemporalKind::Eventually;
-  e.pred = functionRef(pred);
-  e.loc = site.loc();
+  Temporal e = temporalOf(site, TemporalKind::Eventually, pred);
   if (anchor && !isNone(anchor)) {
     e.anchor = matcherOf(anchor);
     if (!e.anchor)
@@ -317,13 +329,7 @@ Value alwaysFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   Value pred, between;
   star::bindArgs(t, "always", args, {"predicate", "between?"}, {&pred, &between});
-  if (!isCallable(pred))
-    site.fail(site.at(site.param(0, "predicate")),
-              "always: for parameter predicate: got " + typeOf(pred) + ", want callable");
-  Temporal a;
-  a.kind = TemporalKind::Always;
-  a.pred = functionRef(pred);
-  a.loc = site.loc();
+  Temporal a = temporalOf(site, TemporalKind::Always, pred);
   if (between && !isNone(between)) {
     const syntax::Expr *lit = site.keywordValue("between");
     auto *tup = between.as<star::Tuple>();
