@@ -284,6 +284,8 @@ private:
   // fault(assumption, run=)'s monitors likewise.
   void openBody();
   uint64_t seqNow(); // the last event's seq, observed lines read
+  // seqNow() where a window with `monitors` opens (0 otherwise: no cost).
+  uint64_t windowStart(bool monitors);
 
   void closeScenario(uint64_t from);
   void assumptionMonitors(const std::string &assumption, uint64_t from);

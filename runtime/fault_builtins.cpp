@@ -138,7 +138,7 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
     assumptionRules(loaded_.spec(), a->data.name, rules);
     // Its protocol rules (rules=) go on their interfaces' proxies for as long.
     std::vector<uint64_t> proxyScopes;
-    uint64_t from = seqNow(); // its monitors see the run's events
+    uint64_t from = windowStart(true); // its monitors see the run's events
     auto pop = [&] {
       for (auto it = proxyScopes.rbegin(); it != proxyScopes.rend(); ++it)
         popProxyRules(*it);

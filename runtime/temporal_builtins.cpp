@@ -67,7 +67,13 @@ uint64_t Executor::seqNow() {
   return sup_->trace().size();
 }
 
+uint64_t Executor::windowStart(bool monitors) {
+  return monitors ? seqNow() : 0;
+}
+
 void Executor::openBody() {
+  if (temporal_->bodyMonitors.empty())
+    return;
   for (const ir::Monitor *m : temporal_->bodyMonitors)
     temporal_->monitors.push_back({m, seqNow(), UINT64_MAX});
 }

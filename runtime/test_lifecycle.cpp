@@ -243,7 +243,7 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
       std::vector<RuleSpec> rules;
       for (const std::string &a : t.faults)
         assumptionRules(loaded_.spec(), a, rules);
-      uint64_t from = seqNow(); // the claimed monitors' window
+      uint64_t from = windowStart(!temporal_->scenarioMonitors.empty()); // claimed monitors
       std::optional<uint64_t> scope;
       if (!rules.empty())
         scope = pushRules(th, "fault_scenario", std::move(rules));
