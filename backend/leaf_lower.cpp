@@ -59,6 +59,8 @@ void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt) {
   lt.proxies = std::move(scan.proxies);
   for (const ir::Service &svc : spec.services)
     lt.needs.insert(lt.needs.end(), svc.needs.begin(), svc.needs.end());
+  for (const ir::Client &c : spec.clients)
+    lt.needs.insert(lt.needs.end(), c.needs.begin(), c.needs.end());
   lt.needs.insert(lt.needs.end(), scan.needs.begin(), scan.needs.end());
   for (ir::HostNeed &n : ir::temporalNeeds(spec, *lt.test))
     lt.needs.push_back(std::move(n));

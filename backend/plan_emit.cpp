@@ -224,6 +224,13 @@ void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
     std::sort(names.begin(), names.end());
     os << "Services: " << names.size() << " (" << joinValues(names) << ")\n";
   }
+  if (!spec.clients.empty()) { // client(): callers with a trace lane of their own
+    std::vector<std::string> names;
+    for (const ir::Client &c : spec.clients)
+      names.push_back(c.name + " → " + c.service + "." + c.interface);
+    std::sort(names.begin(), names.end());
+    os << "Clients: " << names.size() << " (" << joinValues(names) << ")\n";
+  }
 }
 
 int64_t clampInt(uint64_t v) {
@@ -481,6 +488,23 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
           w.value(n);
         w.endArray();
       }
+      w.endObject();
+    }
+    w.endArray();
+  }
+  if (!spec.clients.empty()) {
+    std::vector<const ir::Client *> clients;
+    for (const ir::Client &c : spec.clients)
+      clients.push_back(&c);
+    std::sort(clients.begin(), clients.end(),
+              [](const ir::Client *a, const ir::Client *b) { return a->name < b->name; });
+    w.key("clients");
+    w.beginArray();
+    for (const ir::Client *c : clients) {
+      w.beginObject(/*inlined=*/true);
+      w.field("name", c->name);
+      w.field("service", c->service);
+      w.field("interface", c->interface);
       w.endObject();
     }
     w.endArray();

@@ -1,6 +1,7 @@
 // The JSON form of ir::Spec (schema_version 1). Every field is always
 // present; absent optional values are null, so consumers see one shape.
 // Durations are written both as Go strings and as nanoseconds.
+#include "ir/contract.h"
 #include "ir/duration.h"
 #include "ir/host_needs.h"
 #include "ir/json_writer.h"
@@ -54,6 +55,13 @@ public:
     for (const Test &t : spec.tests)
       test(t);
     w_.endArray();
+    if (!spec.clients.empty()) { // left out when the spec declares no client()
+      w_.key("clients");
+      w_.beginArray();
+      for (const Client &c : spec.clients)
+        client(c);
+      w_.endArray();
+    }
     if (!spec.dataFiles.empty()) { // left out when the spec read no data file
       w_.key("data_files");
       w_.beginArray();
@@ -234,6 +242,93 @@ private:
     w_.key("predicate");
     function(x->pred);
     loc("loc", x->loc);
+    w_.endObject();
+  }
+
+  void pairs(std::string_view key, const std::vector<std::pair<std::string, std::string>> &kv) {
+    w_.key(key);
+    w_.beginObject(/*inlined=*/true);
+    for (const auto &[k, v] : kv)
+      w_.field(k, v);
+    w_.endObject();
+  }
+
+  void client(const Client &c) {
+    w_.beginObject();
+    w_.field("name", c.name);
+    loc("loc", c.loc);
+    w_.key("target");
+    w_.beginObject(/*inlined=*/true);
+    w_.field("service", c.service);
+    w_.field("interface", c.interface);
+    w_.endObject();
+    optionalString("openapi", c.openapi);
+    optionalString("descriptors", c.descriptors);
+    optionalString("grpc_service", c.grpcService);
+    optionalString("base_path", c.basePath);
+    pairs("headers", c.headers);
+    pairs("rename", c.rename);
+    w_.key("before");
+    if (c.before)
+      function(*c.before);
+    else
+      w_.null();
+    w_.field("validate", c.validate);
+    duration("timeout", c.timeoutNs ? std::optional<int64_t>(c.timeoutNs) : std::nullopt);
+    w_.key("needs");
+    w_.beginArray();
+    for (const HostNeed &n : c.needs) {
+      w_.beginObject(/*inlined=*/true);
+      w_.field("feature", hostFeatureName(n.feature));
+      w_.field("what", n.what);
+      w_.endObject();
+    }
+    w_.endArray();
+    w_.key("contract");
+    if (!c.contract) {
+      w_.null();
+      w_.endObject();
+      return;
+    }
+    w_.beginObject();
+    w_.field("id", c.contract->id());
+    w_.key("operations");
+    w_.beginArray();
+    for (const ContractOperation &op : c.contract->operations) {
+      w_.beginObject();
+      w_.field("name", op.name);
+      w_.field("contract_name", op.contractName);
+      w_.field("method", op.method);
+      w_.field("path", op.path);
+      w_.key("params");
+      w_.beginArray();
+      for (const ContractParam &p : op.params) {
+        w_.beginObject(/*inlined=*/true);
+        w_.field("name", p.name);
+        w_.field("wire_name", p.wireName);
+        w_.field("in", p.in);
+        w_.field("required", p.required);
+        w_.endObject();
+      }
+      w_.endArray();
+      w_.key("body");
+      if (op.acceptsBody) {
+        w_.beginObject(/*inlined=*/true);
+        w_.field("required", op.bodyRequired);
+        w_.field("content_type", op.bodyContentType);
+        w_.endObject();
+      } else {
+        w_.null();
+      }
+      w_.key("responses");
+      w_.beginArray(/*inlined=*/true);
+      for (const ContractResponse &r : op.responses)
+        w_.value(r.status);
+      w_.endArray();
+      w_.endObject();
+    }
+    w_.endArray();
+    w_.endObject();
     w_.endObject();
   }
 

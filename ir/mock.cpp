@@ -145,8 +145,11 @@ std::string mockGap(const Service &s, const Mock &m) {
     if (p == "tcp" || p == "udp")
       return p + " mocks (byte-prefix routes) are not served by fbc yet";
   }
-  if (!m.openapi.empty())
-    return "HTTP mocks generated from an OpenAPI document (openapi=) are not served by fbc yet";
+  if (!m.openapi.empty() && m.examples == "random")
+    return "OpenAPI mocks with examples=\"random\" are not served by fbc yet";
+  if (!m.openapi.empty() && (m.validate == "warn" || m.validate == "strict"))
+    return "OpenAPI mocks that validate requests (validate=\"" + m.validate +
+           "\") are not served by fbc yet";
   if (m.tls)
     return "TLS mocks (tls=True) are not served by fbc yet";
   return "";

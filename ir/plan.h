@@ -182,7 +182,7 @@ struct PlanEntry {
 struct PlanEdge {
   std::string from, to;
   std::string protocol;                // of the target interface; "" if none
-  std::string via;                     // "depends_on" | "env"
+  std::string via;                     // "depends_on" | "env" | "client" (from a client())
   std::string envKey;                  // via env: the env variable
   std::vector<std::string> faultTests; // sorted test names faulting `to`
   bool covered() const { return !faultTests.empty(); }

@@ -209,6 +209,13 @@ const Service *Spec::findService(std::string_view n) const {
   return i < 0 ? nullptr : &services[size_t(i)];
 }
 
+const Client *Spec::findClient(std::string_view n) const {
+  for (const Client &c : clients) // a handful: no index
+    if (c.name == n)
+      return &c;
+  return nullptr;
+}
+
 const FaultAssumption *Spec::findAssumption(std::string_view n) const {
   ptrdiff_t i = assumptionIndex_.find(
       assumptions, n, [](const FaultAssumption &a) -> std::string_view { return a.name; });

@@ -155,6 +155,26 @@ struct Service {
   bool isRemote() const { return !remote.empty() || !remotes.empty(); }
 };
 
+struct Contract; // ir/contract.h
+
+// client(name, target=, openapi=|descriptors=, grpc_service=, base_path=,
+// headers=, before=, rename=, validate=, timeout=): a named caller of one
+// interface, one method per operation of its API contract (docs/ir.md
+// "Clients"). In plans it is an actor with an edge to its target.
+struct Client {
+  std::string name;
+  std::string service, interface;    // target=
+  std::string openapi, descriptors;  // the contract, as written ("" if absent)
+  std::string grpcService, basePath; // "" if absent
+  std::vector<std::pair<std::string, std::string>> headers, rename; // dict order
+  std::shared_ptr<const FunctionRef> before;                        // null if absent
+  std::string validate = "off";             // off | request | response | strict
+  int64_t timeoutNs = 0;                    // 0: the HTTP step's 30 s
+  std::shared_ptr<const Contract> contract; // openapi=: its operations
+  std::vector<HostNeed> needs;              // descriptors=: gRPC clients cannot run here
+  Loc loc;
+};
+
 // ---------------------------------------------------------------- faults
 
 enum class FaultAction { Deny, Delay, Allow };
@@ -468,8 +488,10 @@ struct Spec {
   std::vector<DataFile> dataFiles; // call order
   std::vector<Monitor> monitors;   // declared at load time, call order
   std::vector<Assume> assumes;     // top-level assume() calls (held at load)
+  std::vector<Client> clients;     // declaration order
 
   const Service *findService(std::string_view name) const;
+  const Client *findClient(std::string_view name) const;
   const FaultAssumption *findAssumption(std::string_view name) const;
   const Test *findTest(std::string_view name) const;
 

@@ -13,6 +13,7 @@
 // One entity per block, blank line between blocks, `@file:line:col` at the
 // end of every line that has a source location, fields in a fixed order,
 // empty or default fields left out.
+#include "ir/contract.h"
 #include "ir/duration.h"
 #include "ir/host_needs.h"
 #include "ir/mock.h"
@@ -115,6 +116,8 @@ public:
       for (const Assume &a : spec.assumes)
         os_ << "assume " << assumeText(a) << at(a.loc) << "\n";
     }
+    for (const Client &c : spec.clients)
+      client(c);
     for (const FaultAssumption &a : spec.assumptions)
       assumption(a);
     for (const Scenario &s : spec.scenarios) {
@@ -208,6 +211,37 @@ private:
       line(std::string("needs ") + hostFeatureName(n.feature) + " " + quote(n.what));
     if (s.mock)
       mock(*s.mock, /*beforeInterfaces=*/false);
+    os_ << "}\n";
+  }
+
+  void client(const Client &c) {
+    os_ << "\nclient " << name(c.name) << at(c.loc) << " {\n";
+    line("target " + name(c.service) + "." + name(c.interface));
+    if (!c.openapi.empty())
+      line("openapi " + quote(c.openapi));
+    if (!c.descriptors.empty())
+      line("descriptors " + quote(c.descriptors));
+    if (!c.grpcService.empty())
+      line("grpc_service " + quote(c.grpcService));
+    if (!c.basePath.empty())
+      line("base_path " + quote(c.basePath));
+    for (const auto &[k, v] : c.headers)
+      line("header " + quote(k) + " = " + quote(v));
+    for (const auto &[k, v] : c.rename)
+      line("rename " + quote(k) + " = " + quote(v));
+    if (c.before)
+      line("before " + name(c.before->name) + at(c.before->loc));
+    line("validate " + c.validate);
+    if (c.timeoutNs)
+      line("timeout " + formatDuration(c.timeoutNs));
+    for (const HostNeed &n : c.needs)
+      line(std::string("needs ") + hostFeatureName(n.feature) + " " + quote(n.what));
+    if (c.contract) {
+      line("contract " + quote(c.contract->id()));
+      for (const ContractOperation &op : c.contract->operations)
+        line("operation " + name(op.name) + " " + quote(op.wire()) + " " + quote(op.signature()) +
+             " contract_name=" + quote(op.contractName));
+    }
     os_ << "}\n";
   }
 

@@ -148,6 +148,17 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
       }
     }
   }
+  // A client is an actor of its own: an edge to the service it calls.
+  for (const ir::Client &c : spec.clients)
+    if (const ir::Service *to = spec.findService(c.service)) {
+      const ir::Interface *f = to->findInterface(c.interface);
+      ir::PlanEdge e;
+      e.from = c.name;
+      e.to = to->name;
+      e.via = "client";
+      e.protocol = f ? f->protocol : primaryProtocol(*to);
+      edges.push_back(std::move(e));
+    }
   std::stable_sort(edges.begin(), edges.end(), [](const ir::PlanEdge &a, const ir::PlanEdge &b) {
     return std::tie(a.from, a.to) < std::tie(b.from, b.to);
   });

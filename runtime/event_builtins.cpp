@@ -35,6 +35,8 @@ std::vector<std::string> Executor::serviceNames() const {
   std::vector<std::string> names;
   for (const ir::Service &svc : loaded_.spec().services)
     names.push_back(svc.name);
+  for (const ir::Client &c : loaded_.spec().clients) // their trace ids follow the services'
+    names.push_back(c.name);
   return names;
 }
 

@@ -87,8 +87,7 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   report.starFile = spec.path;
   report.serviceDir = serviceDir();
   report.seed = cfg_.seed;
-  for (const ir::Service &s : spec.services)
-    report.serviceNames.push_back(s.name);
+  report.serviceNames = serviceNames(); // services, then clients (their trace ids)
   int64_t t0 = monotonicNs();
   dispatch_ = std::make_unique<LeafDispatch>(*this);
   loaded_.setBodyRuntime(dispatch_.get());

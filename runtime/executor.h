@@ -55,6 +55,10 @@ namespace fbc::ir::builtins {
 class InterfaceRefValue;
 }
 
+namespace fbc::ir::builtins {
+class ClientValue; // ir/builtins/client_value.h
+}
+
 namespace fbc::rt {
 
 class Supervisor;
@@ -302,6 +306,12 @@ private:
   };
   TemporalEnd endTemporal(star::Thread &wt, Ending cause);
   std::unique_ptr<TemporalRun> temporal_;
+
+  // ---- API clients (client_call.cpp)
+  // A method or call() of a client() value: the request its contract
+  // describes, client_call / client_return events, the response.
+  star::Value callClient(star::Thread &t, const ir::builtins::ClientValue &c,
+                         std::string_view method, const star::Args &args);
 
   // ---- expectations (expectations.cpp)
   // `timeoutNs`: the scenario's timeout, which expect_hang's message names

@@ -60,14 +60,22 @@ Value ResponseValue::attr(star::Thread &t, std::string_view name) {
       return star::makeString(t.heap, resp.body);
     }
   }
+  if (name == "client")
+    return star::makeString(t.heap, client);
+  if (name == "operation")
+    return star::makeString(t.heap, operation);
+  if (name == "contract_ok")
+    return star::boolean(contractOk);
+  if (name == "contract_error")
+    return star::makeString(t.heap, contractError);
   if (name == "json")
     return Value::object(t.heap.make<star::Builtin>("json", jsonMethod, Value::object(this)));
   return Value();
 }
 
 void ResponseValue::attrNames(std::vector<std::string> &out) const {
-  out.insert(out.end(),
-             {"body", "data", "duration_ms", "error", "headers", "json", "ok", "status"});
+  out.insert(out.end(), {"body", "client", "contract_error", "contract_ok", "data", "duration_ms",
+                         "error", "headers", "json", "ok", "operation", "status"});
 }
 
 } // namespace fbc::rt

@@ -2,6 +2,9 @@
 //   .status (int, 0 when no response), .body (str, trimmed), .headers (dict,
 //   lower-case names), .duration_ms (int), .ok (bool: a response arrived),
 //   .error (str), .data (the body JSON-decoded, else the body), .json()
+//   .client, .operation (a client() call's: its name and the operation's;
+//   "" for a step), .contract_ok (False when validate= found a violation),
+//   .contract_error (the violation, "")
 // bool(resp) is resp.ok. repr: <response status=200> / <response error="...">.
 #pragma once
 
@@ -25,6 +28,9 @@ public:
   void attrNames(std::vector<std::string> &out) const override;
 
   HttpStepResponse resp;
+  std::string client, operation;
+  bool contractOk = true;
+  std::string contractError;
 };
 
 ResponseValue *asResponse(star::Value v);

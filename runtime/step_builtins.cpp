@@ -11,6 +11,7 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json.h"
+#include "ir/builtins/client_value.h"
 #include "ir/builtins/values.h"
 #include "ir/quote.h"
 #include "runtime/builtin_args.h"
@@ -19,7 +20,6 @@
 #include "runtime/response_value.h"
 #include "runtime/steps.h"
 #include "runtime/supervisor.h"
-
 
 namespace fbc::rt {
 
@@ -32,6 +32,8 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
                          const star::Args &args) {
   if (!sup_)
     t.fail(std::string(method) + "() can only be called inside a test body");
+  if (auto *client = valueAs<ir::builtins::ClientValue>(receiver))
+    return callClient(t, *client, method, args);
   const ir::Spec &spec = loaded_.spec();
   std::string svcName;
   ir::Interface iface;

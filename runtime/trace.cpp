@@ -64,6 +64,12 @@ std::string_view eventTypeName(EventType t) {
     return "proxy_fault_removed";
   case EventType::Mock:
     return "mock";
+  case EventType::ClientCall:
+    return "client_call";
+  case EventType::ClientReturn:
+    return "client_return";
+  case EventType::ContractViolation:
+    return "contract_violation";
   }
   return "unknown";
 }

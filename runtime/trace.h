@@ -50,6 +50,15 @@ enum class EventType : uint8_t {
   // runtime/log_observe.h): the decoder's fields, or "raw".
   Stdout,
   Stderr,
+  // A client() call (runtime/client_call.cpp), its service being the
+  // client: client, target, interface, protocol, operation, contract,
+  // method, path, params, body?; then client_return (client, target,
+  // operation, status_code, duration_ms, success, contract_ok, error?,
+  // contract_error?, body? on non-2xx) and, for a violation validate=
+  // found, contract_violation (client, target, operation, contract, detail).
+  ClientCall,
+  ClientReturn,
+  ContractViolation,
 };
 
 // A test's trace keeps at most this many syscall events (a deny hit in a

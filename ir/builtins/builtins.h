@@ -69,6 +69,9 @@ FBC_SPEC_BUILTIN(assumeFn);
 FBC_SPEC_BUILTIN(durationFn);
 FBC_SPEC_BUILTIN(bodyOnlyFn); // fault(), parallel(), assert_eq(), ... at load time
 
+// client.cpp
+FBC_SPEC_BUILTIN(clientFn);
+
 // loaders.cpp
 FBC_SPEC_BUILTIN(loadFileFn);
 FBC_SPEC_BUILTIN(loadJsonFn);

@@ -25,6 +25,7 @@ constexpr Entry kLoadTime[] = {
     {"assume", assumeFn},
     {"bytes_response", bytesResponseFn},
     {"choose", chooseFn},
+    {"client", clientFn},
     {"decoder", decoderFn},
     {"delay", delayFn},
     {"deny", denyFn},
@@ -105,7 +106,6 @@ struct Unsupported {
 };
 constexpr const char *kProxy = "Kafka and NATS proxy faults";
 constexpr Unsupported kUnsupported[] = {
-    {"client", "API clients"},
     {"duplicate", kProxy},
     {"kafka_ready", "Kafka healthchecks"},
     {"tls_cert", "TLS interfaces"},

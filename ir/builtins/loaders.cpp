@@ -9,6 +9,7 @@
 #include "frontend/lib/json.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
+#include "ir/builtins/data_files.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/quote.h"
 
@@ -64,12 +65,11 @@ std::string pathArg(const CallSite &site, const star::Args &args, const char *fn
   return std::string(s->view());
 }
 
-// Reads the file a load_*() call names; fails the call on a network scheme,
-// a missing or unreadable file, a directory, or one over the cap.
-const frontend::SourceFile &readDataFile(const CallSite &site, SpecBuilder &b, const char *fn,
-                                         const std::string &path) {
-  Loc at = site.at(site.param(0, "path"));
-  std::string prefix = std::string(fn) + "(" + quote(path) + "): ";
+} // namespace
+
+const frontend::SourceFile &readDataFile(const CallSite &site, const Loc &at,
+                                         const std::string &prefix, const std::string &path) {
+  SpecBuilder &b = SpecBuilder::of(site.thread());
   if (path.find("://") != std::string::npos)
     site.fail(at, prefix + "network schemes are not supported: inline the content or download "
                            "it separately");
@@ -127,6 +127,8 @@ const frontend::SourceFile &readDataFile(const CallSite &site, SpecBuilder &b, c
   return *b.sources->add(resolved, std::move(text));
 }
 
+namespace {
+
 // Records the call in the IR and returns the file's text.
 const std::string &loadData(star::Thread &t, const star::Args &args, const char *fn,
                             std::string &path, std::string &resolved) {
@@ -134,7 +136,8 @@ const std::string &loadData(star::Thread &t, const star::Args &args, const char 
   CallSite site(t, b.callSites);
   b.requireLoading(site, fn);
   path = pathArg(site, args, fn);
-  const frontend::SourceFile &f = readDataFile(site, b, fn, path);
+  const frontend::SourceFile &f = readDataFile(site, site.at(site.param(0, "path")),
+                                               std::string(fn) + "(" + quote(path) + "): ", path);
   resolved = f.path();
   b.dataFiles.push_back({fn, path, f.text().size(), site.loc()});
   return f.text();
@@ -251,7 +254,10 @@ public:
     case YAML::NodeType::Map: {
       star::Dict *d = t_.heap.make<star::Dict>();
       for (const auto &kv : n) {
-        Value key = convert(kv.first);
+        // An OpenAPI document's `200:` keys are its text.
+        Value key = keysAsText_ && kv.first.IsScalar()
+                        ? star::makeString(t_.heap, kv.first.Scalar())
+                        : convert(kv.first);
         if (!key.as<star::String>())
           site_.fail(at_, prefix_ + "non-string map key " +
                               (kv.first.IsScalar() ? kv.first.Scalar() : typeOf(key)) + " at " +
@@ -265,6 +271,8 @@ public:
     }
     __builtin_unreachable();
   }
+
+  void keysAsText() { keysAsText_ = true; }
 
   std::string mark(const YAML::Mark &m) const {
     return file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
@@ -304,6 +312,7 @@ private:
   std::string file_; // the data file, for "file:line:col"
   uint64_t maxValues_;
   uint64_t count_ = 0;
+  bool keysAsText_ = false;
 };
 
 } // namespace
@@ -340,21 +349,29 @@ Value loadJsonFn(star::Thread &t, Value, const star::Args &args) {
   }
 }
 
-Value loadYamlFn(star::Thread &t, Value, const star::Args &args) {
-  std::string path, resolved;
-  const std::string &text = loadData(t, args, "load_yaml", path, resolved);
-  CallSite site(t, SpecBuilder::of(t).callSites);
-  Loc at = site.at(site.param(0, "path"));
-  std::string prefix = "load_yaml(" + quote(path) + "): ";
+Value parseYamlData(const CallSite &site, const Loc &at, const std::string &prefix,
+                    const frontend::SourceFile &f, bool keysAsText) {
   YAML::Node doc;
   try {
-    doc = YAML::Load(text);
+    doc = YAML::Load(f.text());
   } catch (const YAML::Exception &e) {
-    site.fail(at, prefix + "malformed YAML: " + resolved + ":" + std::to_string(e.mark.line + 1) +
+    site.fail(at, prefix + "malformed YAML: " + f.path() + ":" + std::to_string(e.mark.line + 1) +
                       ":" + std::to_string(e.mark.column + 1) + ": " + e.msg);
   }
-  uint64_t cap = std::max<uint64_t>(kMinYamlValueCap, text.size());
-  return YamlConverter(t, site, at, prefix, resolved, cap).convert(doc);
+  uint64_t cap = std::max<uint64_t>(kMinYamlValueCap, f.text().size());
+  YamlConverter c(site.thread(), site, at, prefix, f.path(), cap);
+  if (keysAsText)
+    c.keysAsText();
+  return c.convert(doc);
+}
+
+Value loadYamlFn(star::Thread &t, Value, const star::Args &args) {
+  std::string path, resolved;
+  loadData(t, args, "load_yaml", path, resolved);
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  const frontend::SourceFile *f = SpecBuilder::of(t).sources->find(resolved);
+  return parseYamlData(site, site.at(site.param(0, "path")), "load_yaml(" + quote(path) + "): ", *f,
+                       false);
 }
 
 } // namespace fbc::ir::builtins

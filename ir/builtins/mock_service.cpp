@@ -9,6 +9,7 @@
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/mock_values.h"
+#include "ir/builtins/openapi.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/quote.h"
 
@@ -76,6 +77,53 @@ public:
     } else {
       failUnknownKeyword(site_, "mock_service():", k, kMockKeywords);
     }
+  }
+
+  // openapi=: one route per operation of the contract (the same reader
+  // as client()), serving the example examples= picks, after routes=; an
+  // overrides= entry with the same pattern replaces the generated route,
+  // one without is added after them.
+  void openApiRoutes() {
+    Loc at = site_.at(site_.keywordValue("openapi"));
+    std::shared_ptr<const Contract> c =
+        readOpenApi(site_, at, prefix_ + " openapi: ", mock_.openapi, {});
+    std::vector<MockRoute> generated;
+    for (const ContractOperation &op : c->operations) {
+      std::string error;
+      std::optional<ContractExample> ex = contractExample(*c, op, mock_.examples, error);
+      if (!ex)
+        site_.fail(at, prefix_ + " openapi: " + error);
+      MockResponse r;
+      r.loc = at;
+      r.status = ex->status;
+      r.body = ex->body;
+      r.contentType = ex->contentType;
+      r.kind = ex->contentType.empty()                             ? MockResponseKind::Status
+               : ex->contentType.find("json") != std::string::npos ? MockResponseKind::Json
+                                                                   : MockResponseKind::Text;
+      generated.push_back({normalisePattern(op.wire()), std::move(r), at});
+    }
+    // By the contract's path, then in OpenAPI's method order, as the
+    // reference lists them.
+    auto key = [](const MockRoute &r) {
+      static constexpr std::string_view kOrder[] = {"GET",    "POST", "PUT",     "PATCH",
+                                                    "DELETE", "HEAD", "OPTIONS", "TRACE"};
+      size_t sp = r.pattern.find(' ');
+      std::string_view m = std::string_view(r.pattern).substr(0, sp);
+      return std::pair(r.pattern.substr(sp + 1),
+                       std::find(std::begin(kOrder), std::end(kOrder), m) - std::begin(kOrder));
+    };
+    std::stable_sort(generated.begin(), generated.end(),
+                     [&](const MockRoute &a, const MockRoute &b) { return key(a) < key(b); });
+    for (const MockRoute &o : mock_.overrides) {
+      auto same = std::find_if(generated.begin(), generated.end(),
+                               [&](const MockRoute &g) { return g.pattern == o.pattern; });
+      if (same != generated.end())
+        *same = o;
+      else
+        generated.push_back(o);
+    }
+    mock_.routes.insert(mock_.routes.end(), generated.begin(), generated.end());
   }
 
 private:
@@ -191,6 +239,8 @@ Value mockServiceFn(star::Thread &t, Value, const star::Args &args) {
   MockBuilder mb(site, s, *mock);
   for (const star::Kwarg &kw : args.kwargs)
     mb.keyword(kw.name->view(), kw.value);
+  if (!mock->openapi.empty())
+    mb.openApiRoutes();
   if (s.interfaces.empty())
     site.fail("mock_service() " + quote(s.name) + " requires at least one interface");
   for (size_t i = 0; i < s.interfaces.size(); ++i)

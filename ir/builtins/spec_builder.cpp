@@ -1,6 +1,8 @@
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/temporal_values.h"
 
+#include "ir/builtins/client_value.h"
+
 #include "frontend/eval/function.h"
 #include "ir/discovery.h"
 #include "ir/topology.h"
@@ -100,6 +102,8 @@ Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,
   for (size_t i : topologicalOrder(declared))
     spec.services.push_back(std::move(declared[i]));
 
+  for (const ClientValue *c : clients)
+    spec.clients.push_back(c->data);
   for (const AssumptionValue *a : assumptions)
     spec.assumptions.push_back(a->data);
   spec.scenarios = scenarios;

@@ -19,13 +19,14 @@
 namespace fbc::ir::builtins {
 
 class MonitorValue;
+class ClientValue; // client_value.h
 
 // The builtins that declare the spec (they register into the builder) and
 // the error a call to one gets once the spec is built, from a test body;
 // `fbc plan` reports the same statically.
 inline constexpr const char *kDeclarationBuiltins[] = {
     "service",      "fault_assumption", "scenario",     "fault_scenario", "test",
-    "fault_matrix", "determinism",      "mock_service", "assume"};
+    "fault_matrix", "determinism",      "mock_service", "assume",         "client"};
 std::string declarationInBodyMessage(std::string_view fn);
 
 class SpecBuilder {
@@ -36,6 +37,7 @@ public:
   CallSiteIndex callSites;
 
   std::vector<ServiceValue *> services;       // service() calls
+  std::vector<ClientValue *> clients;         // client() calls
   std::vector<AssumptionValue *> assumptions; // fault_assumption() calls
   std::vector<Scenario> scenarios;            // scenario() calls
   std::vector<Matrix> matrices;               // fault_matrix() calls

@@ -3,8 +3,8 @@
 // default=, a mock behind a real service's env, a proxy fault on the mock's
 // interface, `mock` events in the trace), the Redis mock backed by a real
 // redis-server seeded with its state, and the exact error rows of the mocks
-// this machine cannot stand up. Specs in mock_specs/, reports in
-// mock_golden/ (the shared runner of fbc_run.h).
+// this machine cannot stand up; client() against an OpenAPI mock. Specs in
+// mock_specs/, reports in mock_golden/ (the shared runner of fbc_run.h).
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>
@@ -26,6 +26,9 @@ struct MockSpec : Spec {
       for (size_t p; (p = text.find(from)) != std::string::npos;)
         text.replace(p, from.size(), to);
     std::ofstream(dir.file("spec.star")) << text;
+    // The contract client_contract.star's mock and clients read.
+    std::ofstream(dir.file("orders.openapi.yaml"))
+        << readFile(std::string(FBC_RUN_SPECS) + "/orders.openapi.yaml");
   }
   std::string normalized(std::string out) const {
     std::string gw = std::to_string(gwPort);
@@ -69,6 +72,23 @@ TEST(FbcRunMock, RedisStepKeywordForm) {
   runWithGolden(basic, 0);
 }
 
+// client() (issue #15): the reference's RFC-055 spec (two clients on one
+// OpenAPI contract, the mock generated from the same contract) and more:
+// POST with a body, call() by operationId, before=, a proxy fault that
+// breaks the contract, validate="strict" and a misspelled argument (the
+// last two fail with fbc's messages). The JSON trace of the reference's
+// contract-violation test: client_call, the mock's request, client_return
+// and contract_violation, each with the client as its service.
+TEST(FbcRunMock, ClientContractSpec) {
+  MockSpec spec("client_contract");
+  runWithGolden(spec, 2);
+  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
+                     "test_contract_violation_is_visible"},
+                    spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  checkGolden("client_contract", spec.normalized(normalizeJson(j.out, spec)), ".json");
+}
+
 TEST(FbcRunMock, KafkaAndMongoMocksAreExactErrorRows) {
   MockSpec spec("unsupported_mocks");
   runWithGolden(spec, 2);
@@ -79,8 +99,8 @@ TEST(FbcRunMock, KafkaAndMongoMocksAreExactErrorRows) {
 
 // plan = run for the mock specs, as for every other spec.
 TEST(FbcRunMock, PlanEqualsRun) {
-  for (const char *name :
-       {"http_mock", "redis_mock", "redis_keywords", "redis_basic", "unsupported_mocks"}) {
+  for (const char *name : {"http_mock", "redis_mock", "redis_keywords", "redis_basic",
+                           "unsupported_mocks", "client_contract"}) {
     MockSpec spec(name);
     expectPlanTotalEqualsRunRows(spec);
   }

@@ -1,0 +1,283 @@
+// client(name, target=, openapi=|descriptors=, grpc_service=, base_path=,
+// headers=, before=, rename=, validate=, timeout=): a named caller bound to
+// one interface, its methods generated from the API contract (ir/spec.h
+// Client, ir/contract.h). Everything is resolved while the spec loads: the
+// contract is read, the operation table built, the names checked. Messages
+// are the reference's; fbc also rejects an unknown keyword.
+#include "ir/builtins/client_value.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "ir/builtins/arg_util.h"
+#include "ir/builtins/builtins.h"
+#include "ir/builtins/data_files.h"
+#include "ir/builtins/openapi.h"
+#include "ir/builtins/spec_builder.h"
+#include "ir/quote.h"
+
+#include <llvm/ADT/StringExtras.h>
+
+namespace fbc::ir::builtins {
+
+using star::Value;
+
+namespace {
+
+constexpr std::string_view kKeywords[] = {"name",         "target",    "openapi", "descriptors",
+                                          "grpc_service", "base_path", "headers", "before",
+                                          "rename",       "validate",  "timeout"};
+
+// The reference's reserved attributes and what they are.
+constexpr std::pair<std::string_view, std::string_view> kAttributes[] = {
+    {"call", "the by-contract-name escape hatch"},
+    {"contract", "the contract identity string"},
+    {"name", "the client's trace identity"},
+    {"operations", "the list of generated operation names"},
+    {"target", "the bound interface"},
+};
+
+// A method (or call()) of a client: the test body's runtime runs it.
+Value clientMethod(star::Thread &t, Value self, const star::Args &args) {
+  const char *method = t.top && t.top->name ? t.top->name : "call";
+  if (t.userData)
+    if (BodyRuntime *body = SpecBuilder::of(t).body)
+      return body->callStep(t, self, method, args);
+  auto *c = valueAs<ClientValue>(self);
+  t.fail(std::string("client ") + quote(c ? c->data.name : "") + " " + method +
+         "() can only be called inside a test body");
+}
+
+std::vector<std::pair<std::string, std::string>> stringDict(const CallSite &site, const Loc &at,
+                                                            const std::string &prefix, Value v) {
+  auto *d = v.as<star::Dict>();
+  if (!d)
+    site.fail(at, prefix + " must be a dict (got " + typeOf(v) + ")");
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const star::HashTable::Entry &e : d->table.entries()) {
+    if (e.value.isNull())
+      continue;
+    auto *k = e.key.as<star::String>();
+    auto *s = e.value.as<star::String>();
+    if (!k || !s)
+      site.fail(at, prefix + " keys and values must be strings (got " + typeOf(e.key) + ": " +
+                        typeOf(e.value) + ")");
+    out.emplace_back(std::string(k->view()), std::string(s->view()));
+  }
+  return out;
+}
+
+} // namespace
+
+bool isClientAttribute(std::string_view name) {
+  for (const auto &[n, what] : kAttributes)
+    if (n == name)
+      return true;
+  return false;
+}
+
+void ClientValue::repr(star::Printer &p) const {
+  size_t n = data.contract ? data.contract->operations.size() : 0;
+  p.write("<client " + data.name + " → " + data.service + "." + data.interface + " (" +
+          std::to_string(n) + " operations)>");
+}
+
+Value ClientValue::attr(star::Thread &t, std::string_view name) {
+  if (name == "name")
+    return star::makeString(t.heap, data.name);
+  if (name == "target") {
+    auto *ref = t.heap.make<InterfaceRefValue>();
+    ref->service = data.service;
+    ref->iface = target;
+    ref->container = targetContainer;
+    ref->freeze();
+    return Value::object(ref);
+  }
+  if (name == "contract")
+    return star::makeString(
+        t.heap, data.contract ? data.contract->id()
+                              : "grpc:" + data.descriptors +
+                                    (data.grpcService.empty() ? "" : "#" + data.grpcService));
+  if (name == "operations") {
+    std::vector<Value> names;
+    if (data.contract)
+      for (const ContractOperation &op : data.contract->operations)
+        names.push_back(star::makeString(t.heap, op.name));
+    return Value::object(t.heap.make<star::List>(std::move(names)));
+  }
+  if (name == "call")
+    return Value::object(t.heap.make<star::Builtin>("call", clientMethod, Value::object(this)));
+  if (const ContractOperation *op = data.contract ? data.contract->find(name) : nullptr)
+    return Value::object(
+        t.heap.make<star::Builtin>(op->name.c_str(), clientMethod, Value::object(this)));
+  return Value();
+}
+
+void ClientValue::attrNames(std::vector<std::string> &out) const {
+  for (const auto &[n, what] : kAttributes)
+    out.emplace_back(n);
+  if (data.contract)
+    for (const ContractOperation &op : data.contract->operations)
+      out.push_back(op.name);
+}
+
+Value clientFn(star::Thread &t, Value, const star::Args &args) {
+  SpecBuilder &b = SpecBuilder::of(t);
+  CallSite site(t, b.callSites);
+  b.requireLoading(site, "client");
+  if (args.positional.size() > 1)
+    site.fail("client: got " + std::to_string(args.positional.size()) +
+              " positional arguments, want at most 1 (name)");
+  Value nameV = args.positional.empty() ? Value() : args.positional[0];
+  Value targetV;
+  std::vector<std::pair<std::string_view, Value>> kws;
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    if (std::find(std::begin(kKeywords), std::end(kKeywords), k) == std::end(kKeywords))
+      failUnknownKeyword(site, "client():", k, kKeywords);
+    if (k == "name") {
+      if (nameV)
+        site.fail(site.at(site.keyword(k)), "client: got multiple values for parameter \"name\"");
+      nameV = kw.value;
+    } else if (k == "target") {
+      targetV = kw.value;
+    } else {
+      kws.emplace_back(k, kw.value);
+    }
+  }
+  if (!nameV)
+    site.fail("client: missing argument for name");
+  Loc nameAt = site.at(args.positional.empty() ? site.keywordValue("name") : site.positional(0));
+  auto *nameS = nameV.as<star::String>();
+  if (!nameS)
+    site.fail(nameAt, "client: for parameter name: got " + typeOf(nameV) + ", want string");
+  if (nameS->view().empty())
+    site.fail(nameAt, "client() requires a non-empty name");
+  if (!targetV)
+    site.fail("client: missing argument for target");
+
+  auto *cv = t.heap.make<ClientValue>();
+  Client &c = cv->data;
+  c.name = std::string(nameS->view());
+  c.loc = site.loc();
+  std::string q = "client(" + quote(c.name) + ")";
+  auto *ref = valueAs<InterfaceRefValue>(targetV);
+  if (!ref)
+    site.fail(site.at(site.keywordValue("target")),
+              q + " target= must be a service interface like `orders.public` (got " +
+                  typeOf(targetV) + ")");
+  c.service = ref->service;
+  c.interface = ref->iface.name;
+  cv->target = ref->iface;
+  cv->targetContainer = ref->container;
+  // Clients and services share the trace's lanes: one name, one actor.
+  if (b.findService(c.name))
+    site.fail(nameAt, q + ": a service is already named " + quote(c.name) +
+                          "; clients and services share the trace's lane and vector-clock "
+                          "namespace, pick a distinct name");
+  if (c.name == "test")
+    site.fail(nameAt, q + ": \"test\" is the test driver's own trace identity; pick another name");
+  for (const ClientValue *prev : b.clients)
+    if (prev->data.name == c.name)
+      site.fail(nameAt, q + " is already declared (bound to " + prev->data.service + "." +
+                            prev->data.interface + ")");
+
+  for (auto [k, v] : kws) {
+    Loc at = site.at(site.keywordValue(k));
+    auto str = [&]() {
+      auto *s = v.as<star::String>();
+      if (!s)
+        site.fail(at, "client: for parameter " + std::string(k) + ": got " + typeOf(v) +
+                          ", want string");
+      return std::string(s->view());
+    };
+    if (k == "openapi")
+      c.openapi = str();
+    else if (k == "descriptors")
+      c.descriptors = str();
+    else if (k == "grpc_service")
+      c.grpcService = str();
+    else if (k == "base_path")
+      c.basePath = str();
+    else if (k == "headers")
+      c.headers = stringDict(site, at, q + " headers=", v);
+    else if (k == "rename")
+      c.rename = stringDict(site, at, q + " rename=", v);
+    else if (k == "before") {
+      if (!isNone(v)) {
+        if (!isCallable(v))
+          site.fail(at, q + " before= must be callable (got " + typeOf(v) + ")");
+        c.before = std::make_shared<const FunctionRef>(functionRef(v));
+      }
+    } else if (k == "validate") {
+      std::string mode = llvm::StringRef(str()).trim().lower();
+      if (mode.empty())
+        mode = "off";
+      if (mode != "off" && mode != "request" && mode != "response" && mode != "strict")
+        site.fail(at, q + " validate=" + quote(str()) +
+                          ": expected one of off, request, response, strict");
+      c.validate = mode;
+    } else if (k == "timeout") {
+      c.timeoutNs = durationArg(
+          site, v, at, q + " timeout=" + (v.as<star::String>() ? quote(str()) : std::string()));
+    }
+  }
+
+  // The contract: openapi= or descriptors=, else the target's spec=.
+  Loc contractAt = site.loc();
+  if (!c.openapi.empty() && !c.descriptors.empty())
+    site.fail(q + ": pass either openapi= or descriptors=, not both");
+  std::string inherited;
+  if (c.openapi.empty() && c.descriptors.empty()) {
+    const std::string &spec = ref->iface.spec;
+    if (spec.empty())
+      site.fail(q +
+                ": no contract; pass openapi=\"…\" or descriptors=\"…\", or declare it once "
+                "on the interface: interface(" +
+                quote(ref->iface.name) + ", " + quote(ref->iface.protocol) + ", " +
+                std::to_string(ref->iface.port) + ", spec=\"./contract\")");
+    std::string ext = llvm::StringRef(spec).rsplit('.').second.lower();
+    inherited = " (inherited from interface(spec=))";
+    if (ext == "yaml" || ext == "yml" || ext == "json")
+      c.openapi = spec;
+    else if (ext == "pb" || ext == "desc" || ext == "protoset")
+      c.descriptors = spec;
+    else
+      site.fail(
+          q + ": cannot tell what kind of contract " + quote(spec) +
+          " is from its extension; pass openapi= or descriptors= explicitly (.yaml/.yml/.json "
+          "→ OpenAPI, .pb/.desc → descriptor set)");
+  } else {
+    contractAt = site.at(site.keywordValue(c.openapi.empty() ? "descriptors" : "openapi"));
+  }
+  if (!c.openapi.empty()) {
+    if (!c.grpcService.empty())
+      site.fail(site.at(site.keywordValue("grpc_service")),
+                q + ": grpc_service= applies to descriptors=, not openapi=");
+    c.contract =
+        readOpenApi(site, contractAt, q + " openapi" + inherited + ": ", c.openapi, c.rename);
+    for (const ContractOperation &op : c.contract->operations)
+      for (const auto &[n, what] : kAttributes)
+        if (op.name == n)
+          site.fail(contractAt, q + ": operation " + quote(op.name) +
+                                    " shadows the built-in client attribute " + quote(n) + " (" +
+                                    std::string(what) + "); fix: rename={\"" + op.contractName +
+                                    "\": \"<other_name>\"}");
+  } else {
+    // Read (and kept for bundles) like the reference; fbc has no
+    // protobuf descriptor reader or gRPC client: the run says so.
+    readDataFile(site, contractAt, q + " descriptors" + inherited + ": ", c.descriptors);
+    HostNeed n;
+    n.feature = HostFeature::Unbuilt;
+    n.subject = "client " + quote(c.name);
+    n.what = "gRPC clients (descriptors=) need an HTTP/2 client with gRPC framing and a "
+             "protobuf descriptor reader, which fbc does not have yet";
+    n.loc = c.loc;
+    c.needs.push_back(std::move(n));
+  }
+  cv->freeze();
+  b.clients.push_back(cv);
+  return Value::object(cv);
+}
+
+} // namespace fbc::ir::builtins

@@ -1,0 +1,32 @@
+// The value client() returns (type "client"): .name, .target (the
+// interface_ref), .contract (the contract's identity), .operations (the
+// method names, sorted), .call(name, params=, body=, headers=, timeout=),
+// and one method per operation. The methods and call() are body-time: they
+// forward to the BodyRuntime's callStep() with the client as receiver
+// (runtime/client_call.cpp runs them).
+#pragma once
+
+#include "ir/builtins/values.h"
+#include "ir/contract.h"
+
+namespace fbc::ir::builtins {
+
+class ClientValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "client";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+  star::Value attr(star::Thread &t, std::string_view name) override;
+  void attrNames(std::vector<std::string> &out) const override;
+
+  Client data;
+  Interface target; // the target interface, for .target
+  bool targetContainer = false;
+};
+
+// The client attributes that are not operations (an operation may not be
+// named like one): name target contract operations call.
+bool isClientAttribute(std::string_view name);
+
+} // namespace fbc::ir::builtins

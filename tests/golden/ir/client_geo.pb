@@ -1,0 +1,3 @@
+
+
+geo.proto
