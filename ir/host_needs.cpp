@@ -16,17 +16,27 @@ HostNeed gvisor(std::string_view builtin, std::string_view what) {
   return n;
 }
 
+HostNeed unbuilt(std::string_view builtin, std::string_view what) {
+  HostNeed n = gvisor(builtin, what);
+  n.feature = HostFeature::Unbuilt;
+  return n;
+}
+
 // Sorted by name. The packet layer, partitions and file watches act in the
-// reference's packet gateway and container sandbox, which run under gVisor.
-const std::array<std::pair<std::string_view, HostNeed>, 16> &callNeeds() {
-  static const std::array<std::pair<std::string_view, HostNeed>, 16> table = [] {
+// reference's packet gateway and container sandbox, which run under gVisor;
+// duplicate() needs a Kafka or NATS proxy, which fbc does not have.
+const std::array<std::pair<std::string_view, HostNeed>, 17> &callNeeds() {
+  static const std::array<std::pair<std::string_view, HostNeed>, 17> table = [] {
     constexpr std::string_view packet = "packet faults need the gVisor runtime";
     constexpr std::string_view shaper = "link shapers need the gVisor runtime";
     constexpr std::string_view partition = "network partitions need the gVisor runtime";
     constexpr std::string_view watch =
         "file watches need container services under the gVisor runtime";
-    std::array<std::pair<std::string_view, HostNeed>, 16> t = {{
+    std::array<std::pair<std::string_view, HostNeed>, 17> t = {{
         {"bandwidth", gvisor("bandwidth", shaper)},
+        {"duplicate", unbuilt("duplicate", "duplicating Kafka and NATS messages needs a proxy "
+                                           "that speaks those protocols, which fbc does not "
+                                           "have (it relays them as TCP)")},
         {"mtu", gvisor("mtu", shaper)},
         {"packet_corrupt", gvisor("packet_corrupt", packet)},
         {"packet_delay", gvisor("packet_delay", packet)},

@@ -65,6 +65,8 @@ const char *proxyActionName(ProxyAction a) {
     return "delay";
   case ProxyAction::Drop:
     return "drop";
+  case ProxyAction::Duplicate:
+    return "duplicate";
   }
   return "error";
 }
@@ -75,7 +77,9 @@ std::string ProxyRule::matchers() const {
                       {"path", &path},
                       {"query", &query},
                       {"command", &command},
-                      {"key", &key}})
+                      {"key", &key},
+                      {"topic", &topic},
+                      {"subject", &subject}})
     if (!v->empty())
       out.append(out.empty() ? "" : ", ").append(k).append("=").append(quote(*v));
   return out;
@@ -122,11 +126,11 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
   };
   // http2 is relayed as plain TCP (the proxy has no HTTP/2 codec): it
   // takes neither HTTP matchers nor replies.
-  static const Matcher kMatchers[] = {{"method", &ProxyRule::method, "http"},
-                                      {"path", &ProxyRule::path, "http"},
-                                      {"query", &ProxyRule::query, "postgres"},
-                                      {"command", &ProxyRule::command, "redis"},
-                                      {"key", &ProxyRule::key, "redis"}};
+  static const Matcher kMatchers[] = {
+      {"method", &ProxyRule::method, "http"},   {"path", &ProxyRule::path, "http"},
+      {"query", &ProxyRule::query, "postgres"}, {"command", &ProxyRule::command, "redis"},
+      {"key", &ProxyRule::key, "redis"},        {"topic", &ProxyRule::topic, "kafka"},
+      {"subject", &ProxyRule::subject, "nats"}};
   auto speaks = [&](std::string_view list) {
     size_t at = 0;
     while (at <= list.size()) {
@@ -142,6 +146,9 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
       return std::string(m.name) + "= matches " +
              std::string(m.protocols.substr(0, m.protocols.find(' '))) + " traffic, not " +
              std::string(protocol);
+  if (r.action == ProxyAction::Duplicate && !speaks("kafka nats"))
+    return "duplicate() re-delivers Kafka and NATS messages; " + std::string(protocol) +
+           " traffic has none";
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
   if (replies && !speaks("http redis postgres"))
     return std::string(proxyActionName(r.action)) +

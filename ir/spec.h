@@ -213,12 +213,17 @@ struct FaultRule {
 // of it (docs/run.md "Protocol faults"): response(), error(), delay(delay=),
 // drop(). The matchers that apply depend on the interface's protocol:
 // http method/path, redis command/key, postgres query; "" matches anything.
-enum class ProxyAction { Respond, Error, Delay, Drop };
-const char *proxyActionName(ProxyAction a); // "response", "error", "delay", "drop"
+// Duplicate: duplicate(topic=|subject=) re-delivers Kafka / NATS messages;
+// fbc has no proxy for those protocols, so a test with one is a cannot-run
+// row (ir/host_needs.cpp), never run without it.
+enum class ProxyAction { Respond, Error, Delay, Drop, Duplicate };
+// "response", "error", "delay", "drop", "duplicate"
+const char *proxyActionName(ProxyAction a);
 
 struct ProxyRule {
   ProxyAction action = ProxyAction::Error;
   std::string method, path, query, command, key; // matchers
+  std::string topic, subject;                    // duplicate(): Kafka topic, NATS subject
   int64_t status = 0;  // response()/error() status=<int> (0: the protocol's default)
   std::string code;    // error(status="57P01"): a SQLSTATE given as a string
   std::string message; // error(message=)

@@ -75,6 +75,9 @@ public:
       for (const ir::PacketRule &r : a->packetRules)
         if (const ir::HostNeed *n = ir::callNeed(r.builtin))
           need(*n, r.loc);
+      for (const ir::ProxyRule &r : a->proxyRules)
+        if (const ir::HostNeed *n = ir::callNeed(ir::proxyActionName(r.action)))
+          need(*n, r.loc);
       for (const ir::FaultRule &r : a->rules) {
         if (const ir::Op *op = svc->findOp(r.keyword))
           for (const std::string &sc : op->syscalls)

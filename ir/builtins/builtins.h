@@ -30,6 +30,7 @@ FBC_SPEC_BUILTIN(allowFn);
 FBC_SPEC_BUILTIN(responseFn); // proxy rules
 FBC_SPEC_BUILTIN(errorFn);
 FBC_SPEC_BUILTIN(dropFn);
+FBC_SPEC_BUILTIN(duplicateFn);
 // assumption.cpp
 FBC_SPEC_BUILTIN(faultAssumptionFn);
 // scenarios.cpp

@@ -153,15 +153,19 @@ constexpr std::string_view kProxyKeywords[] = {
     "mode", "path",    "per",   "probability", "query", "reset",     "status",
 };
 
-// response(), error(), delay(delay=), drop(): keyword arguments only.
+constexpr std::string_view kDuplicateKeywords[] = {"label",       "max_fires", "mode",
+                                                   "probability", "subject",   "topic"};
+
+// response(), error(), delay(delay=), drop(), duplicate(): keyword arguments only.
 Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const star::Args &args) {
   const char *fn = proxyActionName(action);
   std::string p = std::string(fn) + "(): ";
   if (!args.positional.empty())
     site.fail(site.at(site.positional(0)),
               p + "takes keyword arguments only" +
-                  (action == ProxyAction::Delay
-                       ? ""
+                  (action == ProxyAction::Delay ? ""
+                   : action == ProxyAction::Duplicate
+                       ? ", e.g. duplicate(topic=\"orders\")"
                        : ", e.g. " + std::string(fn) + "(path=\"/orders*\", status=503)"));
   auto *value = t.heap.make<ProxyRuleValue>();
   ProxyRule &r = value->data;
@@ -181,10 +185,16 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
       return action == ProxyAction::Drop;
     if (k == "per")
       return action == ProxyAction::Drop || action == ProxyAction::Delay;
+    // duplicate(topic=|subject=, probability=): Kafka / NATS only.
+    if (action == ProxyAction::Duplicate || k == "topic" || k == "subject")
+      return action == ProxyAction::Duplicate && (k == "topic" || k == "subject");
     return k == "method" || k == "path" || k == "query" || k == "command" || k == "key";
   };
   Fault knobs;
-  parseRuleKwargs(site, fn, args, knobs, kProxyKeywords, [&](std::string_view k, Value v) {
+  llvm::ArrayRef<std::string_view> valid = kProxyKeywords;
+  if (action == ProxyAction::Duplicate)
+    valid = kDuplicateKeywords;
+  parseRuleKwargs(site, fn, args, knobs, valid, [&](std::string_view k, Value v) {
     if (!allowed(k))
       return false;
     Loc at = site.at(site.keywordValue(k));
@@ -220,6 +230,8 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
        : k == "query"   ? r.query
        : k == "command" ? r.command
        : k == "key"     ? r.key
+       : k == "topic"   ? r.topic
+       : k == "subject" ? r.subject
        : k == "message" ? r.message
                         : r.body) = text;
       r.hasBody = r.hasBody || k == "body";
@@ -228,6 +240,8 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
   });
   if (action == ProxyAction::Delay && !haveDelay)
     site.fail("delay() requires delay= or a positional duration argument");
+  if (action == ProxyAction::Duplicate && !r.topic.empty() && !r.subject.empty())
+    site.fail(p + "topic= (Kafka) and subject= (NATS) are alternatives: give one");
   r.probability = knobs.probability;
   r.maxFires = knobs.maxFires;
   r.mode = knobs.mode;
@@ -245,6 +259,11 @@ Value responseFn(star::Thread &t, Value, const star::Args &args) {
 Value errorFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   return proxyRule(t, site, ProxyAction::Error, args);
+}
+
+Value duplicateFn(star::Thread &t, Value, const star::Args &args) {
+  CallSite site(t, SpecBuilder::of(t).callSites);
+  return proxyRule(t, site, ProxyAction::Duplicate, args);
 }
 
 Value dropFn(star::Thread &t, Value, const star::Args &args) {

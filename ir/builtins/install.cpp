@@ -31,6 +31,7 @@ constexpr Entry kLoadTime[] = {
     {"deny", denyFn},
     {"determinism", determinismFn},
     {"drop", dropFn},
+    {"duplicate", duplicateFn},
     {"duration", durationFn},
     {"dynamic", dynamicFn},
     {"error", errorFn},
@@ -104,9 +105,7 @@ struct Unsupported {
   const char *name;
   const char *what;
 };
-constexpr const char *kProxy = "Kafka and NATS proxy faults";
 constexpr Unsupported kUnsupported[] = {
-    {"duplicate", kProxy},
     {"kafka_ready", "Kafka healthchecks"},
     {"tls_cert", "TLS interfaces"},
 };

@@ -89,6 +89,14 @@ TEST(FbcRunMock, ClientContractSpec) {
   checkGolden("client_contract", spec.normalized(normalizeJson(j.out, spec)), ".json");
 }
 
+// duplicate() needs a Kafka / NATS proxy fbc does not have: the tests that
+// can reach one (an assumption's rules=, a fault() in the body) are one
+// error row each; the other test runs.
+TEST(FbcRunMock, DuplicateIsACannotRunRow) {
+  MockSpec spec("duplicate_kafka");
+  runWithGolden(spec, 2);
+}
+
 TEST(FbcRunMock, KafkaAndMongoMocksAreExactErrorRows) {
   MockSpec spec("unsupported_mocks");
   runWithGolden(spec, 2);
