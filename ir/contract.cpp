@@ -92,201 +92,60 @@ std::string canonicalName(std::string_view raw) {
 
 namespace {
 
-void synthesize(const Contract &c, const Schema &in, int depth, JsonWriter &w);
-
-// Writes compact JSON text as a value of `w` (an example kept as JSON).
-void rawValue(JsonWriter &w, const std::string &json);
-
-} // namespace
-
-std::string synthesizeJson(const Contract &c, const Schema &s, int depth) {
-  std::string out;
-  {
-    JsonWriter w(out, 0);
-    synthesize(c, s, depth, w);
-  }
-  return out;
-}
-
-namespace {
-
-void synthesize(const Contract &c, const Schema &in, int depth, JsonWriter &w) {
+// Compact JSON, spliced from text: examples are JSON already.
+void synthesize(const Contract &c, const Schema &in, int depth, std::string &out) {
   const Schema *s = c.resolve(in);
   if (!s || depth > 16) {
-    w.beginObject().endObject();
+    out += "{}";
     return;
   }
-  if (!s->defaultJson.empty())
-    return rawValue(w, s->defaultJson);
-  if (!s->exampleJson.empty())
-    return rawValue(w, s->exampleJson);
-  if (!s->enumJson.empty())
-    return rawValue(w, s->enumJson.front());
-  if (s->type == "string") {
-    w.value("");
+  if (!s->defaultJson.empty() || !s->exampleJson.empty() || !s->enumJson.empty()) {
+    out += !s->defaultJson.empty()   ? s->defaultJson
+           : !s->exampleJson.empty() ? s->exampleJson
+                                     : s->enumJson.front();
+  } else if (s->type == "string") {
+    out += "\"\"";
   } else if (s->type == "integer" || s->type == "number") {
-    w.value(int64_t(0));
+    out += "0";
   } else if (s->type == "boolean") {
-    w.value(false);
+    out += "false";
   } else if (s->type == "array") {
-    w.beginArray();
+    out += "[";
     if (s->items)
-      synthesize(c, *s->items, depth + 1, w);
-    w.endArray();
+      synthesize(c, *s->items, depth + 1, out);
+    out += "]";
   } else if (s->type == "object" || !s->properties.empty()) {
     std::vector<const std::pair<std::string, std::shared_ptr<Schema>> *> props;
     for (const auto &p : s->properties)
       props.push_back(&p);
     std::sort(props.begin(), props.end(), [](auto *a, auto *b) { return a->first < b->first; });
-    w.beginObject();
+    out += "{";
     for (const auto *p : props) {
-      w.key(p->first);
-      synthesize(c, *p->second, depth + 1, w);
+      if (out.back() != '{')
+        out += ",";
+      writeJsonString(out, p->first);
+      out += ":";
+      synthesize(c, *p->second, depth + 1, out);
     }
-    w.endObject();
+    out += "}";
   } else if (!s->allOf.empty()) {
-    synthesize(c, *s->allOf.front(), depth + 1, w);
+    synthesize(c, *s->allOf.front(), depth + 1, out);
   } else if (!s->anyOf.empty() || !s->oneOf.empty()) {
-    synthesize(c, *(s->anyOf.empty() ? s->oneOf : s->anyOf).front(), depth + 1, w);
+    synthesize(c, *(s->anyOf.empty() ? s->oneOf : s->anyOf).front(), depth + 1, out);
   } else {
-    w.beginObject().endObject();
+    out += "{}";
   }
 }
 
-// JsonWriter has no raw-value call; re-emit the example token by token.
-class RawJson {
-public:
-  RawJson(JsonWriter &w, const std::string &s) : w_(w), s_(s) {}
-  // The text of a JSON string token.
-  static std::string decodeString(const std::string &json) {
-    std::string unused;
-    JsonWriter w(unused, 0);
-    RawJson r(w, json);
-    return r.string();
-  }
-  void value() {
-    skip();
-    if (i_ >= s_.size())
-      return void(w_.null());
-    char c = s_[i_];
-    if (c == '{') {
-      ++i_;
-      w_.beginObject();
-      for (skip(); i_ < s_.size() && s_[i_] != '}'; skip()) {
-        if (s_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        w_.key(string());
-        skip();
-        ++i_; // ':'
-        value();
-      }
-      ++i_;
-      w_.endObject();
-    } else if (c == '[') {
-      ++i_;
-      w_.beginArray();
-      for (skip(); i_ < s_.size() && s_[i_] != ']'; skip()) {
-        if (s_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        value();
-      }
-      ++i_;
-      w_.endArray();
-    } else if (c == '"') {
-      w_.value(string());
-    } else if (s_.compare(i_, 4, "null") == 0) {
-      i_ += 4;
-      w_.null();
-    } else if (s_.compare(i_, 4, "true") == 0) {
-      i_ += 4;
-      w_.value(true);
-    } else if (s_.compare(i_, 5, "false") == 0) {
-      i_ += 5;
-      w_.value(false);
-    } else {
-      size_t j = i_;
-      bool integral = true;
-      while (j < s_.size() &&
-             std::string_view("+-0123456789.eE").find(s_[j]) != std::string_view::npos) {
-        integral &= s_[j] != '.' && s_[j] != 'e' && s_[j] != 'E';
-        ++j;
-      }
-      std::string num = s_.substr(i_, j - i_);
-      i_ = j;
-      if (integral)
-        w_.value(static_cast<int64_t>(std::strtoll(num.c_str(), nullptr, 10)));
-      else
-        w_.value(std::strtod(num.c_str(), nullptr));
-    }
-  }
+} // namespace
 
-private:
-  void skip() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_])))
-      ++i_;
-  }
-  // A JSON string at i_ (escapes decoded; \u kept as UTF-8 for the BMP).
-  std::string string() {
-    std::string out;
-    ++i_; // '"'
-    while (i_ < s_.size() && s_[i_] != '"') {
-      char c = s_[i_++];
-      if (c != '\\' || i_ >= s_.size()) {
-        out += c;
-        continue;
-      }
-      char e = s_[i_++];
-      switch (e) {
-      case 'n':
-        out += '\n';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'u': {
-        unsigned cp = static_cast<unsigned>(std::strtoul(s_.substr(i_, 4).c_str(), nullptr, 16));
-        i_ += 4;
-        if (cp < 0x80) {
-          out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-          out += static_cast<char>(0xC0 | (cp >> 6));
-          out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-          out += static_cast<char>(0xE0 | (cp >> 12));
-          out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-          out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-        break;
-      }
-      default:
-        out += e;
-      }
-    }
-    ++i_; // '"'
-    return out;
-  }
-
-  JsonWriter &w_;
-  const std::string &s_;
-  size_t i_ = 0;
-};
-
-void rawValue(JsonWriter &w, const std::string &json) {
-  RawJson(w, json).value();
+std::string synthesizeJson(const Contract &c, const Schema &s, int depth) {
+  std::string out;
+  synthesize(c, s, depth, out);
+  return out;
 }
+
+namespace {
 
 // The primary response: 200, 201, 202, 203, 204, default, any 2XX, the first.
 const ContractResponse *primaryResponse(const ContractOperation &op) {
@@ -345,9 +204,6 @@ std::optional<ContractExample> contractExample(const Contract &c, const Contract
                         "schema-based values)";
     return std::nullopt;
   }
-  // A non-JSON media type serves a string example as it is.
-  if (m->contentType.find("json") == std::string::npos && json.size() >= 2 && json[0] == '"')
-    json = RawJson::decodeString(json);
   out.body = std::move(json);
   return out;
 }

@@ -49,9 +49,11 @@ struct ContractResponse {
   std::string status;
   struct Media {
     std::string contentType;
-    std::shared_ptr<Schema> schema;              // null: none declared
-    std::string exampleJson;                     // the first example, "" if none
-    std::map<std::string, std::string> examples; // examples: name -> value JSON
+    std::shared_ptr<Schema> schema; // null: none declared
+    // As served: JSON, but a string example of a non-JSON media type is
+    // its text.
+    std::string exampleJson;                     // example:, "" if none
+    std::map<std::string, std::string> examples; // examples: name -> value
   };
   std::vector<Media> content; // sorted by content type
 };

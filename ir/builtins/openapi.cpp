@@ -159,11 +159,16 @@ public:
       std::string at = where + ".content." + type;
       if (Value s = field(media, "schema"))
         m.schema = schema(s, at + ".schema");
+      // A text media type serves a string example as it is.
+      bool asText = type.find("json") == std::string::npos;
+      auto served = [&](Value x, const std::string &where) {
+        return asText && x.as<star::String>() ? text(x) : json(x, where);
+      };
       if (Value x = field(media, "example"))
-        m.exampleJson = json(x, at + ".example");
+        m.exampleJson = served(x, at + ".example");
       for (auto &[name, ex] : entries(field(media, "examples")))
         if (Value x = field(ex, "value"))
-          m.examples[name] = json(x, at + ".examples." + name);
+          m.examples[name] = served(x, at + ".examples." + name);
       out.push_back(std::move(m));
     }
     std::sort(out.begin(), out.end(),

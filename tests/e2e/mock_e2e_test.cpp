@@ -38,6 +38,15 @@ struct MockSpec : Spec {
   }
 };
 
+// The JSON report of `test` alone, against mock_golden/<spec>.json.
+void traceGolden(const MockSpec &spec, const char *test) {
+  FbcRun j =
+      runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test", test},
+             spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  checkGolden(spec.name, spec.normalized(normalizeJson(j.out, spec)), ".json");
+}
+
 TEST(FbcRunMock, HttpMockRoutesDynamicAndBehindAService) {
   MockSpec spec("http_mock");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
@@ -45,11 +54,7 @@ TEST(FbcRunMock, HttpMockRoutesDynamicAndBehindAService) {
   checkGolden("http_mock", spec.normalized(normalize(r.out, spec)));
   // The trace of one test, whole: the mock's lifecycle and its requests
   // (interface, method, path, route, status, sizes) between the steps.
-  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
-                     "test_dynamic_route"},
-                    spec.dir.path());
-  EXPECT_EQ(j.exit, 0) << j.out << j.err;
-  checkGolden("http_mock", spec.normalized(normalizeJson(j.out, spec)), ".json");
+  traceGolden(spec, "test_dynamic_route");
 }
 
 TEST(FbcRunMock, RedisMockIsARealSeededRedisServer) {
@@ -82,11 +87,7 @@ TEST(FbcRunMock, RedisStepKeywordForm) {
 TEST(FbcRunMock, ClientContractSpec) {
   MockSpec spec("client_contract");
   runWithGolden(spec, 2);
-  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
-                     "test_contract_violation_is_visible"},
-                    spec.dir.path());
-  EXPECT_EQ(j.exit, 0) << j.out << j.err;
-  checkGolden("client_contract", spec.normalized(normalizeJson(j.out, spec)), ".json");
+  traceGolden(spec, "test_contract_violation_is_visible");
 }
 
 // duplicate() needs a Kafka / NATS proxy fbc does not have: the tests that

@@ -38,7 +38,7 @@ TEST(Contract, SynthesizesFromTheSchema) {
   example->exampleJson = R"("a\"b")";
   EXPECT_EQ(synthesizeJson(c, *example), R"("a\"b")");
   auto withDefault = typed("object");
-  withDefault->defaultJson = R"({"n": [1, 2.5, null, true]})";
+  withDefault->defaultJson = R"({"n":[1,2.5,null,true]})"; // spliced as read
   EXPECT_EQ(synthesizeJson(c, *withDefault), R"({"n":[1,2.5,null,true]})");
   auto recursive = std::make_shared<Schema>();
   recursive->ref = "Node";
