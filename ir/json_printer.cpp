@@ -455,6 +455,19 @@ private:
       w_.field("protocol", i.protocol);
       w_.field("port", i.port);
       optionalString("spec", i.spec);
+      if (i.tls) {
+        const TlsCert &c = *i.tls;
+        w_.key("tls");
+        w_.beginObject();
+        for (auto [k, v] : {std::pair{"proxy_cert", &c.proxyCert},
+                            {"proxy_key", &c.proxyKey},
+                            {"client_cert", &c.clientCert},
+                            {"client_key", &c.clientKey},
+                            {"ca", &c.ca}})
+          optionalString(k, *v);
+        w_.field("insecure", c.insecure);
+        w_.endObject();
+      }
       loc("loc", i.loc);
       w_.endObject();
     }

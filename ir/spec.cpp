@@ -39,6 +39,8 @@ const char *healthcheckKindName(HealthcheckKind k) {
     return "redis";
   case HealthcheckKind::Postgres:
     return "postgres";
+  case HealthcheckKind::Kafka:
+    return "kafka";
   }
   return "tcp";
 }

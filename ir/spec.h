@@ -51,22 +51,32 @@ struct FunctionRef {
 
 // ------------------------------------------------------------- topology
 
+// interface(tls=tls_cert(...)): the TLS material a fault proxy in front of
+// the interface would use (paths as written, relative to the spec's folder).
+struct TlsCert {
+  std::string proxyCert, proxyKey, clientCert, clientKey, ca;
+  bool insecure = false;
+  Loc loc;
+};
+
 struct Interface {
   std::string name;
   std::string protocol; // not validated: it selects a protocol plugin later
   int64_t port = 0;
   std::string spec; // interface(spec=...), "" if absent
   Loc loc;
+  std::shared_ptr<const TlsCert> tls; // interface(tls=), null if absent
 };
 
-enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres };
+enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres, Kafka };
 const char *healthcheckKindName(HealthcheckKind k);
 
 struct Healthcheck {
   HealthcheckKind kind = HealthcheckKind::Tcp;
   std::string target;    // "tcp://localhost:5432", "http://...", "ready://",
-                         // "redis://localhost:6379", "postgres://localhost:5432"
-  int64_t timeoutNs = 0; // always > 0 (defaults: tcp/http 10s, ready 30s)
+                         // "redis://localhost:6379", "postgres://localhost:5432",
+                         // "kafka://localhost:9092"
+  int64_t timeoutNs = 0; // always > 0 (defaults: tcp/http 10s, ready 30s, kafka 120s)
   Loc loc;
 };
 

@@ -93,6 +93,21 @@ std::string fault(const Fault &f) {
   return out;
 }
 
+// tls_cert(...) as written, its set fields only: "tls_cert(ca=\"ca.pem\")".
+std::string tlsText(const TlsCert &c) {
+  std::string out;
+  for (auto [k, v] : {std::pair{"proxy_cert", &c.proxyCert},
+                      {"proxy_key", &c.proxyKey},
+                      {"client_cert", &c.clientCert},
+                      {"client_key", &c.clientKey},
+                      {"ca", &c.ca}})
+    if (!v->empty())
+      out += std::string(out.empty() ? "" : ", ") + k + "=" + quote(*v);
+  if (c.insecure)
+    out += std::string(out.empty() ? "" : ", ") + "insecure=True";
+  return "tls_cert(" + out + ")";
+}
+
 class TextPrinter {
 public:
   explicit TextPrinter(llvm::raw_ostream &os) : os_(os) {}
@@ -178,6 +193,8 @@ private:
           "interface " + name(i.name) + " " + name(i.protocol) + " " + std::to_string(i.port);
       if (!i.spec.empty())
         text += " spec=" + quote(i.spec);
+      if (i.tls)
+        text += " tls=" + tlsText(*i.tls);
       line(text + at(i.loc));
     }
     if (const auto &h = s.healthcheck)

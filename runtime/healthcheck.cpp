@@ -1,5 +1,6 @@
 #include "runtime/healthcheck.h"
 
+#include "runtime/kafka_probe.h"
 #include "runtime/redis_step.h"
 #include "runtime/tcp_dial.h"
 #include "runtime/trace.h"
@@ -43,6 +44,12 @@ Healthcheck Healthcheck::redis(std::string host, uint16_t port, int64_t timeoutM
   return h;
 }
 
+Healthcheck Healthcheck::kafka(std::string host, uint16_t port, int64_t timeoutMs) {
+  Healthcheck h = tcp(std::move(host), port, timeoutMs);
+  h.kind = Kind::Kafka;
+  return h;
+}
+
 Healthcheck Healthcheck::postgres(PgConnParams conn, int64_t timeoutMs) {
   Healthcheck h;
   h.kind = Kind::Postgres;
@@ -63,6 +70,8 @@ std::string Healthcheck::describe() const {
     return "redis " + host + ":" + std::to_string(port);
   case Kind::Postgres:
     return "postgres " + pg.host + ":" + std::to_string(pg.port);
+  case Kind::Kafka:
+    return "kafka " + host + ":" + std::to_string(port);
   }
   return "";
 }
@@ -146,6 +155,9 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       break;
     case Healthcheck::Kind::Postgres:
       ok = probePostgres(hc.pg, probeTimeout, lastError);
+      break;
+    case Healthcheck::Kind::Kafka:
+      ok = probeKafka(hc.host, hc.port, probeTimeout, lastError);
       break;
     }
     if (ok)

@@ -1,7 +1,8 @@
 // Readiness probes, polled by the thread that starts a service while the
 // event loop keeps answering its syscalls: tcp (a connect succeeds), http
 // (a GET answers 2xx, over libcurl), redis (PING answers PONG, not
-// -LOADING) and postgres (libpq's ping: the server accepts connections).
+// -LOADING), postgres (libpq's ping: the server accepts connections) and
+// kafka (a Metadata request names a broker and a controller).
 #pragma once
 
 #include "runtime/postgres_step.h"
@@ -13,10 +14,10 @@
 namespace fbc::rt {
 
 struct Healthcheck {
-  enum class Kind { None, Tcp, Http, Redis, Postgres };
+  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka };
   Kind kind = Kind::None;
-  std::string host = "127.0.0.1"; // tcp, redis
-  uint16_t port = 0;              // tcp, redis
+  std::string host = "127.0.0.1"; // tcp, redis, kafka
+  uint16_t port = 0;              // tcp, redis, kafka
   PgConnParams pg;                // postgres
   std::string url;                // http: "http://127.0.0.1:8080/health"
   int64_t timeoutMs = 10000;
@@ -26,8 +27,9 @@ struct Healthcheck {
   static Healthcheck http(std::string url, int64_t timeoutMs = 10000);
   static Healthcheck redis(std::string host, uint16_t port, int64_t timeoutMs = 10000);
   static Healthcheck postgres(PgConnParams conn, int64_t timeoutMs = 10000);
+  static Healthcheck kafka(std::string host, uint16_t port, int64_t timeoutMs);
   // "tcp 127.0.0.1:8080", "http http://...", "redis 127.0.0.1:6379",
-  // "postgres 127.0.0.1:5432"
+  // "postgres 127.0.0.1:5432", "kafka 127.0.0.1:9092"
   std::string describe() const;
 };
 

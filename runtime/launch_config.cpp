@@ -100,6 +100,10 @@ Healthcheck healthOf(const ir::Service &s) {
   case ir::HealthcheckKind::Http:
     h = Healthcheck::http(loopback(hc.target), ms);
     break;
+  case ir::HealthcheckKind::Kafka:
+    if (splitHostPort(target, host, port))
+      h = Healthcheck::kafka(host, port, ms);
+    break;
   case ir::HealthcheckKind::Ready:
     if (const ir::Interface *i = defaultInterface(s)) {
       if (i->protocol == "http" || i->protocol == "http2")
@@ -108,6 +112,8 @@ Healthcheck healthOf(const ir::Service &s) {
         h = Healthcheck::redis("127.0.0.1", static_cast<uint16_t>(i->port), ms);
       else if (i->protocol == "postgres")
         h = Healthcheck::postgres(pgConnParams(s, i->port), ms);
+      else if (i->protocol == "kafka")
+        h = Healthcheck::kafka("127.0.0.1", static_cast<uint16_t>(i->port), ms);
       else
         h = Healthcheck::tcp("127.0.0.1", static_cast<uint16_t>(i->port), ms);
     }

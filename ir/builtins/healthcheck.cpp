@@ -1,10 +1,11 @@
 // tcp(addr, timeout=), http(url, timeout=), redis(addr, timeout=),
-// postgres(addr, timeout=) and ready(timeout=): the healthchecks a service
-// waits for after it starts.
+// postgres(addr, timeout=), kafka_ready(addr, timeout=) and
+// ready(timeout=): the healthchecks a service waits for after it starts.
 #include "frontend/eval/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/surface.h"
 #include "ir/duration.h"
 
 namespace fbc::ir::builtins {
@@ -15,6 +16,7 @@ namespace {
 
 constexpr int64_t kDefaultTimeout = 10 * kSecond;
 constexpr int64_t kReadyTimeout = 30 * kSecond;
+constexpr int64_t kKafkaTimeout = 120 * kSecond; // a broker takes long to elect its controller
 
 // Reads timeout= (the only keyword of every healthcheck).
 void parseTimeout(const CallSite &site, const star::Args &args, std::string_view fn,
@@ -28,7 +30,8 @@ void parseTimeout(const CallSite &site, const star::Args &args, std::string_view
   }
 }
 
-Value addressCheck(star::Thread &t, const star::Args &args, const char *fn, HealthcheckKind kind) {
+Value addressCheck(star::Thread &t, const star::Args &args, const char *fn, HealthcheckKind kind,
+                   int64_t defaultTimeout = kDefaultTimeout) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   if (args.positional.size() != 1)
     site.fail(std::string(fn) + ": got " + std::to_string(args.positional.size()) +
@@ -41,14 +44,15 @@ Value addressCheck(star::Thread &t, const star::Args &args, const char *fn, Heal
   Healthcheck &h = hc->data;
   h.kind = kind;
   h.loc = site.loc();
-  h.timeoutNs = kDefaultTimeout;
+  h.timeoutNs = defaultTimeout;
   std::string a(addr->view());
   if (a.empty())
     site.fail(site.at(site.positional(0)), std::string(fn) + "() address must not be empty");
+  std::string scheme = kind == HealthcheckKind::Kafka ? "kafka" : fn;
   if (kind == HealthcheckKind::Http)
     h.target = a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0 ? a : "http://" + a;
   else
-    h.target = a.rfind(std::string(fn) + "://", 0) == 0 ? a : std::string(fn) + "://" + a;
+    h.target = a.rfind(scheme + "://", 0) == 0 ? a : scheme + "://" + a;
   parseTimeout(site, args, fn, h);
   return Value::object(hc);
 }
@@ -69,6 +73,10 @@ Value redisFn(star::Thread &t, Value, const star::Args &args) {
 
 Value postgresFn(star::Thread &t, Value, const star::Args &args) {
   return addressCheck(t, args, "postgres", HealthcheckKind::Postgres);
+}
+
+Value kafkaReadyFn(star::Thread &t, Value, const star::Args &args) {
+  return addressCheck(t, args, "kafka_ready", HealthcheckKind::Kafka, kKafkaTimeout);
 }
 
 Value readyFn(star::Thread &t, Value, const star::Args &args) {

@@ -53,6 +53,7 @@ constexpr Entry kLoadTime[] = {
     {"jwt_jwks", jwtJwksFn},
     {"jwt_keypair", jwtKeypairFn},
     {"jwt_sign", jwtSignFn},
+    {"kafka_ready", kafkaReadyFn},
     {"load_file", loadFileFn},
     {"load_json", loadJsonFn},
     {"load_yaml", loadYamlFn},
@@ -83,6 +84,7 @@ constexpr Entry kLoadTime[] = {
     {"tcp", tcpFn},
     {"test", testFn},
     {"text_response", textResponseFn},
+    {"tls_cert", tlsCertFn},
 };
 
 // The reference's builtins that act on running services or on the running
@@ -96,18 +98,6 @@ constexpr const char *kBodyTime[] = {
     "nondet",          "parallel",        "partition",         "partition_start", "partition_stop",
     "sleep",           "trace",           "trace_start",       "trace_stop",     "watch",
     "watch_start",     "watch_stop",
-};
-
-// The reference's builtins beyond its syscall-level tier, which fbc does
-// not have yet: bound so a spec using them gets a clear error, not
-// "undefined". Sorted.
-struct Unsupported {
-  const char *name;
-  const char *what;
-};
-constexpr Unsupported kUnsupported[] = {
-    {"kafka_ready", "Kafka healthchecks"},
-    {"tls_cert", "TLS interfaces"},
 };
 
 std::vector<std::string_view> names(bool loadTime) {
@@ -129,9 +119,6 @@ void installSpecBuiltins(star::Interpreter &interp, SpecBuilder &builder) {
     interp.predeclared[e.name] = star::Value::object(interp.heap.make<star::Builtin>(e.name, e.fn));
   for (const char *n : kBodyTime)
     interp.predeclared[n] = star::Value::object(interp.heap.make<star::Builtin>(n, bodyOnlyFn));
-  for (const Unsupported &u : kUnsupported)
-    interp.predeclared[u.name] =
-        star::Value::object(interp.heap.make<UnsupportedValue>(u.name, u.what));
   interp.predeclared["struct"] = star::makeStructBuiltin();
   installTemporal(interp); // match.event / any / all / never
   // observe.stdout / observe.stderr: a namespace, as in the reference.

@@ -11,6 +11,7 @@
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/data_files.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/builtins/surface.h"
 #include "ir/quote.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -30,6 +31,13 @@ namespace fbc::ir::builtins {
 
 using star::Value;
 
+std::string errnoText(int err) {
+  std::string s = std::strerror(err);
+  if (!s.empty())
+    s[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[0])));
+  return s;
+}
+
 namespace {
 
 // The reference's cap: large enough for SQL dumps and descriptor sets.
@@ -38,13 +46,6 @@ constexpr uint64_t kMaxBytes = 50ull * 1024 * 1024;
 // values is refused: without aliases a document never has more values than
 // bytes, and a "billion laughs" file is small on disk and huge expanded.
 constexpr uint64_t kMinYamlValueCap = 1'000'000;
-
-std::string errnoText(int err) {
-  std::string s = std::strerror(err);
-  if (!s.empty())
-    s[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[0])));
-  return s;
-}
 
 // The one path argument (positional or path=), as Go's UnpackArgs checks it.
 std::string pathArg(const CallSite &site, const star::Args &args, const char *fn) {

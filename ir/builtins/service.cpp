@@ -325,8 +325,8 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
         continue;
       auto *hc = valueAs<HealthcheckValue>(v);
       if (!hc)
-        site.fail(at, "service() healthcheck must be a tcp(), http(), redis(), postgres() or "
-                      "ready() value, got " +
+        site.fail(at, "service() healthcheck must be a tcp(), http(), redis(), postgres(), "
+                      "kafka_ready() or ready() value, got " +
                           typeOf(v));
       s.healthcheck = hc->data;
     } else if (k == "env") {
@@ -447,9 +447,14 @@ Value interfaceFn(star::Thread &t, Value, const star::Args &args) {
       want(spec, 3, "spec", "string");
     i.spec = std::string(s->view());
   }
-  if (tls && !isNone(tls))
-    site.fail(site.at(site.param(4, "tls")),
-              "interface(" + i.name + "): tls= must be a tls_cert(...) value, got " + typeOf(tls));
+  if (tls && !isNone(tls)) {
+    auto *cert = valueAs<TlsCertValue>(tls);
+    if (!cert)
+      site.fail(site.at(site.param(4, "tls")), "interface(" + i.name +
+                                                   "): tls= must be a tls_cert(...) value, got " +
+                                                   typeOf(tls));
+    i.tls = cert->data;
+  }
   return Value::object(iface);
 }
 

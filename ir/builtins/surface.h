@@ -9,6 +9,7 @@
 #include "ir/builtins/values.h"
 #include "ir/gateway_calls.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,15 +29,34 @@ FBC_SURFACE_BUILTIN(packetReorderFn);
 FBC_SURFACE_BUILTIN(packetDuplicateFn);
 FBC_SURFACE_BUILTIN(packetCorruptFn);
 FBC_SURFACE_BUILTIN(packetWindowFn);
+
+// tls.cpp
+FBC_SURFACE_BUILTIN(tlsCertFn);
+// healthcheck.cpp
+FBC_SURFACE_BUILTIN(kafkaReadyFn);
 #undef FBC_SURFACE_BUILTIN
 
 // An argument of a gateway builtin (ir/gateway_calls.h) as its checks see
 // a value: a service, a string, an int, a list, a callable (packet.cpp).
 ir::GatewayArg gatewayArgOf(star::Value v, std::string name);
 
+// loaders.cpp: strerror(err) as Go prints it ("no such file or directory").
+std::string errnoText(int err);
+
 // faults.cpp: probability=, max_fires=, mode= of a packet rule, checked as
 // on deny()/delay() (its other keywords are the caller's).
 void checkFanoutKwargs(const CallSite &site, std::string_view fn, const star::Args &args);
+
+// tls_cert(...): shared by the interfaces that name it.
+class TlsCertValue final : public SpecValue {
+public:
+  static constexpr std::string_view kTypeName = "tls_cert";
+  static constexpr bool kNeedsDestroy = true;
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+
+  std::shared_ptr<const TlsCert> data;
+};
 
 // packet_drop(), packet_delay("200ms"), packet_window(size=0), ...
 class PacketRuleValue final : public SpecValue {

@@ -294,23 +294,4 @@ void ObserveSourceValue::repr(star::Printer &p) const {
   p.write("<observe " + data.stream + ">");
 }
 
-void UnsupportedValue::repr(star::Printer &p) const {
-  p.write("<built-in function ");
-  p.write(name_);
-  p.write('>');
-}
-
-void UnsupportedValue::fail(star::Thread &t, std::string_view use) const {
-  t.fail(std::string(use) + " is not supported by fbc yet (" + what_ + ")");
-}
-
-Value UnsupportedValue::call(star::Thread &t, const star::Args &) {
-  star::BuiltinFrame frame(t, name_);
-  fail(t, std::string(name_) + "()");
-}
-
-Value UnsupportedValue::attr(star::Thread &t, std::string_view name) {
-  fail(t, std::string(name_) + "." + std::string(name));
-}
-
 } // namespace fbc::ir::builtins

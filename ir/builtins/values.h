@@ -163,25 +163,6 @@ public:
   ObserveSource data;
 };
 
-class UnsupportedValue final : public SpecValue {
-public:
-  static constexpr std::string_view kTypeName = "builtin_function_or_method";
-  static constexpr bool kNeedsDestroy = false;
-  std::string_view typeName() const override { return kTypeName; }
-  void repr(star::Printer &p) const override;
-  bool callable() const override { return true; }
-  star::Value call(star::Thread &t, const star::Args &args) override;
-  star::Value attr(star::Thread &t, std::string_view name) override;
-  std::string_view name() const override { return name_; }
-
-  explicit UnsupportedValue(const char *name, const char *what) : name_(name), what_(what) {}
-
-private:
-  [[noreturn]] void fail(star::Thread &t, std::string_view use) const;
-  const char *name_;
-  const char *what_; // "protocol-level faults", ...
-};
-
 // Bound step methods (svc.iface.get, ...): they exist so that test bodies
 // resolve, and fail when called at load time.
 star::Value stepMethod(star::Thread &t, star::Value receiver, std::string_view method);

@@ -151,8 +151,17 @@ TEST(CannotRun, GvisorRuntimeWithoutRunsc) {
   checkGolden(spec.name, normalize(r.out, spec));
 }
 
+TEST(CannotRun, ProtocolFaultOnTlsInterface) {
+  Spec spec("cannot_run_tls");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_plain (")) << r.out;
+  checkGolden(spec.name, normalize(r.out, spec));
+}
+
 TEST(CannotRun, PlanNeverRefuses) {
-  for (const char *name : {"cannot_run_container", "cannot_run_packet", "cannot_run_gvisor"}) {
+  for (const char *name :
+       {"cannot_run_container", "cannot_run_packet", "cannot_run_gvisor", "cannot_run_tls"}) {
     Spec spec(name);
     FbcRun r = runFbc({"plan", spec.path}, spec.dir.path());
     EXPECT_EQ(r.exit, 0) << name << r.out << r.err;

@@ -13,7 +13,7 @@ protected:
     Service db;
     db.name = "db";
     db.binary = "/bin/db";
-    db.interfaces.push_back({"main", "tcp", 5432, "", at(2)});
+    db.interfaces.push_back({"main", "tcp", 5432, "", at(2), {}});
     db.loc = at(1);
     Service api;
     api.name = "api";
@@ -91,7 +91,7 @@ TEST_F(VerifierTest, ServicesOutOfOrder) {
 TEST_F(VerifierTest, DuplicateServiceAndInterface) {
   spec_.services[1].name = "db";
   spec_.services[1].dependsOn.clear();
-  spec_.services[0].interfaces.push_back({"main", "tcp", 70000, "", at(8)});
+  spec_.services[0].interfaces.push_back({"main", "tcp", 70000, "", at(8), {}});
   EXPECT_EQ(errors(), (Messages{
                           "8: service \"db\": duplicate interface \"main\"",
                           "8: service \"db\": interface \"main\" port 70000 is out of range "

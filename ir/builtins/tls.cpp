@@ -1,0 +1,126 @@
+// tls_cert(proxy_cert=, proxy_key=, client_cert=, client_key=, ca=,
+// insecure=): TLS material for interface(tls=), with the reference's checks
+// at load: the pairs, ca against insecure=True, each named file exists
+// (relative to the spec's folder) and the CA file holds a PEM certificate.
+// fbc's proxy does not terminate TLS: a test whose fault proxy would stand
+// in front of a TLS interface is an error row (backend/leaf_lower.cpp).
+#include "frontend/eval/objects.h"
+#include "frontend/eval/printer.h"
+#include "ir/builtins/arg_util.h"
+#include "ir/builtins/spec_builder.h"
+#include "ir/builtins/surface.h"
+#include "ir/quote.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/Path.h>
+
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace fbc::ir::builtins {
+
+using star::Value;
+
+namespace {
+
+// What the reference checks of the files at load, with its messages.
+void checkFiles(const CallSite &site, const std::string &specDir, const TlsCert &c) {
+  for (auto [field, path] : {std::pair{"proxy_cert", &c.proxyCert},
+                             {"proxy_key", &c.proxyKey},
+                             {"client_cert", &c.clientCert},
+                             {"client_key", &c.clientKey},
+                             {"ca", &c.ca}}) {
+    if (path->empty())
+      continue;
+    std::string resolved = *path;
+    if (!llvm::sys::path::is_absolute(resolved) && !specDir.empty()) {
+      llvm::SmallString<256> joined(specDir);
+      llvm::sys::path::append(joined, resolved);
+      resolved = std::string(joined.str());
+    }
+    std::string prefix = std::string("tls_cert: ") + field + " file " + quote(*path) + ": ";
+    struct stat st;
+    if (::stat(resolved.c_str(), &st) != 0)
+      site.fail(prefix + "stat " + resolved + ": " + errnoText(errno));
+    if (std::string_view(field) != "ca")
+      continue;
+    std::ifstream in(resolved, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    // A certificate block, as AppendCertsFromPEM needs one to add.
+    std::string s = text.str();
+    size_t begin = s.find("-----BEGIN CERTIFICATE-----");
+    if (begin == std::string::npos ||
+        s.find("-----END CERTIFICATE-----", begin) == std::string::npos)
+      site.fail("tls_cert: ca file " + quote(*path) + ": no PEM certificates found");
+  }
+}
+
+} // namespace
+
+void TlsCertValue::repr(star::Printer &p) const {
+  p.write("<tls_cert");
+  if (!data->proxyCert.empty())
+    p.write(" proxy_cert=" + data->proxyCert);
+  if (!data->clientCert.empty())
+    p.write(" client_cert=" + data->clientCert);
+  if (!data->ca.empty())
+    p.write(" ca=" + data->ca);
+  if (data->insecure)
+    p.write(" insecure");
+  p.write('>');
+}
+
+Value tlsCertFn(star::Thread &t, Value, const star::Args &args) {
+  SpecBuilder &b = SpecBuilder::of(t);
+  CallSite site(t, b.callSites);
+  if (!args.positional.empty())
+    site.fail(site.at(site.positional(0)), "tls_cert: positional args not supported; use kwargs");
+  auto cert = std::make_shared<TlsCert>();
+  cert->loc = site.loc();
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    Loc at = site.at(site.keywordValue(k));
+    std::string *field = k == "proxy_cert"    ? &cert->proxyCert
+                         : k == "proxy_key"   ? &cert->proxyKey
+                         : k == "client_cert" ? &cert->clientCert
+                         : k == "client_key"  ? &cert->clientKey
+                         : k == "ca"          ? &cert->ca
+                                              : nullptr;
+    if (field) {
+      // fbc is stricter than the reference, which reads a non-string as "".
+      auto *s = kw.value.as<star::String>();
+      if (!s)
+        site.fail(at, "tls_cert: " + std::string(k) + " must be a string (a path), got " +
+                          typeOf(kw.value));
+      *field = std::string(s->view());
+    } else if (k == "insecure") {
+      auto *v = kw.value.as<star::Bool>();
+      if (!v)
+        site.fail(at, "tls_cert: insecure must be a bool");
+      cert->insecure = v->value;
+    } else {
+      // The reference ignores an unknown keyword; a typo would drop a file.
+      failUnknownKeyword(
+          site, "tls_cert():", k,
+          {"proxy_cert", "proxy_key", "client_cert", "client_key", "ca", "insecure"});
+    }
+  }
+  if (cert->proxyCert.empty() != cert->proxyKey.empty())
+    site.fail("tls_cert: proxy_cert and proxy_key must both be set or both omitted (got cert=" +
+              quote(cert->proxyCert) + " key=" + quote(cert->proxyKey) + ")");
+  if (cert->clientCert.empty() != cert->clientKey.empty())
+    site.fail("tls_cert: client_cert and client_key must both be set or both omitted (got cert=" +
+              quote(cert->clientCert) + " key=" + quote(cert->clientKey) + ")");
+  if (cert->insecure && !cert->ca.empty())
+    site.fail("tls_cert: ca and insecure=True are mutually exclusive (insecure skips CA "
+              "verification entirely)");
+  checkFiles(site, b.specDir, *cert);
+  auto *v = t.heap.make<TlsCertValue>();
+  v->data = std::move(cert);
+  return Value::object(v);
+}
+
+} // namespace fbc::ir::builtins
