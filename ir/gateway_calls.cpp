@@ -89,6 +89,17 @@ Error runArg(const Call &c, size_t i) {
   return c.at(i, c.fnText() + "() run= must be a callable, got " + typeOf(a));
 }
 
+// partition()/watch() need run= (`needsRun` says why); their _start()
+// forms hold the window open and refuse it.
+Error runWindow(const Call &c, bool hasRun, const std::string &scoped, const char *needsRun) {
+  if (c.fn == scoped && !hasRun)
+    return c.whole(needsRun);
+  if (c.fn == scoped + "_start" && hasRun)
+    return c.at(*c.keyword("run"),
+                scoped + "_start() does not take run=; use " + scoped + "() for a scoped window");
+  return std::nullopt;
+}
+
 Error partitionCall(const Call &c) {
   if (c.positional.size() != 2)
     return c.whole(c.fnText() + "() takes exactly two service arguments");
@@ -120,12 +131,10 @@ Error partitionCall(const Call &c) {
                          "; valid: direction, run");
     }
   }
-  if (c.fn == "partition" && !hasRun)
-    return c.whole("partition() requires run= with a callback; use "
-                   "partition_start()/partition_stop() to hold a partition across steps");
-  if (c.fn == "partition_start" && hasRun)
-    return c.at(*c.keyword("run"),
-                "partition_start() does not take run=; use partition() for a scoped window");
+  if (Error e = runWindow(c, hasRun, "partition",
+                          "partition() requires run= with a callback; use "
+                          "partition_start()/partition_stop() to hold a partition across steps"))
+    return e;
   if (!stop && a.kind == Kind::Service && b.kind == Kind::Service && a.str == b.str)
     return c.whole("partition(): cannot partition " + quote(a.str) + " from itself");
   return std::nullopt;
@@ -197,13 +206,9 @@ Error watchCall(const Call &c) {
     if (e)
       return e;
   }
-  if (c.fn == "watch" && !hasRun)
-    return c.whole("watch() requires run= with a callback; use watch_start()/watch_stop() "
-                   "for imperative control");
-  if (c.fn == "watch_start" && hasRun)
-    return c.at(*c.keyword("run"),
-                "watch_start() does not take run=; use watch() for a scoped window");
-  return std::nullopt;
+  return runWindow(c, hasRun, "watch",
+                   "watch() requires run= with a callback; use watch_start()/watch_stop() for "
+                   "imperative control");
 }
 
 // A link rate as tc writes it: a positive number and a unit.
