@@ -1,6 +1,8 @@
 // The host-need table: see host_needs.h.
 #include "ir/host_needs.h"
 
+#include "ir/quote.h"
+
 #include <algorithm>
 #include <array>
 
@@ -77,6 +79,22 @@ const HostNeed *callNeed(std::string_view builtin) {
   auto it = std::lower_bound(t.begin(), t.end(), builtin,
                              [](const auto &e, std::string_view n) { return e.first < n; });
   return it != t.end() && it->first == builtin ? &it->second : nullptr;
+}
+
+std::optional<HostNeed> proxyRuleNeed(const ProxyRule &r, const std::string &service,
+                                      const Interface &iface) {
+  std::string gap = proxyRuleGap(r, iface.protocol);
+  if (gap.empty())
+    return std::nullopt;
+  HostNeed n;
+  n.feature = HostFeature::Unbuilt;
+  n.subject = "interface " + quote(service + "." + iface.name);
+  // One reason per interface, whichever of its rules the test installs.
+  n.what = iface.protocol + " rules that match or answer its messages need a proxy that speaks " +
+           iface.protocol + ", which fbc does not have (it relays " + iface.protocol +
+           " as TCP; a plain delay() or drop() of the stream runs)";
+  n.loc = r.loc;
+  return n;
 }
 
 std::string hostNeedReason(const HostNeed &n, std::string_view why) {

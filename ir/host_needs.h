@@ -7,6 +7,7 @@
 
 #include "ir/spec.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,13 @@ const char *hostFeatureName(HostFeature f);
 // partition(), watch(), ...): its need as the scan records it; null for
 // any other name.
 const HostNeed *callNeed(std::string_view builtin);
+
+// A proxy rule on interface `iface` of service `service` that fbc's proxy
+// cannot enforce (proxyRuleGap(): a Kafka topic, a MongoDB collection, a
+// gRPC status), as the need the row names: `interface "bus.main": kafka
+// rules that match or answer its messages need a proxy that speaks kafka, ...`.
+std::optional<HostNeed> proxyRuleNeed(const ProxyRule &r, const std::string &service,
+                                      const Interface &iface);
 
 // The row's reason: `service "pg": container services need a container
 // runtime (docker or podman not found)`; `why` is the machine's answer ("":

@@ -81,7 +81,9 @@ std::string ProxyRule::matchers() const {
                       {"command", &command},
                       {"key", &key},
                       {"topic", &topic},
-                      {"subject", &subject}})
+                      {"subject", &subject},
+                      {"op", &op},
+                      {"collection", &collection}})
     if (!v->empty())
       out.append(out.empty() ? "" : ", ").append(k).append("=").append(quote(*v));
   return out;
@@ -128,11 +130,15 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
   };
   // http2 is relayed as plain TCP (the proxy has no HTTP/2 codec): it
   // takes neither HTTP matchers nor replies.
-  static const Matcher kMatchers[] = {
-      {"method", &ProxyRule::method, "http"},   {"path", &ProxyRule::path, "http"},
-      {"query", &ProxyRule::query, "postgres"}, {"command", &ProxyRule::command, "redis"},
-      {"key", &ProxyRule::key, "redis"},        {"topic", &ProxyRule::topic, "kafka"},
-      {"subject", &ProxyRule::subject, "nats"}};
+  static const Matcher kMatchers[] = {{"method", &ProxyRule::method, "http grpc"},
+                                      {"path", &ProxyRule::path, "http"},
+                                      {"query", &ProxyRule::query, "postgres"},
+                                      {"command", &ProxyRule::command, "redis"},
+                                      {"key", &ProxyRule::key, "redis"},
+                                      {"topic", &ProxyRule::topic, "kafka nats amqp"},
+                                      {"subject", &ProxyRule::subject, "nats"},
+                                      {"op", &ProxyRule::op, "mongodb"},
+                                      {"collection", &ProxyRule::collection, "mongodb"}};
   auto speaks = [&](std::string_view list) {
     size_t at = 0;
     while (at <= list.size()) {
@@ -152,7 +158,11 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
     return "duplicate() re-delivers Kafka and NATS messages; " + std::string(protocol) +
            " traffic has none";
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
-  if (replies && !speaks("http redis postgres"))
+  if (r.status > 0 && r.status < 100 && !speaks("grpc"))
+    return "status=" + std::to_string(r.status) + " is a gRPC status code; " +
+           std::string(protocol) + " traffic takes an HTTP status (100-599)";
+  // The reference answers these itself; fbc cannot yet (proxyRuleGap()).
+  if (replies && !speaks("http redis postgres grpc kafka nats amqp mongodb"))
     return std::string(proxyActionName(r.action)) +
            "() needs a protocol the proxy can answer in "
            "(http, redis, postgres); " +
@@ -160,6 +170,25 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
   if (r.perConnection && replies)
     return "per=\"connection\" applies to delay() and drop() only";
   return "";
+}
+
+std::string proxyRuleGap(const ProxyRule &r, std::string_view protocol) {
+  static constexpr std::string_view kUnproxied[] = {"amqp", "grpc", "kafka", "mongodb", "nats"};
+  if (r.action == ProxyAction::Duplicate)
+    return ""; // its own call need (ir/host_needs.cpp)
+  bool unproxied = false;
+  for (std::string_view p : kUnproxied)
+    unproxied = unproxied || p == protocol;
+  if (!unproxied)
+    return "";
+  bool matches = !r.method.empty() || !r.topic.empty() || !r.subject.empty() || !r.op.empty() ||
+                 !r.collection.empty();
+  bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
+  if (!matches && !replies)
+    return ""; // delay() / drop() of the raw stream: the TCP relay does that
+  return std::string(proxyActionName(r.action)) + "(" + r.matchers() + ") on " +
+         std::string(protocol) + " traffic needs a proxy that speaks " + std::string(protocol) +
+         ", which fbc does not have (it relays it as TCP)";
 }
 
 const char *faultModeName(FaultMode m) {

@@ -233,8 +233,12 @@ const char *proxyActionName(ProxyAction a);
 struct ProxyRule {
   ProxyAction action = ProxyAction::Error;
   std::string method, path, query, command, key; // matchers
-  std::string topic, subject;                    // duplicate(): Kafka topic, NATS subject
-  int64_t status = 0;  // response()/error() status=<int> (0: the protocol's default)
+  // Kafka / AMQP / NATS topic, NATS subject, MongoDB op and collection:
+  // accepted as the reference's matchers, but fbc's proxy relays those
+  // protocols as TCP, so a rule that needs them is a cannot-run row
+  // (proxyRuleGap()).
+  std::string topic, subject, op, collection;
+  int64_t status = 0;  // response()/error() status=<int> (0: the protocol's default; 0-16 on gRPC)
   std::string code;    // error(status="57P01"): a SQLSTATE given as a string
   std::string message; // error(message=)
   std::string body;    // response(body=)
@@ -259,6 +263,11 @@ struct ProxyRule {
 // can): a matcher of another protocol (path= on redis), or a reply
 // (response()/error()) on a protocol the proxy only relays (tcp).
 std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol);
+// Why fbc's proxy cannot enforce rule `r` on `protocol` traffic although the
+// reference can (a Kafka topic, a MongoDB collection, a gRPC status: fbc
+// relays those protocols as TCP), or "" when it can. A test that needs such
+// a rule is a cannot-run row, never run without it.
+std::string proxyRuleGap(const ProxyRule &r, std::string_view protocol);
 
 // A packet-layer rule: packet_drop(), packet_delay("200ms"), ... (the
 // reference's gVisor packet gateway). Planned and shown; running one needs

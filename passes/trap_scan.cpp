@@ -5,8 +5,8 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/program.h"
 #include "frontend/syntax/walk.h"
-#include "ir/composed_assumptions.h"
 #include "ir/builtins/surface.h"
+#include "ir/composed_assumptions.h"
 #include "ir/host_needs.h"
 #include "ir/syscalls.h"
 #include "passes/fault_calls.h"
@@ -75,9 +75,14 @@ public:
       for (const ir::PacketRule &r : a->packetRules)
         if (const ir::HostNeed *n = ir::callNeed(r.builtin))
           need(*n, r.loc);
-      for (const ir::ProxyRule &r : a->proxyRules)
+      const ir::Interface *iface = svc->findInterface(a->target.interface);
+      for (const ir::ProxyRule &r : a->proxyRules) {
         if (const ir::HostNeed *n = ir::callNeed(ir::proxyActionName(r.action)))
           need(*n, r.loc);
+        if (iface)
+          if (std::optional<ir::HostNeed> n = ir::proxyRuleNeed(r, svc->name, *iface))
+            need(*n, r.loc);
+      }
       for (const ir::FaultRule &r : a->rules) {
         if (const ir::Op *op = svc->findOp(r.keyword))
           for (const std::string &sc : op->syscalls)

@@ -121,6 +121,11 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
   for (const ir::ProxyRule &r : rules) {
     if (std::string why = ir::proxyRuleMismatch(r, ep.protocol); !why.empty())
       t.fail(std::string(who) + "(" + name + ", ...): " + why);
+    // A rule the reference enforces and fbc's proxy cannot (a Kafka topic, a
+    // MongoDB collection): the test stops saying so, as a plan-time need
+    // would have, rather than run without it.
+    if (std::string gap = ir::proxyRuleGap(r, ep.protocol); !gap.empty())
+      t.fail(std::string(who) + "(" + name + ", ...): " + gap);
     ProxyRuleSpec s;
     s.interface = *index;
     s.rule = r;

@@ -149,8 +149,9 @@ star::String *onePositional(const CallSite &site, const char *fn, const star::Ar
 }
 
 constexpr std::string_view kProxyKeywords[] = {
-    "body", "command", "delay", "key",         "label", "max_fires", "message", "method",
-    "mode", "path",    "per",   "probability", "query", "reset",     "status",
+    "body",    "collection", "command", "delay",   "key",   "label", "max_fires",
+    "message", "method",     "mode",    "op",      "path",  "per",   "probability",
+    "query",   "reset",      "status",  "subject", "topic",
 };
 
 constexpr std::string_view kDuplicateKeywords[] = {"label",       "max_fires", "mode",
@@ -186,9 +187,10 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
     if (k == "per")
       return action == ProxyAction::Drop || action == ProxyAction::Delay;
     // duplicate(topic=|subject=, probability=): Kafka / NATS only.
-    if (action == ProxyAction::Duplicate || k == "topic" || k == "subject")
-      return action == ProxyAction::Duplicate && (k == "topic" || k == "subject");
-    return k == "method" || k == "path" || k == "query" || k == "command" || k == "key";
+    if (action == ProxyAction::Duplicate)
+      return k == "topic" || k == "subject";
+    return k == "method" || k == "path" || k == "query" || k == "command" || k == "key" ||
+           k == "topic" || k == "subject" || k == "op" || k == "collection";
   };
   Fault knobs;
   llvm::ArrayRef<std::string_view> valid = kProxyKeywords;
@@ -199,7 +201,9 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
       return false;
     Loc at = site.at(site.keywordValue(k));
     if (k == "status") {
-      if (v.isSmallInt() && v.smallInt() >= 100 && v.smallInt() <= 599)
+      // An HTTP status, or a gRPC status code (0-16) on a grpc interface.
+      if (v.isSmallInt() && ((v.smallInt() >= 100 && v.smallInt() <= 599) ||
+                             (v.smallInt() >= 0 && v.smallInt() <= 16)))
         r.status = v.smallInt();
       else if (auto *s = v.as<star::String>();
                s && action == ProxyAction::Error && s->view().size() == 5)
@@ -207,7 +211,7 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
       else
         site.fail(
             at,
-            p + "status= must be an HTTP status (100-599)" +
+            p + "status= must be an HTTP status (100-599), a gRPC code (0-16)" +
                 (action == ProxyAction::Error ? " or a 5-character SQLSTATE like \"57P01\"" : "") +
                 ", got " + star::repr(v));
     } else if (k == "delay") {
@@ -225,15 +229,17 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
       r.perConnection = per == "connection";
     } else {
       std::string text = stringKwarg(site, fn, k, v);
-      (k == "method"    ? r.method
-       : k == "path"    ? r.path
-       : k == "query"   ? r.query
-       : k == "command" ? r.command
-       : k == "key"     ? r.key
-       : k == "topic"   ? r.topic
-       : k == "subject" ? r.subject
-       : k == "message" ? r.message
-                        : r.body) = text;
+      (k == "method"       ? r.method
+       : k == "path"       ? r.path
+       : k == "query"      ? r.query
+       : k == "command"    ? r.command
+       : k == "key"        ? r.key
+       : k == "topic"      ? r.topic
+       : k == "subject"    ? r.subject
+       : k == "op"         ? r.op
+       : k == "collection" ? r.collection
+       : k == "message"    ? r.message
+                           : r.body) = text;
       r.hasBody = r.hasBody || k == "body";
     }
     return true;
