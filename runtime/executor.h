@@ -105,6 +105,16 @@ struct HaltSignal : std::exception {
   std::string reason; // "halt()" or "halt: <reason>"
 };
 
+// Thrown where a body reaches a part this machine cannot run that the plan
+// could not see (a partition() through a computed name, a recipe's Kafka
+// rule): the test is an error row with the cannot-run reason, as a need the
+// plan saw makes it, not a failure of the system under test.
+struct CannotRunSignal : std::exception {
+  explicit CannotRunSignal(std::string r) : reason(std::move(r)) {}
+  const char *what() const noexcept override { return reason.c_str(); }
+  std::string reason;
+};
+
 class Executor final : public ir::BodyRuntime {
 public:
   Executor(ir::LoadedSpec &loaded, RunConfig cfg);

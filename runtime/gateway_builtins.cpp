@@ -4,8 +4,9 @@
 // fbc does not drive. A test that reaches one is an error row before it
 // starts (ir/host_needs.h, runtime/host_check.h); a call the plan could not
 // see (through a computed name) checks its arguments as the plan does
-// (ir/gateway_calls.h) and then fails the test with the same reason, never
-// running as something weaker (a partition as a connect() deny).
+// (ir/gateway_calls.h) and then ends the test as an error row with the same
+// reason (CannotRunSignal), never running as something weaker (a partition
+// as a connect() deny).
 #include "runtime/executor.h"
 
 #include "frontend/eval/thread.h"
@@ -29,7 +30,9 @@ namespace {
 void Executor::refuseGatewayNeed(star::Thread &t, std::string_view builtin) {
   const ir::HostNeed *n = ir::callNeed(builtin);
   std::string why = n ? cannotRunReason(loaded_.spec(), {*n}) : "";
-  failAtCaller(t, why.empty() ? std::string(builtin) + "() is not run by fbc yet" : why);
+  ir::Loc loc = callerLoc(t);
+  why = why.empty() ? std::string(builtin) + "() is not run by fbc yet" : why;
+  throw CannotRunSignal(loc.valid() ? loc.str() + ": " + why : why);
 }
 
 void Executor::refusePacketRules(star::Thread &t, const star::Args &args) {

@@ -125,7 +125,7 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
     // MongoDB collection): the test stops saying so, as a plan-time need
     // would have, rather than run without it.
     if (std::string gap = ir::proxyRuleGap(r, ep.protocol); !gap.empty())
-      t.fail(std::string(who) + "(" + name + ", ...): " + gap);
+      throw CannotRunSignal(std::string(who) + "(" + name + ", ...): " + gap);
     ProxyRuleSpec s;
     s.interface = *index;
     s.rule = r;

@@ -283,6 +283,9 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
   } catch (const HaltSignal &h) {
     end.halted = true;
     end.error = h.reason;
+  } catch (const CannotRunSignal &c) {
+    end.internal = true;
+    end.error = c.reason;
   } catch (const star::EvalError &e) {
     end.failed = true;
     end.error = e.message();

@@ -112,8 +112,8 @@ TEST(CannotRun, PacketAndPartitionTestsErrorTheOthersRun) {
   Spec spec("cannot_run_packet");
   BareBin bin;
   std::string junit = spec.dir.file("junit.xml");
-  FbcRun r = runWithPath(bin.dir.path(),
-                         {"run", spec.path, "--seed", "1", "--junit", junit}, spec.dir.path());
+  FbcRun r = runWithPath(bin.dir.path(), {"run", spec.path, "--seed", "1", "--junit", junit},
+                         spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "--- PASS: test_a_runs (")) << r.out;
   EXPECT_TRUE(contains(r.out, "--- PASS: test_zz_runs_too (")) << r.out;
@@ -130,9 +130,9 @@ TEST(CannotRun, PacketAndPartitionTestsErrorTheOthersRun) {
                             "spec runs on runtime=&quot;default&quot;"))
       << xml;
 
-  FbcRun j = runWithPath(bin.dir.path(),
-                         {"run", spec.path, "--seed", "1", "--format=json", "--no-bundle"},
-                         spec.dir.path());
+  FbcRun j =
+      runWithPath(bin.dir.path(), {"run", spec.path, "--seed", "1", "--format=json", "--no-bundle"},
+                  spec.dir.path());
   EXPECT_EQ(j.exit, 2) << j.out << j.err;
   checkGolden(spec.name, normalizeJson(j.out, spec), ".json");
 }
@@ -156,6 +156,17 @@ TEST(CannotRun, ProtocolFaultOnTlsInterface) {
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "--- PASS: test_plain (")) << r.out;
+  checkGolden(spec.name, normalize(r.out, spec));
+}
+
+TEST(CannotRun, WhatOnlyTheBodyReachesIsAnErrorRowToo) {
+  Spec spec("cannot_run_recipes");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- PASS (fault_bypassed): test_stream_delay_runs (")) << r.out;
+  for (const char *name :
+       {"test_recipe_in_body", "test_partition_by_name", "test_recipe_in_assumption"})
+    EXPECT_TRUE(contains(r.out, std::string("--- ERROR: ") + name + " (")) << r.out;
   checkGolden(spec.name, normalize(r.out, spec));
 }
 
