@@ -20,9 +20,10 @@ namespace fbc::rt {
 
 namespace {
 
-[[noreturn]] void failAtCaller(star::Thread &t, const std::string &msg) {
+// `msg` after the spec position of the call, as a body error shows it.
+std::string atCaller(star::Thread &t, const std::string &msg) {
   ir::Loc loc = callerLoc(t);
-  t.fail(loc.valid() ? loc.str() + ": " + msg : msg);
+  return loc.valid() ? loc.str() + ": " + msg : msg;
 }
 
 } // namespace
@@ -30,9 +31,8 @@ namespace {
 void Executor::refuseGatewayNeed(star::Thread &t, std::string_view builtin) {
   const ir::HostNeed *n = ir::callNeed(builtin);
   std::string why = n ? cannotRunReason(loaded_.spec(), {*n}) : "";
-  ir::Loc loc = callerLoc(t);
-  why = why.empty() ? std::string(builtin) + "() is not run by fbc yet" : why;
-  throw CannotRunSignal(loc.valid() ? loc.str() + ": " + why : why);
+  throw CannotRunSignal(
+      atCaller(t, why.empty() ? std::string(builtin) + "() is not run by fbc yet" : why));
 }
 
 void Executor::refusePacketRules(star::Thread &t, const star::Args &args) {
@@ -49,7 +49,7 @@ star::Value Executor::gatewayBuiltin(star::Thread &t, std::string_view name,
   for (const star::Kwarg &kw : args.kwargs)
     in.push_back(ir::builtins::gatewayArgOf(kw.value, std::string(kw.name->view())));
   if (std::optional<ir::GatewayArgError> e = ir::gatewayArgError(name, in))
-    failAtCaller(t, e->message);
+    t.fail(atCaller(t, e->message));
   refuseGatewayNeed(t, name);
 }
 
