@@ -141,27 +141,36 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       return HealthResult::TimedOut;
     int64_t probeTimeout = left < 1000 ? left : 1000;
     bool ok = false;
+    std::string error;
+    int64_t probeStart = monotonicNs();
     switch (hc.kind) {
     case Healthcheck::Kind::None:
       return HealthResult::Ready;
     case Healthcheck::Kind::Tcp:
-      ok = probeTcp(hc.host, hc.port, probeTimeout, lastError);
+      ok = probeTcp(hc.host, hc.port, probeTimeout, error);
       break;
     case Healthcheck::Kind::Http:
-      ok = probeHttp(hc.url, probeTimeout, lastError);
+      ok = probeHttp(hc.url, probeTimeout, error);
       break;
     case Healthcheck::Kind::Redis:
-      ok = probeRedis(hc.host, hc.port, probeTimeout, lastError);
+      ok = probeRedis(hc.host, hc.port, probeTimeout, error);
       break;
     case Healthcheck::Kind::Postgres:
-      ok = probePostgres(hc.pg, probeTimeout, lastError);
+      ok = probePostgres(hc.pg, probeTimeout, error);
       break;
     case Healthcheck::Kind::Kafka:
-      ok = probeKafka(hc.host, hc.port, probeTimeout, lastError);
+      ok = probeKafka(hc.host, hc.port, probeTimeout, error);
       break;
     }
     if (ok)
       return HealthResult::Ready;
+    // A probe given only the rest of the wait that used it all up was cut
+    // short by fbc, not answered by the service: the reason names what the
+    // last whole probe saw (a refused connect, not the last millisecond's
+    // timeout).
+    bool cutShort = probeTimeout == left && monotonicNs() >= probeStart + probeTimeout * 1000000;
+    if (lastError.empty() || !cutShort)
+      lastError = std::move(error);
     int64_t waitedMs = (monotonicNs() - start) / 1000000;
     std::this_thread::sleep_for(
         std::chrono::milliseconds(std::clamp<int64_t>(waitedMs / 8, 1, hc.intervalMs)));

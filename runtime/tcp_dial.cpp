@@ -17,11 +17,14 @@ int waitFd(int fd, short events, int64_t deadlineNs, const std::function<bool()>
   for (;;) {
     if (cancelled && cancelled())
       return -1;
-    int64_t left = (deadlineNs - monotonicNs()) / 1000000;
-    if (left <= 0)
+    int64_t leftNs = deadlineNs - monotonicNs();
+    if (leftNs <= 0)
       return 0;
+    // Rounded up: a wait with under a millisecond left still polls once
+    // instead of calling a connect in flight timed out.
+    int64_t leftMs = (leftNs + 999999) / 1000000;
     pollfd p{fd, events, 0};
-    int rc = poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 50)));
+    int rc = poll(&p, 1, static_cast<int>(std::min<int64_t>(leftMs, 50)));
     if (rc > 0)
       return 1;
     if (rc < 0 && errno != EINTR)
