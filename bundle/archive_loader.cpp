@@ -12,14 +12,15 @@
 // (libarchive-dev, libarchive13).
 //
 // The library is a hard dependency of bundles, as it was when fbc linked it:
-// if it cannot be loaded, the first call prints why and exits with status 1.
+// if it or one of its functions is missing, the first call prints which and
+// exits with status 1.
+#include "frontend/support/lazy_library.h"
+
 #include <archive.h>
 #include <archive_entry.h>
-#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 
 // Every libarchive function fbc uses: X(return type, name, (parameters),
 // (arguments)).
@@ -79,30 +80,22 @@
 namespace {
 
 struct Archive {
-#define FBC_POINTER(ret, name, params, args) ret(*name) params = nullptr;
-  FBC_ARCHIVE_FUNCTIONS(FBC_POINTER)
-#undef FBC_POINTER
+  FBC_ARCHIVE_FUNCTIONS(FBC_LAZY_POINTER)
 };
 
-const Archive &lib() {
-  static Archive a;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void *handle = dlopen("libarchive.so.13", RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-      std::fprintf(stderr, "fbc: error: cannot load libarchive (bundles need it): %s\n", dlerror());
-      std::exit(1);
-    }
-#define FBC_BIND(ret, name, params, args)                                                          \
-  a.name = reinterpret_cast<ret(*) params>(dlsym(handle, #name));                                  \
-  if (!a.name) {                                                                                   \
-    std::fprintf(stderr, "fbc: error: libarchive.so.13 has no %s\n", #name);                       \
-    std::exit(1);                                                                                  \
+Archive fns;
+fbc::support::LazyLibrary lib("libarchive.so.13", "libarchive13");
+
+void bindAll(fbc::support::LazyLibrary &l) {
+  FBC_ARCHIVE_FUNCTIONS(FBC_LAZY_BIND)
+}
+
+const Archive &functions() {
+  if (!lib.load(bindAll)) {
+    std::fprintf(stderr, "fbc: error: bundles need libarchive: %s\n", lib.error().c_str());
+    std::exit(1);
   }
-    FBC_ARCHIVE_FUNCTIONS(FBC_BIND)
-#undef FBC_BIND
-  });
-  return a;
+  return fns;
 }
 
 } // namespace
@@ -110,7 +103,7 @@ const Archive &lib() {
 extern "C" {
 #define FBC_FORWARD(ret, name, params, args)                                                       \
   ret name params {                                                                                \
-    return lib().name args;                                                                        \
+    return functions().name args;                                                                  \
   }
 FBC_ARCHIVE_FUNCTIONS(FBC_FORWARD)
 #undef FBC_FORWARD

@@ -9,14 +9,14 @@
 // 1,000-service spec: 78 -> 72 MB peak RSS). fbc links -ldl instead of
 // -lcurl; the headers and libcurl.so.4 come from the same Debian packages.
 //
-// If the library cannot be loaded, curl_global_init() fails and
-// curl_easy_init() returns null, which the callers report as an error of
-// the step or healthcheck.
+// If the library cannot be loaded, curl_global_init() fails, curl_easy_init()
+// returns null and curl_easy_strerror() says why (support::LazyLibrary's
+// line), which the callers report as an error of the step or healthcheck.
+#include "frontend/support/lazy_library.h"
+
 #include <curl/curl.h>
-#include <dlfcn.h>
 
 #include <cstdarg>
-#include <mutex>
 
 namespace {
 
@@ -30,31 +30,27 @@ struct Curl {
   const char *(*easyStrerror)(CURLcode);
   curl_slist *(*slistAppend)(curl_slist *, const char *);
   void (*slistFreeAll)(curl_slist *);
-  bool ok = false;
 };
 
-template <class F> bool bind(void *lib, const char *name, F &fn) {
-  fn = reinterpret_cast<F>(dlsym(lib, name));
-  return fn != nullptr;
+Curl fns;
+fbc::support::LazyLibrary lib("libcurl.so.4", "libcurl4");
+
+void bindAll(fbc::support::LazyLibrary &l) {
+  l.bind("curl_global_init", fns.globalInit);
+  l.bind("curl_easy_init", fns.easyInit);
+  l.bind("curl_easy_setopt", fns.easySetopt);
+  l.bind("curl_easy_perform", fns.easyPerform);
+  l.bind("curl_easy_getinfo", fns.easyGetinfo);
+  l.bind("curl_easy_cleanup", fns.easyCleanup);
+  l.bind("curl_easy_strerror", fns.easyStrerror);
+  l.bind("curl_slist_append", fns.slistAppend);
+  l.bind("curl_slist_free_all", fns.slistFreeAll);
 }
 
-const Curl &curl() {
-  static Curl c;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-      return;
-    c.ok = bind(lib, "curl_global_init", c.globalInit) && bind(lib, "curl_easy_init", c.easyInit) &&
-           bind(lib, "curl_easy_setopt", c.easySetopt) &&
-           bind(lib, "curl_easy_perform", c.easyPerform) &&
-           bind(lib, "curl_easy_getinfo", c.easyGetinfo) &&
-           bind(lib, "curl_easy_cleanup", c.easyCleanup) &&
-           bind(lib, "curl_easy_strerror", c.easyStrerror) &&
-           bind(lib, "curl_slist_append", c.slistAppend) &&
-           bind(lib, "curl_slist_free_all", c.slistFreeAll);
-  });
-  return c;
+// Whether fns is bound: false when the library or one of its functions is
+// missing (lib.error() says which).
+bool loaded() {
+  return lib.load(bindAll);
 }
 
 } // namespace
@@ -62,12 +58,15 @@ const Curl &curl() {
 extern "C" {
 
 CURLcode curl_global_init(long flags) {
-  return curl().ok ? curl().globalInit(flags) : CURLE_FAILED_INIT;
+  return loaded() ? fns.globalInit(flags) : CURLE_FAILED_INIT;
 }
 
 CURL *curl_easy_init() {
-  return curl().ok ? curl().easyInit() : nullptr;
+  return loaded() ? fns.easyInit() : nullptr;
 }
+
+// setopt, perform, getinfo and cleanup take a handle, which only a loaded
+// library gives: they call fns unchecked.
 
 // The third argument's type follows from the option's number (curl.h's
 // CURLOPTTYPE_* ranges): long, object pointer, function pointer, curl_off_t,
@@ -77,45 +76,45 @@ CURLcode curl_easy_setopt(CURL *h, CURLoption option, ...) {
   va_start(ap, option);
   CURLcode rc;
   if (option < CURLOPTTYPE_OBJECTPOINT)
-    rc = curl().easySetopt(h, option, va_arg(ap, long));
+    rc = fns.easySetopt(h, option, va_arg(ap, long));
   else if (option < CURLOPTTYPE_OFF_T)
-    rc = curl().easySetopt(h, option, va_arg(ap, void *)); // objects and functions
+    rc = fns.easySetopt(h, option, va_arg(ap, void *)); // objects and functions
   else if (option < CURLOPTTYPE_BLOB)
-    rc = curl().easySetopt(h, option, va_arg(ap, curl_off_t));
+    rc = fns.easySetopt(h, option, va_arg(ap, curl_off_t));
   else
-    rc = curl().easySetopt(h, option, va_arg(ap, void *));
+    rc = fns.easySetopt(h, option, va_arg(ap, void *));
   va_end(ap);
   return rc;
 }
 
 CURLcode curl_easy_perform(CURL *h) {
-  return curl().easyPerform(h);
+  return fns.easyPerform(h);
 }
 
 // Every CURLINFO_* result is returned through one pointer.
 CURLcode curl_easy_getinfo(CURL *h, CURLINFO info, ...) {
   va_list ap;
   va_start(ap, info);
-  CURLcode rc = curl().easyGetinfo(h, info, va_arg(ap, void *));
+  CURLcode rc = fns.easyGetinfo(h, info, va_arg(ap, void *));
   va_end(ap);
   return rc;
 }
 
 void curl_easy_cleanup(CURL *h) {
-  curl().easyCleanup(h);
+  fns.easyCleanup(h);
 }
 
 const char *curl_easy_strerror(CURLcode rc) {
-  return curl().ok ? curl().easyStrerror(rc) : "libcurl.so.4 could not be loaded";
+  return loaded() ? fns.easyStrerror(rc) : lib.error().c_str();
 }
 
 curl_slist *curl_slist_append(curl_slist *list, const char *s) {
-  return curl().ok ? curl().slistAppend(list, s) : nullptr;
+  return loaded() ? fns.slistAppend(list, s) : nullptr;
 }
 
 void curl_slist_free_all(curl_slist *list) {
-  if (curl().ok)
-    curl().slistFreeAll(list);
+  if (loaded())
+    fns.slistFreeAll(list);
 }
 
 } // extern "C"

@@ -101,7 +101,7 @@ bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error) {
   curlGlobalInit();
   CURL *c = curl_easy_init();
   if (!c) {
-    error = "curl_easy_init failed";
+    error = std::string("curl_easy_init failed: ") + curl_easy_strerror(CURLE_FAILED_INIT);
     return false;
   }
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());

@@ -1,36 +1,36 @@
+// libmicrohttpd's functions, bound on first use (runtime/mhd_loader.h).
 #include "runtime/mhd_loader.h"
 
-#include <dlfcn.h>
-
-#include <mutex>
+#include "frontend/support/lazy_library.h"
 
 namespace fbc::rt {
 
 namespace {
 
-template <class F> bool bind(void *lib, const char *name, F &fn) {
-  fn = reinterpret_cast<F>(dlsym(lib, name));
-  return fn != nullptr;
+Mhd fns;
+support::LazyLibrary lib("libmicrohttpd.so.12", "libmicrohttpd12");
+
+void bindAll(support::LazyLibrary &l) {
+  l.bind("MHD_start_daemon", fns.startDaemon);
+  l.bind("MHD_stop_daemon", fns.stopDaemon);
+  l.bind("MHD_create_response_from_buffer", fns.createResponseFromBuffer);
+  l.bind("MHD_add_response_header", fns.addResponseHeader);
+  l.bind("MHD_queue_response", fns.queueResponse);
+  l.bind("MHD_destroy_response", fns.destroyResponse);
+  l.bind("MHD_get_connection_values", fns.getConnectionValues);
 }
 
 } // namespace
 
+bool loadMhd(std::string &error) {
+  if (lib.load(bindAll))
+    return true;
+  error = lib.error();
+  return false;
+}
+
 const Mhd &mhd() {
-  static Mhd m;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void *lib = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-      return;
-    m.ok = bind(lib, "MHD_start_daemon", m.startDaemon) &&
-           bind(lib, "MHD_stop_daemon", m.stopDaemon) &&
-           bind(lib, "MHD_create_response_from_buffer", m.createResponseFromBuffer) &&
-           bind(lib, "MHD_add_response_header", m.addResponseHeader) &&
-           bind(lib, "MHD_queue_response", m.queueResponse) &&
-           bind(lib, "MHD_destroy_response", m.destroyResponse) &&
-           bind(lib, "MHD_get_connection_values", m.getConnectionValues);
-  });
-  return m;
+  return fns;
 }
 
 } // namespace fbc::rt

@@ -8,6 +8,8 @@
 
 #include <microhttpd.h>
 
+#include <string>
+
 namespace fbc::rt {
 
 struct Mhd {
@@ -19,11 +21,15 @@ struct Mhd {
   MHD_Result (*queueResponse)(MHD_Connection *, unsigned, MHD_Response *);
   void (*destroyResponse)(MHD_Response *);
   int (*getConnectionValues)(MHD_Connection *, MHD_ValueKind, MHD_KeyValueIterator, void *);
-  bool ok = false;
 };
 
-// The loaded library's functions; ok is false when libmicrohttpd.so.12
-// could not be loaded (the mock then fails to start, saying so).
+// Loads libmicrohttpd.so.12 on the first call (from any thread). False when
+// the library or one of its functions is missing, with `error` saying which
+// (the mock then fails to start, saying so).
+bool loadMhd(std::string &error);
+
+// The bound functions: only after loadMhd() returned true (a mock calls it
+// before it starts its daemon, and every other call needs that daemon).
 const Mhd &mhd();
 
 } // namespace fbc::rt

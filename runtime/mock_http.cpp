@@ -75,11 +75,11 @@ HttpMock::~HttpMock() {
 }
 
 bool HttpMock::start(std::string &error) {
-  const Mhd &m = mhd();
-  if (!m.ok) {
-    error = "libmicrohttpd.so.12 could not be loaded (install libmicrohttpd12)";
+  if (!loadMhd(error)) {
+    error = "mock " + iface_ + ": " + error;
     return false;
   }
+  const Mhd &m = mhd();
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port_);

@@ -2,6 +2,7 @@
 // postgres_step.h.
 #include "runtime/postgres_step.h"
 
+#include "runtime/pq_loader.h"
 #include "runtime/tcp_dial.h"
 #include "runtime/trace.h"
 
@@ -117,13 +118,17 @@ bool takeResult(PostgresStepResult &out, const PGresult *r) {
 // Connects; null with `out` failed (08001) when it cannot.
 ConnPtr connectTo(const PgConnParams &p, int64_t deadline, const std::function<bool()> &cancelled,
                   PostgresStepResult &out) {
-  ConnKeywords kw(p, 5000);
-  ConnPtr c(PQconnectStartParams(kw.keys.data(), kw.vals.data(), 0));
-  if (!c) {
-    fail(out, kCannotConnect, "libpq.so.5 could not be loaded");
+  std::string why;
+  if (!loadPq(why)) {
+    fail(out, kCannotConnect, why);
     return nullptr;
   }
-  std::string why;
+  ConnKeywords kw(p, 5000);
+  ConnPtr c(PQconnectStartParams(kw.keys.data(), kw.vals.data(), 0));
+  if (!c) { // libpq: only when it cannot allocate the connection
+    fail(out, kCannotConnect, "PQconnectStartParams: out of memory");
+    return nullptr;
+  }
   PostgresPollingStatusType st = PGRES_POLLING_WRITING;
   while (PQstatus(c.get()) != CONNECTION_BAD && st != PGRES_POLLING_OK &&
          st != PGRES_POLLING_FAILED) {
@@ -199,6 +204,8 @@ PostgresStepResult postgresStep(const PgConnParams &p, const std::string &sql,
 }
 
 bool probePostgres(const PgConnParams &p, int64_t timeoutMs, std::string &error) {
+  if (!loadPq(error))
+    return false;
   ConnKeywords kw(p, timeoutMs);
   switch (PQpingParams(kw.keys.data(), kw.vals.data(), 0)) {
   case PQPING_OK:

@@ -7,13 +7,15 @@
 // interface uses it. The headers and libpq.so.5 come from the same Debian
 // packages (libpq-dev, libpq5).
 //
-// The entry points are PQconnectStartParams and PQpingParams: when the
-// library cannot be loaded they fail (null, PQPING_NO_ATTEMPT) and every
-// other function is only reachable through the connection they return.
-#include <dlfcn.h>
-#include <libpq-fe.h>
+// postgres_step.cpp calls loadPq() first, to report why the library is
+// missing; the entry points PQconnectStartParams and PQpingParams fail
+// (null, PQPING_NO_ATTEMPT) when it is, and every other function is only
+// reachable through the connection they return.
+#include "runtime/pq_loader.h"
 
-#include <mutex>
+#include "frontend/support/lazy_library.h"
+
+#include <libpq-fe.h>
 
 namespace {
 
@@ -53,30 +55,20 @@ namespace {
   X(void, PQclear, (PGresult * r), (r))
 
 struct Pq {
-#define FBC_PQ_POINTER(ret, name, params, args) ret(*name) params = nullptr;
-  FBC_PQ_ENTRY_POINTS(FBC_PQ_POINTER)
-  FBC_PQ_REST(FBC_PQ_POINTER)
-#undef FBC_PQ_POINTER
-  bool ok = false;
+  FBC_PQ_ENTRY_POINTS(FBC_LAZY_POINTER)
+  FBC_PQ_REST(FBC_LAZY_POINTER)
 };
 
-const Pq &pq() {
-  static Pq p;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void *lib = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-      return;
-    bool ok = true;
-#define FBC_PQ_BIND(ret, name, params, args)                                                       \
-  p.name = reinterpret_cast<ret(*) params>(dlsym(lib, #name));                                     \
-  ok = ok && p.name;
-    FBC_PQ_ENTRY_POINTS(FBC_PQ_BIND)
-    FBC_PQ_REST(FBC_PQ_BIND)
-#undef FBC_PQ_BIND
-    p.ok = ok;
-  });
-  return p;
+Pq fns;
+fbc::support::LazyLibrary lib("libpq.so.5", "libpq5");
+
+void bindAll(fbc::support::LazyLibrary &l) {
+  FBC_PQ_ENTRY_POINTS(FBC_LAZY_BIND)
+  FBC_PQ_REST(FBC_LAZY_BIND)
+}
+
+bool loaded() {
+  return lib.load(bindAll);
 }
 
 } // namespace
@@ -84,19 +76,30 @@ const Pq &pq() {
 extern "C" {
 
 PGconn *PQconnectStartParams(const char *const *k, const char *const *v, int e) {
-  return pq().ok ? pq().PQconnectStartParams(k, v, e) : nullptr;
+  return loaded() ? fns.PQconnectStartParams(k, v, e) : nullptr;
 }
 
 PGPing PQpingParams(const char *const *k, const char *const *v, int e) {
-  return pq().ok ? pq().PQpingParams(k, v, e) : PQPING_NO_ATTEMPT;
+  return loaded() ? fns.PQpingParams(k, v, e) : PQPING_NO_ATTEMPT;
 }
 
 // The rest: reached only with a connection an entry point made.
 #define FBC_PQ_FORWARD(ret, name, params, args)                                                    \
   ret name params {                                                                                \
-    return pq().name args;                                                                         \
+    return fns.name args;                                                                          \
   }
 FBC_PQ_REST(FBC_PQ_FORWARD)
 #undef FBC_PQ_FORWARD
 
 } // extern "C"
+
+namespace fbc::rt {
+
+bool loadPq(std::string &error) {
+  if (loaded())
+    return true;
+  error = lib.error();
+  return false;
+}
+
+} // namespace fbc::rt

@@ -78,7 +78,7 @@ HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()
   int64_t t0 = monotonicNs();
   CURL *c = curl_easy_init();
   if (!c) {
-    out.error = "curl_easy_init failed";
+    out.error = std::string("curl_easy_init failed: ") + curl_easy_strerror(CURLE_FAILED_INIT);
     return out;
   }
   curl_slist *headers = nullptr;

@@ -10,6 +10,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "frontend/lib/json.h"
+#include "frontend/support/lazy_library.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/values.h"
@@ -18,10 +19,7 @@
 #include <llvm/Support/SHA256.h>
 #include <nettle/eddsa.h>
 
-#include <dlfcn.h>
-
 #include <array>
-#include <mutex>
 
 namespace fbc::ir::builtins {
 
@@ -34,20 +32,12 @@ struct Hogweed {
   decltype(&nettle_ed25519_sha512_sign) sign = nullptr;
 };
 
-const Hogweed *hogweed() {
-  static Hogweed h;
-  static bool ok = false;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void *lib = dlopen("libhogweed.so.6", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-      return;
-    h.publicKey =
-        reinterpret_cast<decltype(h.publicKey)>(dlsym(lib, "nettle_ed25519_sha512_public_key"));
-    h.sign = reinterpret_cast<decltype(h.sign)>(dlsym(lib, "nettle_ed25519_sha512_sign"));
-    ok = h.publicKey && h.sign;
-  });
-  return ok ? &h : nullptr;
+Hogweed hogweed;
+support::LazyLibrary hogweedLib("libhogweed.so.6", "libhogweed6");
+
+void bindHogweed(support::LazyLibrary &l) {
+  l.bind("nettle_ed25519_sha512_public_key", hogweed.publicKey);
+  l.bind("nettle_ed25519_sha512_sign", hogweed.sign);
 }
 
 class KeypairValue final : public SpecValue {
@@ -96,16 +86,15 @@ std::string_view bytes(const uint8_t *p, size_t n) {
 Value jwtKeypairFn(star::Thread &t, Value, const star::Args &args) {
   Value kid;
   star::bindArgs(t, "jwt_keypair", args, {"kid?"}, {&kid});
-  const Hogweed *h = hogweed();
-  if (!h)
-    t.fail("jwt_keypair: libhogweed.so.6 (nettle) could not be loaded");
+  if (!hogweedLib.load(bindHogweed))
+    t.fail("jwt_keypair: " + hogweedLib.error());
   auto *kp = t.heap.make<KeypairValue>();
   kp->kid = kid ? std::string(star::wantString(t, "jwt_keypair", "kid", kid)) : "faultbox-mock-key";
   std::string label = "fbc jwt_keypair " + kp->kid;
   auto seed = llvm::SHA256::hash(
       llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(label.data()), label.size()));
   std::copy(seed.begin(), seed.end(), kp->priv.begin());
-  h->publicKey(kp->pub.data(), kp->priv.data());
+  hogweed.publicKey(kp->pub.data(), kp->priv.data());
   return Value::object(kp);
 }
 
@@ -153,8 +142,9 @@ Value jwtSignFn(star::Thread &t, Value, const star::Args &args) {
   std::string header = star::encodeJson(t, Value::object(h));
   std::string input = base64url(header) + "." + base64url(payload);
   std::array<uint8_t, ED25519_SIGNATURE_SIZE> sig{};
-  hogweed()->sign(kp->pub.data(), kp->priv.data(), input.size(),
-                  reinterpret_cast<const uint8_t *>(input.data()), sig.data());
+  // A keypair exists, so jwt_keypair loaded the library.
+  hogweed.sign(kp->pub.data(), kp->priv.data(), input.size(),
+               reinterpret_cast<const uint8_t *>(input.data()), sig.data());
   return star::makeString(t.heap, input + "." + base64url(bytes(sig.data(), sig.size())));
 }
 

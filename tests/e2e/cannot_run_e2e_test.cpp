@@ -16,6 +16,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace fbc::rt::e2e {
 namespace {
@@ -177,6 +179,109 @@ TEST(CannotRun, PlanNeverRefuses) {
     FbcRun r = runFbc({"plan", spec.path}, spec.dir.path());
     EXPECT_EQ(r.exit, 0) << name << r.out << r.err;
   }
+}
+
+// A machine without the optional libraries fbc loads on first use
+// (frontend/support/lazy_library.h): an empty file under each one's soname
+// in libs/, which LD_LIBRARY_PATH=libs (relative: the messages name it so)
+// makes dlopen() find first and refuse. Each spec is written to `dir`, with
+// $WEB and $DB replaced by free ports.
+struct WithoutLibraries {
+  TempDir dir;
+  std::string web = std::to_string(freePort()), db = std::to_string(freePort());
+  WithoutLibraries() {
+    EXPECT_EQ(mkdir(dir.file("libs").c_str(), 0755), 0);
+    for (const char *soname : {"libcurl.so.4", "libmicrohttpd.so.12", "libpq.so.5",
+                               "libarchive.so.13", "libhogweed.so.6"})
+      std::ofstream(dir.file(std::string("libs/") + soname));
+  }
+  std::string ports(std::string s) const {
+    for (const auto &[from, to] : {std::pair<std::string, std::string>{"$WEB", web}, {"$DB", db}})
+      for (size_t at; (at = s.find(from)) != std::string::npos;)
+        s.replace(at, from.size(), to);
+    return s;
+  }
+  FbcRun run(const std::string &spec, std::vector<std::string> args) {
+    std::ofstream(dir.file("spec.star")) << ports(spec);
+    args.insert(args.begin() + 1, "spec.star");
+    const char *old = std::getenv("LD_LIBRARY_PATH");
+    std::string saved = old ? old : "";
+    setenv("LD_LIBRARY_PATH", "libs", 1);
+    FbcRun r = runFbc(args, dir.path());
+    if (old)
+      setenv("LD_LIBRARY_PATH", saved.c_str(), 1);
+    else
+      unsetenv("LD_LIBRARY_PATH");
+    return r;
+  }
+};
+
+std::string cannotLoad(const std::string &soname, const std::string &package) {
+  return soname + " could not be loaded (Debian package " + package + "): libs/" + soname +
+         ": file too short";
+}
+
+TEST(CannotRun, MissingLibraryIsNamedByWhatNeedsIt) {
+  WithoutLibraries m;
+  const std::string svc = R"(svc = service("svc", "/bin/sleep", interface("web", "http", $WEB),
+              interface("db", "postgres", $DB), args = ["30"])";
+  // The HTTP and Postgres steps: an error value the test sees.
+  FbcRun r = m.run(svc + R"()
+def test_http():
+    assert_eq(svc.web.get(path = "/").error, None)
+def test_pg():
+    assert_eq(svc.db.query("SELECT 1").message, None)
+)",
+                   {"run", "--no-bundle"});
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "  reason: assert_eq failed: \"curl_easy_init failed: " +
+                                  cannotLoad("libcurl.so.4", "libcurl4") + "\" != None\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "  reason: assert_eq failed: \"" +
+                                  cannotLoad("libpq.so.5", "libpq5") + "\" != None\n"))
+      << r.out;
+
+  // The http() and postgres() healthchecks: the probe's error, until the
+  // deadline.
+  for (const auto &[healthcheck, reason] : std::vector<std::pair<std::string, std::string>>{
+           {R"(http("localhost:$WEB/", timeout = "100ms"))",
+            "http http://127.0.0.1:$WEB/ not ready after 100ms: curl_easy_init failed: " +
+                cannotLoad("libcurl.so.4", "libcurl4")},
+           {R"(postgres("localhost:$DB", timeout = "100ms"))",
+            "postgres 127.0.0.1:$DB not ready after 100ms: " + cannotLoad("libpq.so.5", "libpq5")},
+       }) {
+    r = m.run(svc + ", healthcheck = " + healthcheck + ")\ndef test_svc():\n    pass\n",
+              {"run", "--no-bundle"});
+    EXPECT_TRUE(contains(
+        r.out, m.ports("  reason: service \"svc\": healthcheck timed out (" + reason + ")\n")))
+        << r.out;
+  }
+
+  // An HTTP mock does not start; the row says why.
+  r = m.run(R"(
+m = mock_service("m", interface("api", "http", $WEB), routes = {"GET /": status_only(204)})
+def test_m():
+    pass
+)",
+            {"run", "--no-bundle"});
+  EXPECT_TRUE(contains(r.out, "  reason: service \"m\": launch failed (mock api: " +
+                                  cannotLoad("libmicrohttpd.so.12", "libmicrohttpd12") + ")\n"))
+      << r.out;
+
+  // The bundle: the run's rows, then exit 1 (bundles need libarchive).
+  r = m.run("def test_ok():\n    pass\n", {"run"});
+  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "--- PASS: test_ok (")) << r.out;
+  EXPECT_TRUE(contains(r.err, "fbc: error: bundles need libarchive: " +
+                                  cannotLoad("libarchive.so.13", "libarchive13") + "\n"))
+      << r.err;
+
+  // jwt_keypair() at load: a spec error.
+  r = m.run("kp = jwt_keypair(kid = \"k\")\n", {"ir"});
+  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "spec.star:1:17: error: jwt_keypair: " +
+                                  cannotLoad("libhogweed.so.6", "libhogweed6") + "\n"))
+      << r.err;
 }
 
 } // namespace

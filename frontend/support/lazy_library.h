@@ -1,0 +1,65 @@
+// One shared library that fbc loads with dlopen() the first time it is
+// needed instead of linking it: libcurl, libmicrohttpd, libpq, libarchive
+// and nettle's libhogweed, each of which would otherwise cost every fbc
+// process resident memory at start-up (docs/architecture.md, "Dependencies").
+// Each loader (runtime/curl_loader.cpp, runtime/mhd_loader.cpp,
+// runtime/pq_loader.cpp, bundle/archive_loader.cpp, ir/builtins/mock_jwt.cpp)
+// keeps one of these and a struct of the function pointers it binds.
+//
+// It lives in frontend/, the first folder of the pipeline, because ir/,
+// runtime/ and bundle/ may all include that one; it knows nothing of
+// Starlark.
+#pragma once
+
+#include <mutex>
+#include <string>
+
+namespace fbc::support {
+
+class LazyLibrary {
+public:
+  // soname: the name dlopen() looks up, e.g. "libcurl.so.4"; package: the
+  // Debian package that installs it, named when it is missing. Nothing is
+  // loaded until load(); constexpr so that a namespace-scope loader is
+  // ready before any static constructor could call it.
+  constexpr LazyLibrary(const char *soname, const char *package)
+      : soname_(soname), package_(package) {}
+  LazyLibrary(const LazyLibrary &) = delete;
+  LazyLibrary &operator=(const LazyLibrary &) = delete;
+
+  // The first call, from whichever thread comes first, dlopen()s the library
+  // (RTLD_NOW | RTLD_LOCAL; it stays loaded) and, if that worked, runs
+  // bindAll(*this); calls made meanwhile wait for it, later ones return at
+  // once. True when the library loaded and every bind() found its symbol;
+  // error() says why not.
+  bool load(void (*bindAll)(LazyLibrary &));
+
+  // For bindAll: fn = the library's function `name` (null when it has none;
+  // the first missing name is what error() reports).
+  template <class F> void bind(const char *name, F &fn) { fn = reinterpret_cast<F>(symbol(name)); }
+
+  // After load() returned false, one line saying why:
+  //   "<soname> could not be loaded (Debian package <package>): <dlerror()>"
+  //   "<soname> has no symbol <name>"
+  // Empty when it returned true.
+  const std::string &error() const { return error_; }
+
+private:
+  void *symbol(const char *name);
+
+  const char *soname_, *package_;
+  void *handle_ = nullptr;
+  std::string error_;
+  std::once_flag once_;
+};
+
+} // namespace fbc::support
+
+// For loaders that list their functions as X(return type, name,
+// (parameters), (arguments)) to define each one as a forwarder
+// (runtime/pq_loader.cpp, bundle/archive_loader.cpp): in the struct of
+// pointers, FBC_LAZY_POINTER declares one named after the function; in the
+// bindAll function, FBC_LAZY_BIND binds it, with the LazyLibrary named `l`
+// and the struct `fns`.
+#define FBC_LAZY_POINTER(ret, name, params, args) ret(*name) params = nullptr;
+#define FBC_LAZY_BIND(ret, name, params, args) l.bind(#name, fns.name);
