@@ -84,7 +84,7 @@ struct Archive {
 };
 
 Archive fns;
-fbc::support::LazyLibrary lib("libarchive.so.13", "libarchive13");
+constinit fbc::support::LazyLibrary lib("libarchive.so.13", "libarchive13");
 
 void bindAll(fbc::support::LazyLibrary &l) {
   FBC_ARCHIVE_FUNCTIONS(FBC_LAZY_BIND)

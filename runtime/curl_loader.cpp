@@ -33,7 +33,7 @@ struct Curl {
 };
 
 Curl fns;
-fbc::support::LazyLibrary lib("libcurl.so.4", "libcurl4");
+constinit fbc::support::LazyLibrary lib("libcurl.so.4", "libcurl4");
 
 void bindAll(fbc::support::LazyLibrary &l) {
   l.bind("curl_global_init", fns.globalInit);

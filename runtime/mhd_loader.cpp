@@ -8,7 +8,7 @@ namespace fbc::rt {
 namespace {
 
 Mhd fns;
-support::LazyLibrary lib("libmicrohttpd.so.12", "libmicrohttpd12");
+constinit support::LazyLibrary lib("libmicrohttpd.so.12", "libmicrohttpd12");
 
 void bindAll(support::LazyLibrary &l) {
   l.bind("MHD_start_daemon", fns.startDaemon);

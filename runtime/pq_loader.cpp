@@ -60,7 +60,7 @@ struct Pq {
 };
 
 Pq fns;
-fbc::support::LazyLibrary lib("libpq.so.5", "libpq5");
+constinit fbc::support::LazyLibrary lib("libpq.so.5", "libpq5");
 
 void bindAll(fbc::support::LazyLibrary &l) {
   FBC_PQ_ENTRY_POINTS(FBC_LAZY_BIND)

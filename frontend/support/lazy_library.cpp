@@ -15,14 +15,19 @@ bool LazyLibrary::load(void (*bindAll)(LazyLibrary &)) {
     }
     bindAll(*this);
   });
-  return error_.empty();
+  return !error_;
+}
+
+const std::string &LazyLibrary::error() const {
+  static const std::string none;
+  return error_ ? *error_ : none;
 }
 
 void *LazyLibrary::symbol(const char *name) {
   // dlsym() returns null for a missing name (the functions bound here are
   // never null themselves), so the result alone tells.
   void *p = dlsym(handle_, name);
-  if (!p && error_.empty())
+  if (!p && !error_)
     error_ = std::string(soname_) + " has no symbol " + name;
   return p;
 }

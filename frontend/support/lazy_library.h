@@ -4,7 +4,8 @@
 // process resident memory at start-up (docs/architecture.md, "Dependencies").
 // Each loader (runtime/curl_loader.cpp, runtime/mhd_loader.cpp,
 // runtime/pq_loader.cpp, bundle/archive_loader.cpp, ir/builtins/mock_jwt.cpp)
-// keeps one of these and a struct of the function pointers it binds.
+// keeps one of these, constinit at namespace scope, and a struct of the
+// function pointers it binds.
 //
 // It lives in frontend/, the first folder of the pipeline, because ir/,
 // runtime/ and bundle/ may all include that one; it knows nothing of
@@ -12,6 +13,7 @@
 #pragma once
 
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace fbc::support {
@@ -20,8 +22,8 @@ class LazyLibrary {
 public:
   // soname: the name dlopen() looks up, e.g. "libcurl.so.4"; package: the
   // Debian package that installs it, named when it is missing. Nothing is
-  // loaded until load(); constexpr so that a namespace-scope loader is
-  // ready before any static constructor could call it.
+  // loaded until load(). Constant-initialized (nothing here allocates before
+  // a failure), so a loader is ready before any static constructor runs.
   constexpr LazyLibrary(const char *soname, const char *package)
       : soname_(soname), package_(package) {}
   LazyLibrary(const LazyLibrary &) = delete;
@@ -42,14 +44,14 @@ public:
   //   "<soname> could not be loaded (Debian package <package>): <dlerror()>"
   //   "<soname> has no symbol <name>"
   // Empty when it returned true.
-  const std::string &error() const { return error_; }
+  const std::string &error() const;
 
 private:
   void *symbol(const char *name);
 
   const char *soname_, *package_;
   void *handle_ = nullptr;
-  std::string error_;
+  std::optional<std::string> error_; // set once, by the first failure
   std::once_flag once_;
 };
 

@@ -33,7 +33,7 @@ struct Hogweed {
 };
 
 Hogweed hogweed;
-support::LazyLibrary hogweedLib("libhogweed.so.6", "libhogweed6");
+constinit support::LazyLibrary hogweedLib("libhogweed.so.6", "libhogweed6");
 
 void bindHogweed(support::LazyLibrary &l) {
   l.bind("nettle_ed25519_sha512_public_key", hogweed.publicKey);

@@ -5,6 +5,8 @@
 // other tests of the spec run. PATH is set per run, so what the machine
 // "has" is the test's choice: a folder with only tar and zstd (for the
 // bundle check), or that and a stand-in `docker` client with no daemon.
+// Likewise LD_LIBRARY_PATH for the optional libraries fbc loads on first
+// use: whatever needed a missing one says which and why.
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>

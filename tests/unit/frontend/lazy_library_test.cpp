@@ -21,7 +21,7 @@ struct Math {
 std::atomic<int> bindCalls{0};
 
 Math math;
-LazyLibrary libm("libm.so.6", "libc6");
+constinit LazyLibrary libm("libm.so.6", "libc6");
 void bindMath(LazyLibrary &l) {
   ++bindCalls;
   l.bind("cos", math.cos);
@@ -29,7 +29,7 @@ void bindMath(LazyLibrary &l) {
 }
 
 Math partial;
-LazyLibrary libmPartial("libm.so.6", "libc6");
+constinit LazyLibrary libmPartial("libm.so.6", "libc6");
 void bindPartial(LazyLibrary &l) {
   l.bind("cos", partial.cos);
   l.bind("fbc_no_such_function", partial.missing);
@@ -38,7 +38,7 @@ void bindPartial(LazyLibrary &l) {
 }
 
 Math absent;
-LazyLibrary libAbsent("libfbc-no-such-library.so.1", "fbc-none");
+constinit LazyLibrary libAbsent("libfbc-no-such-library.so.1", "fbc-none");
 std::atomic<int> absentBindCalls{0};
 void bindAbsent(LazyLibrary &l) {
   ++absentBindCalls;
