@@ -311,7 +311,7 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
         os << "  proxy " << quote(p.spec->services[sv].name + "." + iface) << '\n';
     for (const HostNeed &n : t.needs)
       os << "  needs " << hostFeatureName(n.feature) << ' ' << quote(hostNeedReason(n, ""))
-         << (n.loc.valid() ? " @" + n.loc.str() : "") << '\n';
+         << n.loc.marker() << '\n';
     if (!t.fansOut())
       continue; // one leaf, the run's single-leaf row (no leaf id)
     uint64_t index = leaf ? *leaf : t.count.value - 1;

@@ -14,6 +14,12 @@ std::string Loc::str() const {
   return file->path() + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col);
 }
 
+std::string Loc::marker() const {
+  if (!valid())
+    return "";
+  return (file->path().starts_with('@') ? " " : " @") + str();
+}
+
 namespace {
 constexpr std::string_view kCategories[] = {kCategoryClock, kCategoryRand, kCategoryDns,
                                             kCategoryNetwork, kCategoryFs};

@@ -37,6 +37,10 @@ struct Loc {
   bool valid() const { return file && pos.valid(); }
   // "path:line:col", or "" when invalid.
   std::string str() const;
+  // How `fbc ir` marks a location after an entity: " @path:line:col", or
+  // "" when invalid. A stdlib module's path already starts with its "@"
+  // ("@faultbox/mocks/redis.star"), so it is not doubled.
+  std::string marker() const;
 };
 
 // A Starlark callable the IR refers to: a test body, a scenario, an

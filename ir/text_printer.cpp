@@ -62,10 +62,7 @@ std::string stringList(const std::vector<std::string> &items) {
 }
 
 std::string at(const Loc &loc) {
-  std::string out;
-  if (loc.valid())
-    out.append(" @").append(loc.str());
-  return out;
+  return loc.marker();
 }
 
 std::string cell(const MatrixCell &c) {
