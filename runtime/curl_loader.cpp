@@ -17,6 +17,7 @@
 #include <curl/curl.h>
 
 #include <cstdarg>
+#include <mutex>
 
 namespace {
 
@@ -61,8 +62,15 @@ CURLcode curl_global_init(long flags) {
   return loaded() ? fns.globalInit(flags) : CURLE_FAILED_INIT;
 }
 
+// The first handle initialises the library, once for the process:
+// curl_easy_init() would otherwise do it itself, which libcurl documents as
+// unsafe while other threads use it (steps and healthchecks run on several).
 CURL *curl_easy_init() {
-  return loaded() ? fns.easyInit() : nullptr;
+  if (!loaded())
+    return nullptr;
+  static std::once_flag globalInit;
+  std::call_once(globalInit, [] { fns.globalInit(CURL_GLOBAL_DEFAULT); });
+  return fns.easyInit();
 }
 
 // setopt, perform, getinfo and cleanup take a handle, which only a loaded

@@ -16,7 +16,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <mutex>
 #include <thread>
 
 namespace fbc::rt {
@@ -90,15 +89,9 @@ size_t discardBody(char *, size_t size, size_t n, void *) {
   return size * n;
 }
 
-void curlGlobalInit() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
 } // namespace
 
 bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error) {
-  curlGlobalInit();
   CURL *c = curl_easy_init();
   if (!c) {
     error = std::string("curl_easy_init failed: ") + curl_easy_strerror(CURLE_FAILED_INIT);

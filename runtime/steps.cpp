@@ -13,15 +13,9 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <mutex>
 
 namespace fbc::rt {
 namespace {
-
-void curlInitOnce() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 size_t onBody(char *data, size_t size, size_t n, void *user) {
   auto *out = static_cast<std::string *>(user);
@@ -73,7 +67,6 @@ std::string trimSpace(std::string s) {
 } // namespace
 
 HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()> &cancelled) {
-  curlInitOnce();
   HttpStepResponse out;
   int64_t t0 = monotonicNs();
   CURL *c = curl_easy_init();
