@@ -7,6 +7,8 @@
 #include <simdjson.h>
 #include <sys/utsname.h>
 
+#include <algorithm>
+
 namespace fbc::bundle {
 
 Env currentEnv(const std::string &fbcVersion, const std::string &fbcCommit) {
@@ -40,6 +42,19 @@ std::string formatEnvJson(const Env &e) {
   w.field("fbc_commit", e.fbcCommit);
   w.field("libseccomp_version", e.libseccompVersion);
   w.field("libarchive_version", e.libarchiveVersion);
+  if (!e.remotes.empty()) {
+    w.key("remotes");
+    w.beginArray();
+    for (const EnvRemote &r : e.remotes) {
+      w.beginObject();
+      w.field("service", r.service);
+      w.field("interface", r.interface);
+      w.field("host", r.host);
+      w.field("protocol", r.protocol);
+      w.endObject();
+    }
+    w.endArray();
+  }
   w.endObject();
   out += '\n';
   return out;
@@ -81,7 +96,52 @@ llvm::Expected<Env> parseEnv(std::string_view json) {
       return fail(std::string("\"") + f.key + "\" is not a string");
     *f.out = std::string(s);
   }
+  simdjson::dom::element remotes;
+  if (!o["remotes"].get(remotes)) {
+    simdjson::dom::array list;
+    if (remotes.get(list))
+      return fail("\"remotes\" is not a list");
+    for (simdjson::dom::element item : list) {
+      EnvRemote r;
+      for (auto [key, out] : {std::pair<const char *, std::string *>{"service", &r.service},
+                              {"interface", &r.interface},
+                              {"host", &r.host},
+                              {"protocol", &r.protocol}}) {
+        std::string_view s;
+        if (item[key].get(s))
+          return fail(std::string("\"remotes\" entries need a string \"") + key + "\"");
+        *out = std::string(s);
+      }
+      e.remotes.push_back(std::move(r));
+    }
+  }
   return e;
+}
+
+std::vector<EnvRemote> envRemotes(const ir::Spec &spec) {
+  std::vector<EnvRemote> out;
+  for (const ir::Service &s : spec.services) {
+    if (!s.isRemote())
+      continue;
+    size_t first = out.size();
+    for (const ir::Interface &i : s.interfaces)
+      if (std::optional<ir::Address> at = s.address(i))
+        out.push_back({s.name, i.name, at->spelled(), i.protocol});
+    std::sort(out.begin() + ptrdiff_t(first), out.end(),
+              [](const EnvRemote &a, const EnvRemote &b) { return a.interface < b.interface; });
+  }
+  return out;
+}
+
+std::string replayRemotesWarning(const std::vector<EnvRemote> &remotes) {
+  if (remotes.empty())
+    return "";
+  std::string out = "warning: this bundle's run used " + std::to_string(remotes.size()) +
+                    " remote service interface(s); replay re-dials them, and what they answer "
+                    "now may differ from what they answered then:\n";
+  for (const EnvRemote &r : remotes)
+    out += "  - " + r.service + "." + r.interface + " -> " + r.host + " (" + r.protocol + ")\n";
+  return out;
 }
 
 } // namespace fbc::bundle

@@ -1,21 +1,41 @@
 // env.json: where a bundle was made: host OS, architecture and kernel, fbc's
-// version and commit, the libseccomp and libarchive versions. Nothing
-// run-specific (no host name, no time), so two runs on one host write the
-// same env.json.
+// version and commit, the libseccomp and libarchive versions, and the
+// remote services the run dialled (a replay dials them again). Nothing
+// run-specific (no host name, no time), so two runs of a spec on one host
+// write the same env.json.
 #pragma once
+
+#include "ir/spec.h"
 
 #include <llvm/Support/Error.h>
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fbc::bundle {
+
+// One interface of a service(remote=...): "host" is its address with the
+// port ("10.0.0.5:6379"; Service::address()).
+struct EnvRemote {
+  std::string service, interface, host, protocol;
+};
 
 struct Env {
   std::string os, arch, kernel;
   std::string fbcVersion, fbcCommit;
   std::string libseccompVersion, libarchiveVersion;
+  std::vector<EnvRemote> remotes; // "remotes": omitted when empty
 };
+
+// The remote interfaces of `spec`: services in spec order, each one's
+// interfaces sorted by name (the reference's order).
+std::vector<EnvRemote> envRemotes(const ir::Spec &spec);
+
+// `fbc replay`'s warning for a bundle whose run used remote services
+// (empty when it used none): it lists each and says the replay re-dials
+// them, so what they answer now may differ from what they answered then.
+std::string replayRemotesWarning(const std::vector<EnvRemote> &remotes);
 
 // This host and process.
 Env currentEnv(const std::string &fbcVersion, const std::string &fbcCommit);

@@ -186,7 +186,9 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
   for (const rt::TestOutcome &t : report.tests)
     m.tests.push_back(rowOf(t));
   m.summary = summarize(m.tests, report.notRun);
-  out.push_back({"env.json", formatEnvJson(currentEnv(info.version, info.commit)), 0644});
+  Env env = currentEnv(info.version, info.commit);
+  env.remotes = info.remotes;
+  out.push_back({"env.json", formatEnvJson(env), 0644});
   out.push_back({"trace.json", rt::formatJsonReport(report), 0644});
   if (info.planJson)
     out.push_back({"plan.json", *info.planJson, 0644});

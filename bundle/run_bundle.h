@@ -6,6 +6,7 @@
 #pragma once
 
 #include "bundle/archive.h"
+#include "bundle/env.h"
 #include "bundle/manifest.h"
 #include "frontend/source/source_manager.h"
 #include "runtime/executor.h"
@@ -28,6 +29,8 @@ struct RunBundleInfo {
   std::optional<std::string> planJson;
   // Every file the spec read (the root first, then each load()ed module).
   std::vector<const frontend::SourceFile *> sources;
+  // The remote services' interfaces the run dialled (env.json "remotes").
+  std::vector<EnvRemote> remotes;
 };
 
 // "run-2026-05-13T14-22-08-42.fb": the run's UTC start and its seed.

@@ -104,6 +104,16 @@ std::string hostNeedReason(const HostNeed &n, std::string_view why) {
   return out;
 }
 
+std::string remoteSyscallRefusal(std::string_view who, const Service &s, std::string_view keyword) {
+  std::string iface = s.name + "." + (s.interfaces.empty() ? "<iface>" : s.interfaces[0].name);
+  return std::string(who) + ": service " + quote(s.name) + " is remote (" + s.remoteSource() +
+         "); syscall-level faults are not available on remote services: " + std::string(keyword) +
+         "= needs the service's process, which fbc does not run. Fault its interface with a "
+         "protocol rule instead (rules= with target=" +
+         iface + ", or fault(" + iface +
+         ", error(...), run=...)), or declare it with mock_service()";
+}
+
 std::string wrongRuntimeReason(const HostNeed &n, std::string_view runtime) {
   // The reference's three refusals: file watches need its filesystem
   // observation, shapers and packet rules its packet gateway; a partition

@@ -33,6 +33,16 @@ std::optional<HostNeed> proxyRuleNeed(const ProxyRule &r, const std::string &ser
 // no parenthesis).
 std::string hostNeedReason(const HostNeed &n, std::string_view why);
 
+// Why a syscall rule (`keyword`=, a fault or a trace) cannot apply to remote
+// service `s` (fbc does not run its process), as `who` refuses it:
+// `fault_assumption("blip"): service "cache" is remote (remote="10.0.0.5");
+// syscall-level faults are not available on remote services: write= needs
+// the service's process, which fbc does not run. Fault its interface with a
+// protocol rule instead (rules= with target=cache.main, or
+// fault(cache.main, error(...), run=...)), or declare it with mock_service()`.
+// fault_assumption() refuses it at load, the body's fault() family when called.
+std::string remoteSyscallRefusal(std::string_view who, const Service &s, std::string_view keyword);
+
 // The reason for a gVisor need in a spec on another runtime, as the
 // reference refuses these rather than downgrade them: `partition() needs the
 // packet gateway, but this spec runs on runtime="default"; add

@@ -240,6 +240,89 @@ const Interface *Service::findInterface(std::string_view n) const {
   return nullptr;
 }
 
+namespace {
+
+std::string withPort(const std::string &host, int64_t port) {
+  bool v6 = host.find(':') != std::string::npos;
+  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+} // namespace
+
+std::string Address::spelled() const {
+  return host.empty() ? "localhost:" + std::to_string(port) : withPort(host, port);
+}
+
+std::string Address::spelledHost() const {
+  if (host.empty())
+    return "localhost";
+  return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
+
+std::string Address::dialHostPort() const {
+  return withPort(dialHost(), port);
+}
+
+bool splitRemoteHost(std::string_view w, std::string &host, int64_t &port) {
+  port = 0;
+  std::string_view portText;
+  if (w.starts_with('[')) { // [v6] or [v6]:port
+    size_t close = w.find(']');
+    if (close == std::string_view::npos)
+      return false;
+    host = std::string(w.substr(1, close - 1));
+    std::string_view rest = w.substr(close + 1);
+    if (rest.empty())
+      return !host.empty();
+    if (rest.front() != ':')
+      return false;
+    portText = rest.substr(1);
+  } else if (size_t colon = w.rfind(':'); colon == std::string_view::npos) {
+    host = std::string(w);
+    return !host.empty();
+  } else {
+    host = std::string(w.substr(0, colon));
+    portText = w.substr(colon + 1);
+  }
+  if (host.empty() || portText.empty() || portText.size() > 5)
+    return false;
+  for (char c : portText) {
+    if (c < '0' || c > '9')
+      return false;
+    port = port * 10 + (c - '0');
+  }
+  return port >= 1 && port <= 65535;
+}
+
+std::optional<Address> Service::address(const Interface &i) const {
+  if (!isRemote())
+    return Address{"", i.port};
+  const std::string *written = &remote;
+  if (remote.empty()) {
+    written = nullptr;
+    for (const auto &[iface, host] : remotes)
+      if (iface == i.name)
+        written = &host;
+    if (!written)
+      return std::nullopt;
+  }
+  Address a;
+  if (!splitRemoteHost(*written, a.host, a.port))
+    return std::nullopt; // refused at load (service())
+  if (a.port == 0)
+    a.port = i.port;
+  return a;
+}
+
+std::string Service::remoteSource() const {
+  if (!remote.empty())
+    return "remote=" + quote(remote);
+  std::string out = "remote=remotes({";
+  for (size_t k = 0; k < remotes.size(); ++k)
+    out += (k ? ", " : "") + quote(remotes[k].first) + ": " + quote(remotes[k].second);
+  return out + "})";
+}
+
 const Op *Service::findOp(std::string_view n) const {
   for (const Op &o : ops)
     if (o.name == n)

@@ -130,6 +130,30 @@ struct ObserveSource {
   Loc loc;             // the observe.stdout()/observe.stderr() call
 };
 
+// An interface's network address (Service::address()). `host` is the
+// remote host as written (without [] around an IPv6 literal), "" for a
+// local service: loopback.
+struct Address {
+  std::string host;
+  int64_t port = 0;
+  bool remote() const { return !host.empty(); }
+  // What fbc dials: the host, or 127.0.0.1.
+  std::string dialHost() const { return host.empty() ? "127.0.0.1" : host; }
+  // What a spec and a service's env see: "localhost:8080", "10.0.0.5:6379",
+  // "[::1]:80" (localhost for a local service, as the reference names it).
+  std::string spelled() const;
+  // The host as it goes before ":port": "localhost" or the remote host, IPv6 in [].
+  std::string spelledHost() const;
+  // "127.0.0.1:8080", "10.0.0.5:6379", "[::1]:80": what goes after
+  // http:// in the URL of an HTTP step or probe.
+  std::string dialHostPort() const;
+};
+
+// Splits a remote= host into host and port: "h" -> ("h", 0), "h:9090" ->
+// ("h", 9090), "[::1]:80" -> ("::1", 80), "[::1]" -> ("::1", 0). False when
+// what follows the last ':' is not a port 1..65535.
+bool splitRemoteHost(std::string_view written, std::string &host, int64_t &port);
+
 struct Service {
   std::string name;
   std::vector<std::string> globals; // root-file globals holding it, sorted
@@ -167,6 +191,15 @@ struct Service {
   const Op *findOp(std::string_view name) const;
   bool isContainer() const { return !image.empty() || !build.empty(); }
   bool isRemote() const { return !remote.empty() || !remotes.empty(); }
+  // Where interface `i` is reached (the one place that says so: steps,
+  // healthchecks, proxies, env and .addr all ask it). A remote service's
+  // host from remote= or remotes({...}), with the port written after it
+  // ("host:port") or else the interface's; any other service is on
+  // loopback at the interface's port. Null for an interface remotes({...})
+  // names no host for (a HostNeed of the service: it cannot run).
+  std::optional<Address> address(const Interface &i) const;
+  // remote="h" or remotes({"a": "h", ...}) as the spec wrote it.
+  std::string remoteSource() const;
 };
 
 struct Contract; // ir/contract.h

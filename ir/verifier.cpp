@@ -43,14 +43,14 @@ private:
       if (auto [it, fresh] = seen.emplace(s.name, &s); !fresh)
         error(s.loc, "duplicate service name " + quote(s.name) + " (first declared at " +
                          it->second->loc.str() + ")");
-      int sources = !s.binary.empty() + !s.image.empty() + !s.build.empty() + s.isRemote() +
-                    bool(s.mock);
+      int sources =
+          !s.binary.empty() + !s.image.empty() + !s.build.empty() + s.isRemote() + bool(s.mock);
       if (sources != 1)
         error(s.loc, what + " has " + std::to_string(sources) +
                          " sources (binary, image, build, remote, mock): want one");
-      // The run launches a binary or stands up a mock; anything else must
-      // say what it needs.
-      if (s.binary.empty() && !s.mock && s.needs.empty())
+      // The run launches a binary, stands up a mock or dials a remote
+      // service; anything else must say what it needs.
+      if (s.binary.empty() && !s.mock && !s.isRemote() && s.needs.empty())
         error(s.loc, what + " has no binary and records no host need");
       std::set<std::string> ifaces;
       for (const Interface &i : s.interfaces) {

@@ -346,9 +346,8 @@ Value Executor::callClient(star::Thread &t, const ir::builtins::ClientValue &cv,
     t.fail("service " + ir::quote(c.service) + " is not running");
   const ir::Service *svc = spec.findService(c.service);
   const ir::Interface *iface = svc ? svc->findInterface(c.interface) : nullptr;
-  uint16_t port =
-      proxyPort(c.service, c.interface).value_or(static_cast<uint16_t>(iface ? iface->port : 0));
-  r.http.url = "http://127.0.0.1:" + std::to_string(port) + r.path;
+  ir::Address at = iface ? dialAddress(c.service, *iface) : ir::Address{};
+  r.http.url = "http://" + at.dialHostPort() + r.path;
   if (timeoutNs > 0)
     r.http.timeoutMs = std::max<int64_t>(1, timeoutNs / 1000000);
 

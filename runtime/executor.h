@@ -268,8 +268,10 @@ private:
   // Pops a proxy scope: proxy_fault_removed with each rule's matches and
   // hits, preceded by fault_zero_traffic for a rule that matched nothing.
   void popProxyRules(uint64_t scope);
-  // The proxy port of svc.iface in the running test, if it has one.
-  std::optional<uint16_t> proxyPort(const std::string &service, const std::string &iface) const;
+  // Where the body's steps and clients reach interface `iface` of
+  // `service` in the running test: its proxy (127.0.0.1) if it has one, else
+  // its address (ir::Service::address(): loopback, or a remote host).
+  ir::Address dialAddress(const std::string &service, const ir::Interface &iface) const;
 
   // ---- trace and event builtins (trace_builtins.cpp, event_builtins.cpp)
   // trace(svc, syscalls=[...], run=fn), trace_start(svc, syscalls=[...]),

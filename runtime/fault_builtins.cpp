@@ -1,6 +1,7 @@
 // fault(), fault_all(), fault_start(), fault_stop(): the rules a call
 // names (a service's keywords, an assumption's rules) pushed as one scope
-// on the supervisor, checked against the service's trap set first; for an
+// on the supervisor, checked against the service's trap set first (and
+// refused on a remote service, which has no process here); for an
 // exhaustive probability rule the running leaf pins each occurrence.
 #include "runtime/executor.h"
 
@@ -10,6 +11,7 @@
 #include "frontend/eval/thread.h"
 #include "ir/builtins/values.h"
 #include "ir/composed_assumptions.h"
+#include "ir/host_needs.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
 #include "runtime/builtin_args.h"
@@ -78,6 +80,11 @@ DecisionOverride Executor::leafOverride(star::Thread &t, const char *who, const 
 
 uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules) {
   const ir::Spec &spec = loaded_.spec();
+  // A remote service has no process here to put a syscall rule on: the
+  // test cannot run as written (fault_assumption() refuses it at load).
+  for (const RuleSpec &r : rules)
+    if (const ir::Service &s = spec.services[r.target]; s.isRemote())
+      throw CannotRunSignal(ir::remoteSyscallRefusal(std::string(who) + "()", s, r.syscall));
   for (const RuleSpec &r : rules) {
     std::vector<int> nrs;
     std::string error;

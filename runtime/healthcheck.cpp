@@ -117,6 +117,11 @@ bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error) {
   return true;
 }
 
+std::string notReadyMessage(const Healthcheck &hc, const std::string &lastError) {
+  std::string m = hc.describe() + " not ready after " + std::to_string(hc.timeoutMs) + "ms";
+  return lastError.empty() ? m : m + ": " + lastError;
+}
+
 HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abort,
                          std::string &lastError) {
   int64_t deadline = monotonicNs() + hc.timeoutMs * 1000000;

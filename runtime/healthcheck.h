@@ -35,6 +35,10 @@ struct Healthcheck {
 
 enum class HealthResult { Ready, TimedOut, Aborted };
 
+// Why `hc` timed out: "tcp 127.0.0.2:6379 not ready after 500ms:
+// Connection refused" (`lastError` from waitHealthy(), "" for none).
+std::string notReadyMessage(const Healthcheck &hc, const std::string &lastError);
+
 // Polls until ready, the timeout, or `abort()` returns true (the service
 // died). `lastError` says what the last failed probe saw.
 HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abort,

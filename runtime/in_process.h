@@ -1,7 +1,8 @@
-// A service fbc runs inside its own process (an HTTP mock_service): the
-// supervisor starts and stops it in dependency order as it does a launched
-// service, and records its lifecycle events, but there is no process to
-// mediate, watch or signal.
+// A service fbc runs inside its own process (an HTTP mock_service), or
+// one it does not run at all (a remote service: runtime/remote_service.h):
+// the supervisor starts and stops it in dependency order as it does a
+// launched service, waits for its healthcheck if it has one, and records
+// its lifecycle events, but there is no process to mediate, watch or signal.
 #pragma once
 
 #include <string>
@@ -20,6 +21,10 @@ public:
   virtual void stop() = 0;
   // service_started's fields ({"mock", "http"}, {"address", ...}).
   virtual std::vector<std::pair<std::string, std::string>> startedFields() const = 0;
+  // service_stopped's.
+  virtual std::vector<std::pair<std::string, std::string>> stoppedFields() const {
+    return {{"exit", "stopped"}};
+  }
 };
 
 } // namespace fbc::rt

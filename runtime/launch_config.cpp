@@ -47,9 +47,10 @@ const ir::Interface *defaultInterface(const ir::Service &s) {
   return s.findInterface("default");
 }
 
-PgConnParams pgConnParams(const ir::Service &s, int64_t port) {
+PgConnParams pgConnParams(const ir::Service &s, const ir::Address &at) {
   PgConnParams p;
-  p.port = static_cast<uint16_t>(port);
+  p.host = at.dialHost();
+  p.port = static_cast<uint16_t>(at.port);
   for (const auto &[k, v] : s.env) {
     if (k == "POSTGRES_USER")
       p.user = v;
@@ -61,9 +62,7 @@ PgConnParams pgConnParams(const ir::Service &s, int64_t port) {
   return p;
 }
 
-namespace {
-
-Healthcheck healthOf(const ir::Service &s) {
+Healthcheck healthcheckOf(const ir::Service &s) {
   Healthcheck h;
   if (!s.healthcheck)
     return h;
@@ -91,11 +90,8 @@ Healthcheck healthOf(const ir::Service &s) {
       h = Healthcheck::redis(host, port, ms);
     break;
   case ir::HealthcheckKind::Postgres:
-    if (splitHostPort(target, host, port)) {
-      PgConnParams p = pgConnParams(s, port);
-      p.host = host;
-      h = Healthcheck::postgres(std::move(p), ms);
-    }
+    if (splitHostPort(target, host, port))
+      h = Healthcheck::postgres(pgConnParams(s, {host, port}), ms);
     break;
   case ir::HealthcheckKind::Http:
     h = Healthcheck::http(loopback(hc.target), ms);
@@ -106,23 +102,23 @@ Healthcheck healthOf(const ir::Service &s) {
     break;
   case ir::HealthcheckKind::Ready:
     if (const ir::Interface *i = defaultInterface(s)) {
+      ir::Address at = s.address(*i).value_or(ir::Address{"", i->port});
+      auto p = static_cast<uint16_t>(at.port);
       if (i->protocol == "http" || i->protocol == "http2")
-        h = Healthcheck::http("http://127.0.0.1:" + std::to_string(i->port) + "/", ms);
+        h = Healthcheck::http("http://" + at.dialHostPort() + "/", ms);
       else if (i->protocol == "redis")
-        h = Healthcheck::redis("127.0.0.1", static_cast<uint16_t>(i->port), ms);
+        h = Healthcheck::redis(at.dialHost(), p, ms);
       else if (i->protocol == "postgres")
-        h = Healthcheck::postgres(pgConnParams(s, i->port), ms);
+        h = Healthcheck::postgres(pgConnParams(s, at), ms);
       else if (i->protocol == "kafka")
-        h = Healthcheck::kafka("127.0.0.1", static_cast<uint16_t>(i->port), ms);
+        h = Healthcheck::kafka(at.dialHost(), p, ms);
       else
-        h = Healthcheck::tcp("127.0.0.1", static_cast<uint16_t>(i->port), ms);
+        h = Healthcheck::tcp(at.dialHost(), p, ms);
     }
     break;
   }
   return h;
 }
-
-} // namespace
 
 namespace {
 
@@ -134,16 +130,30 @@ const ProxyEndpoint *proxyOf(const std::vector<ProxyEndpoint> &proxies, const st
   return nullptr;
 }
 
+// How another service sees interface `i` of `o`: host and port of its
+// proxy `p` if it has one, else of its address (Service::address()).
+std::pair<std::string, std::string> seenAt(const ir::Service &o, const ir::Interface &i,
+                                           const ProxyEndpoint *p) {
+  if (p)
+    return {"127.0.0.1", std::to_string(p->proxyPort)};
+  ir::Address at = o.address(i).value_or(ir::Address{"", i.port});
+  return {at.spelledHost(), std::to_string(at.port)};
+}
+
 // `value` with every "<host>:<port>" of a proxied interface of another
-// service (host localhost or 127.0.0.1, the port not followed by a digit)
-// replaced by the proxy's address, and the placeholders resolved.
+// service (host localhost or 127.0.0.1, or a remote service's host; the
+// port not followed by a digit) replaced by the proxy's address, and the
+// placeholders resolved.
 std::string rewriteEnvValue(std::string value, const ir::Spec &spec, const std::string &self,
                             const std::vector<ProxyEndpoint> &proxies) {
   for (const ProxyEndpoint &p : proxies) {
     if (p.serviceName == self)
       continue;
     std::string to = "127.0.0.1:" + std::to_string(p.proxyPort);
-    for (const char *host : {"localhost:", "127.0.0.1:"}) {
+    std::vector<std::string> hosts = {"localhost:", "127.0.0.1:"};
+    if (!p.realHost.empty())
+      hosts = {ir::Address{p.realHost, p.realPort}.spelledHost() + ":"};
+    for (const std::string &host : hosts) {
       std::string from = host + std::to_string(p.realPort);
       for (size_t at = value.find(from); at != std::string::npos; at = value.find(from, at)) {
         size_t end = at + from.size();
@@ -158,9 +168,7 @@ std::string rewriteEnvValue(std::string value, const ir::Spec &spec, const std::
   }
   for (const ir::Service &o : spec.services)
     for (const ir::Interface &i : o.interfaces) {
-      const ProxyEndpoint *p = proxyOf(proxies, o.name, i.name);
-      std::string port = std::to_string(p ? p->proxyPort : i.port);
-      std::string host = p ? "127.0.0.1" : "localhost";
+      auto [host, port] = seenAt(o, i, proxyOf(proxies, o.name, i.name));
       std::string tail = o.name + "__" + i.name + "__";
       for (auto [kind, with] : {std::pair<const char *, std::string>{"ADDR", host + ":" + port},
                                 {"HOST", host},
@@ -200,9 +208,8 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
     for (const ir::Interface &i : o.interfaces) {
       std::string prefix = "FAULTBOX_" + llvm::StringRef(o.name).upper() + "_" +
                            llvm::StringRef(i.name).upper() + "_";
-      const ProxyEndpoint *p = o.name == s.name ? nullptr : proxyOf(proxies, o.name, i.name);
-      std::string port = std::to_string(p ? p->proxyPort : i.port);
-      std::string host = p ? "127.0.0.1" : "localhost";
+      auto [host, port] =
+          seenAt(o, i, o.name == s.name ? nullptr : proxyOf(proxies, o.name, i.name));
       out.launch.env.push_back(prefix + "HOST=" + host);
       out.launch.env.push_back(prefix + "PORT=" + port);
       out.launch.env.push_back(prefix + "ADDR=" + host + ":" + port);
@@ -222,7 +229,7 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
   for (const ProxyEndpoint &p : proxies)
     if (p.serviceName == s.name)
       out.proxyPorts.push_back(p.proxyPort);
-  out.health = healthOf(s);
+  out.health = healthcheckOf(s);
   if (s.pidsMax)
     out.pidsMax = s.pidsMax;
   return out;

@@ -22,10 +22,16 @@ std::string specDir(const std::string &specPath);
 const ir::Interface *defaultInterface(const ir::Service &s);
 
 // How fbc's own Postgres clients (the query/exec steps, the readiness
-// probe) reach service `s` on `port`: 127.0.0.1, and the credentials of the
-// service's env as the postgres image names them: POSTGRES_USER (default
-// "postgres"), POSTGRES_PASSWORD, POSTGRES_DB (default: the user).
-PgConnParams pgConnParams(const ir::Service &s, int64_t port);
+// probe) reach service `s` at `at` (its address or its proxy's), with the
+// credentials of the service's env as the postgres image names them:
+// POSTGRES_USER (default "postgres"), POSTGRES_PASSWORD, POSTGRES_DB
+// (default: the user).
+PgConnParams pgConnParams(const ir::Service &s, const ir::Address &at);
+
+// The readiness probe of service `s`: its healthcheck= (a localhost URL
+// dialled as 127.0.0.1), or ready= of its default interface at its
+// address (Service::address()); Kind::None without one.
+Healthcheck healthcheckOf(const ir::Service &s);
 
 // Service `s` of `spec` as the supervisor starts it, trapping `trapped`
 // (sorted syscall numbers). `proxies` are the test's proxied interfaces

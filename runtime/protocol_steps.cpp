@@ -185,7 +185,7 @@ Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
   RedisStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);
-    r = redisStep("127.0.0.1", to.port, argv, to.cancelled);
+    r = redisStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), argv, to.cancelled);
   }
   std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
                                                      {"duration_ms", std::to_string(r.durationMs)},
@@ -272,7 +272,7 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
   if (!bound.empty())
     sf.emplace_back("params", std::to_string(bound.size()));
   to.trace.stepSend(to.id, std::move(sf));
-  PgConnParams conn = pgConnParams(to.service, to.port);
+  PgConnParams conn = pgConnParams(to.service, to.at);
   PostgresStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);

@@ -29,7 +29,7 @@ struct StepTarget {
   ServiceId id;
   const ir::Service &service;
   const ir::Interface &iface;
-  uint16_t port; // where the step connects (127.0.0.1): the interface's, or its proxy's
+  ir::Address at; // where the step connects: Executor::dialAddress()
   InterpreterLock &lock;
   std::function<bool()> cancelled;
   std::string what; // "db.main.query", for messages

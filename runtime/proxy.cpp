@@ -11,6 +11,7 @@
 #include "runtime/trace.h"
 
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
@@ -392,6 +393,22 @@ ProxyHub::~ProxyHub() {
 }
 
 std::optional<size_t> ProxyHub::add(ProxyEndpoint ep, std::string &error) {
+  // The upstream, resolved once: loopback, or a remote service's host
+  // (IPv4: the proxy dials with a sockaddr_in).
+  in_addr upstream{htonl(INADDR_LOOPBACK)};
+  if (!ep.realHost.empty()) {
+    addrinfo hints{};
+    hints.ai_family = AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo *res = nullptr;
+    if (int rc = getaddrinfo(ep.realHost.c_str(), nullptr, &hints, &res); rc != 0 || !res) {
+      error = "proxy for " + ep.serviceName + "." + ep.interface + ": cannot resolve " +
+              ep.realHost + " to an IPv4 address: " + gai_strerror(rc);
+      return std::nullopt;
+    }
+    upstream = reinterpret_cast<sockaddr_in *>(res->ai_addr)->sin_addr;
+    freeaddrinfo(res);
+  }
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
@@ -407,6 +424,7 @@ std::optional<size_t> ProxyHub::add(ProxyEndpoint ep, std::string &error) {
   ep.proxyPort = ntohs(a.sin_port);
   size_t index = endpoints_.size();
   endpoints_.push_back(std::move(ep));
+  upstreams_.push_back(upstream);
   listeners_.push_back(std::make_unique<Listener>(*this, index, fd));
   return index;
 }
@@ -492,7 +510,7 @@ void ProxyHub::dial(Conn &c) {
   noDelay(s);
   sockaddr_in a{};
   a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_addr = upstreams_[c.iface];
   a.sin_port = htons(endpoints_[c.iface].realPort);
   c.server.fd = s;
   if (connect(s, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0) {

@@ -1,12 +1,13 @@
 // The fault proxy of one test (leaf): a listener on 127.0.0.1 for every
 // interface the test's protocol rules can target, each relaying to the
-// service's real port, all served by one event-loop thread of its own (the
-// supervisor's loop keeps answering syscalls undisturbed).
+// service's real address (loopback, or a remote service's host), all
+// served by one event-loop thread of its own (the supervisor's loop keeps
+// answering syscalls undisturbed).
 //
 // Callers reach the service through it: services whose env names the
 // interface's address get the proxy's address instead (launch_config.h),
 // and the body's steps dial it (step_builtins.cpp). Healthchecks dial the
-// real port. Per connection the proxy keeps the bytes the client sent but
+// real address. Per connection the proxy keeps the bytes the client sent but
 // the proxy has not yet decided on; a protocol codec (proxy_protocol.h)
 // splits them into requests, each of which the rule table decides:
 // forwarded untouched, delayed, answered by the proxy (error()/response()),
@@ -19,6 +20,8 @@
 #include "runtime/event_loop.h"
 #include "runtime/proxy_rules.h"
 #include "runtime/rules.h"
+
+#include <netinet/in.h>
 
 #include <cstdint>
 #include <map>
@@ -37,6 +40,9 @@ struct ProxyEndpoint {
   std::string serviceName, interface, protocol;
   uint16_t realPort = 0;
   uint16_t proxyPort = 0; // bound by add()
+  // The upstream's host: "" for loopback (a service fbc runs), else a
+  // remote service's (an IPv4 address or a name resolved by add()).
+  std::string realHost;
 };
 
 class ProxyHub {
@@ -64,7 +70,7 @@ public:
 private:
   friend struct Conn;
   void accept(size_t iface, int fd);
-  void dial(Conn &c);   // connects c to the real port (non-blocking)
+  void dial(Conn &c);   // connects c to the real address (non-blocking)
   void retire(Conn *c); // closes c's fds now, frees it on a later loop turn
   void record(size_t iface, std::vector<std::pair<std::string, std::string>> fields);
 
@@ -73,6 +79,7 @@ private:
   std::thread thread_;
   ProxyRuleTable rules_;
   std::vector<ProxyEndpoint> endpoints_;
+  std::vector<in_addr> upstreams_; // per endpoint: where dial() connects
   std::vector<std::unique_ptr<Listener>> listeners_;
   std::map<uint64_t, std::unique_ptr<Conn>> conns_; // by id (timers look them up)
   std::vector<std::unique_ptr<Conn>> retired_;

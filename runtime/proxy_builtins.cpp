@@ -94,14 +94,11 @@ proxyZeroTrafficFields(const ProxyEndpoint &ep, const std::string &where, const 
 
 } // namespace
 
-std::optional<uint16_t> Executor::proxyPort(const std::string &service,
-                                            const std::string &iface) const {
-  if (!proxies_)
-    return std::nullopt;
-  std::optional<size_t> i = proxies_->find(service, iface);
-  if (!i)
-    return std::nullopt;
-  return proxies_->endpoints()[*i].proxyPort;
+ir::Address Executor::dialAddress(const std::string &service, const ir::Interface &iface) const {
+  if (std::optional<size_t> i = proxies_ ? proxies_->find(service, iface.name) : std::nullopt)
+    return {"", proxies_->endpoints()[*i].proxyPort};
+  const ir::Service *s = loaded_.spec().findService(service);
+  return (s ? s->address(iface) : std::nullopt).value_or(ir::Address{"", iface.port});
 }
 
 uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::string &service,

@@ -56,9 +56,9 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   std::string what = svcName + "." + iface.name + "." + std::string(method);
   auto cancelledFn = [this] { return cancelled(); };
   // Through the interface's proxy when the test has one, as the services do.
-  uint16_t port = proxyPort(svcName, iface.name).value_or(static_cast<uint16_t>(iface.port));
+  ir::Address at = dialAddress(svcName, iface);
   if (iface.protocol == "redis" || iface.protocol == "postgres") {
-    StepTarget to{sup_->trace(), *id, *spec.findService(svcName), iface, port, body_.lock(),
+    StepTarget to{sup_->trace(), *id, *spec.findService(svcName), iface, at, body_.lock(),
                   cancelledFn,   what};
     return iface.protocol == "redis" ? redisStepCall(t, to, method, args)
                                      : postgresStepCall(t, to, method, args);
@@ -86,7 +86,7 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
     TcpStepResult r;
     {
       InterpreterLock::Released waiting(body_.lock());
-      r = tcpStep("127.0.0.1", port, data, cancelledFn);
+      r = tcpStep(at.dialHost(), static_cast<uint16_t>(at.port), data, cancelledFn);
     }
     std::vector<std::pair<std::string, std::string>> f{
         {"method", "send"},
@@ -132,7 +132,7 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   }
   if (path.empty() || path.front() != '/')
     path.insert(path.begin(), '/');
-  req.url = "http://127.0.0.1:" + std::to_string(port) + path;
+  req.url = "http://" + at.dialHostPort() + path;
   std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
                                                       {"interface", iface.name},
                                                       {"protocol", iface.protocol},

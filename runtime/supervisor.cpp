@@ -21,6 +21,7 @@
 
 namespace fbc::rt {
 
+
 // One run of a service's process. Kept until the supervisor goes away,
 // because the loop may still hold pointers to its handlers in an epoll
 // batch or a pending delay timer.
@@ -273,10 +274,7 @@ ServiceError Supervisor::start(ServiceId id) {
         error.message = describeExit(inc.exitCode, inc.exitStatus);
       } else {
         error.kind = ServiceError::Kind::HealthcheckTimeout;
-        error.message = spec.health.describe() + " not ready after " +
-                        std::to_string(spec.health.timeoutMs) + "ms";
-        if (!lastError.empty())
-          error.message += ": " + lastError;
+        error.message = notReadyMessage(spec.health, lastError);
       }
       inc.failedStart = true;
       stop(id);
@@ -292,7 +290,8 @@ ServiceError Supervisor::start(ServiceId id) {
   return error;
 }
 
-// A service fbc runs itself: ready once it listens; stop() closes it.
+// A service fbc runs itself: ready once it listens; stop() closes it. A
+// remote service: ready once its healthcheck passes; nothing to stop.
 ServiceError Supervisor::startInProcess(ServiceId id, ServiceError error) {
   Service &svc = *services_.at(id);
   if (svc.inProcessUp) {
@@ -307,6 +306,16 @@ ServiceError Supervisor::startInProcess(ServiceId id, ServiceError error) {
   svc.inProcessUp = true;
   startOrder_.push_back(id);
   trace_.record(EventType::ServiceStarted, id, svc.spec.inProcess->startedFields());
+  if (const Healthcheck &h = svc.spec.health; h.kind != Healthcheck::Kind::None) {
+    std::string lastError;
+    auto stopped = [this] { return opts_.interrupted && opts_.interrupted(); };
+    if (waitHealthy(h, stopped, lastError) != HealthResult::Ready) {
+      error.kind = ServiceError::Kind::HealthcheckTimeout;
+      error.message = notReadyMessage(h, lastError);
+      stop(id);
+      return error;
+    }
+  }
   trace_.record(EventType::ServiceReady, id);
   return error;
 }
@@ -324,7 +333,7 @@ void Supervisor::stop(ServiceId id) {
       svc.spec.inProcess->stop();
       svc.inProcessUp = false;
       std::erase(startOrder_, id);
-      trace_.record(EventType::ServiceStopped, id, {{"exit", "stopped"}});
+      trace_.record(EventType::ServiceStopped, id, svc.spec.inProcess->stoppedFields());
     }
     return;
   }

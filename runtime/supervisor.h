@@ -28,6 +28,7 @@
 #include "runtime/trace.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -48,6 +49,9 @@ struct SupervisorOptions {
   // their services are our children too; the leaf's cgroup still takes its
   // own orphans, and the run kills what is left once every leaf is done.
   bool killOrphans = true;
+  // True once the run is interrupted: a wait for a remote service's
+  // healthcheck ends then (a launched service's ends with its process).
+  std::function<bool()> interrupted;
 };
 
 class Supervisor {

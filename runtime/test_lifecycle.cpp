@@ -16,6 +16,7 @@
 #include "runtime/leaf_isolation.h"
 #include "runtime/mock_services.h"
 #include "runtime/proxy.h"
+#include "runtime/remote_service.h"
 #include "runtime/supervisor.h"
 #include "runtime/test_rules.h"
 #include "runtime/unmediated_io.h"
@@ -88,6 +89,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   so.streamFd = cfg_.streamFd;
   so.stopGraceMs = cfg_.stopGraceMs;
   so.killOrphans = cfg_.jobs <= 1;
+  so.interrupted = [this] { return interrupted(); };
   // Every trapped syscall is counted (syscall_summary); only those a rule
   // decided become events.
   so.recordAllowedSyscalls = false;
@@ -99,11 +101,13 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   hub->rules().setSeed(cfg_.seed);
   for (size_t i = 0; i < n && i < lt.proxies.size(); ++i)
     for (const std::string &name : lt.proxies[i]) {
-      const ir::Interface *iface = spec.services[i].findInterface(name);
-      if (!iface || iface->port <= 0 || iface->port > 65535)
+      const ir::Service &svc = spec.services[i];
+      const ir::Interface *iface = svc.findInterface(name);
+      std::optional<ir::Address> at = iface ? svc.address(*iface) : std::nullopt;
+      if (!at || at->port <= 0 || at->port > 65535)
         continue;
-      if (!hub->add({static_cast<ServiceId>(i), spec.services[i].name, name, iface->protocol,
-                     static_cast<uint16_t>(iface->port), 0},
+      if (!hub->add({static_cast<ServiceId>(i), svc.name, name, iface->protocol,
+                     static_cast<uint16_t>(at->port), 0, at->host},
                     error)) {
         o.result = Result::Error;
         o.reason = error;
@@ -119,10 +123,11 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   for (size_t i = 0; i < n; ++i) {
     const ir::Service &svc = spec.services[i];
     ServiceSpec ss =
-        svc.mock ? mockServiceSpec(spec, svc, dir, traps_[i], hub->endpoints(), scratch->path(),
-                                   {&sup->trace(), static_cast<ServiceId>(i), &body_.lock(),
-                                    &loaded_.interpreter().thread})
-                 : launchConfig(spec, svc, dir, traps_[i], hub->endpoints(), scratch->path());
+        svc.isRemote() ? remoteServiceSpec(svc)
+        : svc.mock ? mockServiceSpec(spec, svc, dir, traps_[i], hub->endpoints(), scratch->path(),
+                                     {&sup->trace(), static_cast<ServiceId>(i), &body_.lock(),
+                                      &loaded_.interpreter().thread})
+                   : launchConfig(spec, svc, dir, traps_[i], hub->endpoints(), scratch->path());
     if (i < lt.observes.size() && !observedTraps(lt.observes[i], ss.observed, error)) {
       o.result = Result::Error;
       o.reason = error;

@@ -7,6 +7,7 @@
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"
 #include "ir/builtins/temporal_values.h"
+#include "ir/host_needs.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
 
@@ -158,6 +159,8 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
     if (!a.target.valid())
       site.fail(site.at(arg), "fault_assumption() requires target= when syscall faults are "
                               "specified");
+    if (targetService && targetService->data.isRemote())
+      site.fail(site.at(arg), remoteSyscallRefusal(prefix, targetService->data, p.keyword));
     FaultRule r;
     r.keyword = std::string(p.keyword);
     r.fault = fault->data;

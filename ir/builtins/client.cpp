@@ -90,6 +90,7 @@ Value ClientValue::attr(star::Thread &t, std::string_view name) {
     ref->service = data.service;
     ref->iface = target;
     ref->container = targetContainer;
+    ref->address = targetAddress;
     ref->freeze();
     return Value::object(ref);
   }
@@ -170,6 +171,7 @@ Value clientFn(star::Thread &t, Value, const star::Args &args) {
   c.interface = ref->iface.name;
   cv->target = ref->iface;
   cv->targetContainer = ref->container;
+  cv->targetAddress = ref->address;
   // Clients and services share the trace's lanes: one name, one actor.
   if (b.findService(c.name))
     site.fail(nameAt, q + ": a service is already named " + quote(c.name) +

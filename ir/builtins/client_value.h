@@ -23,6 +23,7 @@ public:
   Client data;
   Interface target; // the target interface, for .target
   bool targetContainer = false;
+  Address targetAddress;
 };
 
 // The client attributes that are not operations (an operation may not be

@@ -143,6 +143,20 @@ void checkRemote(const CallSite &site, const Service &s, const star::Args &args)
     }
   if (s.interfaces.empty())
     site.fail("service() " + q + " is remote (remote=...) and requires at least one interface()");
+  // fbc's: a host it could not dial is an error here, not a failed run.
+  std::vector<std::string_view> written;
+  if (!s.remote.empty())
+    written.push_back(s.remote);
+  for (const auto &[iface, h] : s.remotes)
+    written.push_back(h);
+  for (std::string_view w : written) {
+    std::string host;
+    int64_t port = 0;
+    if (!splitRemoteHost(w, host, port))
+      site.fail(site.at(site.keywordValue("remote")),
+                "service() " + q + " remote host " + quote(w) +
+                    " is not host, host:port or [ipv6]:port with a port 1..65535");
+  }
 }
 
 // What running `s` needs of the machine (ir/host_needs.h).
@@ -155,9 +169,15 @@ void recordNeeds(Service &s) {
     n.what = "container services need a container runtime";
     s.needs.push_back(n);
   } else if (s.isRemote()) {
-    n.feature = HostFeature::Unbuilt;
-    n.what = "remote services are not run by fbc yet (it plans them)";
-    s.needs.push_back(n);
+    // fbc runs tests against a remote service (it starts nothing), as long
+    // as it knows where each interface is.
+    for (const Interface &i : s.interfaces)
+      if (!s.address(i)) {
+        n.feature = HostFeature::Unbuilt;
+        n.what = "remotes({...}) names no host for interface " + quote(i.name) +
+                 ", so fbc cannot reach it";
+        s.needs.push_back(n);
+      }
   }
 }
 

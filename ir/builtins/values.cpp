@@ -60,6 +60,7 @@ Value makeRef(star::Thread &t, const Service &s, const Interface &i) {
   ref->service = s.name;
   ref->iface = i;
   ref->container = s.isContainer();
+  ref->address = s.address(i).value_or(Address{"", i.port});
   ref->freeze();
   return Value::object(ref);
 }
@@ -171,11 +172,11 @@ Value InterfaceRefValue::attr(star::Thread &t, std::string_view name) {
   if (name == "internal_addr" && container)
     return str(t, service + ":" + port);
   if (name == "addr" || name == "internal_addr")
-    return str(t, "localhost:" + port);
+    return str(t, address.spelled());
   if (name == "host")
-    return str(t, "localhost");
+    return str(t, address.spelledHost());
   if (name == "port")
-    return Value::small(iface.port);
+    return Value::small(address.port);
   // Late-bound placeholders, substituted in env when the proxy is up.
   if (name == "proxy_addr")
     return str(t, "__FB_PROXY_ADDR_" + service + "__" + iface.name + "__");

@@ -66,6 +66,7 @@ public:
   std::string service;
   Interface iface;
   bool container = false; // .internal_addr is "<service>:<port>"
+  Address address;        // .addr/.host/.port (Service::address())
 };
 
 class HealthcheckValue final : public SpecValue {

@@ -1,5 +1,6 @@
 #include "tools/fbc/replay_command.h"
 
+#include "bundle/env.h"
 #include "bundle/replay.h"
 
 #include <CLI/CLI.hpp>
@@ -42,6 +43,15 @@ int runReplay(const ReplayOptions &opts) {
   std::fprintf(stderr, "Replaying %s from %s with seed %s (%zu spec files in %s)\n",
                m.specRoot.c_str(), opts.bundle.c_str(), run.seed.c_str(), setup->extracted,
                setup->tempDir.c_str());
+  if (const bundle::Entry *env = setup->bundle.contents.find("env.json")) {
+    // A bundle's env.json that does not parse says nothing about remotes;
+    // inspect reports it.
+    llvm::Expected<bundle::Env> e = bundle::parseEnv(env->data);
+    if (!e)
+      llvm::consumeError(e.takeError());
+    else if (!e->remotes.empty())
+      std::fprintf(stderr, "fbc replay: %s", bundle::replayRemotesWarning(e->remotes).c_str());
+  }
   if (!run.driftAgainst)
     std::fprintf(stderr, "fbc replay: the bundle has no plan.json (no plan data): plan drift "
                          "not checked\n");

@@ -7,6 +7,7 @@
 #include "bundle/run_bundle.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/duration.h"
+#include "ir/quote.h"
 #include "passes/pass_manager.h"
 #include "runtime/executor.h"
 #include "runtime/junit.h"
@@ -282,6 +283,19 @@ int runRun(const RunOptions &opts) {
                    "and there is no pids limit\n",
                    req.containment.c_str());
     // -j N: a network namespace per running leaf, or one leaf at a time.
+    // A leaf's namespace has only its own loopback: no remote service is
+    // reachable from it.
+    const ir::Service *remote = nullptr;
+    for (const ir::Service &s : loaded->spec().services)
+      if (!remote && s.isRemote())
+        remote = &s;
+    if (cfg.jobs > 1 && remote) {
+      std::fprintf(stderr,
+                   "%s: warning: -j %s runs each leaf in a network namespace of its own, from "
+                   "which remote service %s cannot be reached; running one leaf at a time\n",
+                   cmd, opts.jobs.c_str(), ir::quote(remote->name).c_str());
+      cfg.jobs = 1;
+    }
     if (cfg.jobs > 1) {
       std::string why;
       if (!rt::netnsAvailable(why)) {
@@ -433,6 +447,7 @@ int runRun(const RunOptions &opts) {
       if (!opts.noPlan)
         info.planJson = planText;
       info.sources = loaded->sources().files();
+      info.remotes = bundle::envRemotes(loaded->spec());
       if (llvm::Error err = bundle::writeRunBundle(info, report))
         std::fprintf(stderr, "%s: warning: no bundle written: %s\n", cmd,
                      llvm::toString(std::move(err)).c_str());
