@@ -21,7 +21,6 @@
 
 namespace fbc::rt {
 
-
 // One run of a service's process. Kept until the supervisor goes away,
 // because the loop may still hold pointers to its handlers in an epoll
 // batch or a pending delay timer.
