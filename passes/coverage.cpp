@@ -4,10 +4,12 @@
 // Edges (one per (from, to) pair, sorted by from, then to):
 //   depends_on  every declared service a service depends on;
 //   env         an env value that references another service: a host equal
-//               to its name ("db:5432", "postgres://u@db/x"), or localhost /
-//               127.0.0.1 with one of its interface ports (what db.main.addr
-//               evaluates to). The protocol is the matched interface's (by
-//               port), else the service's first interface's.
+//               to its name ("db:5432", "postgres://u@db/x"), or the address
+//               of one of its interfaces (ir::Service::address(), what
+//               db.main.addr evaluates to): localhost / 127.0.0.1 with the
+//               port of a service fbc runs, a remote service's host:port.
+//               The protocol is the matched interface's, else the service's
+//               first interface's.
 // An edge A -> B is covered iff some fault_scenario or fault_matrix cell
 // installs an assumption (or a composed one) that targets B or one of B's
 // interfaces; its fault tests are those tests, by name.
@@ -91,10 +93,19 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
   cov.computed = true;
 
   llvm::StringMap<size_t> byName; // lower-case name -> service
+  // Loopback port -> the services fbc runs there; a remote (lower-case
+  // host, port) -> its interfaces.
   std::map<int64_t, std::vector<size_t>> byPort;
+  std::map<std::pair<std::string, int64_t>, std::vector<std::pair<size_t, const ir::Interface *>>>
+      byRemote;
   for (size_t i = 0; i < spec.services.size(); ++i) {
     byName.try_emplace(lower(spec.services[i].name), i);
     for (const ir::Interface &f : spec.services[i].interfaces) {
+      std::optional<ir::Address> at = spec.services[i].address(f);
+      if (at && at->remote()) {
+        byRemote[{lower(at->host), at->port}].emplace_back(i, &f);
+        continue;
+      }
       std::vector<size_t> &v = byPort[f.port];
       if (v.empty() || v.back() != i)
         v.push_back(i);
@@ -137,6 +148,12 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
             const ir::Service &to = spec.services[o];
             addEdge(s, to, "env", kv->first, interfaceByPort(to, *ref.port)->protocol);
           }
+          continue;
+        }
+        if (auto r = ref.port ? byRemote.find({ref.host, *ref.port}) : byRemote.end();
+            r != byRemote.end()) {
+          for (auto [o, f] : r->second)
+            addEdge(s, spec.services[o], "env", kv->first, f->protocol);
           continue;
         }
         auto it = byName.find(ref.host);
