@@ -75,13 +75,23 @@ std::string escape(std::string_view s, bool query) {
   return out;
 }
 
+// Header `name` in `h`, in any case.
+template <class H> auto findHeader(H &h, std::string_view name) {
+  return std::find_if(h.begin(), h.end(), [&](const auto &kv) {
+    return llvm::StringRef(kv.first).equals_insensitive(name);
+  });
+}
+
+std::string headerValue(const Headers &h, std::string_view name) {
+  auto it = findHeader(h, name);
+  return it == h.end() ? "" : it->second;
+}
+
 void setHeader(Headers &h, const std::string &name, std::string value) {
-  for (auto &[k, v] : h)
-    if (llvm::StringRef(k).equals_insensitive(name)) {
-      v = std::move(value);
-      return;
-    }
-  h.emplace_back(name, std::move(value));
+  if (auto it = findHeader(h, name); it != h.end())
+    it->second = std::move(value);
+  else
+    h.emplace_back(name, std::move(value));
 }
 
 Headers headersArg(star::Thread &t, Value v, const std::string &what) {
@@ -184,7 +194,6 @@ Request bindArgs(star::Thread &t, const ir::Client &c, const ir::ContractOperati
     for (auto &[k, v] : headersArg(t, h->second, sig + ": headers="))
       setHeader(headers, k, v);
   if (!cookies.empty()) {
-    std::string jar;
     std::vector<std::string> items;
     for (const auto &[k, v] : cookies)
       items.push_back(k + "=" + v);
@@ -201,10 +210,7 @@ Request bindArgs(star::Thread &t, const ir::Client &c, const ir::ContractOperati
     auto *s = body->second.as<star::String>();
     r.http.body = s ? std::string(s->view()) : star::encodeJson(t, body->second);
     r.http.hasBody = true;
-    bool typed = std::any_of(headers.begin(), headers.end(), [](const auto &h) {
-      return llvm::StringRef(h.first).equals_insensitive("Content-Type");
-    });
-    if (!typed)
+    if (findHeader(headers, "Content-Type") == headers.end())
       headers.emplace_back("Content-Type", op.bodyContentType);
   }
   std::sort(headers.begin(), headers.end());
@@ -250,13 +256,6 @@ void applyBefore(star::Thread &t, const ir::Client &c, const ir::ContractOperati
       r.http.hasBody = true;
     }
   }
-}
-
-std::string headerValue(const Headers &h, std::string_view name) {
-  for (const auto &[k, v] : h)
-    if (llvm::StringRef(k).equals_insensitive(name))
-      return v;
-  return "";
 }
 
 } // namespace
@@ -368,14 +367,15 @@ Value Executor::callClient(star::Thread &t, const ir::builtins::ClientValue &cv,
   if (r.http.hasBody)
     f.emplace_back("body", clippedField(r.http.body, 200));
   trace.record(EventType::ClientCall, self, std::move(f));
-  HttpStepResponse res;
+  HttpStepResponse got;
   {
     InterpreterLock::Released waiting(body_.lock());
-    res = httpStep(r.http, [this] { return cancelled(); });
+    got = httpStep(r.http, [this] { return cancelled(); });
   }
   if (cancelled())
     t.fail(who + " " + op->name + "(): cancelled");
-  auto *resp = t.heap.make<ResponseValue>(res);
+  auto *resp = t.heap.make<ResponseValue>(std::move(got));
+  const HttpStepResponse &res = resp->resp;
   resp->client = c.name;
   resp->operation = op->name;
   if (res.ok && (c.validate == "response" || c.validate == "strict")) {
