@@ -78,8 +78,10 @@ bool matchPattern(const std::string &pattern, const std::string &value) {
   return pattern == value;
 }
 
-bool matchesFilters(const FlatEvent &f, const Filters &filters) {
+bool matchesFilters(const FlatEvent &f, const Filters &filters, Criteria kind) {
   for (const auto &[k, v] : filters) {
+    if (kind == Criteria::Matcher && v.empty())
+      continue;
     bool ok;
     if (k == "type")
       ok = matchPattern(v, f.type) || matchPattern(v, f.eventType);
@@ -88,7 +90,7 @@ bool matchesFilters(const FlatEvent &f, const Filters &filters) {
     else if (const std::string *fv = f.field(k))
       ok = matchPattern(v, *fv);
     else
-      ok = false;
+      ok = kind == Criteria::Matcher && matchPattern(v, "");
     if (!ok)
       return false;
   }

@@ -33,9 +33,13 @@ FlatEvent flattenEvent(const TraceEvent &e, const std::vector<std::string> &name
 bool matchPattern(const std::string &pattern, const std::string &value);
 
 using Filters = std::vector<std::pair<std::string, std::string>>;
+// Where the two kinds of criteria differ: the body's events() filters never
+// match a field the event lacks; a match.event() matcher (the reference's)
+// matches it as "" and skips an empty pattern.
+enum class Criteria { Filter, Matcher };
 // `type` matches the short or the dotted type, `service` the service name,
-// any other key the event's field of that name (absent: no match).
-bool matchesFilters(const FlatEvent &f, const Filters &filters);
+// any other key the event's field of that name.
+bool matchesFilters(const FlatEvent &f, const Filters &filters, Criteria kind = Criteria::Filter);
 
 class EventValue final : public star::Object {
 public:

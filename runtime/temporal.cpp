@@ -22,22 +22,7 @@ using star::Value;
 bool eventMatches(star::Thread &t, const ir::Matcher &m, const FlatEvent &e) {
   switch (m.kind) {
   case ir::MatcherKind::Event:
-    for (const auto &[key, pattern] : m.criteria) {
-      if (pattern.empty())
-        continue;
-      bool ok;
-      if (key == "type")
-        ok = matchPattern(pattern, e.type) || matchPattern(pattern, e.eventType);
-      else if (key == "service")
-        ok = matchPattern(pattern, e.service);
-      else {
-        const std::string *v = e.field(key);
-        ok = matchPattern(pattern, v ? *v : "");
-      }
-      if (!ok)
-        return false;
-    }
-    return true;
+    return matchesFilters(e, m.criteria, Criteria::Matcher);
   case ir::MatcherKind::Any:
     for (const ir::Matcher &c : m.children)
       if (eventMatches(t, c, e))
