@@ -99,19 +99,24 @@ Value listOf(star::Thread &t, const std::vector<const FlatEvent *> &evs) {
   return Value::object(t.heap.make<star::List>(std::move(out)));
 }
 
+// event(m) / last(m) (the last match) and first(m): one event, or None.
+Value oneMatch(star::Thread &t, Value s, const star::Args &args, const char *fn, bool last) {
+  std::vector<const FlatEvent *> evs = matching(t, self(s), matcherArg(t, fn, args));
+  if (evs.empty())
+    return star::none();
+  return eventValue(t, last ? *evs.back() : *evs.front());
+}
+
 Value traceLast(star::Thread &t, Value s, const star::Args &args) {
-  std::vector<const FlatEvent *> evs = matching(t, self(s), matcherArg(t, "trace.last", args));
-  return evs.empty() ? star::none() : eventValue(t, *evs.back());
+  return oneMatch(t, s, args, "trace.last", true);
 }
 
 Value traceEvent(star::Thread &t, Value s, const star::Args &args) {
-  std::vector<const FlatEvent *> evs = matching(t, self(s), matcherArg(t, "trace.event", args));
-  return evs.empty() ? star::none() : eventValue(t, *evs.back());
+  return oneMatch(t, s, args, "trace.event", true);
 }
 
 Value traceFirst(star::Thread &t, Value s, const star::Args &args) {
-  std::vector<const FlatEvent *> evs = matching(t, self(s), matcherArg(t, "trace.first", args));
-  return evs.empty() ? star::none() : eventValue(t, *evs.front());
+  return oneMatch(t, s, args, "trace.first", false);
 }
 
 Value traceEvents(star::Thread &t, Value s, const star::Args &args) {
