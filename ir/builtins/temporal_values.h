@@ -38,10 +38,10 @@ public:
   int64_t index = -1;
 };
 
-// eventually(...) / always(...): its type() is "eventually" or "always".
+// eventually(...) / always(...): its type() is "eventually" or "always",
+// so it has no kTypeName and valueAs<> does not apply: temporalValueOf().
 class TemporalValue final : public SpecValue {
 public:
-  static constexpr std::string_view kTypeName = "temporal";
   static constexpr bool kNeedsDestroy = true;
   std::string_view typeName() const override { return temporalKindName(data.kind); }
   void repr(star::Printer &p) const override;
@@ -49,7 +49,7 @@ public:
   Temporal data;
 };
 
-// `v` as a temporal value, or null (its typeName() is not kTypeName).
+// `v` as a temporal value (typeName() "eventually" or "always"), or null.
 TemporalValue *temporalValueOf(star::Value v);
 
 // A matcher argument (on=, anchor=, ignore=, await_event's): a matcher
