@@ -99,15 +99,9 @@ std::optional<std::pair<bool, std::string>> Executor::failedAssume(const ir::Tes
   if (!choices)
     return std::pair{false, error};
   for (const ir::Assume &a : t.temporal->assumes) {
-    bool held = a.value;
-    if (!a.constant) {
-      try {
-        Value one[] = {choices};
-        held = star::truth(star::call(th, a.fn.value, llvm::ArrayRef<Value>(one)));
-      } catch (const star::EvalError &e) {
-        return std::pair{false, "assume(" + a.name + ") raised: " + e.message()};
-      }
-    }
+    bool held = ir::builtins::assumeHolds(th, a, choices, error);
+    if (!error.empty())
+      return std::pair{false, error};
     if (!held)
       return std::pair{true, "assume(" + a.name + ") not satisfied"};
   }

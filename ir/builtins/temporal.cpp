@@ -372,24 +372,30 @@ Value assumeFn(star::Thread &t, Value, const star::Args &args) {
   if (!args.kwargs.empty() || args.positional.size() != 1)
     site.fail("assume(predicate): takes exactly one positional argument");
   Assume a = assumeOf(site, args.positional[0], site.at(site.positional(0)), "assume(): ");
-  if (!a.constant) {
-    auto *choices = t.heap.make<star::Dict>();
-    for (const auto &[name, option] : b.loadChoices)
-      if (!choices->table.get(t, star::makeString(t.heap, name)))
-        choices->table.set(t, star::makeString(t.heap, name), option);
-    Value held;
-    try {
-      Value one[] = {Value::object(choices)};
-      held = star::call(t, a.fn.value, llvm::ArrayRef<Value>(one));
-    } catch (const star::EvalError &e) {
-      site.fail("assume(" + a.name + ") raised: " + e.message());
-    }
-    a.value = star::truth(held);
-  }
-  if (!a.value)
+  auto *choices = t.heap.make<star::Dict>();
+  for (const auto &[name, option] : b.loadChoices)
+    if (!choices->table.get(t, star::makeString(t.heap, name)))
+      choices->table.set(t, star::makeString(t.heap, name), option);
+  std::string error;
+  bool held = assumeHolds(t, a, Value::object(choices), error);
+  if (!error.empty())
+    site.fail(error);
+  if (!held)
     site.fail("assume(" + a.name + ") violated at spec load: assume(" + a.name + ") not satisfied");
   b.assumes.push_back(std::move(a));
   return star::none();
+}
+
+bool assumeHolds(star::Thread &t, const Assume &a, Value choices, std::string &error) {
+  if (a.constant)
+    return a.value;
+  try {
+    Value one[] = {choices};
+    return star::truth(star::call(t, a.fn.value, llvm::ArrayRef<Value>(one)));
+  } catch (const star::EvalError &e) {
+    error = "assume(" + a.name + ") raised: " + e.message();
+    return false;
+  }
 }
 
 std::vector<uint32_t> claimMonitors(const CallSite &site, Value v, const std::string &prefix) {

@@ -66,6 +66,12 @@ std::vector<uint32_t> claimMonitors(const CallSite &site, star::Value v, const s
 std::shared_ptr<const Temporal> temporalArg(const CallSite &site, star::Value v,
                                             std::string_view test, std::string_view key);
 
+// Whether `a` holds for `choices` (the choose() axis -> option dict; a bool
+// assume is its own value): its predicate's truth, or false with `error` =
+// "assume(name) raised: ..." when it raises. At load (top-level assume())
+// and before a test's body (test(assume=)).
+bool assumeHolds(star::Thread &t, const Assume &a, star::Value choices, std::string &error);
+
 // test(assume=[...]): callables or bools.
 std::vector<Assume> assumeList(const CallSite &site, star::Value v, std::string_view test);
 
