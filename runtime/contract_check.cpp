@@ -46,16 +46,9 @@ std::optional<double> number(Value v) {
   return std::nullopt;
 }
 
-// The value as compact JSON, for enum comparisons and messages.
-std::string compact(Value v) {
-  if (auto *s = v.as<star::String>())
-    return ir::quote(s->view());
-  return star::str(v);
-}
-
 class Checker {
 public:
-  explicit Checker(const ir::Contract &c) : c_(c) {}
+  Checker(star::Thread &t, const ir::Contract &c) : t_(t), c_(c) {}
 
   std::string check(const ir::Schema &in, Value v, const std::string &at, int depth) {
     const ir::Schema *s = c_.resolve(in);
@@ -70,12 +63,9 @@ public:
     if (!typeFits(s->type, got))
       return at + ": got " + got + ", want " + s->type;
     if (!s->enumJson.empty()) {
-      std::string mine = compact(v);
-      bool found = false;
-      for (const std::string &e : s->enumJson)
-        found |= e == mine || (e.size() >= 2 && e.front() == '"' &&
-                               ir::quote(e.substr(1, e.size() - 2)) == mine);
-      if (!found) {
+      // Compact JSON, as the reader encoded the contract's values.
+      std::string mine = star::encodeJson(t_, v);
+      if (std::find(s->enumJson.begin(), s->enumJson.end(), mine) == s->enumJson.end()) {
         std::string list;
         for (const std::string &e : s->enumJson)
           list += (list.empty() ? "" : ", ") + e;
@@ -158,6 +148,7 @@ public:
   }
 
 private:
+  star::Thread &t_;
   const ir::Contract &c_;
 };
 
@@ -180,7 +171,7 @@ std::string checkJsonBody(star::Thread &t, const ir::Contract &c, const ir::Sche
       why.erase(0, 13);
     return "malformed JSON body: " + why;
   }
-  return Checker(c).check(schema, v, "body", 0);
+  return Checker(t, c).check(schema, v, "body", 0);
 }
 
 std::string trimmed(const std::string &s) {
@@ -190,9 +181,9 @@ std::string trimmed(const std::string &s) {
 
 } // namespace
 
-std::string checkSchema(const ir::Contract &c, const ir::Schema &s, Value v,
+std::string checkSchema(star::Thread &t, const ir::Contract &c, const ir::Schema &s, Value v,
                         const std::string &at) {
-  return Checker(c).check(s, v, at, 0);
+  return Checker(t, c).check(s, v, at, 0);
 }
 
 std::string checkResponse(star::Thread &t, const ir::Contract &c, const ir::ContractOperation &op,

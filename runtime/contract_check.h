@@ -21,8 +21,9 @@ class Thread;
 namespace fbc::rt {
 
 // "" when `v` (a JSON-decoded value) fits `s`; else the first violation,
-// its place written from `at` ("body").
-std::string checkSchema(const ir::Contract &c, const ir::Schema &s, star::Value v,
+// its place written from `at` ("body"). An enum compares `v` as compact
+// JSON, the encoding the reader kept the contract's values in.
+std::string checkSchema(star::Thread &t, const ir::Contract &c, const ir::Schema &s, star::Value v,
                         const std::string &at);
 
 // "" when a response with `status`, `contentType` (the header, "" when

@@ -29,7 +29,14 @@ protected:
 
   // "" or the first violation of `json` against `s`.
   std::string check(const Schema &s, std::string_view json) {
-    return checkSchema(c, s, star::decodeJson(t, json), "body");
+    return checkSchema(t, c, s, star::decodeJson(t, json), "body");
+  }
+  // An enum as the OpenAPI reader keeps it: each value encoded as JSON.
+  std::vector<std::string> enumOf(std::vector<std::string_view> values) {
+    std::vector<std::string> out;
+    for (std::string_view v : values)
+      out.push_back(star::encodeJson(t, star::decodeJson(t, v)));
+    return out;
   }
 };
 
@@ -55,6 +62,22 @@ TEST_F(ContractCheck, EnumBoundsAndLengths) {
   n->enumJson = {"1", "2"};
   EXPECT_EQ(check(*n, "2"), "");
   EXPECT_EQ(check(*n, "3"), "body: 3 is not one of [1, 2]");
+  // Compared as JSON, the encoding the contract's values were read in:
+  // booleans, objects and non-ASCII strings match themselves.
+  auto flag = typed("boolean");
+  flag->enumJson = enumOf({"true"});
+  EXPECT_EQ(check(*flag, "true"), "");
+  EXPECT_EQ(check(*flag, "false"), "body: false is not one of [true]");
+  auto tag = typed("string");
+  tag->enumJson = enumOf({R"("caf\u00e9 <x>")", R"("plain")"});
+  EXPECT_EQ(check(*tag, "\"caf\xc3\xa9 <x>\""), "");
+  EXPECT_EQ(check(*tag, R"("plain")"), "");
+  EXPECT_EQ(check(*tag, R"("other")"), R"(body: "other" is not one of ["caf)"
+                                       "\xc3\xa9"
+                                       R"( \u003cx\u003e", "plain"])");
+  auto shape = typed("object");
+  shape->enumJson = enumOf({R"({"a": 1})"});
+  EXPECT_EQ(check(*shape, R"({"a":1})"), "");
   auto range = typed("number");
   range->minimum = 1;
   range->maximum = 2.5;
