@@ -88,6 +88,18 @@ struct Contract {
   const Schema *resolve(const Schema &s) const;
 };
 
+// The path-item methods fbc reads, as OpenAPI spells them, in the order it
+// reads them (mock_service(openapi=) lists its routes in this order too).
+inline constexpr const char *kContractMethods[] = {"get",    "post", "put",     "patch",
+                                                   "delete", "head", "options", "trace"};
+
+// A JSON media type (application/json, application/problem+json, ...): its
+// examples are JSON, a string example of any other type is served as its
+// text, and only JSON bodies are checked against a schema.
+inline bool isJsonMediaType(std::string_view type) {
+  return type.find("json") != std::string_view::npos;
+}
+
 // A contract identifier as a Starlark name: getOrder -> get_order,
 // GetOrderByID -> get_order_by_id, HTTPServer -> http_server, get-order ->
 // get_order; "op_" before a leading digit; "" when it has no letter or

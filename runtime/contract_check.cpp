@@ -217,7 +217,7 @@ std::string checkResponse(star::Thread &t, const ir::Contract &c, const ir::Cont
     return "content type " + ir::quote(ct) + " is not declared for " + op.wire() + " " + r->status +
            " (declared: " + declared + ")";
   }
-  if (!m->schema || ct.find("json") == std::string::npos)
+  if (!m->schema || !ir::isJsonMediaType(ct))
     return "";
   std::string b = trimmed(body);
   if (b.empty())
@@ -232,7 +232,7 @@ std::string checkRequest(star::Thread &t, const ir::Contract &c, const ir::Contr
   std::string b = trimmed(body);
   if (b.empty())
     return op.bodyRequired ? "request body is required" : "";
-  if (!op.bodySchema || mediaType(contentType).find("json") == std::string::npos)
+  if (!op.bodySchema || !ir::isJsonMediaType(mediaType(contentType)))
     return "";
   return checkJsonBody(t, c, *op.bodySchema, b);
 }

@@ -13,6 +13,8 @@
 #include "ir/builtins/spec_builder.h"
 #include "ir/quote.h"
 
+#include <llvm/ADT/StringRef.h>
+
 namespace fbc::ir::builtins {
 
 using star::Value;
@@ -98,20 +100,20 @@ public:
       r.status = ex->status;
       r.body = ex->body;
       r.contentType = ex->contentType;
-      r.kind = ex->contentType.empty()                             ? MockResponseKind::Status
-               : ex->contentType.find("json") != std::string::npos ? MockResponseKind::Json
-                                                                   : MockResponseKind::Text;
+      r.kind = ex->contentType.empty()            ? MockResponseKind::Status
+               : isJsonMediaType(ex->contentType) ? MockResponseKind::Json
+                                                  : MockResponseKind::Text;
       generated.push_back({normalisePattern(op.wire()), std::move(r), at});
     }
-    // By the contract's path, then in OpenAPI's method order, as the
+    // By the contract's path, then in the reader's method order, as the
     // reference lists them.
     auto key = [](const MockRoute &r) {
-      static constexpr std::string_view kOrder[] = {"GET",    "POST", "PUT",     "PATCH",
-                                                    "DELETE", "HEAD", "OPTIONS", "TRACE"};
       size_t sp = r.pattern.find(' ');
-      std::string_view m = std::string_view(r.pattern).substr(0, sp);
+      llvm::StringRef m = llvm::StringRef(r.pattern).take_front(sp);
       return std::pair(r.pattern.substr(sp + 1),
-                       std::find(std::begin(kOrder), std::end(kOrder), m) - std::begin(kOrder));
+                       std::find_if(std::begin(kContractMethods), std::end(kContractMethods),
+                                    [&](const char *k) { return m.equals_insensitive(k); }) -
+                           std::begin(kContractMethods));
     };
     std::stable_sort(generated.begin(), generated.end(),
                      [&](const MockRoute &a, const MockRoute &b) { return key(a) < key(b); });

@@ -24,9 +24,6 @@ using star::Value;
 
 namespace {
 
-constexpr const char *kMethods[] = {"get",    "post", "put",     "patch",
-                                    "delete", "head", "options", "trace"};
-
 // What a client() keyword owns: a parameter named like one cannot be bound.
 constexpr std::string_view kReservedParams[] = {"body", "headers", "timeout"};
 
@@ -160,7 +157,7 @@ public:
       if (Value s = field(media, "schema"))
         m.schema = schema(s, at + ".schema");
       // A text media type serves a string example as it is.
-      bool asText = type.find("json") == std::string::npos;
+      bool asText = !isJsonMediaType(type);
       auto served = [&](Value x, const std::string &where) {
         return asText && x.as<star::String>() ? text(x) : json(x, where);
       };
@@ -289,7 +286,7 @@ public:
               [](const auto &a, const auto &b) { return a.first < b.first; });
     std::set<std::string> used;
     for (auto &[path, item] : paths)
-      for (const char *m : kMethods) {
+      for (const char *m : kContractMethods) {
         Value op = field(item, m);
         if (!op)
           continue;
