@@ -24,6 +24,13 @@ std::string ContractOperation::signature() const {
   return out + ")";
 }
 
+const ContractResponse::Media *preferredMedia(const std::vector<ContractResponse::Media> &content) {
+  for (const ContractResponse::Media &m : content)
+    if (m.contentType == "application/json")
+      return &m;
+  return content.empty() ? nullptr : &content.front();
+}
+
 std::string Contract::id() const {
   return kind + ":" + path + (version.empty() ? "" : "@" + version);
 }
@@ -180,12 +187,9 @@ std::optional<ContractExample> contractExample(const Contract &c, const Contract
   }
   ContractExample out;
   out.status = statusOf(r->status);
-  if (r->content.empty())
+  const ContractResponse::Media *m = preferredMedia(r->content);
+  if (!m)
     return out;
-  const ContractResponse::Media *m = &r->content.front();
-  for (const ContractResponse::Media &x : r->content)
-    if (x.contentType == "application/json")
-      m = &x;
   out.contentType = m->contentType;
   std::string json;
   if (!examples.empty() && examples != "first" && examples != "synthesize") {

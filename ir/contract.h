@@ -58,6 +58,10 @@ struct ContractResponse {
   std::vector<Media> content; // sorted by content type
 };
 
+// Of the media types declared, the one fbc sends or serves:
+// application/json, else the first by content type; null when none.
+const ContractResponse::Media *preferredMedia(const std::vector<ContractResponse::Media> &content);
+
 struct ContractOperation {
   std::string name;                  // the method: canonicalName(operationId), or rename=
   std::string contractName;          // operationId, or "get_orders_orderId" when it declares none

@@ -248,11 +248,7 @@ public:
       std::vector<ContractResponse::Media> media =
           content(field(rb, "content"), where + ".requestBody");
       o.bodyContentType = "application/json";
-      const ContractResponse::Media *pick = media.empty() ? nullptr : &media.front();
-      for (const auto &m : media)
-        if (m.contentType == "application/json")
-          pick = &m;
-      if (pick) {
+      if (const ContractResponse::Media *pick = preferredMedia(media)) {
         o.bodyContentType = pick->contentType;
         o.bodySchema = pick->schema;
       }

@@ -84,5 +84,26 @@ TEST(Contract, PicksThePrimaryResponseAndItsExample) {
   EXPECT_EQ(op.signature(), "get_order()");
 }
 
+// application/json is served (and sent) when declared, though another media
+// type sorts before it; else the first.
+TEST(Contract, PrefersApplicationJson) {
+  ContractResponse::Media hal, json;
+  hal.contentType = "application/hal+json";
+  hal.exampleJson = R"({"_links":{}})";
+  json.contentType = "application/json";
+  json.exampleJson = R"({"id":1})";
+  Contract c;
+  ContractOperation op;
+  op.responses = {{"200", {hal, json}}};
+  std::string error;
+  auto ex = contractExample(c, op, "", error);
+  ASSERT_TRUE(ex) << error;
+  EXPECT_EQ(ex->contentType, "application/json");
+  EXPECT_EQ(ex->body, R"({"id":1})");
+  op.responses[0].content.pop_back();
+  EXPECT_EQ(preferredMedia(op.responses[0].content)->contentType, "application/hal+json");
+  EXPECT_EQ(preferredMedia({}), nullptr);
+}
+
 } // namespace
 } // namespace fbc::ir
