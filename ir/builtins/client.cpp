@@ -69,13 +69,6 @@ std::vector<std::pair<std::string, std::string>> stringDict(const CallSite &site
 
 } // namespace
 
-bool isClientAttribute(std::string_view name) {
-  for (const auto &[n, what] : kAttributes)
-    if (n == name)
-      return true;
-  return false;
-}
-
 void ClientValue::repr(star::Printer &p) const {
   size_t n = data.contract ? data.contract->operations.size() : 0;
   p.write("<client " + data.name + " → " + data.service + "." + data.interface + " (" +

@@ -26,8 +26,4 @@ public:
   Address targetAddress;
 };
 
-// The client attributes that are not operations (an operation may not be
-// named like one): name target contract operations call.
-bool isClientAttribute(std::string_view name);
-
 } // namespace fbc::ir::builtins
