@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -56,18 +57,35 @@ struct BareBin {
   }
 };
 
+// One environment variable set for the runs in its scope; its old value,
+// or its absence, comes back after.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const std::string &value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+private:
+  const char *name_;
+  std::optional<std::string> old_;
+};
+
 // Runs fbc with PATH=`path` and a docker daemon address nothing answers
-// at (both restored after).
+// at.
 FbcRun runWithPath(const std::string &path, const std::vector<std::string> &args,
                    const std::string &cwd) {
-  const char *old = std::getenv("PATH");
-  std::string saved = old ? old : "";
-  setenv("PATH", path.c_str(), 1);
-  setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock", 1);
-  FbcRun r = runFbc(args, cwd);
-  setenv("PATH", saved.c_str(), 1);
-  unsetenv("DOCKER_HOST");
-  return r;
+  ScopedEnv bin("PATH", path), docker("DOCKER_HOST", "unix:///nonexistent/docker.sock");
+  return runFbc(args, cwd);
 }
 
 std::string slurp(const std::string &file) {
@@ -206,15 +224,8 @@ struct WithoutLibraries {
   FbcRun run(const std::string &spec, std::vector<std::string> args) {
     std::ofstream(dir.file("spec.star")) << ports(spec);
     args.insert(args.begin() + 1, "spec.star");
-    const char *old = std::getenv("LD_LIBRARY_PATH");
-    std::string saved = old ? old : "";
-    setenv("LD_LIBRARY_PATH", "libs", 1);
-    FbcRun r = runFbc(args, dir.path());
-    if (old)
-      setenv("LD_LIBRARY_PATH", saved.c_str(), 1);
-    else
-      unsetenv("LD_LIBRARY_PATH");
-    return r;
+    ScopedEnv libs("LD_LIBRARY_PATH", "libs");
+    return runFbc(args, dir.path());
   }
 };
 
