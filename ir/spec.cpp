@@ -314,6 +314,10 @@ std::optional<Address> Service::address(const Interface &i) const {
   return a;
 }
 
+Address Service::addressOrLoopback(const Interface &i) const {
+  return address(i).value_or(Address{"", i.port});
+}
+
 std::string Service::remoteSource() const {
   if (!remote.empty())
     return "remote=" + quote(remote);

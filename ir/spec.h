@@ -198,6 +198,10 @@ struct Service {
   // loopback at the interface's port. Null for an interface remotes({...})
   // names no host for (a HostNeed of the service: it cannot run).
   std::optional<Address> address(const Interface &i) const;
+  // address(i), or loopback at the interface's port for an interface
+  // remotes({...}) names no host: its tests are cannot-run rows and nothing
+  // dials it, but .addr, env values and the launch still need a value.
+  Address addressOrLoopback(const Interface &i) const;
   // remote="h" or remotes({"a": "h", ...}) as the spec wrote it.
   std::string remoteSource() const;
 };

@@ -102,7 +102,7 @@ Healthcheck healthcheckOf(const ir::Service &s) {
     break;
   case ir::HealthcheckKind::Ready:
     if (const ir::Interface *i = defaultInterface(s)) {
-      ir::Address at = s.address(*i).value_or(ir::Address{"", i->port});
+      ir::Address at = s.addressOrLoopback(*i);
       auto p = static_cast<uint16_t>(at.port);
       if (i->protocol == "http" || i->protocol == "http2")
         h = Healthcheck::http("http://" + at.dialHostPort() + "/", ms);
@@ -136,7 +136,7 @@ std::pair<std::string, std::string> seenAt(const ir::Service &o, const ir::Inter
                                            const ProxyEndpoint *p) {
   if (p)
     return {"127.0.0.1", std::to_string(p->proxyPort)};
-  ir::Address at = o.address(i).value_or(ir::Address{"", i.port});
+  ir::Address at = o.addressOrLoopback(i);
   return {at.spelledHost(), std::to_string(at.port)};
 }
 

@@ -98,7 +98,7 @@ ir::Address Executor::dialAddress(const std::string &service, const ir::Interfac
   if (std::optional<size_t> i = proxies_ ? proxies_->find(service, iface.name) : std::nullopt)
     return {"", proxies_->endpoints()[*i].proxyPort};
   const ir::Service *s = loaded_.spec().findService(service);
-  return (s ? s->address(iface) : std::nullopt).value_or(ir::Address{"", iface.port});
+  return s ? s->addressOrLoopback(iface) : ir::Address{"", iface.port};
 }
 
 uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::string &service,

@@ -33,7 +33,7 @@ std::string remoteAddresses(const ir::Service &s) {
   std::string out;
   for (const ir::Interface &i : s.interfaces) {
     out += out.empty() ? "" : " ";
-    out += i.name + "=" + s.address(i).value_or(ir::Address{"", i.port}).spelled();
+    out += i.name + "=" + s.addressOrLoopback(i).spelled();
   }
   return out;
 }

@@ -60,7 +60,7 @@ Value makeRef(star::Thread &t, const Service &s, const Interface &i) {
   ref->service = s.name;
   ref->iface = i;
   ref->container = s.isContainer();
-  ref->address = s.address(i).value_or(Address{"", i.port});
+  ref->address = s.addressOrLoopback(i);
   ref->freeze();
   return Value::object(ref);
 }
