@@ -29,6 +29,8 @@ struct MockSpec : Spec {
     // The contract client_contract.star's mock and clients read.
     std::ofstream(dir.file("orders.openapi.yaml"))
         << readFile(std::string(FBC_RUN_SPECS) + "/orders.openapi.yaml");
+    std::ofstream(dir.file("client_binding.openapi.yaml"))
+        << readFile(std::string(FBC_RUN_SPECS) + "/client_binding.openapi.yaml");
   }
   std::string normalized(std::string out) const {
     std::string gw = std::to_string(gwPort);
@@ -88,6 +90,14 @@ TEST(FbcRunMock, ClientContractSpec) {
   MockSpec spec("client_contract");
   runWithGolden(spec, 2);
   traceGolden(spec, "test_contract_violation_is_visible");
+}
+
+// A client() call on the wire (docs/run.md "Clients"): base_path=, the
+// percent-encoded path parameter, sorted query parameters with a list
+// repeating its key, header precedence, one Cookie header.
+TEST(FbcRunMock, ClientCallBinding) {
+  MockSpec spec("client_binding");
+  runWithGolden(spec, 0);
 }
 
 // duplicate() needs a Kafka / NATS proxy fbc does not have: the tests that
