@@ -314,8 +314,10 @@ Verdict Expectation::finalize(star::Thread &t, const std::vector<FlatEvent> &eve
       return v;
     switch (cause) {
     case Ending::TerminateWhen:
-    case Ending::ImmediateFail:
       why = name + " never satisfied; terminate_when fired";
+      return Verdict::Fail;
+    case Ending::ImmediateFail:
+      why = name + " never satisfied; an always() violation ended the body first";
       return Verdict::Fail;
     case Ending::Timeout:
       why = name + " never satisfied within timeout";

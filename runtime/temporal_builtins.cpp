@@ -124,13 +124,20 @@ Executor::TemporalEnd Executor::endTemporal(star::Thread &wt, Ending cause) {
   temporal_->catchUp(sup_->trace(), serviceNames());
   temporal_->poll(wt); // the events recorded since the watcher's last turn
   out.monitor = temporal_->runMonitors(wt);
+  // A violated expectation is the reason before an eventually() that was
+  // never satisfied: the violation is what ended the body, whichever was
+  // declared first.
+  std::optional<std::string> neverSatisfied;
   for (Expectation &x : temporal_->expectations) {
     std::string why;
     Verdict v = x.finalize(wt, temporal_->events, cause, why);
-    if (v == Verdict::Fail && !out.failed)
-      out.failed = x.def->name() + ": " + why;
+    if (std::optional<std::string> &first = x.failed ? out.failed : neverSatisfied;
+        v == Verdict::Fail && !first)
+      first = x.def->name() + ": " + why;
     out.pending |= v == Verdict::Pending;
   }
+  if (!out.failed)
+    out.failed = std::move(neverSatisfied);
   return out;
 }
 
