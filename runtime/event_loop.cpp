@@ -1,6 +1,6 @@
 #include "runtime/event_loop.h"
 
-#include "runtime/trace.h"
+#include "runtime/clock.h"
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>

@@ -5,6 +5,7 @@
 // than the small-string buffer.
 #pragma once
 
+#include "runtime/clock.h"
 #include "runtime/rules.h"
 
 #include <cstdint>
@@ -163,12 +164,6 @@ private:
   // Per service, per syscall number (sized on first use).
   std::vector<std::vector<Counts>> counts_;
 };
-
-int64_t monotonicNs();
-// monotonicNs() + ns, saturating at INT64_MAX: a deadline for the longest
-// accepted delay, --timeout or sleep() does not wrap into the past.
-int64_t deadlineAfter(int64_t ns);
-int64_t addSaturating(int64_t a, int64_t b);
 
 // A step's value as a trace field: its first n bytes (steps record what they
 // sent and received; a large body must not grow the trace).
