@@ -1,7 +1,7 @@
 #include "bundle/inspect.h"
 
 #include "ir/json_writer.h"
-#include "runtime/report.h"
+#include "runtime/report/report.h"
 
 #include <llvm/Support/FileSystem.h>
 

@@ -7,7 +7,7 @@
 #include "backend/shard.h"
 #include "bundle/run_bundle.h"
 #include "ir/json_writer.h"
-#include "runtime/report.h"
+#include "runtime/report/report.h"
 
 #include <llvm/Support/Path.h>
 #include <simdjson.h>
@@ -128,7 +128,7 @@ std::map<std::string, std::string> sections(const std::string &text,
   return out;
 }
 
-// trace.json of the merged rows (runtime/report.cpp formatJsonReport's
+// trace.json of the merged rows (runtime/report/report.cpp formatJsonReport's
 // shape): the counts from the rows, the rows as the shards wrote them, the
 // fault matrix rebuilt from its cells' rows.
 std::string mergedTrace(const std::vector<Row> &rows, const std::vector<element> &traces,

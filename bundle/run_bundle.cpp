@@ -4,7 +4,7 @@
 #include "bundle/integrity.h"
 #include "bundle/manifest.h"
 #include "ir/stdlib.h"
-#include "runtime/report.h"
+#include "runtime/report/report.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>

@@ -9,7 +9,7 @@
 #include "bundle/env.h"
 #include "bundle/manifest.h"
 #include "frontend/source/source_manager.h"
-#include "runtime/executor.h"
+#include "runtime/driver/executor.h"
 
 #include <llvm/Support/Error.h>
 

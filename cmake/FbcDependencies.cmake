@@ -22,7 +22,7 @@ target_include_directories(fbc_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 target_compile_definitions(fbc_llvm INTERFACE ${LLVM_DEFINITIONS})
 target_link_libraries(fbc_llvm INTERFACE LLVMSupport)
 
-# re2: path globs (runtime/path_glob.cpp) and `fbc run -k ~regex` filters
+# re2: path globs (runtime/rules/path_glob.cpp) and `fbc run -k ~regex` filters
 # (tools/fbc/run_command.cpp); linked by those two libraries only.
 pkg_check_modules(RE2 QUIET IMPORTED_TARGET re2)
 if(NOT RE2_FOUND)
@@ -77,14 +77,14 @@ target_include_directories(fbc_http_parser INTERFACE ${HTTP_PARSER_INCLUDE_DIR})
 target_link_libraries(fbc_http_parser INTERFACE ${HTTP_PARSER_LIBRARY})
 
 # hiredis: the Redis step and readiness probe, and RESP framing for the
-# proxy (runtime/redis_step.cpp, runtime/proto_redis.cpp).
+# proxy (runtime/clients/redis_step.cpp, runtime/protocols/proto_redis.cpp).
 pkg_check_modules(HIREDIS QUIET IMPORTED_TARGET hiredis)
 if(NOT HIREDIS_FOUND)
   fbc_missing("hiredis" "libhiredis-dev")
 endif()
 
-# libmicrohttpd: fbc run's HTTP mocks (runtime/mock_http.cpp). Its header
-# only: runtime/mhd_loader.cpp loads the library on first use.
+# libmicrohttpd: fbc run's HTTP mocks (runtime/mock/mock_http.cpp). Its header
+# only: runtime/mock/mhd_loader.cpp loads the library on first use.
 find_path(MHD_INCLUDE_DIR microhttpd.h)
 if(NOT MHD_INCLUDE_DIR)
   fbc_missing("libmicrohttpd" "libmicrohttpd-dev")
@@ -97,7 +97,7 @@ if(NOT NETTLE_INCLUDE_DIR)
   fbc_missing("nettle" "nettle-dev")
 endif()
 
-# libpq: the Postgres step and readiness probe (runtime/postgres_step.cpp).
+# libpq: the Postgres step and readiness probe (runtime/clients/postgres_step.cpp).
 pkg_check_modules(LIBPQ QUIET IMPORTED_TARGET libpq)
 if(NOT LIBPQ_FOUND)
   fbc_missing("libpq" "libpq-dev")

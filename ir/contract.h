@@ -4,7 +4,7 @@
 // (ir/builtins/openapi.cpp) builds it for both ends of a contract:
 // client() gets one method per operation, mock_service(openapi=) serves one
 // route per operation from its examples. The run checks responses against
-// the schemas (runtime/contract_check.h).
+// the schemas (runtime/values/contract_check.h).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // the body-time builtins whose calls need it, and how a need and the
 // machine's answer read in a run's error row. The plan side records needs
 // (ir::Service::needs, the lowering's per-test scan); the run decides what
-// the machine has (runtime/host_check.h).
+// the machine has (runtime/os/host_check.h).
 #pragma once
 
 #include "ir/spec.h"

@@ -73,7 +73,7 @@ const char *grpcCodeName(int code);
 // What `fbc run` cannot do for mock `s` (a Kafka, MongoDB or gRPC mock, ...)
 // as the service's HostNeed (HostFeature::Unbuilt, ir/host_needs.h); nullopt
 // when fbc runs it. mock_service() records it in Service::needs, so each
-// test of the spec is one error row naming it (runtime/host_check.h).
+// test of the spec is one error row naming it (runtime/os/host_check.h).
 std::optional<HostNeed> mockNeed(const Service &s, const Mock &m);
 
 } // namespace fbc::ir

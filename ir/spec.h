@@ -100,7 +100,7 @@ struct Op {
 // What a test needs of the machine beyond what every test needs (a
 // container runtime, the gVisor runtime), or a part fbc does not have. The
 // IR records the need where it arises (a service, a call); `fbc run` decides
-// once per run what this machine has (runtime/host_check.h) and gives each
+// once per run what this machine has (runtime/os/host_check.h) and gives each
 // test that needs something missing one error row naming it, while the
 // other tests run (docs/run.md "What this machine cannot run").
 enum class HostFeature {

@@ -27,7 +27,7 @@
 namespace fbc::ir {
 
 // Which calls of the syscall the filter traps (the runtime's filter checks
-// the arguments; runtime/unmediated_io.h holds both encodings).
+// the arguments; runtime/supervisor/unmediated_io.h holds both encodings).
 enum class TrapWhen : unsigned char {
   Always,
   SharedWritableFileMap, // mmap: MAP_SHARED, not MAP_ANONYMOUS, PROT_WRITE
@@ -36,7 +36,7 @@ enum class TrapWhen : unsigned char {
 };
 
 struct ObservedEntry {
-  std::string_view name;    // as `fbc ir` prints it: "mmap[shared-write]", "open[/dev/urandom]"
+  std::string_view name; // as `fbc ir` prints it: "mmap[shared-write]", "open[/dev/urandom]"
   // The syscall; for an Always entry a keyword stands for its family ("open").
   std::string_view syscall;
   TrapWhen when;

@@ -13,10 +13,10 @@ packages=(
   chromium fonts-dejavu-core zstd
   libxml2-utils # xmllint: shard_e2e_tests validate --junit output against junit.xsd
   liburing-dev # tests/fixtures/nondet_fs.c: file I/O through io_uring
-  libhttp-parser-dev # the fault proxy's HTTP/1.1 framing (runtime/proxy_http.cpp)
+  libhttp-parser-dev # the fault proxy's HTTP/1.1 framing (runtime/protocols/proxy_http.cpp)
   libhiredis-dev redis-server libpq-dev postgresql-15
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
-  libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock_http.cpp)
+  libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock/mock_http.cpp)
   nettle-dev # jwt_keypair/jwt_sign: Ed25519 (ir/builtins/mock_jwt.cpp)
 )
 

@@ -9,8 +9,8 @@
 // listener's counters. The supervisor is configured as `fbc run` is: every
 // trapped syscall goes through the rule table and is counted; the syscalls
 // a rule decided are logged as trace events.
-#include "runtime/supervisor.h"
-#include "runtime/syscalls.h"
+#include "runtime/os/syscalls.h"
+#include "runtime/supervisor/supervisor.h"
 
 #include <cstdio>
 #include <cstring>

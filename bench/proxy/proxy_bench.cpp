@@ -3,16 +3,17 @@
 //
 // A keep-alive HTTP/1.1 server (a thread of this process, blocking
 // sockets, one fixed 200 response per request), a line-echo TCP server and a
-// real redis-server (GET of a 5-byte value); a ProxyHub (runtime/proxy.h) in front of each with one
-// rule in force that does not match the traffic (so every request is split, matched and relayed:
-// the cost of a proxied interface while no fault fires). The client sends N sequential requests
-// over one connection, alternating batches of 1,000 direct and 1,000 proxied so both see the same
-// machine state, and prints the median and p99 round trip of each and the median difference.
+// real redis-server (GET of a 5-byte value); a ProxyHub (runtime/proxy/proxy.h) in front of each
+// with one rule in force that does not match the traffic (so every request is split, matched and
+// relayed: the cost of a proxied interface while no fault fires). The client sends N sequential
+// requests over one connection, alternating batches of 1,000 direct and 1,000 proxied so both see
+// the same machine state, and prints the median and p99 round trip of each and the median
+// difference.
 //
 //   cmake --build --preset release --target proxy_bench
 //   build/release/bench/proxy/proxy_bench [N]
-#include "runtime/proxy.h"
-#include "runtime/trace.h"
+#include "runtime/proxy/proxy.h"
+#include "runtime/trace/trace.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -217,7 +218,7 @@ int main(int argc, char **argv) {
   tcpMiss.delayNs = 1000000;
   tcpMiss.probability = 0; // matches every chunk, never fires
   benchServed("tcp", "tcp", "\n", "GET k\n", "value\n", tcpMiss, n);
-  // Redis: RESP framing by the codec (runtime/proto_redis.*), a GET of a
+  // Redis: RESP framing by the codec (runtime/protocols/proto_redis.*), a GET of a
   // user key against a real server, a rule on another key.
   ir::ProxyRule redisMiss;
   redisMiss.action = ir::ProxyAction::Error;

@@ -2,8 +2,8 @@
 // needed instead of linking it: libcurl, libmicrohttpd, libpq, libarchive
 // and nettle's libhogweed, each of which would otherwise cost every fbc
 // process resident memory at start-up (docs/architecture.md, "Dependencies").
-// Each loader (runtime/curl_loader.cpp, runtime/mhd_loader.cpp,
-// runtime/pq_loader.cpp, bundle/archive_loader.cpp, ir/builtins/mock_jwt.cpp)
+// Each loader (runtime/clients/curl_loader.cpp, runtime/mock/mhd_loader.cpp,
+// runtime/clients/pq_loader.cpp, bundle/archive_loader.cpp, ir/builtins/mock_jwt.cpp)
 // keeps one of these, constinit at namespace scope, and a struct of the
 // function pointers it binds.
 //
@@ -59,7 +59,7 @@ private:
 
 // For loaders that list their functions as X(return type, name,
 // (parameters), (arguments)) to define each one as a forwarder
-// (runtime/pq_loader.cpp, bundle/archive_loader.cpp): in the struct of
+// (runtime/clients/pq_loader.cpp, bundle/archive_loader.cpp): in the struct of
 // pointers, FBC_LAZY_POINTER declares one named after the function; in the
 // bindAll function, FBC_LAZY_BIND binds it, with the LazyLibrary named `l`
 // and the struct `fns`.

@@ -3,7 +3,7 @@
 // method names, sorted), .call(name, params=, body=, headers=, timeout=),
 // and one method per operation. The methods and call() are body-time: they
 // forward to the BodyRuntime's callStep() with the client as receiver
-// (runtime/client_call.cpp runs them).
+// (runtime/body/client_call.cpp runs them).
 #pragma once
 
 #include "ir/builtins/values.h"

@@ -2,7 +2,7 @@
 // decoder=), decoder("json" | "logfmt" | "regex", pattern=), the
 // service(observe=[...]) list, and the reference's removed top-level names
 // (stdout, stderr, json_decoder, logfmt_decoder, regex_decoder). What the
-// run does with the lines is runtime/log_observe.
+// run does with the lines is runtime/trace/log_observe.
 #include "frontend/eval/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"

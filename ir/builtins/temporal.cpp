@@ -2,8 +2,8 @@
 // monitor() (with the reference's static denylist for update=/check=),
 // eventually(), always(), top-level assume() (held at load), and the
 // monitors= / expect= / terminate_when= / assume= arguments the test
-// registrations take. What a run does with them is runtime/monitors and
-// runtime/temporal.
+// registrations take. What a run does with them is runtime/temporal/monitors and
+// runtime/temporal/temporal.
 #include "ir/builtins/temporal_values.h"
 
 #include "frontend/eval/args.h"

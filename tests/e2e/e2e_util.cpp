@@ -1,6 +1,6 @@
 #include "tests/e2e/e2e_util.h"
 
-#include "runtime/trace.h"
+#include "runtime/trace/trace.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>

@@ -12,7 +12,7 @@
 #include "ir/load_spec.h"
 #include "ir/syscalls.h"
 #include "passes/pass_manager.h"
-#include "runtime/executor.h"
+#include "runtime/driver/executor.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 // expensive fixtures are made once: a PostgreSQL data directory (initdb,
 // run as the "postgres" account the postgresql package creates, on a
 // scratch directory) and the RDB file of 300 keys the loading test needs.
-#include "runtime/redis_step.h"
+#include "runtime/clients/redis_step.h"
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>

@@ -3,9 +3,9 @@
 // and the effects are observed the way a user would (HTTP status codes,
 // KV replies, latency) and in the trace.
 #include "ir/syscalls.h"
-#include "runtime/notif_facts.h"
-#include "runtime/seccomp_filter.h"
-#include "runtime/supervisor.h"
+#include "runtime/os/seccomp_filter.h"
+#include "runtime/supervisor/notif_facts.h"
+#include "runtime/supervisor/supervisor.h"
 #include "tests/e2e/e2e_util.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 # Fails if a pipeline folder includes a header from a later folder:
-# frontend <- ir <- passes <- backend <- runtime <- bundle <- tools.
+# frontend <- ir <- passes <- backend <- runtime <- bundle <- tools;
+# and, inside runtime/, if a room includes a later room (below).
 set(layers frontend ir passes backend runtime bundle tools)
 set(violations "")
 list(LENGTH layers n)
@@ -25,7 +26,59 @@ foreach(i RANGE ${last})
     endforeach()
   endforeach()
 endforeach()
+
+# runtime/ in rooms (docs/architecture.md "runtime/ in rooms"): every runtime
+# file lives in a room, and a room includes only itself and rooms before it.
+# The rooms up to supervisor/ know nothing of Starlark: of frontend/ they may
+# include only frontend/support/.
+set(rooms os rules trace protocols clients proxy supervisor mock values temporal driver body report)
+set(starlark_free os rules trace protocols clients proxy supervisor)
+# Runtime files that still include passes/ (the runtime must not: it reads
+# the leaf program). Each entry is a debt of issue #26; the list may only
+# shrink, and an entry that no longer includes passes/ fails until removed.
+set(passes_debt driver/executor.cpp temporal/monitors.cpp)
+list(JOIN rooms "|" rooms_re)
+file(GLOB_RECURSE runtime_files RELATIVE "${FBC_SOURCE_DIR}/runtime"
+     "${FBC_SOURCE_DIR}/runtime/*.h" "${FBC_SOURCE_DIR}/runtime/*.cpp")
+foreach(rel ${runtime_files})
+  if(NOT rel MATCHES "^(${rooms_re})/")
+    string(APPEND violations "  runtime/${rel}: not in a room (${rooms})\n")
+    continue()
+  endif()
+  string(REGEX MATCH "^[a-z]+" room "${rel}")
+  list(FIND rooms ${room} own)
+  file(STRINGS "${FBC_SOURCE_DIR}/runtime/${rel}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"(runtime|frontend|passes)/")
+  set(includes_passes FALSE)
+  foreach(line ${lines})
+    if(line MATCHES "\"runtime/([a-z]+)/")
+      list(FIND rooms ${CMAKE_MATCH_1} theirs)
+      if(theirs EQUAL -1)
+        string(APPEND violations "  runtime/${rel}: ${line} (not a room)\n")
+      elseif(theirs GREATER own)
+        string(APPEND violations "  runtime/${rel}: ${line} (room ${CMAKE_MATCH_1}/ comes after ${room}/)\n")
+      endif()
+    elseif(line MATCHES "\"runtime/")
+      string(APPEND violations "  runtime/${rel}: ${line} (not a room)\n")
+    elseif(line MATCHES "\"passes/")
+      set(includes_passes TRUE)
+      list(FIND passes_debt ${rel} listed)
+      if(listed EQUAL -1)
+        string(APPEND violations "  runtime/${rel}: ${line} (the runtime reads the leaf program, not passes/)\n")
+      endif()
+    elseif(NOT line MATCHES "\"frontend/support/")
+      list(FIND starlark_free ${room} free)
+      if(NOT free EQUAL -1)
+        string(APPEND violations "  runtime/${rel}: ${line} (${room}/ knows no Starlark)\n")
+      endif()
+    endif()
+  endforeach()
+  list(FIND passes_debt ${rel} listed)
+  if(NOT listed EQUAL -1 AND NOT includes_passes)
+    string(APPEND violations "  runtime/${rel}: no longer includes passes/: remove it from passes_debt\n")
+  endif()
+endforeach()
+
 if(violations)
-  message(FATAL_ERROR "layering violations (a folder includes a later folder):\n${violations}")
+  message(FATAL_ERROR "layering violations (a folder includes a later folder, or a runtime room a later room):\n${violations}")
 endif()
 message(STATUS "layering: ok")

@@ -1,5 +1,5 @@
 // `fbc run`: its options and entry point. The command's logic lives in the
-// pipeline libraries (runtime/executor.h, runtime/report.h); this file only
+// pipeline libraries (runtime/driver/executor.h, runtime/report/report.h); this file only
 // binds flags, selects tests, handles SIGINT/SIGTERM and prints.
 #pragma once
 

@@ -1,9 +1,9 @@
-// The runtime's body-time builtin table (runtime/body_builtins.cpp) is
+// The runtime's body-time builtin table (runtime/body/body_builtins.cpp) is
 // sorted (callBuiltin binary-searches it) and names exactly what the spec
 // binds as body-time (ir/builtins/install.cpp) plus choose, which the spec
 // binds itself and forwards to the runtime inside a test body.
 #include "ir/builtins/install.h"
-#include "runtime/executor.h"
+#include "runtime/driver/executor.h"
 
 #include <gtest/gtest.h>
 

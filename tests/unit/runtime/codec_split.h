@@ -1,9 +1,9 @@
-// Feeding a protocol codec (runtime/proxy_protocol.h) a client's byte stream
+// Feeding a protocol codec (runtime/protocols/proxy_protocol.h) a client's byte stream
 // the way the proxy does: `chunk` bytes at a time, the pending buffer
 // growing until the codec consumes a unit. Shared by the codec unit tests.
 #pragma once
 
-#include "runtime/proxy_protocol.h"
+#include "runtime/protocols/proxy_protocol.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// The contract checker (runtime/contract_check.h): each schema keyword it
+// The contract checker (runtime/values/contract_check.h): each schema keyword it
 // checks, on a decoded JSON body, with the exact violation it reports; and
 // the response and request rules around it (status, content type, empty
 // and malformed bodies).
-#include "runtime/contract_check.h"
+#include "runtime/values/contract_check.h"
 
 #include "frontend/eval/heap.h"
 #include "frontend/eval/thread.h"

@@ -1,7 +1,7 @@
-// The one criteria matcher (runtime/event_value.h matchesFilters) in its two
+// The one criteria matcher (runtime/values/event_value.h matchesFilters) in its two
 // kinds: the body's events() filters and match.event() matchers, which
 // differ only on an absent field and an empty pattern.
-#include "runtime/event_value.h"
+#include "runtime/values/event_value.h"
 
 #include <gtest/gtest.h>
 

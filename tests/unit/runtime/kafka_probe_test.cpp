@@ -1,6 +1,6 @@
-// kafka_ready()'s probe (runtime/kafka_probe.h): the Metadata v1 request's
+// kafka_ready()'s probe (runtime/clients/kafka_probe.h): the Metadata v1 request's
 // bytes, and what a response must name to be ready.
-#include "runtime/kafka_probe.h"
+#include "runtime/clients/kafka_probe.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// The log decoders (runtime/log_observe.h): the fields each makes of a line.
-#include "runtime/log_observe.h"
+// The log decoders (runtime/trace/log_observe.h): the fields each makes of a line.
+#include "runtime/trace/log_observe.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// HTTP mock routes (runtime/mock_route.h): the reference's matching of
+// HTTP mock routes (runtime/mock/mock_route.h): the reference's matching of
 // "METHOD /path" patterns, and the Redis mock's seed read from its config.
-#include "runtime/mock_request.h"
-#include "runtime/mock_route.h"
-#include "runtime/mock_services.h"
+#include "runtime/mock/mock_request.h"
+#include "runtime/mock/mock_route.h"
+#include "runtime/mock/mock_services.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // A row's fault summaries and its fault_bypassed verdict from trace events
-// (runtime/outcome.cpp): syscall and protocol (proxy) rules alike.
-#include "runtime/outcome.h"
+// (runtime/trace/outcome.cpp): syscall and protocol (proxy) rules alike.
+#include "runtime/trace/outcome.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Path globs: the reference's dialect (pathmatch) compiled to re2.
-#include "runtime/path_glob.h"
+#include "runtime/rules/path_glob.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// The PostgreSQL codec (runtime/proto_postgres.*): the client stream split
+// The PostgreSQL codec (runtime/protocols/proto_postgres.*): the client stream split
 // into startup, simple-query and extended-protocol units at every chunk
 // boundary, reply cycles counted, the normaliser, synthesized replies.
-#include "runtime/proto_postgres.h"
+#include "runtime/protocols/proto_postgres.h"
 #include "tests/unit/runtime/codec_split.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
-// The RESP codec (runtime/proto_redis.*): commands split from a client's
+// The RESP codec (runtime/protocols/proto_redis.*): commands split from a client's
 // byte stream at every chunk boundary, first keys, reply counting, the
 // replies a rule synthesises.
-#include "runtime/proto_redis.h"
+#include "runtime/protocols/proto_redis.h"
 #include "tests/unit/runtime/codec_split.h"
 
 #include <gtest/gtest.h>

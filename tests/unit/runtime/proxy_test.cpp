@@ -1,8 +1,8 @@
 // The proxy's pieces without sockets: matcher globs, the HTTP codec's
 // request splitting (fed at every split point, as reads may arrive), its
 // response counting and its replies, and the rule table's decisions.
-#include "runtime/proxy_http.h"
-#include "runtime/proxy_rules.h"
+#include "runtime/protocols/proxy_http.h"
+#include "runtime/proxy/proxy_rules.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The rule table's decisions, without processes: families, targets and
 // destinations, path filters, scopes, probability streams, max_fires and
 // the decision override.
-#include "runtime/rules.h"
+#include "runtime/rules/rules.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The runtime's small pieces: errno labels,
 // syscall tables, sockaddr parsing.
-#include "runtime/rules.h"
-#include "runtime/sockaddr.h"
-#include "runtime/syscalls.h"
+#include "runtime/os/sockaddr.h"
+#include "runtime/os/syscalls.h"
+#include "runtime/rules/rules.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

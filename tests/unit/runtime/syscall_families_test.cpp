@@ -3,8 +3,8 @@
 // exactly what the runtime's filter traps for that rule on its target.
 #include "ir/load_spec.h"
 #include "ir/syscalls.h"
-#include "runtime/rules.h"
-#include "runtime/syscalls.h"
+#include "runtime/os/syscalls.h"
+#include "runtime/rules/rules.h"
 
 #include <gtest/gtest.h>
 

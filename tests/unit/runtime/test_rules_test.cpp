@@ -5,9 +5,9 @@
 #include "backend/leaf_lower.h"
 #include "ir/load_spec.h"
 #include "passes/pass_manager.h"
-#include "runtime/rules.h"
-#include "runtime/syscalls.h"
-#include "runtime/test_rules.h"
+#include "runtime/os/syscalls.h"
+#include "runtime/rules/rules.h"
+#include "runtime/rules/rules_from_ir.h"
 
 #include <gtest/gtest.h>
 

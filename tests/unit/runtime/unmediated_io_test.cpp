@@ -1,5 +1,5 @@
-#include "runtime/syscalls.h"
-#include "runtime/unmediated_io.h"
+#include "runtime/os/syscalls.h"
+#include "runtime/supervisor/unmediated_io.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,265 @@
+// The body-time builtin table (name -> Executor member; every name the
+// spec binds as body-time, plus choose) and the builtins that need no
+// services: choose(), nondet(), parallel(), sleep(), halt(), assert_eq(),
+// assert_true(). Fault, trace, event and step builtins have files of
+// their own.
+#include "runtime/driver/executor.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "ir/duration.h"
+#include "ir/fanout_sites.h"
+#include "ir/quote.h"
+#include "runtime/body/builtin_args.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace fbc::rt {
+
+using star::Value;
+
+namespace {
+
+// A body-time argument error, located at the call.
+[[noreturn]] void failAt(star::Thread &t, const std::string &msg) {
+  ir::Loc loc = callerLoc(t);
+  t.fail(loc.valid() ? loc.str() + ": " + msg : msg);
+}
+
+// interleavings=`p` at a site the plan could not read: checked as the
+// plan checks a literal (ir/fanout_sites.h).
+ir::ParallelPolicy parallelPolicyArg(star::Thread &t, Value p) {
+  std::string error;
+  std::optional<ir::ParallelPolicy> checked;
+  if (p.isSmallInt())
+    checked = ir::parallelPolicyOf(p.smallInt(), error);
+  else if (p.isInt())
+    error = ir::parallelPolicyCountError(star::repr(p)); // a big int: never valid
+  else if (auto *s = p.as<star::String>())
+    checked = ir::parallelPolicyOf(s->view(), error);
+  else
+    error = ir::parallelPolicyTypeError(star::typeName(p));
+  if (!checked)
+    failAt(t, error);
+  return *checked;
+}
+
+} // namespace
+
+llvm::ArrayRef<Executor::Builtin> Executor::builtinTable() {
+  // Sorted by name (checked by tests/unit/runtime/builtin_table_test.cpp
+  // against the names the spec binds as body-time).
+  static constexpr Builtin kTable[] = {
+      {"always", &Executor::temporalBuiltin},
+      {"assert_before", &Executor::assertBefore},
+      {"assert_eq", &Executor::assertEq},
+      {"assert_eventually", &Executor::queryEvents},
+      {"assert_never", &Executor::queryEvents},
+      {"assert_true", &Executor::assertTrue},
+      {"await_event", &Executor::temporalBuiltin},
+      {"await_stable", &Executor::temporalBuiltin},
+      {"bandwidth", &Executor::gatewayBuiltin},
+      {"choose", &Executor::choose},
+      {"events", &Executor::queryEvents},
+      {"eventually", &Executor::temporalBuiltin},
+      {"fault", &Executor::fault},
+      {"fault_all", &Executor::faultAll},
+      {"fault_start", &Executor::faultStart},
+      {"fault_stop", &Executor::faultStop},
+      {"halt", &Executor::halt},
+      {"monitor", &Executor::temporalBuiltin},
+      {"mtu", &Executor::gatewayBuiltin},
+      {"nondet", &Executor::nondet},
+      {"parallel", &Executor::parallel},
+      {"partition", &Executor::gatewayBuiltin},
+      {"partition_start", &Executor::gatewayBuiltin},
+      {"partition_stop", &Executor::gatewayBuiltin},
+      {"sleep", &Executor::sleep},
+      {"trace", &Executor::traceBuiltin},
+      {"trace_start", &Executor::traceBuiltin},
+      {"trace_stop", &Executor::traceBuiltin},
+      {"watch", &Executor::gatewayBuiltin},
+      {"watch_start", &Executor::gatewayBuiltin},
+      {"watch_stop", &Executor::gatewayBuiltin},
+  };
+  return kTable;
+}
+
+Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::Args &args) {
+  if (!sup_)
+    t.fail(std::string(name) + "() can only be called inside a test body");
+  llvm::ArrayRef<Builtin> table = builtinTable();
+  auto it = std::lower_bound(table.begin(), table.end(), name,
+                             [](const Builtin &b, std::string_view n) { return b.name < n; });
+  if (it == table.end() || it->name != name)
+    t.fail(std::string(name) + "() is not supported by fbc run yet");
+  return (this->*(it->fn))(t, name, args);
+}
+
+// nondet(): not an axis; True, with a warning.
+Value Executor::nondet(star::Thread &t, std::string_view, const star::Args &args) {
+  if (!args.positional.empty() || !args.kwargs.empty())
+    t.fail("nondet() takes no arguments");
+  warnOnce(t, "nondet() is not a planned axis: it returns True (its first option); name the "
+              "choice with choose(\"name\", [True, False]) to run both");
+  return star::trueValue();
+}
+
+// choose("name", options) / choose(options), after chooseFn checked the
+// arguments: the leaf's option of a planned axis, else the first option.
+Value Executor::choose(star::Thread &t, std::string_view, const star::Args &args) {
+  auto *list = args.positional.back().as<star::List>();
+  Value first = list->elems.front();
+  size_t n = list->elems.size();
+  if (args.positional.size() == 1) {
+    if (n > 1)
+      warnOnce(t, "choose() without a name is not a planned axis: it returns its first option "
+                  "(name it, choose(\"name\", options), to run every option)");
+    return first;
+  }
+  std::string name(args.positional[0].as<star::String>()->view());
+  std::optional<uint64_t> d = leafDigitAt(ir::AxisKind::Choose, callerLoc(t), n);
+  if (!d) {
+    if (n > 1)
+      warnOnce(t, "choose(" + ir::quote(name) +
+                      ") is not a planned axis of this test (fbc plan does not count choose() "
+                      "reached through a helper): it returns its first option");
+    return first;
+  }
+  return *d < n ? list->elems[*d] : first;
+}
+
+// parallel(f1, ..., fB, interleavings=P): with a planned interleaving axis
+// the branches run one after another in the leaf's launch order (the d-th
+// lexicographic permutation); otherwise (1 / omitted) once, concurrently,
+// each on its own thread. The results come back in argument order.
+//
+// A planned site's policy and size are the leaf program's (the plan
+// checked its literal interleavings= there): the call looks its axis up by
+// call site and parses nothing. Only a site the plan could not read (a
+// computed policy, a parallel() in a helper) checks the value it is given,
+// with the same policy code and messages (ir/fanout_sites.h).
+Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &args) {
+  ir::Loc loc = callerLoc(t);
+  int axis = leafTest_ ? leafTest_->findAxis(ir::AxisKind::Interleaving, loc) : -1;
+  const ir::LeafAxis *planned =
+      axis >= 0 && leafTest_->axes[size_t(axis)].known ? &leafTest_->axes[size_t(axis)] : nullptr;
+  std::optional<ir::ParallelPolicy> policy; // nullopt: the program's
+  if (!planned) {
+    Value p = kwarg(args, "interleavings");
+    policy = p ? parallelPolicyArg(t, p) : ir::ParallelPolicy{};
+  }
+  for (const star::Kwarg &k : args.kwargs)
+    if (k.name->view() != "interleavings")
+      failAt(t, ir::parallelUnknownKeyword(k.name->view()));
+  size_t b = args.positional.size();
+  if (b < 2)
+    failAt(t, ir::parallelTooFewBranches());
+  for (size_t i = 0; i < b; ++i) {
+    Value f = args.positional[i];
+    if (!f.isObject() || !f.obj()->callable())
+      failAt(t, ir::parallelNotCallable(i + 1, star::typeName(f)));
+  }
+  std::optional<std::vector<uint32_t>> order;
+  if (planned || policy->kind != ir::ParallelPolicy::Kind::Single) {
+    uint64_t size = planned ? planned->size : policy->size(uint32_t(b)).value_or(UINT64_MAX);
+    if (std::optional<uint64_t> d = leafDigit(axis, size)) {
+      order = ir::launchOrder(*d < size ? *d : 0, uint32_t(b));
+    } else {
+      std::string site = loc.str();
+      if (size_t c = site.rfind(':'); c != std::string::npos)
+        site.resize(c);
+      warnOnce(t, "parallel() site " + ir::quote(site) +
+                      " is not a planned axis of this test: its branches run once, concurrently");
+    }
+  }
+  llvm::ArrayRef<Value> fns(args.positional.data(), b);
+  std::vector<BranchResult> results =
+      order ? body_.runInOrder(t, fns, *order) : body_.runConcurrently(t, fns);
+  // Every branch has finished; the first failing one (by argument index)
+  // fails the call.
+  std::vector<Value> values;
+  for (size_t i = 0; i < b; ++i) {
+    const BranchResult &r = results[i];
+    if (r.exception)
+      std::rethrow_exception(r.exception);
+    if (r.failed) {
+      // The branch's frames continue the caller's (see runBranch()), so
+      // its traceback runs from the test through parallel() to the raise.
+      star::EvalError e("parallel() callable " + std::to_string(i) + " failed: " + r.error);
+      e.frames = r.frames;
+      throw e;
+    }
+    values.push_back(r.value);
+  }
+  return Value::object(t.heap.make<star::List>(std::move(values)));
+}
+
+Value Executor::assertEq(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() < 2)
+    t.fail("assert_eq() requires two arguments");
+  Value msg = args.positional.size() > 2 ? args.positional[2] : kwarg(args, "msg");
+  if (!star::equals(t, args.positional[0], args.positional[1])) {
+    std::string m = "assert_eq failed: " + star::repr(args.positional[0]) +
+                    " != " + star::repr(args.positional[1]);
+    if (msg)
+      m += " (" + star::str(msg) + ")";
+    t.fail(m);
+  }
+  return star::none();
+}
+
+Value Executor::assertTrue(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.empty())
+    t.fail("assert_true() requires a condition");
+  Value msg = args.positional.size() > 1 ? args.positional[1] : kwarg(args, "msg");
+  if (!star::truth(args.positional[0]))
+    t.fail(msg ? star::str(msg) : "assertion failed");
+  return star::none();
+}
+
+// halt([reason]): ends the body without a verdict.
+Value Executor::halt(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() > 1 || !args.kwargs.empty())
+    t.fail("halt() takes at most one argument (a reason)");
+  if (args.positional.empty())
+    throw HaltSignal("halt()");
+  Value r = args.positional[0];
+  auto *s = r.as<star::String>();
+  throw HaltSignal("halt: " + (s ? std::string(s->view()) : star::str(r)));
+}
+
+Value Executor::sleep(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() != 1)
+    t.fail("sleep() takes one argument (a duration such as \"500ms\", or nanoseconds)");
+  Value d = args.positional[0];
+  int64_t ns = 0;
+  if (auto *s = d.as<star::String>()) {
+    std::string error;
+    std::optional<int64_t> v = ir::parseDuration(s->view(), error);
+    if (!v)
+      t.fail("sleep(): bad duration " + ir::quote(s->view()) + ": " + error);
+    ns = *v;
+  } else if (d.isSmallInt()) {
+    ns = d.smallInt();
+  } else {
+    t.fail("sleep(): want a duration string or nanoseconds, got " + std::string(star::typeName(d)));
+  }
+  int64_t deadline = deadlineAfter(std::max<int64_t>(ns, 0));
+  {
+    InterpreterLock::Released sleeping(body_.lock());
+    std::unique_lock lock(sleepMu_);
+    while (!cancelled()) {
+      int64_t left = deadline - monotonicNs();
+      if (left <= 0)
+        return star::none();
+      sleepCv_.wait_for(lock, std::chrono::nanoseconds(std::min<int64_t>(left, 50000000)));
+    }
+  }
+  t.fail("sleep(): cancelled");
+}
+
+} // namespace fbc::rt

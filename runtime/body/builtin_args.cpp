@@ -1,0 +1,40 @@
+#include "runtime/body/builtin_args.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "ir/syscalls.h"
+
+namespace fbc::rt {
+
+std::string strArg(star::Thread &t, star::Value v, const std::string &what) {
+  auto *s = v.as<star::String>();
+  if (!s)
+    t.fail(what + " must be a string, got " + std::string(star::typeName(v)));
+  return std::string(s->view());
+}
+
+std::string syscallKeywordList() {
+  std::string out;
+  for (std::string_view s : ir::syscallKeywords()) {
+    if (s == "open")
+      continue;
+    out += out.empty() ? "" : ", ";
+    out += s;
+  }
+  return out;
+}
+
+star::Value kwarg(const star::Args &args, std::string_view name) {
+  for (const star::Kwarg &k : args.kwargs)
+    if (k.name->view() == name)
+      return k.value;
+  return star::Value();
+}
+
+ir::Loc callerLoc(star::Thread &t) {
+  if (t.top && t.top->parent && t.top->parent->file)
+    return ir::Loc{t.top->parent->file, t.top->parent->pos};
+  return ir::Loc{};
+}
+
+} // namespace fbc::rt

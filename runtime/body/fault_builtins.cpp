@@ -1,0 +1,271 @@
+// fault(), fault_all(), fault_start(), fault_stop(): the rules a call
+// names (a service's keywords, an assumption's rules) pushed as one scope
+// on the supervisor, checked against the service's trap set first (and
+// refused on a remote service, which has no process here); for an
+// exhaustive probability rule the running leaf pins each occurrence.
+#include "runtime/driver/executor.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "ir/builtins/values.h"
+#include "ir/composed_assumptions.h"
+#include "ir/host_needs.h"
+#include "ir/quote.h"
+#include "ir/syscalls.h"
+#include "runtime/body/builtin_args.h"
+#include "runtime/rules/rules_from_ir.h"
+#include "runtime/supervisor/supervisor.h"
+
+#include <algorithm>
+
+namespace fbc::rt {
+
+using ir::builtins::AssumptionValue;
+using ir::builtins::InterfaceRefValue;
+using ir::builtins::ServiceValue;
+using ir::builtins::valueAs;
+using star::Value;
+
+void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId target,
+                               const star::Args &args, std::vector<RuleSpec> &out) {
+  const ir::Service &svc = loaded_.spec().services[target];
+  ir::Loc at = callerLoc(t);
+  for (const star::Kwarg &k : args.kwargs) {
+    std::string key(k.name->view());
+    if (key == "run")
+      continue;
+    const ir::Op *op = svc.findOp(key);
+    if (!op && !ir::isSyscallKeyword(key)) {
+      std::string msg = std::string(who) + "() unknown keyword " + ir::quote(key) +
+                        " for service " + ir::quote(svc.name) +
+                        ". Valid syscalls: " + syscallKeywordList();
+      if (!svc.ops.empty()) {
+        msg += ". Named operations on " + svc.name + ":";
+        for (size_t i = 0; i < svc.ops.size(); ++i)
+          msg += (i ? ", " : " ") + svc.ops[i].name;
+      }
+      t.fail(msg);
+    }
+    auto *fv = valueAs<ir::builtins::FaultValue>(k.value);
+    if (!fv)
+      t.fail(std::string(who) + "() " + key + "= must be a fault (delay/deny/allow), got " +
+             std::string(star::typeName(k.value)) + ". Example: " + key +
+             "=deny(\"ECONNREFUSED\")");
+    keywordRules(target, svc, key, fv->data, at, out);
+  }
+}
+
+// Exhaustive probability rules: the leaf pins occurrence k to bit k of
+// its site's digit; past max_fires (or off the plan) the seeded stream.
+DecisionOverride Executor::leafOverride(star::Thread &t, const char *who, const ir::RuleSite &site,
+                                        const std::string &key, uint64_t bits) {
+  uint64_t size = bits < 64 ? uint64_t(1) << bits : 0;
+  std::optional<uint64_t> digit = leafDigitAt(site, size);
+  if (!digit) {
+    warnOnce(t, std::string(who) + "(): probability site " + ir::quote(key) +
+                    " is not a planned axis of this test: its max_fires=" + std::to_string(bits) +
+                    " occurrences are drawn from the seeded "
+                    "stream instead of fanning out");
+    return nullptr;
+  }
+  std::vector<bool> vec = ir::probabilityVector(*digit, int64_t(bits));
+  return [vec](uint64_t k) -> std::optional<bool> {
+    if (k < vec.size())
+      return bool(vec[k]);
+    return std::nullopt;
+  };
+}
+
+uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules) {
+  const ir::Spec &spec = loaded_.spec();
+  // A remote service has no process here to put a syscall rule on: the
+  // test cannot run as written (fault_assumption() refuses it at load).
+  for (const RuleSpec &r : rules)
+    if (const ir::Service &s = spec.services[r.target]; s.isRemote())
+      throw CannotRunSignal(ir::remoteSyscallRefusal(std::string(who) + "()", s, r.syscall));
+  for (const RuleSpec &r : rules) {
+    std::vector<int> nrs;
+    std::string error;
+    if (!expandSyscallFamily(r.syscall, nrs, error))
+      t.fail(std::string(who) + "(): " + error);
+    const std::vector<int> &trapped = traps_.at(r.target);
+    for (int nr : nrs) {
+      if (std::binary_search(trapped.begin(), trapped.end(), nr))
+        continue;
+      std::string list;
+      for (int x : trapped) {
+        list += list.empty() ? "" : ", ";
+        list += syscallName(x);
+      }
+      const std::string &svc = spec.services[r.target].name;
+      bool tracing = r.action.kind == ActionKind::Trace;
+      t.fail(std::string(who) + "(): service " + ir::quote(svc) + " is not intercepting " +
+             std::string(syscallName(nr)) + ", so this " +
+             (tracing ? "trace could not see it" : "fault could not fire") +
+             " (intercepting: " + (list.empty() ? "nothing" : list) +
+             "). fbc decides what to intercept from the spec before the test starts, and it "
+             "could not see this rule: name the service and the syscall in the " +
+             who + "() call itself, e.g. " +
+             (tracing ? std::string(who) + "(" + svc + ", syscalls=[\"" + r.syscall + "\"], ...)"
+                      : "fault(" + svc + ", " + r.syscall + "=deny(...), run=...)"));
+    }
+  }
+  for (RuleSpec &r : rules)
+    if (r.leafBits)
+      r.decisionOverride = leafOverride(t, who, r.site, r.siteKey, r.leafBits);
+  std::string error;
+  std::optional<ScopeId> scope = sup_->applyFaults(std::move(rules), error);
+  if (!scope)
+    t.fail(std::string(who) + "(): " + error);
+  return *scope;
+}
+
+Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.empty())
+    t.fail("fault() requires a service or interface argument");
+  Value target = args.positional[0];
+  // Protocol rules on an interface are positional: fault(svc.iface, error(...), ...).
+  if (args.positional.size() > 1 && !valueAs<InterfaceRefValue>(target))
+    t.fail("fault() takes one positional argument (the target), got " +
+           std::to_string(args.positional.size()));
+  Value run = kwarg(args, "run");
+  std::vector<RuleSpec> rules;
+  if (auto *svc = valueAs<ServiceValue>(target)) {
+    std::optional<ServiceId> id = sup_->findService(svc->data.name);
+    if (!id)
+      t.fail("fault(): service " + ir::quote(svc->data.name) + " is not running");
+    rulesFromKwargs(t, "fault", *id, args, rules);
+  } else if (auto *a = valueAs<AssumptionValue>(target)) {
+    for (const star::Kwarg &k : args.kwargs)
+      if (k.name->view() != "run")
+        t.fail("fault(" + a->data.name + ", ...): a fault_assumption carries its own rules; got " +
+               std::string(k.name->view()) + "=");
+    assumptionRules(loaded_.spec(), a->data.name, rules);
+    // Its protocol rules (rules=) go on their interfaces' proxies for as long.
+    std::vector<uint64_t> proxyScopes;
+    uint64_t from = windowStart(true); // its monitors see the run's events
+    auto pop = [&] {
+      for (auto it = proxyScopes.rbegin(); it != proxyScopes.rend(); ++it)
+        popProxyRules(*it);
+      assumptionMonitors(a->data.name, from);
+    };
+    Value result;
+    try {
+      for (const ir::FaultAssumption *fa : ir::composedAssumptions(loaded_.spec(), a->data.name)) {
+        if (!fa->packetRules.empty())
+          refuseGatewayNeed(t, fa->packetRules.front().builtin);
+        if (!fa->proxyRules.empty())
+          proxyScopes.push_back(pushProxyRules(t, "fault", fa->target.service, fa->target.interface,
+                                               fa->proxyRules, fa->loc));
+      }
+      result = runWithRules(t, "fault", std::move(rules), run);
+    } catch (...) {
+      pop();
+      throw;
+    }
+    pop();
+    return result;
+  } else if (auto *ref = valueAs<InterfaceRefValue>(target)) {
+    return faultInterface(t, *ref, args, run);
+  } else {
+    t.fail("fault() first arg must be a service, interface_ref, or fault_assumption, got " +
+           std::string(star::typeName(target)));
+  }
+  return runWithRules(t, "fault", std::move(rules), run);
+}
+
+// Puts `rules` in force while run() runs: one scope, removed also when run
+// fails.
+Value Executor::runWithRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules,
+                             Value run) {
+  if (!run)
+    t.fail(std::string(who) + "() requires run= keyword with a callback function");
+  if (!run.isObject() || !run.obj()->callable())
+    t.fail(std::string(who) + "() run= must be a callable");
+  uint64_t scope = pushRules(t, who, std::move(rules));
+  Value result;
+  try {
+    result = star::call(t, run, llvm::ArrayRef<Value>{});
+  } catch (...) {
+    sup_->removeFaults(scope);
+    throw;
+  }
+  sup_->removeFaults(scope);
+  return result ? result : star::none();
+}
+
+// fault_all([svc, ...], **rules, run=fn): fault() with the same rules on
+// every listed service, in one scope.
+Value Executor::faultAll(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() != 1)
+    t.fail("fault_all() takes one positional argument (a list of services)");
+  Value list = args.positional[0];
+  llvm::ArrayRef<Value> elems;
+  if (auto *l = list.as<star::List>())
+    elems = l->elems;
+  else if (auto *tu = list.as<star::Tuple>())
+    elems = tu->elems();
+  else
+    t.fail("fault_all() first arg must be a list of services, got " +
+           std::string(star::typeName(list)));
+  if (elems.empty())
+    t.fail("fault_all() requires at least one service in the list");
+  std::vector<RuleSpec> rules;
+  for (size_t i = 0; i < elems.size(); ++i) {
+    auto *svc = valueAs<ServiceValue>(elems[i]);
+    if (!svc)
+      t.fail("fault_all() list element " + std::to_string(i) + " must be a service, got " +
+             std::string(star::typeName(elems[i])));
+    std::optional<ServiceId> id = sup_->findService(svc->data.name);
+    if (!id)
+      t.fail("fault_all(): service " + ir::quote(svc->data.name) + " is not running");
+    rulesFromKwargs(t, "fault_all", *id, args, rules);
+  }
+  return runWithRules(t, "fault_all", std::move(rules), kwarg(args, "run"));
+}
+
+std::optional<ServiceId> Executor::serviceArg(star::Thread &t, std::string_view who,
+                                              const star::Args &args, bool keywords, bool mustRun) {
+  std::string w(who);
+  if (args.positional.size() != 1 || (!keywords && !args.kwargs.empty()))
+    t.fail(w + (keywords ? "() takes one positional argument (the service)"
+                         : "() takes one argument (the service)"));
+  auto *svc = valueAs<ServiceValue>(args.positional[0]);
+  if (!svc)
+    t.fail(w + "() first arg must be a service, got " +
+           std::string(star::typeName(args.positional[0])));
+  std::optional<ServiceId> id = sup_->findService(svc->data.name);
+  if (!id && mustRun)
+    t.fail(w + "(): service " + ir::quote(svc->data.name) + " is not running");
+  return id;
+}
+
+Value Executor::faultStart(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() >= 1)
+    if (auto *ref = valueAs<InterfaceRefValue>(args.positional[0]))
+      return faultStartInterface(t, *ref, args);
+  ServiceId id = *serviceArg(t, "fault_start", args, /*keywords=*/true, /*mustRun=*/true);
+  std::vector<RuleSpec> rules;
+  rulesFromKwargs(t, "fault_start", id, args, rules);
+  started_[id].push_back(pushRules(t, "fault_start", std::move(rules)));
+  return star::none();
+}
+
+Value Executor::faultStop(star::Thread &t, std::string_view, const star::Args &args) {
+  if (args.positional.size() == 1 && args.kwargs.empty())
+    if (auto *ref = valueAs<InterfaceRefValue>(args.positional[0]))
+      return faultStopInterface(*ref);
+  if (std::optional<ServiceId> id = serviceArg(t, "fault_stop", args, false, false))
+    endScopes(started_[*id]);
+  return star::none();
+}
+
+void Executor::endScopes(std::vector<uint64_t> &scopes) {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+    sup_->removeFaults(*it);
+  scopes.clear();
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,297 @@
+// Argument checking, tracing and results of the redis and postgres steps:
+// see protocol_steps.h.
+#include "runtime/body/protocol_steps.h"
+
+#include "frontend/eval/numeric.h"
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "ir/quote.h"
+#include "runtime/body/builtin_args.h"
+#include "runtime/clients/postgres_step.h"
+#include "runtime/clients/redis_step.h"
+#include "runtime/supervisor/launch_config.h"
+#include "runtime/trace/trace.h"
+#include "runtime/values/protocol_values.h"
+#include "runtime/values/response_value.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <algorithm>
+
+namespace fbc::rt {
+
+using star::Value;
+
+namespace {
+
+// A command argument: strings as they are, ints and floats in decimal.
+std::string redisArg(star::Thread &t, Value v, const std::string &what) {
+  if (auto *s = v.as<star::String>())
+    return std::string(s->view());
+  if (v.isInt() || v.is(star::Kind::Float))
+    return star::str(v);
+  t.fail(what + " must be a string or a number, got " + std::string(star::typeName(v)));
+}
+
+// How many arguments (after the command) each sugar method takes.
+struct Arity {
+  std::string_view method;
+  size_t min, max;
+};
+constexpr size_t kMany = ~size_t(0);
+constexpr Arity kRedisArity[] = {
+    {"del", 1, kMany}, {"get", 1, 1},  {"incr", 1, 1},      {"keys", 1, 1},    {"lpush", 2, kMany},
+    {"lrange", 3, 3},  {"ping", 0, 1}, {"rpush", 2, kMany}, {"set", 2, kMany},
+};
+
+// fbc's positional form: command(name, *args) and the sugar methods.
+std::vector<std::string> positionalArgv(star::Thread &t, const StepTarget &to,
+                                        std::string_view method, const star::Args &args) {
+  std::vector<std::string> argv;
+  if (method != "command")
+    argv.push_back(llvm::StringRef(method).upper());
+  for (size_t i = 0; i < args.positional.size(); ++i)
+    argv.push_back(
+        redisArg(t, args.positional[i], to.what + "(): argument " + std::to_string(i + 1)));
+  if (method == "command") {
+    if (argv.empty() || argv.front().empty())
+      t.fail(to.what + "(): requires the command name, e.g. command(\"GET\", \"k\")");
+    return argv;
+  }
+  auto it = std::find_if(std::begin(kRedisArity), std::end(kRedisArity),
+                         [&](const Arity &a) { return a.method == method; });
+  size_t n = args.positional.size();
+  if (it != std::end(kRedisArity) && (n < it->min || n > it->max))
+    t.fail(to.what + "(): got " + std::to_string(n) + " arguments, want " +
+           (it->max == kMany     ? "at least " + std::to_string(it->min)
+            : it->min == it->max ? std::to_string(it->min)
+                                 : std::to_string(it->min) + " to " + std::to_string(it->max)));
+  return argv;
+}
+
+// The reference's keyword form of each step method, its keywords in the
+// order the command takes them; `fallback` null: required.
+struct Keyword {
+  std::string_view name;
+  const char *fallback;
+};
+struct KeywordForm {
+  std::string_view method;
+  std::vector<Keyword> keywords;
+};
+const std::vector<KeywordForm> &keywordForms() {
+  static const std::vector<KeywordForm> forms = {
+      {"command", {{"cmd", nullptr}, {"args", ""}}},
+      {"del", {{"key", nullptr}}},
+      {"get", {{"key", nullptr}}},
+      {"incr", {{"key", nullptr}}},
+      {"keys", {{"pattern", "*"}}},
+      {"lpush", {{"key", nullptr}, {"value", nullptr}}},
+      {"lrange", {{"key", nullptr}, {"start", "0"}, {"stop", "-1"}}},
+      {"ping", {}},
+      {"rpush", {{"key", nullptr}, {"value", nullptr}}},
+      {"set", {{"key", nullptr}, {"value", nullptr}}},
+  };
+  return forms;
+}
+
+std::string keywordList(const KeywordForm &f) {
+  std::string out;
+  for (const Keyword &k : f.keywords)
+    out.append(out.empty() ? "" : ", ").append(k.name).append("=");
+  return out.empty() ? "it takes none" : "want " + out;
+}
+
+// The reference's keyword form: get(key=), set(key=, value=), ...,
+// command(cmd=, args=) where args= is one argument or a list of them.
+std::vector<std::string> keywordArgv(star::Thread &t, const StepTarget &to, std::string_view method,
+                                     const star::Args &args) {
+  const auto &forms = keywordForms();
+  auto form = std::find_if(forms.begin(), forms.end(),
+                           [&](const KeywordForm &f) { return f.method == method; });
+  if (form == forms.end()) // every redis step method has one (ir/builtins/values.cpp)
+    t.fail(to.what + "(): takes no keywords");
+  if (!args.positional.empty())
+    t.fail(to.what + "(): takes positional arguments or keywords, not both");
+  std::vector<Value> given(form->keywords.size());
+  for (const star::Kwarg &kw : args.kwargs) {
+    auto k = std::find_if(form->keywords.begin(), form->keywords.end(),
+                          [&](const Keyword &x) { return x.name == kw.name->view(); });
+    if (k == form->keywords.end())
+      t.fail(to.what + "(): unexpected keyword " + ir::quote(kw.name->view()) + " (" +
+             keywordList(*form) + ")");
+    given[size_t(k - form->keywords.begin())] = kw.value;
+  }
+  std::vector<std::string> argv;
+  if (method != "command")
+    argv.push_back(llvm::StringRef(method).upper());
+  for (size_t i = 0; i < given.size(); ++i) {
+    const Keyword &k = form->keywords[i];
+    std::string what = to.what + "(): " + std::string(k.name);
+    if (!given[i]) {
+      if (!k.fallback)
+        t.fail(to.what + "(): requires " + std::string(k.name) + "=");
+      if (*k.fallback)
+        argv.emplace_back(k.fallback);
+      continue;
+    }
+    auto *l = given[i].as<star::List>();
+    auto *tu = given[i].as<star::Tuple>();
+    if (k.name == "args" && (l || tu)) {
+      llvm::ArrayRef<Value> items = l ? llvm::ArrayRef<Value>(l->elems) : tu->elems();
+      for (size_t j = 0; j < items.size(); ++j)
+        argv.push_back(redisArg(t, items[j], what + "[" + std::to_string(j) + "]"));
+      continue;
+    }
+    argv.push_back(redisArg(t, given[i], what));
+  }
+  if (method == "command" && argv.front().empty())
+    t.fail(to.what + "(): cmd= must not be empty");
+  return argv;
+}
+
+// What the keyword form returns (the reference's step result): a response
+// with status 0, ok when a reply other than an error arrived, and the reply
+// as the body `{"value": ...}` (.data decodes it).
+HttpStepResponse keywordResponse(const RedisStepResult &r) {
+  HttpStepResponse out;
+  out.durationMs = r.durationMs;
+  if (!r.ok) {
+    out.error = r.error;
+  } else if (r.reply.type == RespValue::Type::Error) {
+    out.error = "redis error: " + r.reply.str;
+  } else {
+    out.ok = true;
+    out.body = respToJson(r.reply);
+  }
+  return out;
+}
+
+} // namespace
+
+Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                    const star::Args &args) {
+  bool keywords = !args.kwargs.empty();
+  std::vector<std::string> argv =
+      keywords ? keywordArgv(t, to, method, args) : positionalArgv(t, to, method, args);
+  std::string line;
+  for (const std::string &a : argv)
+    line += (line.empty() ? "" : " ") + a;
+  to.trace.stepSend(to.id, {{"method", std::string(method)},
+                            {"interface", to.iface.name},
+                            {"protocol", to.iface.protocol},
+                            {"command", clippedField(line, 200)}});
+  RedisStepResult r;
+  {
+    InterpreterLock::Released waiting(to.lock);
+    r = redisStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), argv, to.cancelled);
+  }
+  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
+                                                     {"duration_ms", std::to_string(r.durationMs)},
+                                                     {"success", r.ok ? "true" : "false"}};
+  if (r.ok)
+    f.emplace_back("reply", clippedField(describeResp(r.reply), 200));
+  else
+    f.emplace_back("error", clippedField(r.error, 200));
+  to.trace.stepRecv(to.id, std::move(f));
+  if (keywords) {
+    if (to.cancelled())
+      t.fail(to.what + "(): cancelled");
+    return Value::object(t.heap.make<ResponseValue>(keywordResponse(r)));
+  }
+  if (!r.ok)
+    t.fail("redis " + llvm::StringRef(argv.front()).upper() + " failed: " + r.error);
+  return respToStarlark(t, r.reply);
+}
+
+namespace {
+
+// A bound parameter: None is NULL, bools as Postgres writes them, numbers
+// in decimal, strings as they are.
+std::optional<std::string> pgParam(star::Thread &t, Value v, const std::string &what) {
+  if (v.is(star::Kind::None))
+    return std::nullopt;
+  if (auto *b = v.as<star::Bool>())
+    return b->value ? "true" : "false";
+  if (auto *s = v.as<star::String>())
+    return std::string(s->view());
+  if (v.isInt() || v.is(star::Kind::Float))
+    return star::str(v);
+  t.fail(what + " must be None, a bool, a number or a string, got " +
+         std::string(star::typeName(v)));
+}
+
+} // namespace
+
+Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                       const star::Args &args) {
+  std::string sql;
+  bool haveSql = false;
+  Value params;
+  if (args.positional.size() > 2)
+    t.fail(to.what + "(): got " + std::to_string(args.positional.size()) +
+           " positional arguments, want at most 2 (sql, params)");
+  if (!args.positional.empty()) {
+    sql = strArg(t, args.positional[0], to.what + "(): sql");
+    haveSql = true;
+  }
+  if (args.positional.size() > 1)
+    params = args.positional[1];
+  for (const star::Kwarg &k : args.kwargs) {
+    std::string_view key = k.name->view();
+    if (key == "sql") {
+      if (haveSql)
+        t.fail(to.what + "(): sql given twice");
+      sql = strArg(t, k.value, to.what + "(): sql");
+      haveSql = true;
+    } else if (key == "params") {
+      if (params)
+        t.fail(to.what + "(): params given twice");
+      params = k.value;
+    } else {
+      t.fail(to.what + "(): unexpected keyword " + ir::quote(key) + " (want sql=, params=)");
+    }
+  }
+  if (!haveSql)
+    t.fail(to.what + "(): requires sql=");
+  std::vector<std::optional<std::string>> bound;
+  if (params && !params.is(star::Kind::None)) {
+    auto *l = params.as<star::List>();
+    auto *tu = params.as<star::Tuple>();
+    if (!l && !tu)
+      t.fail(to.what + "(): params must be a list, got " + std::string(star::typeName(params)));
+    llvm::ArrayRef<Value> items = l ? llvm::ArrayRef<Value>(l->elems) : tu->elems();
+    for (size_t i = 0; i < items.size(); ++i)
+      bound.push_back(pgParam(t, items[i], to.what + "(): params[" + std::to_string(i) + "]"));
+  }
+  std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
+                                                      {"interface", to.iface.name},
+                                                      {"protocol", to.iface.protocol},
+                                                      {"sql", clippedField(sql, 200)}};
+  if (!bound.empty())
+    sf.emplace_back("params", std::to_string(bound.size()));
+  to.trace.stepSend(to.id, std::move(sf));
+  PgConnParams conn = pgConnParams(to.service, to.at);
+  PostgresStepResult r;
+  {
+    InterpreterLock::Released waiting(to.lock);
+    r = postgresStep(conn, sql, bound, to.cancelled);
+  }
+  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
+                                                     {"duration_ms", std::to_string(r.durationMs)},
+                                                     {"success", r.ok ? "true" : "false"}};
+  if (r.ok) {
+    f.emplace_back("command", r.command);
+    f.emplace_back("rows", std::to_string(r.rows.size()));
+  } else {
+    f.emplace_back("sqlstate", r.sqlstate);
+    f.emplace_back("error", clippedField(r.message, 200));
+  }
+  to.trace.stepRecv(to.id, std::move(f));
+  if (to.cancelled())
+    t.fail(to.what + "(): cancelled");
+  return Value::object(t.heap.make<PgResultValue>(std::move(r)));
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,43 @@
+// The protocol steps of redis and postgres interfaces, called from
+// Executor::callStep once it has found the receiving service:
+//   redis:    .command(name, *args), .get(key), .set(key, value, *opts),
+//             .del(*keys), .incr(key), .ping(), .keys(pattern),
+//             .lpush/.rpush(key, *values), .lrange(key, start, stop): the
+//             reply as a plain value; or the reference's keyword form,
+//             .get(key=), .set(key=, value=), ..., .command(cmd=, args=):
+//             a response (status 0, body {"value": <reply>})
+//   postgres: .query(sql=, params=[]), .exec(sql=, params=[])
+// Each is traced as a step_send / step_recv pair, with the interpreter lock
+// released while it waits on the service.
+#pragma once
+
+#include "frontend/eval/thread.h"
+#include "ir/spec.h"
+#include "runtime/os/interpreter_lock.h"
+#include "runtime/rules/rules.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace fbc::rt {
+
+class Trace;
+
+struct StepTarget {
+  Trace &trace;
+  ServiceId id;
+  const ir::Service &service;
+  const ir::Interface &iface;
+  ir::Address at; // where the step connects: Executor::dialAddress()
+  InterpreterLock &lock;
+  std::function<bool()> cancelled;
+  std::string what; // "db.main.query", for messages
+};
+
+star::Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                          const star::Args &args);
+star::Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                             const star::Args &args);
+
+} // namespace fbc::rt

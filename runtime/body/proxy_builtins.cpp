@@ -1,0 +1,226 @@
+// Protocol rules on an interface: fault(svc.iface, rule, ..., run=),
+// fault_start(svc.iface, rule, ...) and fault_stop(svc.iface), and the
+// proxy scopes they (and a scenario's assumptions with rules=) push on the
+// test's proxy (runtime/proxy/proxy.h).
+#include "runtime/driver/executor.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "ir/builtins/values.h"
+#include "ir/fanout_sites.h"
+#include "ir/quote.h"
+#include "runtime/body/builtin_args.h"
+#include "runtime/proxy/proxy.h"
+#include "runtime/supervisor/supervisor.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+
+namespace fbc::rt {
+
+using ir::builtins::InterfaceRefValue;
+using ir::builtins::ProxyRuleValue;
+using ir::builtins::valueAs;
+using star::Value;
+
+namespace {
+
+// The rules after the target: response()/error()/delay()/drop() values.
+std::vector<ir::ProxyRule> ruleArgs(star::Thread &t, const char *who, const InterfaceRefValue &ref,
+                                    const star::Args &args) {
+  std::string prefix = std::string(who) + "(" + ref.service + "." + ref.iface.name + ", ...)";
+  std::vector<ir::ProxyRule> out;
+  for (size_t i = 1; i < args.positional.size(); ++i) {
+    auto *r = valueAs<ProxyRuleValue>(args.positional[i]);
+    if (!r)
+      t.fail(prefix + " arguments must be response()/error()/delay()/drop(), got " +
+             std::string(star::typeName(args.positional[i])));
+    out.push_back(r->data);
+  }
+  if (out.empty())
+    t.fail(prefix + " requires at least one protocol fault, e.g. error(path=\"/*\", status=503)");
+  return out;
+}
+
+// What a rule on `protocol` decides one at a time, singular and plural.
+std::pair<std::string, std::string> unitNouns(const ir::ProxyRule &r, const std::string &protocol) {
+  if (r.perConnection)
+    return {"connection", "connections"};
+  if (const ProxyProtocol *p = findProxyProtocol(protocol))
+    return {std::string(p->unit), std::string(p->units)};
+  return {"TCP chunk", "TCP chunks"};
+}
+
+// fault_zero_traffic's fields for protocol rule `r` on `where`
+// ("api.public"), removed without one match: what it watched, what it saw
+// instead, and whether its whole scope saw nothing (`bypassed`: every
+// protocol rule is a fault, none is an observation).
+std::vector<std::pair<std::string, std::string>>
+proxyZeroTrafficFields(const ProxyEndpoint &ep, const std::string &where, const ir::ProxyRule &r,
+                       const ProxyRuleStats &st, bool scopeMatched) {
+  auto [unit, units] = unitNouns(r, ep.protocol);
+  std::vector<std::pair<std::string, std::string>> f{
+      {"interface", ep.interface},
+      {"protocol", ep.protocol},
+      {"rule", r.display()},
+      {"watched", units},
+      {"passed_over", std::to_string(st.passedOver)}};
+  if (!st.seen.empty())
+    f.emplace_back("seen_requests", llvm::join(st.seen, ", "));
+  if (st.unframed)
+    f.emplace_back("unframed_chunks", std::to_string(st.unframed));
+  std::string hint;
+  if (st.passedOver == 1)
+    hint = "the one " + unit + " to " + where + " did not match " + r.matchers();
+  else if (st.passedOver > 1)
+    hint = "none of the " + std::to_string(st.passedOver) + " " + units + " to " + where +
+           " matched " + r.matchers();
+  else
+    hint = "no " + unit + " to " + where + " reached the rule";
+  hint += " while it was in force";
+  if (st.unframed)
+    hint += std::string(st.unframed == 1 ? "; the chunk it saw was" : "; the chunks it saw were") +
+            " not " + ep.protocol + " (relayed as TCP), which " + ir::proxyActionName(r.action) +
+            "() cannot answer";
+  if (scopeMatched)
+    hint += " (not bypassed: another rule of the same fault matched)";
+  f.emplace_back("hint", hint);
+  f.emplace_back("bypassed", scopeMatched ? "false" : "true");
+  return f;
+}
+
+} // namespace
+
+ir::Address Executor::dialAddress(const std::string &service, const ir::Interface &iface) const {
+  if (std::optional<size_t> i = proxies_ ? proxies_->find(service, iface.name) : std::nullopt)
+    return {"", proxies_->endpoints()[*i].proxyPort};
+  const ir::Service *s = loaded_.spec().findService(service);
+  return s ? s->addressOrLoopback(iface) : ir::Address{"", iface.port};
+}
+
+uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::string &service,
+                                  const std::string &iface, const std::vector<ir::ProxyRule> &rules,
+                                  const ir::Loc &at) {
+  std::string name = service + "." + iface;
+  std::optional<size_t> index = proxies_ ? proxies_->find(service, iface) : std::nullopt;
+  if (!index)
+    t.fail(std::string(who) + "(): interface " + ir::quote(name) +
+           " has no proxy in this test, so this fault could not fire. fbc decides which "
+           "interfaces to proxy from the spec before the test starts, and it could not see "
+           "this rule: name the interface in the call itself, e.g. fault(" +
+           name + ", error(...), run=...)");
+  const ProxyEndpoint &ep = proxies_->endpoints()[*index];
+  std::vector<ProxyRuleSpec> specs;
+  ProxyScope scope{0, *index, {}};
+  for (const ir::ProxyRule &r : rules) {
+    if (std::string why = ir::proxyRuleMismatch(r, ep.protocol); !why.empty())
+      t.fail(std::string(who) + "(" + name + ", ...): " + why);
+    // A rule the reference enforces and fbc's proxy cannot (a Kafka topic, a
+    // MongoDB collection): the test stops saying so, as a plan-time need
+    // would have, rather than run without it.
+    if (std::string gap = ir::proxyRuleGap(r, ep.protocol); !gap.empty())
+      throw CannotRunSignal(std::string(who) + "(" + name + ", ...): " + gap);
+    ProxyRuleSpec s;
+    s.interface = *index;
+    s.rule = r;
+    // The codec's form of the target matcher (a Postgres query is
+    // normalised as the traffic is).
+    std::string &target = !s.rule.path.empty()  ? s.rule.path
+                          : !s.rule.key.empty() ? s.rule.key
+                                                : s.rule.query;
+    target = proxies_->normalizeTarget(*index, target);
+    s.siteKey = ir::probabilitySiteKey(r.label, name, ir::proxyActionName(r.action));
+    if (r.maxFires > 0 && r.probability < 1 && r.mode != ir::FaultMode::Stochastic) {
+      s.leafBits = uint64_t(r.maxFires);
+      ir::RuleSite site{r.loc, at, std::string(ir::proxyActionName(r.action)), int(ep.service)};
+      s.decisionOverride = leafOverride(t, who, site, s.siteKey, s.leafBits);
+    }
+    scope.rules.push_back(r);
+    sup_->trace().record(EventType::ProxyFaultApplied, ep.service,
+                         {{"interface", iface}, {"protocol", ep.protocol}, {"rule", r.display()}});
+    specs.push_back(std::move(s));
+  }
+  scope.id = proxies_->rules().push(std::move(specs));
+  proxyScopes_.push_back(std::move(scope));
+  return proxyScopes_.back().id;
+}
+
+void Executor::popProxyRules(uint64_t id) {
+  auto it = std::find_if(proxyScopes_.begin(), proxyScopes_.end(),
+                         [&](const ProxyScope &s) { return s.id == id; });
+  if (it == proxyScopes_.end())
+    return;
+  const ProxyEndpoint &ep = proxies_->endpoints()[it->iface];
+  std::vector<ProxyRuleStats> stats = proxies_->rules().pop(id);
+  // A scope is one fault (an assumption's rules=, or one call's rules):
+  // it happened if any of its rules matched.
+  bool matched = std::any_of(stats.begin(), stats.end(),
+                             [](const ProxyRuleStats &s) { return s.matches > 0; });
+  std::string where = sup_->trace().serviceName(ep.service) + "." + ep.interface;
+  for (size_t i = 0; i < stats.size() && i < it->rules.size(); ++i) {
+    const ir::ProxyRule &r = it->rules[i];
+    if (stats[i].matches == 0)
+      sup_->trace().record(EventType::FaultZeroTraffic, ep.service,
+                           proxyZeroTrafficFields(ep, where, r, stats[i], matched));
+    sup_->trace().record(EventType::ProxyFaultRemoved, ep.service,
+                         {{"interface", ep.interface},
+                          {"protocol", ep.protocol},
+                          {"rule", r.display()},
+                          {"matches", std::to_string(stats[i].matches)},
+                          {"hits", std::to_string(stats[i].fires)}});
+  }
+  proxyScopes_.erase(it);
+}
+
+Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
+                               const star::Args &args, Value run) {
+  for (const star::Kwarg &k : args.kwargs)
+    if (k.name->view() != "run")
+      t.fail("fault(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
+             ir::quote(k.name->view()) + " (protocol faults are positional: error(...), ...)");
+  refusePacketRules(t, args);
+  std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault", ref, args);
+  if (!run)
+    t.fail("fault() requires run= keyword with a callback function");
+  if (!run.isObject() || !run.obj()->callable())
+    t.fail("fault() run= must be a callable");
+  uint64_t scope = pushProxyRules(t, "fault", ref.service, ref.iface.name, rules, callerLoc(t));
+  Value result;
+  try {
+    result = star::call(t, run, llvm::ArrayRef<Value>{});
+  } catch (...) {
+    popProxyRules(scope);
+    throw;
+  }
+  popProxyRules(scope);
+  return result ? result : star::none();
+}
+
+Value Executor::faultStartInterface(star::Thread &t, const InterfaceRefValue &ref,
+                                    const star::Args &args) {
+  if (!args.kwargs.empty())
+    t.fail("fault_start(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
+           ir::quote(args.kwargs.front().name->view()));
+  refusePacketRules(t, args);
+  std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault_start", ref, args);
+  uint64_t scope =
+      pushProxyRules(t, "fault_start", ref.service, ref.iface.name, rules, callerLoc(t));
+  proxyStarted_[proxies_->find(ref.service, ref.iface.name).value()].push_back(scope);
+  return star::none();
+}
+
+Value Executor::faultStopInterface(const InterfaceRefValue &ref) {
+  std::optional<size_t> i = proxies_ ? proxies_->find(ref.service, ref.iface.name) : std::nullopt;
+  if (!i)
+    return star::none();
+  std::vector<uint64_t> &scopes = proxyStarted_[*i];
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+    popProxyRules(*it);
+  scopes.clear();
+  return star::none();
+}
+
+} // namespace fbc::rt

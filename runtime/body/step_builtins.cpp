@@ -1,0 +1,163 @@
+// Steps: svc.get()/post()/put()/patch()/delete() over HTTP and
+// svc.send() over TCP to the receiver's interface, traced as step_send /
+// step_recv events; the interpreter lock is released while they wait. The
+// redis and postgres interfaces' steps are in protocol_steps.cpp.
+#include "runtime/driver/executor.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "frontend/lib/json.h"
+#include "ir/builtins/client_value.h"
+#include "ir/builtins/values.h"
+#include "ir/quote.h"
+#include "runtime/body/builtin_args.h"
+#include "runtime/body/protocol_steps.h"
+#include "runtime/clients/steps.h"
+#include "runtime/supervisor/launch_config.h"
+#include "runtime/supervisor/supervisor.h"
+#include "runtime/values/response_value.h"
+
+namespace fbc::rt {
+
+using ir::builtins::InterfaceRefValue;
+using ir::builtins::ServiceValue;
+using ir::builtins::valueAs;
+using star::Value;
+
+Value Executor::callStep(star::Thread &t, Value receiver, std::string_view method,
+                         const star::Args &args) {
+  if (!sup_)
+    t.fail(std::string(method) + "() can only be called inside a test body");
+  if (auto *client = valueAs<ir::builtins::ClientValue>(receiver))
+    return callClient(t, *client, method, args);
+  const ir::Spec &spec = loaded_.spec();
+  std::string svcName;
+  ir::Interface iface;
+  if (auto *sv = valueAs<ServiceValue>(receiver)) {
+    svcName = sv->data.name;
+    const ir::Service *s = spec.findService(svcName);
+    const ir::Interface *def = s ? defaultInterface(*s) : nullptr;
+    if (!def)
+      t.fail("service " + ir::quote(svcName) + " has multiple interfaces, specify which one");
+    iface = *def;
+  } else if (auto *ref = valueAs<InterfaceRefValue>(receiver)) {
+    svcName = ref->service;
+    iface = ref->iface;
+  } else {
+    t.fail(std::string(method) + "(): not a service step");
+  }
+  std::optional<ServiceId> id = sup_->findService(svcName);
+  if (!id)
+    t.fail("service " + ir::quote(svcName) + " is not running");
+  std::string what = svcName + "." + iface.name + "." + std::string(method);
+  auto cancelledFn = [this] { return cancelled(); };
+  // Through the interface's proxy when the test has one, as the services do.
+  ir::Address at = dialAddress(svcName, iface);
+  if (iface.protocol == "redis" || iface.protocol == "postgres") {
+    StepTarget to{sup_->trace(), *id, *spec.findService(svcName), iface, at, body_.lock(),
+                  cancelledFn,   what};
+    return iface.protocol == "redis" ? redisStepCall(t, to, method, args)
+                                     : postgresStepCall(t, to, method, args);
+  }
+
+  if (method == "send") {
+    std::string data;
+    bool have = false;
+    if (!args.positional.empty()) {
+      data = strArg(t, args.positional[0], what + "(): data");
+      have = true;
+    }
+    for (const star::Kwarg &k : args.kwargs) {
+      if (k.name->view() != "data")
+        t.fail(what + "(): unexpected keyword " + ir::quote(k.name->view()));
+      data = strArg(t, k.value, what + "(): data");
+      have = true;
+    }
+    if (!have)
+      t.fail("tcp.send requires 'data' argument");
+    sup_->trace().stepSend(*id, {{"method", "send"},
+                                 {"interface", iface.name},
+                                 {"protocol", iface.protocol},
+                                 {"data", clippedField(data, 200)}});
+    TcpStepResult r;
+    {
+      InterpreterLock::Released waiting(body_.lock());
+      r = tcpStep(at.dialHost(), static_cast<uint16_t>(at.port), data, cancelledFn);
+    }
+    std::vector<std::pair<std::string, std::string>> f{
+        {"method", "send"},
+        {"duration_ms", std::to_string(r.durationMs)},
+        {"success", r.ok ? "true" : "false"}};
+    if (r.ok)
+      f.emplace_back("reply", clippedField(r.reply, 200));
+    else
+      f.emplace_back("error", clippedField(r.error, 200));
+    sup_->trace().stepRecv(*id, std::move(f));
+    if (!r.ok)
+      t.fail("tcp send failed: " + r.error);
+    return star::makeString(t.heap, r.reply);
+  }
+
+  HttpStepRequest req;
+  req.method = llvm::StringRef(method.data(), method.size()).upper();
+  std::string path = "/";
+  if (args.positional.size() > 1)
+    t.fail(what + "(): takes at most one positional argument (path)");
+  if (!args.positional.empty())
+    path = strArg(t, args.positional[0], what + "(): path");
+  for (const star::Kwarg &k : args.kwargs) {
+    std::string_view key = k.name->view();
+    if (key == "path") {
+      path = strArg(t, k.value, what + "(): path");
+    } else if (key == "body") {
+      if (auto *s = k.value.as<star::String>())
+        req.body = std::string(s->view());
+      else if (!k.value.is(star::Kind::None))
+        req.body = star::encodeJson(t, k.value);
+      req.hasBody = !k.value.is(star::Kind::None);
+    } else if (key == "headers") {
+      auto *d = k.value.as<star::Dict>();
+      if (!d)
+        t.fail(what + "(): headers must be a dict, got " + std::string(star::typeName(k.value)));
+      for (const auto &e : d->table.entries())
+        if (e.value)
+          req.headers.emplace_back(star::str(e.key), star::str(e.value));
+    } else {
+      t.fail(what + "(): unexpected keyword " + ir::quote(key) + " (want path=, body=, headers=)");
+    }
+  }
+  if (path.empty() || path.front() != '/')
+    path.insert(path.begin(), '/');
+  req.url = "http://" + at.dialHostPort() + path;
+  std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
+                                                      {"interface", iface.name},
+                                                      {"protocol", iface.protocol},
+                                                      {"path", path}};
+  if (req.hasBody)
+    sf.emplace_back("body", clippedField(req.body, 200));
+  sup_->trace().stepSend(*id, std::move(sf));
+  HttpStepResponse r;
+  {
+    InterpreterLock::Released waiting(body_.lock());
+    r = httpStep(req, cancelledFn);
+  }
+  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)}};
+  if (r.status)
+    f.emplace_back("status_code", std::to_string(r.status));
+  f.emplace_back("duration_ms", std::to_string(r.durationMs));
+  f.emplace_back("success", r.ok ? "true" : "false");
+  if (!r.ok)
+    f.emplace_back("error", clippedField(r.error, 200));
+  if (r.status && (r.status < 200 || r.status > 299))
+    f.emplace_back("body", clippedField(r.body, 2048));
+  sup_->trace().stepRecv(*id, std::move(f));
+  if (cancelled())
+    t.fail(what + "(): cancelled");
+  return Value::object(t.heap.make<ResponseValue>(std::move(r)));
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,63 @@
+// trace(), trace_start() and trace_stop(): observation rules. A traced
+// syscall of the service runs as usual and goes into the test's trace
+// (decision "trace"); a fault rule on the same syscall still decides it.
+#include "frontend/eval/objects.h"
+#include "frontend/eval/ops.h"
+#include "ir/builtins/values.h"
+#include "ir/quote.h"
+#include "ir/syscalls.h"
+#include "runtime/body/builtin_args.h"
+#include "runtime/driver/executor.h"
+#include "runtime/supervisor/supervisor.h"
+
+#include <string>
+#include <vector>
+
+namespace fbc::rt {
+
+using ir::builtins::ServiceValue;
+using ir::builtins::valueAs;
+using star::Value;
+
+Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star::Args &args) {
+  std::string who(name);
+  std::optional<ServiceId> id = serviceArg(t, name, args, /*keywords=*/true, /*mustRun=*/true);
+
+  if (name == "trace_stop") {
+    if (!args.kwargs.empty())
+      t.fail("trace_stop() takes one argument (the service)");
+    endScopes(traceStarted_[*id]);
+    return star::none();
+  }
+
+  Value syscalls;
+  for (const star::Kwarg &k : args.kwargs) {
+    std::string_view key = k.name->view();
+    if (key == "syscalls")
+      syscalls = k.value;
+    else if (!(key == "run" && name == "trace"))
+      t.fail(who + "() unexpected keyword " + ir::quote(key) + " (use syscalls= for syscall list)");
+  }
+  auto *list = syscalls ? syscalls.as<star::List>() : nullptr;
+  if (!list)
+    t.fail(who + "() requires syscalls= keyword with a list of syscall names");
+  std::vector<RuleSpec> rules;
+  for (Value v : list->elems) {
+    std::string sc = strArg(t, v, who + "() syscalls= element");
+    if (!ir::isSyscallKeyword(sc))
+      t.fail(who + "(): unknown syscall " + ir::quote(sc) +
+             ". Valid syscalls: " + syscallKeywordList());
+    RuleSpec r;
+    r.target = *id;
+    r.syscall = sc;
+    r.action = Action::trace();
+    rules.push_back(std::move(r));
+  }
+  if (name == "trace_start") {
+    traceStarted_[*id].push_back(pushRules(t, "trace_start", std::move(rules)));
+    return star::none();
+  }
+  return runWithRules(t, "trace", std::move(rules), kwarg(args, "run"));
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,51 @@
+// Readiness probes, polled by the thread that starts a service while the
+// event loop keeps answering its syscalls: tcp (a connect succeeds), http
+// (a GET answers 2xx, over libcurl), redis (PING answers PONG, not
+// -LOADING), postgres (libpq's ping: the server accepts connections) and
+// kafka (a Metadata request names a broker and a controller).
+#pragma once
+
+#include "runtime/clients/postgres_step.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace fbc::rt {
+
+struct Healthcheck {
+  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka };
+  Kind kind = Kind::None;
+  std::string host = "127.0.0.1"; // tcp, redis, kafka
+  uint16_t port = 0;              // tcp, redis, kafka
+  PgConnParams pg;                // postgres
+  std::string url;                // http: "http://127.0.0.1:8080/health"
+  int64_t timeoutMs = 10000;
+  int64_t intervalMs = 25; // the longest pause between probes (from 1 ms, see waitHealthy)
+
+  static Healthcheck tcp(std::string host, uint16_t port, int64_t timeoutMs = 10000);
+  static Healthcheck http(std::string url, int64_t timeoutMs = 10000);
+  static Healthcheck redis(std::string host, uint16_t port, int64_t timeoutMs = 10000);
+  static Healthcheck postgres(PgConnParams conn, int64_t timeoutMs = 10000);
+  static Healthcheck kafka(std::string host, uint16_t port, int64_t timeoutMs);
+  // "tcp 127.0.0.1:8080", "http http://...", "redis 127.0.0.1:6379",
+  // "postgres 127.0.0.1:5432", "kafka 127.0.0.1:9092"
+  std::string describe() const;
+};
+
+enum class HealthResult { Ready, TimedOut, Aborted };
+
+// Why `hc` timed out: "tcp 127.0.0.2:6379 not ready after 500ms:
+// Connection refused" (`lastError` from waitHealthy(), "" for none).
+std::string notReadyMessage(const Healthcheck &hc, const std::string &lastError);
+
+// Polls until ready, the timeout, or `abort()` returns true (the service
+// died). `lastError` says what the last failed probe saw.
+HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abort,
+                         std::string &lastError);
+
+// One probe each.
+bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error);
+bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error);
+
+} // namespace fbc::rt

@@ -1,0 +1,123 @@
+// The Kafka readiness probe: see kafka_probe.h.
+#include "runtime/clients/kafka_probe.h"
+
+#include "runtime/clients/tcp_dial.h"
+#include "runtime/trace/trace.h"
+
+#include <unistd.h>
+
+namespace fbc::rt {
+
+namespace {
+
+void putInt16(std::string &out, int16_t v) {
+  out.push_back(static_cast<char>((v >> 8) & 0xff));
+  out.push_back(static_cast<char>(v & 0xff));
+}
+
+void putInt32(std::string &out, int32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8)
+    out.push_back(static_cast<char>((v >> shift) & 0xff));
+}
+
+// Big-endian reads from the response, failing once past its end.
+struct Reader {
+  std::string_view in;
+  size_t at = 0;
+  bool ok = true;
+  int64_t read(size_t n) {
+    if (!ok || in.size() - at < n) {
+      ok = false;
+      return 0;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; ++i)
+      v = (v << 8) | static_cast<unsigned char>(in[at + i]);
+    at += n;
+    // Sign-extend from n bytes.
+    uint64_t sign = uint64_t(1) << (8 * n - 1);
+    return static_cast<int64_t>((v ^ sign) - sign);
+  }
+  int32_t int32() { return static_cast<int32_t>(read(4)); }
+  int16_t int16() { return static_cast<int16_t>(read(2)); }
+  // A string or nullable string: int16 length (-1: null), then its bytes.
+  void skipString() {
+    int16_t n = int16();
+    if (n > 0) {
+      if (in.size() - at < size_t(n))
+        ok = false;
+      else
+        at += size_t(n);
+    }
+  }
+};
+
+constexpr int16_t kMetadataKey = 3;
+constexpr int16_t kMetadataVersion = 1;
+constexpr size_t kMaxResponse = 1 << 20; // a cluster's metadata without topics is small
+
+} // namespace
+
+std::string kafkaMetadataRequest(int32_t id) {
+  std::string body;
+  putInt16(body, kMetadataKey);
+  putInt16(body, kMetadataVersion);
+  putInt32(body, id);
+  putInt16(body, 3);
+  body += "fbc";
+  putInt32(body, 0); // topics: none (v1: an empty array asks for no topic)
+  std::string out;
+  putInt32(out, static_cast<int32_t>(body.size()));
+  return out + body;
+}
+
+std::string kafkaMetadataReady(std::string_view body, int32_t id) {
+  Reader r{body};
+  if (r.int32() != id && r.ok)
+    return "response correlation id does not match the request";
+  int32_t brokers = r.int32();
+  for (int32_t i = 0; r.ok && i < brokers; ++i) {
+    r.int32();      // node_id
+    r.skipString(); // host
+    r.int32();      // port
+    r.skipString(); // rack (nullable)
+  }
+  int32_t controller = r.int32();
+  if (!r.ok)
+    return "truncated Metadata response";
+  if (brokers <= 0)
+    return "Metadata names no broker yet";
+  if (controller < 0)
+    return "Metadata names no controller yet (" + std::to_string(controller) + ")";
+  return "";
+}
+
+bool probeKafka(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error) {
+  int64_t deadline = monotonicNs() + timeoutMs * 1000000;
+  int fd = dialTcp(host, port, deadline, nullptr, error);
+  if (fd < 0)
+    return false;
+  constexpr int32_t kId = 1;
+  error = sendAll(fd, kafkaMetadataRequest(kId), deadline, nullptr);
+  std::string in;
+  size_t want = 4;
+  while (error.empty() && in.size() < want) {
+    long n = recvSome(fd, in, deadline, nullptr, error);
+    if (n == 0 && error.empty())
+      error = "connection closed before the Metadata response";
+    if (want == 4 && in.size() >= 4) {
+      Reader size{in};
+      int32_t len = size.int32();
+      if (len < 0 || size_t(len) > kMaxResponse)
+        error = "Metadata response size " + std::to_string(len) + " is not a Kafka frame";
+      want = 4 + size_t(len);
+    }
+  }
+  close(fd);
+  if (!error.empty())
+    return false;
+  error = kafkaMetadataReady(std::string_view(in).substr(4, want - 4), kId);
+  return error.empty();
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,365 @@
+// The leaf driver: the selected tests become a list of jobs in plan order
+// (a test that fans out is one job per leaf of the leaf program, decoded
+// mixed-radix; axes of unknown size are sized while leaf 0 runs, and the
+// rest of that test follows), the jobs run (one at a time here, or up to
+// -j N at once: leaf_scheduler.cpp) and their rows are recorded in plan
+// order. --leaf picks one leaf. leafDigit() is how a body-time builtin
+// learns the running leaf's digit for its axis.
+#include "runtime/driver/executor.h"
+
+#include "backend/leaf_lower.h"
+#include "frontend/eval/thread.h"
+#include "passes/pass_manager.h"
+#include "runtime/driver/leaf_job.h"
+#include "runtime/os/host_check.h"
+#include "runtime/supervisor/launch_config.h"
+#include "runtime/supervisor/supervisor.h"
+
+#include <algorithm>
+
+namespace fbc::rt {
+
+namespace {
+
+// The body runtime a spec sees during a run: each call goes to the
+// Executor of the leaf whose body the calling thread runs (one per running
+// leaf under -j N; Thread::hostData, which parallel() branches inherit).
+class LeafDispatch final : public ir::BodyRuntime {
+public:
+  explicit LeafDispatch(Executor &owner) : owner_(owner) {}
+  star::Value callBuiltin(star::Thread &t, std::string_view name, const star::Args &args) override {
+    return of(t).callBuiltin(t, name, args);
+  }
+  star::Value callStep(star::Thread &t, star::Value receiver, std::string_view method,
+                       const star::Args &args) override {
+    return of(t).callStep(t, receiver, method, args);
+  }
+  star::Value callExpect(star::Thread &t, const ir::Expect &e, const star::Args &args) override {
+    return of(t).callExpect(t, e, args);
+  }
+
+private:
+  Executor &of(star::Thread &t) const {
+    return t.hostData ? *static_cast<Executor *>(t.hostData) : owner_;
+  }
+  Executor &owner_;
+};
+
+} // namespace
+
+Executor::Executor(ir::LoadedSpec &loaded, RunConfig cfg) : loaded_(loaded), cfg_(cfg) {
+  // The leaf program is the contract: without one from the caller, the
+  // spec's own (the same pipeline `fbc plan` and `fbc ir` run).
+  if (!cfg_.leaves) {
+    ownPlan_ = std::make_unique<ir::Plan>();
+    ownLeaves_ = std::make_unique<ir::LeafProgram>();
+    backend::leafPipeline().runOrAbort(loaded_.spec(), *ownPlan_, ownLeaves_.get());
+    cfg_.leaves = ownLeaves_.get();
+  }
+}
+
+Executor::~Executor() {
+  if (owner_)
+    loaded_.setBodyRuntime(nullptr);
+}
+
+bool Executor::cancelled() const {
+  return body_.cancelled() || interrupted();
+}
+
+bool Executor::interrupted() const {
+  return cfg_.interrupted && cfg_.interrupted->load(std::memory_order_relaxed);
+}
+
+void Executor::record(RunReport &report, TestOutcome o) {
+  report.tests.push_back(std::move(o));
+  if (cfg_.onOutcome)
+    cfg_.onOutcome(report, report.tests.back());
+}
+
+std::string Executor::serviceDir() const {
+  return cfg_.serviceDir.empty() ? specDir(loaded_.spec().path) : cfg_.serviceDir;
+}
+
+RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
+  const ir::Spec &spec = loaded_.spec();
+  RunReport report;
+  report.starFile = spec.path;
+  report.serviceDir = serviceDir();
+  report.seed = cfg_.seed;
+  report.serviceNames = serviceNames(); // services, then clients (their trace ids)
+  int64_t t0 = monotonicNs();
+  dispatch_ = std::make_unique<LeafDispatch>(*this);
+  loaded_.setBodyRuntime(dispatch_.get());
+  std::vector<std::unique_ptr<ir::LeafTest>> work;
+  Jobs jobs = planJobs(tests, work);
+  size_t ran = cfg_.jobs > 1 ? runJobsConcurrently(jobs, report) : runJobsInline(jobs, report);
+  if (ran < jobs.size()) {
+    // That test and those after it are not run.
+    report.interrupted = true;
+    report.notRun = tests.size() - jobs[ran]->testPos;
+  }
+  // Warnings in plan order, each once: those of every leaf up to the
+  // interrupted one (its own included, as far as it got).
+  std::vector<std::string> warned;
+  for (size_t i = 0; i < jobs.size() && i <= ran; ++i)
+    for (RunWarning &w : jobs[i]->warnings) {
+      std::string key = w.loc.str() + "\n" + w.message;
+      if (std::find(warned.begin(), warned.end(), key) == warned.end()) {
+        warned.push_back(std::move(key));
+        report.warnings.push_back(std::move(w));
+      }
+    }
+  loaded_.setBodyRuntime(nullptr);
+  report.durationMs = (monotonicNs() - t0) / 1000000;
+  return report;
+}
+
+Executor::Jobs Executor::planJobs(const std::vector<const ir::Test *> &tests,
+                                  std::vector<std::unique_ptr<ir::LeafTest>> &work) const {
+  Jobs jobs;
+  auto add = [&](size_t pos, LeafJob job) {
+    job.testPos = pos;
+    jobs.push_back(std::make_unique<LeafJob>(std::move(job)));
+  };
+  auto errorRow = [&](size_t pos, TestOutcome o) {
+    LeafJob job;
+    job.row = std::move(o);
+    add(pos, std::move(job));
+  };
+  std::optional<uint64_t> only = cfg_.leafId;
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const ir::LeafTest *lt = nullptr;
+    for (const ir::LeafTest &x : cfg_.leaves->tests)
+      if (x.test == tests[i])
+        lt = &x;
+    const backend::LeafSelection::PerTest *sel = nullptr;
+    if (lt && cfg_.selection) {
+      sel = &cfg_.selection->tests[size_t(lt - cfg_.leaves->tests.data())];
+      if (!sel->any())
+        continue; // another shard's
+    }
+    if (!lt) {
+      TestOutcome o = baseOutcome(*tests[i]);
+      o.result = Result::Error;
+      o.reason = "internal error: the test is not in the leaf program";
+      errorRow(i, std::move(o));
+      continue;
+    }
+    if (std::string why = cannotRunReason(loaded_.spec(), lt->needs); !why.empty()) {
+      // What this machine cannot run: one error row for the test, whatever
+      // its leaves (from the shard that has its leaf 0), and nothing starts.
+      if (!sel || sel->all || sel->runs(0)) {
+        TestOutcome o = baseOutcome(*tests[i]);
+        o.result = Result::Error;
+        o.reason = std::move(why);
+        errorRow(i, std::move(o));
+      }
+      continue;
+    }
+    if (!lt->fansOut()) {
+      // A test without fan-out has only leaf 0: any other --leaf is an
+      // error row, and the test does not run.
+      if (only && *only != 0)
+        errorRow(i, noSuchLeaf(*tests[i], *only, "1 leaf"));
+      else
+        add(i, LeafJob::leaf(lt, 0));
+      continue;
+    }
+    bool unknown = std::any_of(lt->axes.begin(), lt->axes.end(),
+                               [](const ir::LeafAxis &a) { return !a.known; });
+    if (unknown) {
+      // A copy: leaf 0 sizes it, then the rest of the test follows.
+      work.push_back(std::make_unique<ir::LeafTest>(*lt));
+      LeafJob first = LeafJob::leaf(work.back().get(), 0);
+      first.sizing = work.back().get();
+      first.report = !only || *only == 0;
+      add(i, std::move(first));
+      if (!only || *only != 0) {
+        LeafJob rest;
+        rest.lt = work.back().get();
+        rest.rest = true;
+        add(i, std::move(rest));
+      }
+      continue;
+    }
+    if (!only && sel && !sel->all) {
+      // A shard's leaves: the test's axes are all known (a test with an
+      // axis of unknown size is never split, backend/shard.h).
+      for (uint64_t k : sel->leaves)
+        add(i, LeafJob::leaf(lt, k));
+    } else if (!only) {
+      for (uint64_t k = 0; k < lt->count.value; ++k)
+        add(i, LeafJob::leaf(lt, k));
+    } else if (*only < lt->count.value) {
+      add(i, LeafJob::leaf(lt, *only));
+    } else {
+      errorRow(i, noSuchLeaf(*tests[i], *only, lt->count.str() + " leaves"));
+    }
+  }
+  return jobs;
+}
+
+void Executor::expandRest(Jobs &jobs, size_t at) const {
+  const LeafJob &rest = *jobs[at];
+  const ir::LeafTest *lt = rest.lt;
+  size_t pos = rest.testPos;
+  Jobs now;
+  auto add = [&](LeafJob job) {
+    job.testPos = pos;
+    now.push_back(std::make_unique<LeafJob>(std::move(job)));
+  };
+  if (!cfg_.leafId) {
+    for (uint64_t k = 1; k < lt->count.value; ++k)
+      add(LeafJob::leaf(lt, k));
+  } else if (*cfg_.leafId < lt->count.value) {
+    add(LeafJob::leaf(lt, *cfg_.leafId));
+  } else {
+    LeafJob error;
+    error.row = noSuchLeaf(*lt->test, *cfg_.leafId, lt->count.str() + " leaves");
+    add(std::move(error));
+  }
+  jobs.erase(jobs.begin() + static_cast<ptrdiff_t>(at));
+  jobs.insert(jobs.begin() + static_cast<ptrdiff_t>(at), std::make_move_iterator(now.begin()),
+              std::make_move_iterator(now.end()));
+}
+
+void Executor::recordReady(Jobs &jobs, size_t &next, RunReport &report) {
+  for (; next < jobs.size() && jobs[next]->finished && !jobs[next]->interrupted; ++next)
+    if (jobs[next]->report)
+      record(report, std::move(*jobs[next]->row));
+}
+
+size_t Executor::runJobsInline(Jobs &jobs, RunReport &report) {
+  size_t recorded = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i]->rest) {
+      expandRest(jobs, i);
+      if (i == jobs.size())
+        break;
+    }
+    LeafJob &job = *jobs[i];
+    if (!job.row) { // else known without running
+      if (interrupted())
+        return i;
+      runJob(job);
+      if (job.interrupted)
+        return i;
+      finishJob(job);
+    }
+    job.finished = true;
+    recordReady(jobs, recorded, report);
+  }
+  return jobs.size();
+}
+
+void Executor::runJob(LeafJob &job) {
+  warnings_.clear();
+  warnedAt_.clear();
+  const ir::LeafTest &lt = *job.lt;
+  if (lt.fansOut()) {
+    leafTest_ = &lt;
+    leaf_ = lt.decode(job.index);
+    sizing_ = job.sizing != nullptr;
+    if (sizing_)
+      sized_.assign(lt.axes.size(), 0);
+  }
+  bool intr = false;
+  TestOutcome o = runTestGuarded(lt, intr);
+  leafTest_ = nullptr;
+  sizing_ = false;
+  if (job.sizing)
+    job.sized = sized_;
+  job.warnings = std::move(warnings_);
+  warnings_.clear();
+  job.interrupted = intr;
+  if (!intr)
+    job.row = std::move(o);
+}
+
+void Executor::finishJob(LeafJob &job) const {
+  if (ir::LeafTest *sized = job.sizing) {
+    // An axis the body never reached adds no leaves.
+    for (size_t a = 0; a < sized->axes.size(); ++a)
+      if (!sized->axes[a].known)
+        sized->resize(a, std::max<uint64_t>(1, job.sized[a]));
+  }
+  const ir::LeafTest &work = *job.lt;
+  if (!work.fansOut() || !job.row)
+    return;
+  ir::LeafAssignment assignment = work.decode(job.index);
+  LeafInfo info;
+  info.id = assignment.id();
+  info.label = ir::leafAxesLabel(work, assignment);
+  for (size_t a = 0; a < work.axes.size(); ++a) {
+    const ir::LeafAxis &ax = work.axes[a];
+    uint64_t d = assignment.digits[a];
+    switch (ax.kind()) {
+    case ir::AxisKind::Choose:
+      info.choices.emplace_back(ax.name(), d);
+      break;
+    case ir::AxisKind::Probability:
+      info.probability.emplace_back(ax.name(), ir::probabilityVector(d, ax.plan->maxFires));
+      break;
+    case ir::AxisKind::Interleaving:
+      info.interleavings.emplace_back(ax.name(), d);
+      break;
+    }
+  }
+  std::sort(info.choices.begin(), info.choices.end());
+  std::sort(info.probability.begin(), info.probability.end());
+  std::sort(info.interleavings.begin(), info.interleavings.end());
+  job.row->leaf = std::move(info);
+}
+
+void Executor::warnOnce(star::Thread &t, std::string message) {
+  ir::Loc loc;
+  if (t.top && t.top->parent && t.top->parent->file)
+    loc = ir::Loc{t.top->parent->file, t.top->parent->pos};
+  std::string key = loc.str() + "\n" + message;
+  if (std::find(warnedAt_.begin(), warnedAt_.end(), key) != warnedAt_.end())
+    return;
+  warnedAt_.push_back(key);
+  warnings_.push_back({loc, std::move(message)});
+}
+
+std::optional<uint64_t> Executor::leafDigit(int axis, uint64_t size) {
+  if (!leafTest_ || axis < 0)
+    return std::nullopt;
+  size_t a = size_t(axis);
+  if (sizing_ && !leafTest_->axes[a].known && sized_[a] == 0)
+    sized_[a] = std::max<uint64_t>(1, size);
+  return leaf_.digits[a];
+}
+
+std::optional<uint64_t> Executor::leafDigitAt(ir::AxisKind kind, const ir::Loc &loc,
+                                              uint64_t size) {
+  return leafTest_ ? leafDigit(leafTest_->findAxis(kind, loc), size) : std::nullopt;
+}
+
+std::optional<uint64_t> Executor::leafDigitAt(const ir::RuleSite &site, uint64_t size) {
+  return leafTest_ ? leafDigit(leafTest_->findAxis(site), size) : std::nullopt;
+}
+
+// The row of `t` before it runs: its identity, no result yet.
+TestOutcome Executor::baseOutcome(const ir::Test &t) const {
+  TestOutcome o;
+  o.name = t.name;
+  o.kind = t.kind;
+  o.seed = cfg_.seed;
+  o.matrix = t.matrix;
+  o.scenario = t.cell().scenario;
+  o.fault = t.cell().fault;
+  if (t.expect)
+    o.expectation = t.expect->name;
+  return o;
+}
+
+TestOutcome Executor::noSuchLeaf(const ir::Test &t, uint64_t leaf, const std::string &has) const {
+  TestOutcome o = baseOutcome(t);
+  o.result = Result::Error;
+  o.reason = "no leaf \"" + std::to_string(leaf) + "\": the test has " + has;
+  return o;
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,30 @@
+// A service fbc runs inside its own process (an HTTP mock_service), or
+// one it does not run at all (a remote service: runtime/supervisor/remote_service.h):
+// the supervisor starts and stops it in dependency order as it does a
+// launched service, waits for its healthcheck if it has one, and records
+// its lifecycle events, but there is no process to mediate, watch or signal.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fbc::rt {
+
+class InProcessService {
+public:
+  virtual ~InProcessService() = default;
+  // Returns when it accepts connections (it is ready then), or false with
+  // `error` saying why it could not listen.
+  virtual bool start(std::string &error) = 0;
+  // Closes its listener and ends its connections; idempotent.
+  virtual void stop() = 0;
+  // service_started's fields ({"mock", "http"}, {"address", ...}).
+  virtual std::vector<std::pair<std::string, std::string>> startedFields() const = 0;
+  // service_stopped's.
+  virtual std::vector<std::pair<std::string, std::string>> stoppedFields() const {
+    return {{"exit", "stopped"}};
+  }
+};
+
+} // namespace fbc::rt

@@ -1,0 +1,34 @@
+// The proxy's protocol table: interface(protocol=) name -> codec factory and
+// the normaliser of its rules' target patterns (runtime/protocols/proxy_protocol.h says
+// what a codec does). One line per protocol; a protocol without a line is
+// proxied as plain TCP.
+#include "runtime/protocols/proto_postgres.h"
+#include "runtime/protocols/proto_redis.h"
+#include "runtime/protocols/proxy_http.h"
+#include "runtime/protocols/proxy_protocol.h"
+
+namespace fbc::rt {
+
+namespace {
+
+template <class Codec> std::unique_ptr<ProtocolCodec> make() {
+  return std::make_unique<Codec>();
+}
+
+// Sorted by name.
+const ProxyProtocol kProxyProtocols[] = {
+    {"http", makeHttpCodec, nullptr, "HTTP request", "HTTP requests"},
+    {"postgres", make<PostgresCodec>, pgNormalizePattern, "Postgres query", "Postgres queries"},
+    {"redis", make<RedisCodec>, nullptr, "Redis command", "Redis commands"},
+};
+
+} // namespace
+
+const ProxyProtocol *findProxyProtocol(std::string_view name) {
+  for (const ProxyProtocol &p : kProxyProtocols)
+    if (p.name == name)
+      return &p;
+  return nullptr;
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,89 @@
+// The fault proxy of one test (leaf): a listener on 127.0.0.1 for every
+// interface the test's protocol rules can target, each relaying to the
+// service's real address (loopback, or a remote service's host), all
+// served by one event-loop thread of its own (the supervisor's loop keeps
+// answering syscalls undisturbed).
+//
+// Callers reach the service through it: services whose env names the
+// interface's address get the proxy's address instead (launch_config.h),
+// and the body's steps dial it (step_builtins.cpp). Healthchecks dial the
+// real address. Per connection the proxy keeps the bytes the client sent but
+// the proxy has not yet decided on; a protocol codec (proxy_protocol.h)
+// splits them into requests, each of which the rule table decides:
+// forwarded untouched, delayed, answered by the proxy (error()/response()),
+// or the connection dropped (FIN, or RST with drop(reset=True)). Without a
+// codec (tcp and other protocols) every chunk read from the client is a
+// unit. Server bytes are forwarded as they arrive. Every decision a rule
+// made is a `proxy` trace event.
+#pragma once
+
+#include "runtime/os/event_loop.h"
+#include "runtime/proxy/proxy_rules.h"
+#include "runtime/rules/rules.h"
+
+#include <netinet/in.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fbc::rt {
+
+class Trace;
+
+struct ProxyEndpoint {
+  ServiceId service = kNoService;
+  std::string serviceName, interface, protocol;
+  uint16_t realPort = 0;
+  uint16_t proxyPort = 0; // bound by add()
+  // The upstream's host: "" for loopback (a service fbc runs), else a
+  // remote service's (an IPv4 address or a name resolved by add()).
+  std::string realHost;
+};
+
+class ProxyHub {
+public:
+  explicit ProxyHub(Trace &trace);
+  ~ProxyHub(); // closes every connection and stops the thread
+  ProxyHub(const ProxyHub &) = delete;
+  ProxyHub &operator=(const ProxyHub &) = delete;
+
+  // Before start(): listens for interface `iface` of `service`; its index,
+  // or nullopt with `error` set.
+  std::optional<size_t> add(ProxyEndpoint ep, std::string &error);
+  void start();
+
+  const std::vector<ProxyEndpoint> &endpoints() const { return endpoints_; }
+  std::optional<size_t> find(std::string_view service, std::string_view iface) const;
+  ProxyRuleTable &rules() { return rules_; }
+  // A rule's target matcher as the interface's codec normalises traffic.
+  std::string normalizeTarget(size_t iface, const std::string &pattern) const;
+
+  // Loop-thread internals (proxy.cpp).
+  struct Conn;
+  class Listener;
+
+private:
+  friend struct Conn;
+  void accept(size_t iface, int fd);
+  void dial(Conn &c);   // connects c to the real address (non-blocking)
+  void retire(Conn *c); // closes c's fds now, frees it on a later loop turn
+  void record(size_t iface, std::vector<std::pair<std::string, std::string>> fields);
+
+  Trace &trace_;
+  EventLoop loop_;
+  std::thread thread_;
+  ProxyRuleTable rules_;
+  std::vector<ProxyEndpoint> endpoints_;
+  std::vector<in_addr> upstreams_; // per endpoint: where dial() connects
+  std::vector<std::unique_ptr<Listener>> listeners_;
+  std::map<uint64_t, std::unique_ptr<Conn>> conns_; // by id (timers look them up)
+  std::vector<std::unique_ptr<Conn>> retired_;
+  uint64_t nextConn_ = 1;
+};
+
+} // namespace fbc::rt

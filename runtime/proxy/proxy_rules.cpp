@@ -1,0 +1,161 @@
+// The proxy's rule table: see proxy_rules.h.
+#include "runtime/proxy/proxy_rules.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include "runtime/trace/trace.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace fbc::rt {
+bool proxyGlobMatch(std::string_view p, std::string_view t) {
+  // Greedy with one backtrack point (the last '*'): linear for one star,
+  // O(|p|·|t|) at worst; no allocation.
+  if (p.empty())
+    return true;
+  size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;
+  while (ti < t.size()) {
+    if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) {
+      ++pi;
+      ++ti;
+    } else if (pi < p.size() && p[pi] == '*') {
+      star = pi++;
+      mark = ti;
+    } else if (star != std::string_view::npos) {
+      pi = star + 1;
+      ti = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.size() && p[pi] == '*')
+    ++pi;
+  return pi == p.size();
+}
+
+const std::string &ruleMethod(const ir::ProxyRule &r) {
+  return r.method.empty() ? r.command : r.method;
+}
+
+const std::string &ruleTarget(const ir::ProxyRule &r) {
+  return !r.path.empty() ? r.path : !r.key.empty() ? r.key : r.query;
+}
+
+ReplySpec replySpec(const ir::ProxyRule &r) {
+  ReplySpec s;
+  s.kind = r.action == ir::ProxyAction::Respond ? ReplyKind::Response : ReplyKind::Error;
+  s.status = static_cast<int>(r.status);
+  s.code = r.code;
+  s.message = r.message;
+  s.body = r.body;
+  s.hasBody = r.hasBody;
+  return s;
+}
+
+uint64_t ProxyRuleTable::push(std::vector<ProxyRuleSpec> specs) {
+  std::lock_guard lock(mu_);
+  Scope scope{nextScope_++, {}};
+  for (size_t i = 0; i < specs.size(); ++i) {
+    ProxyRuleSpec &s = specs[i];
+    Rule r{{}, llvm::StringRef(ruleMethod(s.rule)).upper(), ruleTarget(s.rule), SplitMix64(0), 0,
+           {}};
+    // As for syscall rules: the stream depends on the run seed and on what
+    // the rule is and where it was pushed, never on other rules' traffic.
+    r.rng = SplitMix64(seed_ ^ hashName(s.siteKey) ^ (scope.id * 0x9e3779b97f4a7c15ULL) ^
+                       (i * 0xc2b2ae3d27d4eb4fULL));
+    r.spec = std::move(s);
+    scope.rules.push_back(std::move(r));
+  }
+  scopes_.push_back(std::move(scope));
+  return scopes_.back().id;
+}
+
+std::vector<ProxyRuleStats> ProxyRuleTable::pop(uint64_t scope) {
+  std::lock_guard lock(mu_);
+  std::vector<ProxyRuleStats> out;
+  auto it =
+      std::find_if(scopes_.begin(), scopes_.end(), [&](const Scope &s) { return s.id == scope; });
+  if (it == scopes_.end())
+    return out;
+  for (Rule &r : it->rules)
+    out.push_back(std::move(r.stats));
+  scopes_.erase(it);
+  return out;
+}
+
+bool ProxyRuleTable::hasConnectionRules(size_t iface) const {
+  std::lock_guard lock(mu_);
+  for (const Scope &s : scopes_)
+    for (const Rule &r : s.rules)
+      if (r.spec.interface == iface && r.spec.rule.perConnection)
+        return true;
+  return false;
+}
+
+// One matching occurrence: pinned by the leaf, else the rule's own coin.
+bool ProxyRuleTable::fires(Rule &r) {
+  ++r.stats.matches;
+  uint64_t k = r.occurrences++;
+  std::optional<bool> pinned;
+  if (r.spec.decisionOverride)
+    pinned = r.spec.decisionOverride(k);
+  double p = r.spec.rule.probability;
+  // Draw only for real probabilities, as syscall rules do.
+  bool fire = pinned ? *pinned : p >= 1.0 || (p > 0.0 && r.rng.nextDouble() < p);
+  if (fire)
+    ++r.stats.fires;
+  return fire;
+}
+
+void ProxyRuleTable::notePassedOver(Rule &r, const std::string &method, const std::string &target) {
+  ProxyRuleStats &st = r.stats;
+  ++st.passedOver;
+  if (st.seen.size() >= kMaxSeen)
+    return;
+  std::string unit = clippedField(method.empty() ? target : method + " " + target, 80);
+  if (std::find(st.seen.begin(), st.seen.end(), unit) == st.seen.end())
+    st.seen.push_back(std::move(unit));
+}
+
+ProxyDecision ProxyRuleTable::decide(size_t iface, ProxyUnit unit, const std::string &method,
+                                     const std::string &target) {
+  ProxyDecision d;
+  const std::string upperMethod = llvm::StringRef(method).upper(); // rules hold theirs upper-cased
+  std::lock_guard lock(mu_);
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    for (Rule &r : scope->rules) {
+      const ir::ProxyRule &pr = r.spec.rule;
+      // Never installed: a test with a duplicate() rule is a cannot-run row.
+      if (pr.action == ir::ProxyAction::Duplicate)
+        continue;
+      if (r.spec.interface != iface || pr.perConnection != (unit == ProxyUnit::Connection))
+        continue;
+      bool replies = pr.action == ir::ProxyAction::Respond || pr.action == ir::ProxyAction::Error;
+      if (replies && unit == ProxyUnit::Chunk) {
+        ++r.stats.unframed;
+        continue;
+      }
+      if (!proxyGlobMatch(r.method, upperMethod) || !proxyGlobMatch(r.target, target)) {
+        notePassedOver(r, method, target);
+        continue;
+      }
+      if (!fires(r))
+        continue;
+      if (!pr.label.empty())
+        d.label = pr.label;
+      if (pr.action == ir::ProxyAction::Delay) {
+        d.delayNs = addSaturating(d.delayNs, pr.delayNs);
+        if (!d.rule)
+          d.rule = pr;
+        continue;
+      }
+      d.action = pr.action;
+      d.rule = pr;
+      return d;
+    }
+  }
+  return d;
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,141 @@
+#include "runtime/report/junit.h"
+
+#include "ir/leaf_program.h"
+#include "ir/quote.h"
+#include "runtime/report/report.h"
+
+#include <cstdio>
+
+namespace fbc::rt {
+
+namespace {
+
+// XML 1.0 text or attribute value: the five specials escaped; a byte that
+// is not valid UTF-8 and a control character XML cannot hold (everything
+// below 0x20 but tab, newline and carriage return) become U+FFFD, so the
+// document always parses.
+std::string xml(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = ir::validUtf8Length(s, i);
+    if (n == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
+      out += "\xEF\xBF\xBD";
+      i += n ? n : 1;
+      continue;
+    }
+    switch (c) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
+    case '\n':
+    case '\r':
+    case '\t':
+      out += c;
+      break;
+    default:
+      out.append(s.substr(i, n));
+    }
+    i += n;
+  }
+  return out;
+}
+
+std::string seconds(int64_t ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ms / 1000),
+                static_cast<long long>(ms % 1000));
+  return buf;
+}
+
+// The <failure>/<error> body: the reason, the traceback, the replay line,
+// the services that died and their last output.
+std::string detail(const RunReport &r, const TestOutcome &t) {
+  return t.reason + "\n" + tracebackAndReplay(r, t, "") + serviceExitLines(r, t, "");
+}
+
+} // namespace
+
+std::string formatJUnit(const RunReport &r,
+                        const std::vector<std::pair<std::string, std::string>> &properties) {
+  size_t failures = 0, errors = 0, skipped = 0, bypassed = 0;
+  int64_t ms = 0;
+  for (const TestOutcome &t : r.tests) {
+    failures += t.result == Result::Fail;
+    errors += t.result == Result::Error || t.result == Result::Inconclusive;
+    skipped += t.result == Result::Halted;
+    bypassed += t.outcomeWord() == "fault_bypassed";
+    ms += t.durationMs;
+  }
+  std::string counts = " tests=\"" + std::to_string(r.tests.size()) + "\" failures=\"" +
+                       std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
+                       "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds(ms) +
+                       "\"";
+  std::string spec = xml(r.starFile);
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<testsuites name=\"fbc\"" + counts + ">\n";
+  out += "  <testsuite name=\"" + spec + "\"" + counts + ">\n";
+  out += "    <properties>\n";
+  out += "      <property name=\"seed\" value=\"" + std::to_string(r.seed) + "\"/>\n";
+  for (const auto &[k, v] : properties)
+    out += "      <property name=\"" + xml(k) + "\" value=\"" + xml(v) + "\"/>\n";
+  // JUnit counts a fault_bypassed row among the passes (fbc's exit code
+  // does too); the property says how many of them never had their fault.
+  if (bypassed)
+    out += "      <property name=\"fault_bypassed\" value=\"" + std::to_string(bypassed) + "\"/>\n";
+  out += "    </properties>\n";
+  for (const TestOutcome &t : r.tests) {
+    std::string name = t.leaf ? ir::leafDisplayName(t.name, t.leaf->id, t.leaf->label) : t.name;
+    // status: the row's outcome word (passed, fault_bypassed, failed,
+    // expectation_violated, ...), the one name every output gives it.
+    out += "    <testcase name=\"" + xml(name) + "\" classname=\"" + spec + "\" time=\"" +
+           seconds(t.durationMs) + "\" status=\"" + t.outcomeWord() + "\"";
+    std::string body;
+    switch (t.result) {
+    case Result::Pass:
+      break;
+    case Result::Fail: {
+      std::string word = t.outcomeWord();
+      body += "      <failure message=\"" + xml(t.reason) + "\" type=\"" +
+              (word == "failed" ? "fail" : word) + "\">" + xml(detail(r, t)) + "</failure>\n";
+      break;
+    }
+    case Result::Error:
+    case Result::Inconclusive:
+      body += "      <error message=\"" + xml(t.reason) + "\" type=\"" + resultName(t.result) +
+              "\">" + xml(detail(r, t)) + "</error>\n";
+      break;
+    case Result::Halted:
+      body += "      <skipped message=\"" + xml(t.reason) + "\"/>\n";
+      break;
+    }
+    // A fault_bypassed row's rules that never fired, then the decisions.
+    std::string decisions;
+    if (t.outcomeWord() == "fault_bypassed")
+      for (const FaultSummary *f : t.bypassedRules())
+        decisions += "fault_bypassed: " + f->bypassedText() + "\n";
+    for (const TraceEvent &e : t.events)
+      if (isRuleDecision(e))
+        decisions += syscallDecisionLine(r, e) + "\n";
+    if (!decisions.empty())
+      body += "      <system-out>" + xml(decisions) + "</system-out>\n";
+    out += body.empty() ? "/>\n" : ">\n" + body + "    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+} // namespace fbc::rt

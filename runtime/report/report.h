@@ -1,0 +1,74 @@
+// What `fbc run` prints: the text report (one block per test, the fault
+// matrix table, the closing count line) and the JSON report (the
+// reference's trace.json version 2 shape). Both are deterministic given the
+// results: keys in a fixed order, tests in execution order, services in
+// topological order.
+#pragma once
+
+#include "ir/json_writer.h"
+#include "runtime/driver/executor.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace fbc::rt {
+
+std::string formatTextReport(const RunReport &r);
+// The same text in the pieces `fbc run` prints as the run goes: the head
+// before the first test, each row's block as the row is recorded (matrix
+// cells have none: they go into the tail's tables), then the tail. Their
+// concatenation is formatTextReport().
+std::string textReportHead(uint64_t seed);
+std::string textReportRow(const RunReport &r, const TestOutcome &t);
+std::string textReportTail(const RunReport &r);
+std::string formatJsonReport(const RunReport &r);
+
+// "fbc run spec.star --test test_x --seed 7 --leaf 3": the row again.
+std::string replayCommand(const RunReport &r, const TestOutcome &t);
+// A failed or timed-out row's "traceback (most recent call last):" and its
+// frames, then (failures) "replay: <replayCommand>", each line after
+// `indent` (frames two spaces further).
+std::string tracebackAndReplay(const RunReport &r, const TestOutcome &t, std::string_view indent);
+// Each service that exited on its own during the row ("service kv exited
+// during the test: killed by SIGABRT"; an error row's reason says it
+// already) or did not start, with the last lines of its stdout and stderr
+// ("kv stderr (last 2 lines):", each line after "  | "), each line after
+// `indent`.
+std::string serviceExitLines(const RunReport &r, const TestOutcome &t, std::string_view indent);
+// Whether `e` is a syscall a rule decided other than allow: the lines of
+// the text report's "syscall trace" (and of JUnit's system-out).
+bool isRuleDecision(const TraceEvent &e);
+// "#9  kv           write            deny(input/output error)  /srv/kv.wal".
+std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e);
+
+// The "scenarios" and "faults" members of the JSON report's "matrix": the
+// lists of each fault matrix (scenarios, faults), in declaration order,
+// joined with the first appearance of a name kept (fbc merge rebuilds the
+// matrix of merged rows through it too).
+void writeMatrixAxes(
+    ir::JsonWriter &w,
+    const std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>
+        &matrices);
+
+// "9 passed (1 fault_bypassed)": a count and the fault_bypassed rows among
+// it (the text report's closing line and matrix, `fbc inspect`).
+std::string passedCount(uint64_t passed, uint64_t bypassed);
+
+// A fault matrix's rows by (scenario, fault), its names in first-row order.
+struct MatrixView {
+  std::vector<std::string> scenarios, faults;
+  std::map<std::pair<std::string, std::string>, const TestOutcome *> cells;
+};
+// The report's matrices by index.
+std::map<uint32_t, MatrixView> matrices(const RunReport &r);
+// How many rows are fault_bypassed.
+size_t bypassedCount(const RunReport &r);
+
+// 0 every test passed, 2 any fail or error, 3 only inconclusive ones.
+int exitCodeFor(const RunReport &r);
+
+} // namespace fbc::rt

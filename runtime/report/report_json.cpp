@@ -1,0 +1,247 @@
+// The JSON report (`fbc run --format=json`): the reference's trace.json
+// version 2 shape, each row with its events, and the fault matrix's cells.
+// The text report and what both share: runtime/report/report.cpp.
+#include "runtime/report/report.h"
+
+#include "ir/json_writer.h"
+#include "runtime/values/event_value.h"
+
+#include <time.h>
+
+#include <cstdio>
+#include <map>
+
+namespace fbc::rt {
+namespace {
+
+std::string rfc3339(int64_t ns) {
+  time_t sec = static_cast<time_t>(ns / 1000000000);
+  tm utc{};
+  gmtime_r(&sec, &utc);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
+  char out[96];
+  std::snprintf(out, sizeof out, "%s.%09lldZ", buf, static_cast<long long>(ns % 1000000000));
+  return out;
+}
+
+// "bypassed_rules": the reference's [{service, syscall, action, label?}];
+// a protocol rule is {service, interface, rule}.
+void writeBypassedRules(ir::JsonWriter &w, const TestOutcome &t) {
+  w.key("bypassed_rules").beginArray();
+  for (const FaultSummary *f : t.bypassedRules()) {
+    w.beginObject();
+    w.field("service", f->service);
+    if (f->isProtocolRule()) {
+      w.field("interface", f->interface);
+      w.field("rule", f->rule);
+      w.endObject();
+      continue;
+    }
+    w.field("syscall", f->syscall);
+    w.field("action", f->action);
+    if (!f->label.empty())
+      w.field("label", f->label);
+    w.endObject();
+  }
+  w.endArray();
+}
+
+void writeEvent(ir::JsonWriter &w, const RunReport &r, const TestOutcome &t, const TraceEvent &e) {
+  FlatEvent f = flattenEvent(e, r.serviceNames);
+  w.beginObject();
+  w.field("seq", f.seq);
+  w.field("timestamp", rfc3339(t.startWallNs + e.timeNs));
+  w.field("type", f.type);
+  w.field("event_type", f.eventType);
+  w.field("service", f.service);
+  w.key("fields").beginObject();
+  for (const auto &[k, v] : f.fields)
+    w.field(k, v);
+  w.endObject();
+  w.endObject();
+}
+
+} // namespace
+
+std::string formatJsonReport(const RunReport &r) {
+  std::string out;
+  ir::JsonWriter w(out, 2);
+  w.beginObject();
+  w.field("version", 2);
+  w.field("star_file", r.starFile);
+  w.field("seed", r.seed);
+  w.field("duration_ms", r.durationMs);
+  w.field("pass", static_cast<uint64_t>(r.count(Result::Pass)));
+  w.field("fail", static_cast<uint64_t>(r.count(Result::Fail) + r.count(Result::Error)));
+  if (size_t n = bypassedCount(r))
+    w.field("fault_bypassed", static_cast<uint64_t>(n));
+  if (size_t n = r.count(Result::Inconclusive))
+    w.field("inconclusive", static_cast<uint64_t>(n));
+  if (size_t n = r.count(Result::Halted))
+    w.field("halted", static_cast<uint64_t>(n));
+  if (r.interrupted) {
+    w.field("interrupted", true);
+    w.field("not_run", static_cast<uint64_t>(r.notRun));
+  }
+  w.key("tests").beginArray();
+  for (const TestOutcome &t : r.tests) {
+    w.beginObject();
+    w.field("name", t.name);
+    if (t.leaf) {
+      w.field("leaf_id", t.leaf->id);
+      if (!t.leaf->choices.empty()) {
+        w.key("leaf_choices").beginObject();
+        for (const auto &[k, v] : t.leaf->choices)
+          w.field(k, v);
+        w.endObject();
+      }
+      if (!t.leaf->probability.empty()) {
+        w.key("leaf_probability_outcomes").beginObject();
+        for (const auto &[k, v] : t.leaf->probability) {
+          w.key(k).beginArray();
+          for (bool b : v)
+            w.value(b);
+          w.endArray();
+        }
+        w.endObject();
+      }
+      if (!t.leaf->interleavings.empty()) {
+        w.key("leaf_interleavings").beginObject();
+        for (const auto &[k, v] : t.leaf->interleavings)
+          w.field(k, v);
+        w.endObject();
+      }
+    }
+    w.field("result", resultName(t.result));
+    if (!t.reason.empty())
+      w.field("reason", t.reason);
+    if (!t.traceback.empty()) {
+      w.key("traceback").beginArray();
+      for (const std::string &frame : t.traceback)
+        w.value(frame);
+      w.endArray();
+    }
+    w.field("seed", t.seed);
+    w.field("duration_ms", t.durationMs);
+    if (!t.returnValue.empty())
+      w.field("return_value", t.returnValue);
+    if (t.result == Result::Fail)
+      w.field("replay_command", replayCommand(r, t));
+    if (!t.expectation.empty())
+      w.field("expectation", t.expectation);
+    if (t.expectationViolated)
+      w.field("expectation_violated", true);
+    if (t.faultBypassed) {
+      w.field("fault_bypassed", true);
+      writeBypassedRules(w, t);
+    }
+    if (t.strictDeterminismViolation)
+      w.field("strict_determinism_violation", true);
+    if (t.matrix) {
+      w.field("scenario", t.scenario);
+      w.field("fault", t.fault);
+      w.field("outcome", t.outcomeWord());
+    }
+    // Syscall rules; protocol rules are their proxy_fault_* events.
+    w.key("faults").beginArray();
+    for (const FaultSummary &f : t.faults) {
+      if (f.isProtocolRule())
+        continue;
+      w.beginObject();
+      w.field("service", f.service);
+      w.field("syscall", f.syscall);
+      w.field("action", f.action);
+      if (!f.errnoName.empty())
+        w.field("errno", f.errnoName);
+      if (!f.delay.empty())
+        w.field("delay", f.delay);
+      if (!f.path.empty())
+        w.field("path", f.path);
+      w.field("hits", f.hits);
+      if (!f.label.empty())
+        w.field("label", f.label);
+      w.endObject();
+    }
+    w.endArray();
+    w.key("syscall_summary").beginObject();
+    for (const auto &[svc, s] : t.syscallSummary) {
+      w.key(svc).beginObject();
+      w.field("total", s.total);
+      w.field("faulted", s.faulted);
+      w.key("breakdown").beginObject();
+      for (const auto &[sc, n] : s.breakdown)
+        w.field(sc, n);
+      w.endObject();
+      w.endObject();
+    }
+    w.endObject();
+    w.key("events").beginArray();
+    for (const TraceEvent &e : t.events)
+      writeEvent(w, r, t, e);
+    w.endArray();
+    w.endObject();
+  }
+  w.endArray();
+  std::map<uint32_t, MatrixView> ms = matrices(r);
+  if (!ms.empty()) {
+    // One matrix object (the reference's shape); with several matrices
+    // their cells are concatenated in declaration order.
+    w.key("matrix").beginObject();
+    size_t total = 0, passed = 0;
+    std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>> axes;
+    for (const auto &[idx, m] : ms)
+      axes.emplace_back(&m.scenarios, &m.faults);
+    writeMatrixAxes(w, axes);
+    w.key("cells").beginArray();
+    for (const auto &[idx, m] : ms)
+      for (const std::string &s : m.scenarios)
+        for (const std::string &f : m.faults) {
+          auto it = m.cells.find({s, f});
+          if (it == m.cells.end())
+            continue;
+          const TestOutcome &t = *it->second;
+          ++total;
+          passed += t.result == Result::Pass;
+          w.beginObject();
+          w.field("scenario", s);
+          w.field("fault", f);
+          w.field("passed", t.result == Result::Pass);
+          w.field("outcome", t.outcomeWord());
+          if (!t.expectation.empty())
+            w.field("expectation", t.expectation);
+          w.field("duration_ms", t.durationMs);
+          if (t.faultBypassed)
+            writeBypassedRules(w, t);
+          w.endObject();
+        }
+    w.endArray();
+    w.field("total", static_cast<uint64_t>(total));
+    w.field("passed", static_cast<uint64_t>(passed));
+    w.field("failed", static_cast<uint64_t>(total - passed));
+    w.endObject();
+  }
+  w.endObject();
+  out += '\n';
+  return out;
+}
+
+void writeMatrixAxes(
+    ir::JsonWriter &w,
+    const std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>
+        &matrices) {
+  std::vector<std::string> joined[2];
+  for (const auto &[scenarios, faults] : matrices)
+    for (int k = 0; k < 2; ++k)
+      for (const std::string &x : *(k == 0 ? scenarios : faults))
+        if (std::find(joined[k].begin(), joined[k].end(), x) == joined[k].end())
+          joined[k].push_back(x);
+  for (int k = 0; k < 2; ++k) {
+    w.key(k == 0 ? "scenarios" : "faults").beginArray();
+    for (const std::string &x : joined[k])
+      w.value(x);
+    w.endArray();
+  }
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,238 @@
+// IR service -> ServiceSpec: see launch_config.h.
+#include "runtime/supervisor/launch_config.h"
+
+#include "runtime/os/leaf_isolation.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include <cctype>
+
+namespace fbc::rt {
+std::string specDir(const std::string &path) {
+  char buf[PATH_MAX];
+  std::string abs = realpath(path.c_str(), buf) ? std::string(buf) : path;
+  size_t slash = abs.rfind('/');
+  if (slash == std::string::npos)
+    return ".";
+  return slash == 0 ? "/" : abs.substr(0, slash);
+}
+
+namespace {
+
+// "tcp://localhost:5432" -> host, port. Loopback names become 127.0.0.1.
+bool splitHostPort(std::string_view s, std::string &host, uint16_t &port) {
+  size_t colon = s.rfind(':');
+  if (colon == std::string_view::npos)
+    return false;
+  host = std::string(s.substr(0, colon));
+  if (host.size() > 1 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  if (host.empty() || host == "localhost")
+    host = "127.0.0.1";
+  long p = std::strtol(std::string(s.substr(colon + 1)).c_str(), nullptr, 10);
+  if (p <= 0 || p > 65535)
+    return false;
+  port = static_cast<uint16_t>(p);
+  return true;
+}
+
+} // namespace
+
+const ir::Interface *defaultInterface(const ir::Service &s) {
+  if (s.interfaces.size() == 1)
+    return &s.interfaces.front();
+  return s.findInterface("default");
+}
+
+PgConnParams pgConnParams(const ir::Service &s, const ir::Address &at) {
+  PgConnParams p;
+  p.host = at.dialHost();
+  p.port = static_cast<uint16_t>(at.port);
+  for (const auto &[k, v] : s.env) {
+    if (k == "POSTGRES_USER")
+      p.user = v;
+    else if (k == "POSTGRES_PASSWORD")
+      p.password = v;
+    else if (k == "POSTGRES_DB")
+      p.dbname = v;
+  }
+  return p;
+}
+
+Healthcheck healthcheckOf(const ir::Service &s) {
+  Healthcheck h;
+  if (!s.healthcheck)
+    return h;
+  const ir::Healthcheck &hc = *s.healthcheck;
+  int64_t ms = hc.timeoutNs / 1000000;
+  std::string_view target = hc.target;
+  auto loopback = [](std::string url) {
+    // libcurl may try ::1 first for "localhost"; services here listen on
+    // 127.0.0.1 as often as not.
+    if (size_t p = url.find("://localhost"); p != std::string::npos)
+      url.replace(p + 3, 9, "127.0.0.1");
+    return url;
+  };
+  std::string host;
+  uint16_t port = 0;
+  if (size_t scheme = target.find("://"); scheme != std::string_view::npos)
+    target.remove_prefix(scheme + 3);
+  switch (hc.kind) {
+  case ir::HealthcheckKind::Tcp:
+    if (splitHostPort(target, host, port))
+      h = Healthcheck::tcp(host, port, ms);
+    break;
+  case ir::HealthcheckKind::Redis:
+    if (splitHostPort(target, host, port))
+      h = Healthcheck::redis(host, port, ms);
+    break;
+  case ir::HealthcheckKind::Postgres:
+    if (splitHostPort(target, host, port))
+      h = Healthcheck::postgres(pgConnParams(s, {host, port}), ms);
+    break;
+  case ir::HealthcheckKind::Http:
+    h = Healthcheck::http(loopback(hc.target), ms);
+    break;
+  case ir::HealthcheckKind::Kafka:
+    if (splitHostPort(target, host, port))
+      h = Healthcheck::kafka(host, port, ms);
+    break;
+  case ir::HealthcheckKind::Ready:
+    if (const ir::Interface *i = defaultInterface(s)) {
+      ir::Address at = s.addressOrLoopback(*i);
+      auto p = static_cast<uint16_t>(at.port);
+      if (i->protocol == "http" || i->protocol == "http2")
+        h = Healthcheck::http("http://" + at.dialHostPort() + "/", ms);
+      else if (i->protocol == "redis")
+        h = Healthcheck::redis(at.dialHost(), p, ms);
+      else if (i->protocol == "postgres")
+        h = Healthcheck::postgres(pgConnParams(s, at), ms);
+      else if (i->protocol == "kafka")
+        h = Healthcheck::kafka(at.dialHost(), p, ms);
+      else
+        h = Healthcheck::tcp(at.dialHost(), p, ms);
+    }
+    break;
+  }
+  return h;
+}
+
+namespace {
+
+const ProxyEndpoint *proxyOf(const std::vector<ProxyEndpoint> &proxies, const std::string &service,
+                             const std::string &iface) {
+  for (const ProxyEndpoint &p : proxies)
+    if (p.serviceName == service && p.interface == iface)
+      return &p;
+  return nullptr;
+}
+
+// How another service sees interface `i` of `o`: host and port of its
+// proxy `p` if it has one, else of its address (Service::address()).
+std::pair<std::string, std::string> seenAt(const ir::Service &o, const ir::Interface &i,
+                                           const ProxyEndpoint *p) {
+  if (p)
+    return {"127.0.0.1", std::to_string(p->proxyPort)};
+  ir::Address at = o.addressOrLoopback(i);
+  return {at.spelledHost(), std::to_string(at.port)};
+}
+
+// `value` with every "<host>:<port>" of a proxied interface of another
+// service (host localhost or 127.0.0.1, or a remote service's host; the
+// port not followed by a digit) replaced by the proxy's address, and the
+// placeholders resolved.
+std::string rewriteEnvValue(std::string value, const ir::Spec &spec, const std::string &self,
+                            const std::vector<ProxyEndpoint> &proxies) {
+  for (const ProxyEndpoint &p : proxies) {
+    if (p.serviceName == self)
+      continue;
+    std::string to = "127.0.0.1:" + std::to_string(p.proxyPort);
+    std::vector<std::string> hosts = {"localhost:", "127.0.0.1:"};
+    if (!p.realHost.empty())
+      hosts = {ir::Address{p.realHost, p.realPort}.spelledHost() + ":"};
+    for (const std::string &host : hosts) {
+      std::string from = host + std::to_string(p.realPort);
+      for (size_t at = value.find(from); at != std::string::npos; at = value.find(from, at)) {
+        size_t end = at + from.size();
+        if (end < value.size() && std::isdigit(static_cast<unsigned char>(value[end]))) {
+          at = end;
+          continue;
+        }
+        value.replace(at, from.size(), to);
+        at += to.size();
+      }
+    }
+  }
+  for (const ir::Service &o : spec.services)
+    for (const ir::Interface &i : o.interfaces) {
+      auto [host, port] = seenAt(o, i, proxyOf(proxies, o.name, i.name));
+      std::string tail = o.name + "__" + i.name + "__";
+      for (auto [kind, with] : {std::pair<const char *, std::string>{"ADDR", host + ":" + port},
+                                {"HOST", host},
+                                {"PORT", port}}) {
+        std::string ph = std::string("__FB_PROXY_") + kind + "_" + tail;
+        for (size_t at = value.find(ph); at != std::string::npos; at = value.find(ph, at)) {
+          value.replace(at, ph.size(), with);
+          at += with.size();
+        }
+      }
+    }
+  return value;
+}
+
+} // namespace
+
+ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
+                         std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies,
+                         const std::string &scratch) {
+  ServiceSpec out;
+  out.name = s.name;
+  out.observe = s.observe;
+  std::string bin = s.binary;
+  if (bin.find('/') != std::string::npos && bin.front() != '/') {
+    while (bin.starts_with("./"))
+      bin.erase(0, 2);
+    bin = dir + "/" + bin;
+  }
+  out.launch.binary = bin;
+  out.launch.args = s.args;
+  if (!scratch.empty())
+    for (std::string &a : out.launch.args)
+      a = expandScratch(std::move(a), scratch);
+  // The reference's discovery variables for every service's interfaces,
+  // then the service's own env (which wins).
+  for (const ir::Service &o : spec.services)
+    for (const ir::Interface &i : o.interfaces) {
+      std::string prefix = "FAULTBOX_" + llvm::StringRef(o.name).upper() + "_" +
+                           llvm::StringRef(i.name).upper() + "_";
+      auto [host, port] =
+          seenAt(o, i, o.name == s.name ? nullptr : proxyOf(proxies, o.name, i.name));
+      out.launch.env.push_back(prefix + "HOST=" + host);
+      out.launch.env.push_back(prefix + "PORT=" + port);
+      out.launch.env.push_back(prefix + "ADDR=" + host + ":" + port);
+    }
+  if (!scratch.empty())
+    out.launch.env.push_back("FBC_SCRATCH=" + scratch);
+  for (const auto &[k, v] : s.env)
+    out.launch.env.push_back(
+        k + "=" +
+        rewriteEnvValue(scratch.empty() ? v : expandScratch(v, scratch), spec, s.name, proxies));
+  out.launch.cwd = dir;
+  out.launch.user = s.user;
+  out.launch.trapped = std::move(trapped);
+  for (const ir::Interface &i : s.interfaces)
+    if (i.port > 0 && i.port <= 65535)
+      out.ports.push_back(static_cast<uint16_t>(i.port));
+  for (const ProxyEndpoint &p : proxies)
+    if (p.serviceName == s.name)
+      out.proxyPorts.push_back(p.proxyPort);
+  out.health = healthcheckOf(s);
+  if (s.pidsMax)
+    out.pidsMax = s.pidsMax;
+  return out;
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,168 @@
+// Naming and counting the results of a run, and the fault summaries of a
+// row (each rule's applied/removed pair from the trace).
+#include "runtime/trace/outcome.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace fbc::rt {
+
+const char *resultName(Result r) {
+  switch (r) {
+  case Result::Pass:
+    return "pass";
+  case Result::Fail:
+    return "fail";
+  case Result::Error:
+    return "error";
+  case Result::Inconclusive:
+    return "inconclusive";
+  case Result::Halted:
+    return "halted";
+  }
+  return "error";
+}
+
+std::string TestOutcome::outcomeWord() const {
+  switch (result) {
+  case Result::Pass:
+    return faultBypassed ? "fault_bypassed" : "passed";
+  case Result::Fail:
+    if (strictDeterminismViolation)
+      return "strict_determinism_violation";
+    return expectationViolated ? "expectation_violated" : "failed";
+  case Result::Error:
+    return "errored";
+  case Result::Inconclusive:
+    return "inconclusive";
+  case Result::Halted:
+    return "halted";
+  }
+  return "errored";
+}
+
+std::vector<const FaultSummary *> TestOutcome::bypassedRules() const {
+  std::vector<const FaultSummary *> out;
+  for (const FaultSummary &f : faults)
+    if (f.bypassed())
+      out.push_back(&f);
+  return out;
+}
+
+std::string FaultSummary::target() const {
+  return isProtocolRule() ? service + "." + interface : service;
+}
+
+std::string FaultSummary::ruleText() const {
+  if (isProtocolRule())
+    return rule;
+  std::string s = syscall;
+  if (action == "deny")
+    s += "=deny(" + errnoName + ")";
+  else if (action == "delay")
+    s += "=delay(" + delay + ")";
+  else if (action != "trace")
+    s += "=" + action + "()";
+  if (!path.empty())
+    s += " path=\"" + path + "\"";
+  if (!label.empty())
+    s += " label=\"" + label + "\"";
+  return s;
+}
+
+std::string FaultSummary::bypassedText() const {
+  return target() + " " + ruleText() + " (" + hint + ")";
+}
+
+void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire) {
+  std::vector<const FaultSummary *> rules = o.bypassedRules();
+  if (o.result != Result::Pass || rules.empty())
+    return;
+  o.faultBypassed = true;
+  if (!requireFaultsFire)
+    return;
+  o.result = Result::Fail;
+  o.reason = "require_faults_fire: " + std::to_string(rules.size()) +
+             (rules.size() == 1 ? " fault rule" : " fault rules") + " never fired:";
+  for (size_t i = 0; i < rules.size(); ++i)
+    o.reason += (i ? "; " : " ") + rules[i]->bypassedText();
+}
+
+size_t RunReport::count(Result r) const {
+  return static_cast<size_t>(std::count_if(tests.begin(), tests.end(),
+                                           [&](const TestOutcome &t) { return t.result == r; }));
+}
+
+// Applied/removed pairs of every fault rule, in application order.
+std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
+                                         const std::vector<std::string> &names) {
+  std::vector<FaultSummary> out;
+  std::vector<std::pair<ServiceId, size_t>> open;
+  // The open rule event `e` names: the latest applied of that service and
+  // keyword, label and action, or interface and rule (scopes end innermost
+  // first).
+  auto openRule = [&](const TraceEvent &e) -> FaultSummary * {
+    std::string iface = e.field("interface"), rule = e.field("rule");
+    std::string sc = e.field("syscall"), label = e.field("label"), action = e.field("action");
+    action = action.substr(0, action.find('('));
+    for (auto it = open.rbegin(); it != open.rend(); ++it) {
+      FaultSummary &f = out[it->second];
+      if (it->first != e.service || f.interface != iface)
+        continue;
+      if (iface.empty() ? f.syscall == sc && f.label == label && f.action == action
+                        : f.rule == rule)
+        return &f;
+    }
+    return nullptr;
+  };
+  auto serviceName = [&](ServiceId id) -> std::string {
+    return id < names.size() ? names[id] : "test";
+  };
+  for (const TraceEvent &e : events) {
+    if (e.type == EventType::FaultApplied) {
+      FaultSummary f;
+      f.service = serviceName(e.service);
+      f.syscall = e.field("syscall");
+      std::string action = e.field("action");
+      f.action = action.substr(0, action.find('('));
+      if (f.action == "deny")
+        f.errnoName = e.field("errno");
+      if (f.action == "delay" && action.size() > 7)
+        f.delay = action.substr(6, action.size() - 7);
+      f.label = e.field("label");
+      f.path = e.field("path");
+      open.emplace_back(e.service, out.size());
+      out.push_back(std::move(f));
+    } else if (e.type == EventType::ProxyFaultApplied) {
+      FaultSummary f;
+      f.service = serviceName(e.service);
+      f.interface = e.field("interface");
+      f.protocol = e.field("protocol");
+      f.rule = e.field("rule");
+      f.action = f.rule.substr(0, f.rule.find('('));
+      open.emplace_back(e.service, out.size());
+      out.push_back(std::move(f));
+    } else if (e.type == EventType::FaultRemoved || e.type == EventType::ProxyFaultRemoved) {
+      if (FaultSummary *f = openRule(e)) {
+        f->hits = std::strtoull(e.field("hits").c_str(), nullptr, 10);
+        f->matches = std::strtoull(e.field("matches").c_str(), nullptr, 10);
+        open.erase(std::find_if(open.begin(), open.end(),
+                                [&](const auto &o) { return &out[o.second] == f; }));
+      }
+    } else if (e.type == EventType::FaultZeroTraffic) {
+      // Recorded just before its rule's fault_removed (proxy_fault_removed).
+      if (FaultSummary *f = openRule(e)) {
+        f->zeroTraffic = true;
+        f->watched = e.field("watched");
+        f->seenPaths = e.field("seen_paths");
+        f->seenDestinations = e.field("seen_destinations");
+        f->seenRequests = e.field("seen_requests");
+        f->hint = e.field("hint");
+        f->faultBypassed = e.field("bypassed") == "true";
+      }
+    }
+  }
+  return out;
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,143 @@
+// The rows of a run: a test's (or leaf's) outcome, its result and reason,
+// trace, fault summaries and leaf identity, and the run's report that
+// collects them (what runtime/report/report.h formats). No behaviour here beyond
+// naming results and counting them.
+#pragma once
+
+#include "ir/spec.h"
+#include "runtime/trace/trace.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fbc::rt {
+
+// The leaf a row belongs to (tests that fan out only). Keys sorted.
+struct LeafInfo {
+  std::string id;    // "0" .. "N-1"
+  std::string label; // "retries=1, wal[10], spec.star:7#0"
+  std::vector<std::pair<std::string, uint64_t>> choices;
+  std::vector<std::pair<std::string, std::vector<bool>>> probability;
+  std::vector<std::pair<std::string, uint64_t>> interleavings;
+};
+
+// A run-time warning at a spec location (a choose() that is not a planned
+// axis, ...), reported once per location.
+struct RunWarning {
+  ir::Loc loc;
+  std::string message;
+};
+
+// Halted: the body called halt(), a verdict-less end (a pruned leaf): it
+// counts as neither passed nor failed and does not change the exit code.
+enum class Result { Pass, Fail, Error, Inconclusive, Halted };
+const char *resultName(Result r); // "pass", "fail", "error", "inconclusive", "halted"
+
+// One fault rule's life in a test: applied, then removed with its hits. A
+// syscall rule (fault_applied/fault_removed) or a protocol rule on an
+// interface's proxy (proxy_fault_applied/proxy_fault_removed: `interface`
+// set, `rule` its display()).
+struct FaultSummary {
+  std::string service;
+  std::string syscall; // the keyword
+  std::string action;  // deny | delay | allow | trace; a protocol rule's response | error | ...
+  std::string errnoName;
+  std::string delay; // "500ms" for delay
+  std::string label;
+  std::string path;
+  std::string interface, protocol, rule; // a protocol rule: "public", "http", "error(...)"
+  uint64_t hits = 0;
+  uint64_t matches = 0; // syscalls (requests) that passed its filters (hits: those it fired on)
+  // Removed without one match (its fault_zero_traffic event): what it
+  // watched and what it saw instead, and whether its whole fault saw
+  // nothing (the event's `bypassed`: no deny/delay rule of the same
+  // assumption or fault() call matched either; for protocol rules, no rule
+  // of the same scope).
+  bool zeroTraffic = false;
+  bool faultBypassed = false;
+  std::string watched, seenPaths, seenDestinations, seenRequests, hint;
+
+  bool isProtocolRule() const { return !interface.empty(); }
+  // A deny or delay rule (or a protocol rule) whose fault never happened.
+  bool bypassed() const { return zeroTraffic && faultBypassed; }
+  // What it was on: "kv", or a protocol rule's "api.public".
+  std::string target() const;
+  // "fsync=deny(EIO) path=\"**/x\" label=\"wal\"" (a trace rule: "fsync"), or
+  // a protocol rule as written, "error(path=\"/x\", status=503)".
+  std::string ruleText() const;
+  // A bypassed rule in one line: "kv fsync=deny(EIO) (no fsync/fdatasync
+  // call of kv reached the rule while it was in force)".
+  std::string bypassedText() const;
+};
+
+struct TestOutcome {
+  std::string name;
+  ir::TestKind kind = ir::TestKind::Def;
+  Result result = Result::Pass;
+  std::string reason;
+  // Where a failing (or timed-out) body was, "spec.star:6:11: in test_x",
+  // outermost first.
+  std::vector<std::string> traceback;
+  uint64_t seed = 0;
+  int64_t durationMs = 0;
+  int64_t startWallNs = 0; // CLOCK_REALTIME when the trace started
+  std::string returnValue; // repr of the body's / scenario's result, "" for None
+  std::vector<TraceEvent> events;
+  std::vector<FaultSummary> faults;
+  std::map<std::string, SyscallSummary> syscallSummary;
+  std::string expectation; // fault_scenario / matrix cell
+  bool expectationViolated = false;
+  // The body passed but none of the deny/delay rules below ever matched a
+  // syscall, or none of a proxy scope's rules a request
+  // (FaultSummary::bypassed): decideFaultVerdict() sets it.
+  bool faultBypassed = false;
+  // Strict L1 determinism failed the test (unmediated_io.h: the reason says
+  // which category, service and syscall).
+  bool strictDeterminismViolation = false;
+  std::optional<uint32_t> matrix; // matrix cells
+  std::string scenario, fault;
+  std::optional<LeafInfo> leaf;
+  // By ServiceId: the service's {stdout, stderr} during this test (only with
+  // RunConfig::keepServiceOutput; each is the last SupervisorOptions::
+  // outputCap bytes).
+  std::vector<std::pair<std::string, std::string>> serviceOutput;
+  // The reference's outcome word, the one name every output uses for a
+  // row: passed, fault_bypassed (a pass whose faults never fired), failed,
+  // strict_determinism_violation, expectation_violated, errored,
+  // inconclusive, halted.
+  std::string outcomeWord() const;
+  // The rules that make it fault_bypassed, in application order.
+  std::vector<const FaultSummary *> bypassedRules() const;
+};
+
+// The verdicts that follow from a finished row's trace, decided here and
+// nowhere else (call once o.faults is filled): a pass with a deny/delay
+// rule that never matched a syscall (or a protocol rule no request
+// matched) is fault_bypassed (still a pass, exit
+// code 0); with require_faults_fire it is a failure instead, its reason
+// naming each rule and what it saw.
+void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire);
+
+struct RunReport {
+  std::string starFile;
+  std::string serviceDir; // the absolute folder services ran in
+  uint64_t seed = 0;
+  std::vector<std::string> serviceNames; // by ServiceId
+  std::vector<TestOutcome> tests;        // in execution order
+  int64_t durationMs = 0;
+  bool interrupted = false;
+  size_t notRun = 0; // tests not run because of the interrupt
+  std::vector<RunWarning> warnings;
+  size_t count(Result r) const;
+};
+
+// Applied/removed pairs of every fault rule in `events`, in application
+// order, with the hits each removal reported.
+std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
+                                         const std::vector<std::string> &names);
+
+} // namespace fbc::rt

@@ -1,0 +1,160 @@
+// redis_error and pg_result: see protocol_values.h.
+#include "runtime/values/protocol_values.h"
+
+#include "frontend/eval/numeric.h"
+#include "frontend/eval/printer.h"
+#include "frontend/eval/thread.h"
+#include "ir/json_writer.h"
+#include "ir/quote.h"
+
+#include <cstdlib>
+
+namespace fbc::rt {
+
+using star::Value;
+
+void RedisErrorValue::repr(star::Printer &p) const {
+  p.write("<redis_error " + ir::quote(message) + ">");
+}
+
+Value RedisErrorValue::attr(star::Thread &t, std::string_view name) {
+  if (name == "message")
+    return star::makeString(t.heap, message);
+  return Value();
+}
+
+void RedisErrorValue::attrNames(std::vector<std::string> &out) const {
+  out.push_back("message");
+}
+
+Value respToStarlark(star::Thread &t, const RespValue &v) {
+  switch (v.type) {
+  case RespValue::Type::String:
+  case RespValue::Type::Status:
+    return star::makeString(t.heap, v.str);
+  case RespValue::Type::Error:
+    return Value::object(t.heap.make<RedisErrorValue>(v.str));
+  case RespValue::Type::Integer:
+    return star::makeInt(t.heap, v.integer);
+  case RespValue::Type::Nil:
+    return star::none();
+  case RespValue::Type::Array: {
+    std::vector<Value> elems;
+    elems.reserve(v.elements.size());
+    for (const RespValue &e : v.elements)
+      elems.push_back(respToStarlark(t, e));
+    return Value::object(t.heap.make<star::List>(std::move(elems)));
+  }
+  }
+  return star::none();
+}
+
+namespace {
+
+void writeResp(ir::JsonWriter &w, const RespValue &v) {
+  switch (v.type) {
+  case RespValue::Type::String:
+  case RespValue::Type::Status:
+  case RespValue::Type::Error:
+    w.value(v.str);
+    return;
+  case RespValue::Type::Integer:
+    w.value(static_cast<int64_t>(v.integer));
+    return;
+  case RespValue::Type::Nil:
+    w.null();
+    return;
+  case RespValue::Type::Array:
+    w.beginArray(true);
+    for (const RespValue &e : v.elements)
+      writeResp(w, e);
+    w.endArray();
+    return;
+  }
+}
+
+} // namespace
+
+std::string respToJson(const RespValue &v) {
+  std::string out;
+  {
+    ir::JsonWriter w(out, 0);
+    w.beginObject(true);
+    w.key("value");
+    writeResp(w, v);
+    w.endObject();
+  }
+  return out;
+}
+
+namespace {
+
+// A column's text form as the Starlark value its type suggests.
+Value pgValue(star::Thread &t, uint32_t typeOid, const std::optional<std::string> &text) {
+  if (!text)
+    return star::none();
+  const std::string &s = *text;
+  switch (typeOid) {
+  case 16: // bool
+    return star::boolean(s == "t");
+  case 20: // int8
+  case 21: // int2
+  case 23: // int4
+  case 26: // oid
+    return star::makeInt(t.heap, std::strtoll(s.c_str(), nullptr, 10));
+  case 700: // float4
+  case 701: // float8
+    return star::makeFloat(t.heap, std::strtod(s.c_str(), nullptr));
+  default: // numeric keeps its digits; text, dates, json ... as sent
+    return star::makeString(t.heap, s);
+  }
+}
+
+} // namespace
+
+void PgResultValue::repr(star::Printer &p) const {
+  if (result.ok)
+    p.write("<pg_result " + result.command + ">");
+  else
+    p.write("<pg_result error=" + result.sqlstate + " " + ir::quote(result.message) + ">");
+}
+
+Value PgResultValue::attr(star::Thread &t, std::string_view name) {
+  if (name == "ok")
+    return star::boolean(result.ok);
+  if (name == "error")
+    return result.ok ? star::none() : star::makeString(t.heap, result.sqlstate);
+  if (name == "message")
+    return star::makeString(t.heap, result.message);
+  if (name == "command")
+    return star::makeString(t.heap, result.command);
+  if (name == "rows_affected")
+    return star::makeInt(t.heap, result.rowsAffected);
+  if (name == "duration_ms")
+    return star::makeInt(t.heap, result.durationMs);
+  if (name == "columns") {
+    std::vector<Value> cols;
+    for (const PgColumn &c : result.columns)
+      cols.push_back(star::makeString(t.heap, c.name));
+    return Value::object(t.heap.make<star::List>(std::move(cols)));
+  }
+  if (name == "rows") {
+    std::vector<Value> rows;
+    for (const auto &row : result.rows) {
+      auto *d = t.heap.make<star::Dict>();
+      for (size_t c = 0; c < row.size() && c < result.columns.size(); ++c)
+        d->table.set(t, star::makeString(t.heap, result.columns[c].name),
+                     pgValue(t, result.columns[c].typeOid, row[c]));
+      rows.push_back(Value::object(d));
+    }
+    return Value::object(t.heap.make<star::List>(std::move(rows)));
+  }
+  return Value();
+}
+
+void PgResultValue::attrNames(std::vector<std::string> &out) const {
+  out.insert(out.end(), {"columns", "command", "duration_ms", "error", "message", "ok", "rows",
+                         "rows_affected"});
+}
+
+} // namespace fbc::rt
