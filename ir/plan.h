@@ -64,6 +64,18 @@ enum class UnknownReason {
   TooLarge,         // 2^max_fires or B! does not fit 64 bits
 };
 
+// A choose() option as a value the run can hand to test(assume=): a
+// literal or module constant of one of these kinds, read by the axes pass;
+// Opaque for anything else (a computed value, a list, a function).
+struct OptionConstant {
+  enum class Kind : uint8_t { Opaque, None, Bool, Int, Float, String };
+  Kind kind = Kind::Opaque;
+  int64_t i = 0; // Bool (0 or 1), Int
+  double f = 0;  // Float
+  std::string s; // String
+  bool operator==(const OptionConstant &) const = default;
+};
+
 struct PlanAxis {
   AxisKind kind = AxisKind::Choose;
   // choose: the axis name ("choose#k" when the name is not a literal);
@@ -79,6 +91,10 @@ struct PlanAxis {
 
   // choose: the options, rendered ("0ms", "10", "True").
   std::vector<std::string> values;
+  // choose: the same options as constants (parallel to values), and
+  // whether the name is a string constant (false: "choose#k").
+  std::vector<OptionConstant> constants;
+  bool named = false;
   // probability
   int64_t maxFires = 0; // 0 when unknown
   std::optional<double> probability;

@@ -26,6 +26,7 @@
 #include "passes/pass_manager.h"
 
 #include "frontend/eval/function.h"
+#include "frontend/eval/numeric.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/program.h"
@@ -102,6 +103,63 @@ std::string renderLiteral(const Expr *e) {
     if (u->op == syntax::Op::Minus && (isa<IntLit>(u->x) || isa<FloatLit>(u->x)))
       return "-" + renderLiteral(u->x);
   return "<expr>";
+}
+
+// An option as the run hands it to test(assume=) (ir::OptionConstant).
+ir::OptionConstant constantOf(star::Value v) {
+  ir::OptionConstant c;
+  int64_t i;
+  if (v.is(star::Kind::None)) {
+    c.kind = ir::OptionConstant::Kind::None;
+  } else if (auto *b = v.as<star::Bool>()) {
+    c.kind = ir::OptionConstant::Kind::Bool;
+    c.i = b->value;
+  } else if (v.isInt() && star::toInt64(v, i)) {
+    c.kind = ir::OptionConstant::Kind::Int;
+    c.i = i;
+  } else if (auto *f = v.as<star::Float>()) {
+    c.kind = ir::OptionConstant::Kind::Float;
+    c.f = f->value;
+  } else if (auto *str = v.as<star::String>()) {
+    c.kind = ir::OptionConstant::Kind::String;
+    c.s = std::string(str->view());
+  }
+  return c;
+}
+
+ir::OptionConstant constantOf(const Expr *e, star::Value global) {
+  using K = ir::OptionConstant::Kind;
+  while (auto *p = dyn_cast<ParenExpr>(e))
+    e = p->x;
+  ir::OptionConstant c;
+  if (auto *s = dyn_cast<StringLit>(e)) {
+    c.kind = K::String;
+    c.s = s->value.str();
+  } else if (auto *i = dyn_cast<IntLit>(e); i && i->bigText.empty()) {
+    c.kind = K::Int;
+    c.i = i->value;
+  } else if (auto *f = dyn_cast<FloatLit>(e)) {
+    c.kind = K::Float;
+    c.f = f->value;
+  } else if (auto *u = dyn_cast<UnaryExpr>(e); u && u->op == syntax::Op::Minus) {
+    c = constantOf(u->x, star::Value());
+    if (c.kind == K::Int)
+      c.i = -c.i;
+    else if (c.kind == K::Float)
+      c.f = -c.f;
+    else
+      c = ir::OptionConstant();
+  } else if (auto *id = dyn_cast<Ident>(e)) {
+    if (id->name == "True" || id->name == "False") {
+      c.kind = K::Bool;
+      c.i = id->name == "True";
+    } else if (id->name == "None") {
+      c.kind = K::None;
+    } else if (global) {
+      c = constantOf(global);
+    }
+  }
+  return c;
 }
 
 std::string renderValue(star::Value v) {
@@ -372,23 +430,29 @@ private:
     ir::PlanAxis ax;
     ax.kind = ir::AxisKind::Choose;
     ax.loc = sc.loc(c->lparen);
-    if (auto name = stringConst(c->args[0].value, sc))
+    if (auto name = stringConst(c->args[0].value, sc)) {
       ax.name = *name;
-    else
+      ax.named = true;
+    } else {
       ax.name = "choose#" + std::to_string(++unnamed);
+    }
     const Expr *opts = c->args[1].value;
     while (auto *p = dyn_cast<ParenExpr>(opts))
       opts = p->x;
     if (auto *list = dyn_cast<ListExpr>(opts)) {
-      for (const Expr *x : list->elems)
+      for (const Expr *x : list->elems) {
         ax.values.push_back(renderLiteral(x));
+        ax.constants.push_back(constantOf(x, global(x, sc)));
+      }
       ax.size = std::max<uint64_t>(1, list->elems.size());
     } else if (star::Value v = global(opts, sc)) {
       auto *list = v.as<star::List>();
       if (!list)
         return; // a run-time error: the test runs once
-      for (star::Value x : list->elems)
+      for (star::Value x : list->elems) {
         ax.values.push_back(renderValue(x));
+        ax.constants.push_back(constantOf(x));
+      }
       ax.size = std::max<uint64_t>(1, list->elems.size());
     } else {
       ax.unknown = ir::UnknownReason::ComputedOptions;

@@ -95,7 +95,7 @@ std::optional<std::pair<bool, std::string>> Executor::failedAssume(const ir::Tes
   if (!t.temporal || t.temporal->assumes.empty())
     return std::nullopt;
   std::string error;
-  Value choices = leafChoices(th, t, leafTest_, leaf_, error);
+  Value choices = leafChoices(th, leafTest_, leaf_, error);
   if (!choices)
     return std::pair{false, error};
   for (const ir::Assume &a : t.temporal->assumes) {

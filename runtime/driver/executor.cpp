@@ -7,15 +7,14 @@
 // learns the running leaf's digit for its axis.
 #include "runtime/driver/executor.h"
 
-#include "backend/leaf_lower.h"
 #include "frontend/eval/thread.h"
-#include "passes/pass_manager.h"
 #include "runtime/driver/leaf_job.h"
 #include "runtime/os/host_check.h"
 #include "runtime/supervisor/launch_config.h"
 #include "runtime/supervisor/supervisor.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace fbc::rt {
 
@@ -48,14 +47,10 @@ private:
 } // namespace
 
 Executor::Executor(ir::LoadedSpec &loaded, RunConfig cfg) : loaded_(loaded), cfg_(cfg) {
-  // The leaf program is the contract: without one from the caller, the
-  // spec's own (the same pipeline `fbc plan` and `fbc ir` run).
-  if (!cfg_.leaves) {
-    ownPlan_ = std::make_unique<ir::Plan>();
-    ownLeaves_ = std::make_unique<ir::LeafProgram>();
-    backend::leafPipeline().runOrAbort(loaded_.spec(), *ownPlan_, ownLeaves_.get());
-    cfg_.leaves = ownLeaves_.get();
-  }
+  // The leaf program is the contract: the caller lowers it (the pipeline
+  // `fbc plan` and `fbc ir` run); the runtime plans nothing itself.
+  if (!cfg_.leaves)
+    throw std::invalid_argument("rt::Executor needs the leaf program (RunConfig::leaves)");
 }
 
 Executor::~Executor() {

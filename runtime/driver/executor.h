@@ -72,8 +72,8 @@ struct RunConfig {
   int64_t stopGraceMs = 2000;            // SIGTERM → SIGKILL
   const std::atomic<bool> *interrupted = nullptr;
   // The leaf program (lowered from the plan): every leaf of every test runs
-  // (docs/leaves.md), each service trapping what it says. Null: the
-  // Executor plans and lowers the spec itself.
+  // (docs/leaves.md), each service trapping what it says. Required: the
+  // caller lowers it (backend::leafPipeline()); the runtime plans nothing.
   const ir::LeafProgram *leaves = nullptr;
   std::optional<uint64_t> leafId; // --leaf: only this leaf of each test
   // --shard: only these leaves (per leaf-program test, in plan order); a
@@ -336,9 +336,6 @@ private:
   // ones it makes for -j N only run leaves.
   bool owner_ = true;
   std::unique_ptr<ir::BodyRuntime> dispatch_; // to the running leaf's Executor
-  // The plan and leaf program lowered here when RunConfig has none.
-  std::unique_ptr<ir::Plan> ownPlan_;
-  std::unique_ptr<ir::LeafProgram> ownLeaves_;
   // The running test's state (body thread and main thread).
   Supervisor *sup_ = nullptr;
   std::vector<std::vector<int>> traps_;

@@ -10,9 +10,7 @@
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/thread.h"
-#include "frontend/syntax/walk.h"
 #include "ir/quote.h"
-#include "passes/fault_calls.h"
 
 #include <llvm/Support/Casting.h>
 
@@ -83,65 +81,45 @@ std::optional<std::string> TemporalRun::runMonitors(star::Thread &t) const {
 
 namespace {
 
-// A literal option of a choose() list as its value; null when it is not one.
-Value literal(star::Thread &t, const syntax::Expr *e) {
-  using namespace syntax;
-  if (auto *s = llvm::dyn_cast<StringLit>(e))
-    return star::makeString(t.heap, s->value);
-  if (auto *i = llvm::dyn_cast<IntLit>(e))
-    return i->bigText.empty() ? star::makeInt(t.heap, i->value) : Value();
-  if (auto *f = llvm::dyn_cast<FloatLit>(e))
-    return star::makeFloat(t.heap, f->value);
-  if (auto *u = llvm::dyn_cast<UnaryExpr>(e); u && u->op == Op::Minus)
-    if (auto *i = llvm::dyn_cast<IntLit>(u->x); i && i->bigText.empty())
-      return star::makeInt(t.heap, -i->value);
-  if (auto *id = llvm::dyn_cast<Ident>(e)) {
-    if (id->name == "True")
-      return star::boolean(true);
-    if (id->name == "False")
-      return star::boolean(false);
-    if (id->name == "None")
-      return star::none();
+// A choose() option as the value the predicate sees; null when the plan
+// could not read it as a constant (ir::OptionConstant::Kind::Opaque).
+Value optionValue(star::Thread &t, const ir::OptionConstant &c) {
+  using K = ir::OptionConstant::Kind;
+  switch (c.kind) {
+  case K::None:
+    return star::none();
+  case K::Bool:
+    return star::boolean(c.i != 0);
+  case K::Int:
+    return star::makeInt(t.heap, c.i);
+  case K::Float:
+    return star::makeFloat(t.heap, c.f);
+  case K::String:
+    return star::makeString(t.heap, c.s);
+  case K::Opaque:
+    break;
   }
   return Value();
 }
 
-// The options list of the body's choose("name", [...]) call.
-const syntax::ListExpr *chooseOptions(const ir::Test &test, const std::string &name) {
-  const syntax::ListExpr *found = nullptr;
-  for (const ir::FunctionRef *f : {&test.body, test.setup.get()}) {
-    if (!f || !f->syntax)
-      continue;
-    syntax::forEachExpr(f->syntax, [&](const syntax::Expr *e) {
-      auto *call = llvm::dyn_cast<syntax::CallExpr>(e);
-      if (found || !call || !passes::isBuiltinCall(call, "choose") || call->args.size() != 2)
-        return;
-      auto *n = llvm::dyn_cast<syntax::StringLit>(call->args[0].value);
-      if (n && n->value == name)
-        found = llvm::dyn_cast<syntax::ListExpr>(call->args[1].value);
-    });
-  }
-  return found;
-}
-
 } // namespace
 
-Value leafChoices(star::Thread &t, const ir::Test &test, const ir::LeafTest *lt,
-                  const ir::LeafAssignment &leaf, std::string &error) {
+Value leafChoices(star::Thread &t, const ir::LeafTest *lt, const ir::LeafAssignment &leaf,
+                  std::string &error) {
   auto *d = t.heap.make<star::Dict>();
   if (!lt)
     return Value::object(d);
   for (size_t a = 0; a < lt->axes.size(); ++a) {
     const ir::LeafAxis &axis = lt->axes[a];
-    if (axis.kind() != ir::AxisKind::Choose || axis.name().rfind("choose#", 0) == 0)
+    if (axis.kind() != ir::AxisKind::Choose || !axis.plan->named)
       continue;
     uint64_t digit = a < leaf.digits.size() ? leaf.digits[a] : 0;
-    const syntax::ListExpr *options = chooseOptions(test, axis.name());
-    Value v =
-        options && digit < options->elems.size() ? literal(t, options->elems[digit]) : Value();
+    const std::vector<ir::OptionConstant> &options = axis.plan->constants;
+    Value v = digit < options.size() ? optionValue(t, options[digit]) : Value();
     if (!v) {
       error = "test(assume=) needs the options of choose(" + ir::quote(axis.name()) +
-              ") in the test's body as literals, to give the predicate this leaf's choice";
+              ") as constants (None, bools, numbers, strings; literals or module constants), "
+              "to give the predicate this leaf's choice";
       return Value();
     }
     d->table.set(t, star::makeString(t.heap, axis.name()), v);

@@ -108,9 +108,9 @@ struct TemporalRun {
 };
 
 // test(assume=[...]): the choices dict (each named choose() axis of the
-// leaf -> the option it takes, from the literal options list of the body's
-// choose() call). An option that is not a literal is `error`.
-star::Value leafChoices(star::Thread &t, const ir::Test &test, const ir::LeafTest *lt,
-                        const ir::LeafAssignment &leaf, std::string &error);
+// leaf -> the option it takes, from the constants the leaf program carries:
+// ir::PlanAxis::constants). An option that is not a constant is `error`.
+star::Value leafChoices(star::Thread &t, const ir::LeafTest *lt, const ir::LeafAssignment &leaf,
+                        std::string &error);
 
 } // namespace fbc::rt

@@ -30,13 +30,11 @@ endforeach()
 # runtime/ in rooms (docs/architecture.md "runtime/ in rooms"): every runtime
 # file lives in a room, and a room includes only itself and rooms before it.
 # The rooms up to supervisor/ know nothing of Starlark: of frontend/ they may
-# include only frontend/support/.
+# include only frontend/support/. No runtime file includes passes/: the
+# runtime reads the leaf program the backend lowered, it plans nothing, and
+# it scans no AST (no frontend/syntax/).
 set(rooms os rules trace protocols clients proxy supervisor mock values temporal driver body report)
 set(starlark_free os rules trace protocols clients proxy supervisor)
-# Runtime files that still include passes/ (the runtime must not: it reads
-# the leaf program). Each entry is a debt of issue #26; the list may only
-# shrink, and an entry that no longer includes passes/ fails until removed.
-set(passes_debt driver/executor.cpp temporal/monitors.cpp)
 list(JOIN rooms "|" rooms_re)
 file(GLOB_RECURSE runtime_files RELATIVE "${FBC_SOURCE_DIR}/runtime"
      "${FBC_SOURCE_DIR}/runtime/*.h" "${FBC_SOURCE_DIR}/runtime/*.cpp")
@@ -48,7 +46,6 @@ foreach(rel ${runtime_files})
   string(REGEX MATCH "^[a-z]+" room "${rel}")
   list(FIND rooms ${room} own)
   file(STRINGS "${FBC_SOURCE_DIR}/runtime/${rel}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"(runtime|frontend|passes)/")
-  set(includes_passes FALSE)
   foreach(line ${lines})
     if(line MATCHES "\"runtime/([a-z]+)/")
       list(FIND rooms ${CMAKE_MATCH_1} theirs)
@@ -60,11 +57,9 @@ foreach(rel ${runtime_files})
     elseif(line MATCHES "\"runtime/")
       string(APPEND violations "  runtime/${rel}: ${line} (not a room)\n")
     elseif(line MATCHES "\"passes/")
-      set(includes_passes TRUE)
-      list(FIND passes_debt ${rel} listed)
-      if(listed EQUAL -1)
-        string(APPEND violations "  runtime/${rel}: ${line} (the runtime reads the leaf program, not passes/)\n")
-      endif()
+      string(APPEND violations "  runtime/${rel}: ${line} (the runtime reads the leaf program, not passes/)\n")
+    elseif(line MATCHES "\"frontend/syntax/")
+      string(APPEND violations "  runtime/${rel}: ${line} (the runtime scans no AST: the leaf program carries what it needs)\n")
     elseif(NOT line MATCHES "\"frontend/support/")
       list(FIND starlark_free ${room} free)
       if(NOT free EQUAL -1)
@@ -72,10 +67,6 @@ foreach(rel ${runtime_files})
       endif()
     endif()
   endforeach()
-  list(FIND passes_debt ${rel} listed)
-  if(NOT listed EQUAL -1 AND NOT includes_passes)
-    string(APPEND violations "  runtime/${rel}: no longer includes passes/: remove it from passes_debt\n")
-  endif()
 endforeach()
 
 if(violations)

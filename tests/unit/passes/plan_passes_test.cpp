@@ -97,6 +97,18 @@ def test_x():
   EXPECT_FALSE(t.axes()[2].size.has_value());
   EXPECT_EQ(t.axes()[3].name, "choose#1");
   EXPECT_EQ(*t.axes()[3].size, 2u);
+  // The options as constants, for test(assume=) (ir::OptionConstant).
+  using K = ir::OptionConstant::Kind;
+  std::vector<ir::OptionConstant> lit = {
+      {K::Int, 1, 0, ""}, {K::Int, -2, 0, ""}, {K::Float, 0, 2.5, ""}, {K::Bool, 1, 0, ""},
+      {K::String, 0, 0, "s"}};
+  EXPECT_EQ(t.axes()[0].constants, lit);
+  std::vector<ir::OptionConstant> consts = {
+      {K::String, 0, 0, "a"}, {K::String, 0, 0, "b"}, {K::String, 0, 0, "c"}};
+  EXPECT_EQ(t.axes()[1].constants, consts);
+  EXPECT_TRUE(t.axes()[2].constants.empty());
+  EXPECT_TRUE(t.axes()[0].named && t.axes()[1].named && t.axes()[2].named);
+  EXPECT_FALSE(t.axes()[3].named);
   EXPECT_FALSE(t.count.exact);
   EXPECT_EQ(t.count.value, 5u * 3u * 2u);
   EXPECT_TRUE(l.plan.unknownChoose);
