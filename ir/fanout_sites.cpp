@@ -26,6 +26,10 @@ std::string RuleSite::str() const {
   return s;
 }
 
+bool fansOutByProbability(double probability, int64_t maxFires, FaultMode mode) {
+  return maxFires > 0 && probability < 1 && mode != FaultMode::Stochastic;
+}
+
 std::string probabilitySiteKey(std::string_view label, std::string_view service,
                                std::string_view keyword) {
   if (!label.empty())

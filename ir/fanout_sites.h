@@ -49,6 +49,12 @@ bool ruleSiteMatches(const RuleSite &planned, const RuleSite &site);
 // Whether two locations are the same position of the same file.
 bool sameLoc(const Loc &a, const Loc &b);
 
+// Whether a rule with these knobs is a probability axis of the leaves (one
+// leaf per pattern of its first max_fires occurrences): max_fires set,
+// probability < 1, mode not "stochastic". The plan counts such a rule's
+// site (passes/axes) and the run pins its occurrences by the same test.
+bool fansOutByProbability(double probability, int64_t maxFires, FaultMode mode);
+
 // The probability-site key: `label` if not empty, else "service:keyword".
 std::string probabilitySiteKey(std::string_view label, std::string_view service,
                                std::string_view keyword);

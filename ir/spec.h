@@ -239,6 +239,7 @@ const char *faultModeName(FaultMode m); // "", "exhaustive", "stochastic"
 struct Fault {
   FaultAction action = FaultAction::Deny;
   std::string errnoName;  // Deny: upper-case name from the errno table
+  int errnoNumber = 0;    // Deny: its Linux number (ir/syscalls.h), what the filter answers
   int64_t delayNs = 0;    // Delay
   double probability = 1; // in [0, 1]; allow() is 0 (never fires)
   int64_t maxFires = 0;   // 0: unset

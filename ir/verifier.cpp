@@ -144,6 +144,9 @@ private:
       if (!findErrno(f.errnoName) || findErrno(f.errnoName)->name != f.errnoName)
         error(loc, what + ": unknown errno " + quote(f.errnoName) +
                        "; supported: " + supportedErrnoList());
+      else if (findErrno(f.errnoName)->number != f.errnoNumber)
+        error(loc, what + ": errno " + quote(f.errnoName) + " carries number " +
+                       std::to_string(f.errnoNumber));
       break;
     case FaultAction::Delay:
       if (f.delayNs < 0)

@@ -592,7 +592,9 @@ private:
         out.unmodeled.push_back({std::move(where), *p, sc.loc(call->lparen)});
       return;
     }
-    if (p && *p >= 1)
+    // The run's test (ir::fansOutByProbability) on what the plan can read:
+    // max_fires= is here, and with mode="stochastic" it was refused above.
+    if (p && !ir::fansOutByProbability(*p, 1, ir::FaultMode::None))
       return; // a run-time error (max_fires needs probability < 1)
     ir::PlanAxis ax;
     ax.kind = ir::AxisKind::Probability;

@@ -288,6 +288,7 @@ Value denyFn(star::Thread &t, Value, const star::Args &args) {
   Fault &f = fault->data;
   f.action = FaultAction::Deny;
   f.errnoName = std::string(e->name);
+  f.errnoNumber = e->number;
   f.loc = site.loc();
   parseRuleKwargs(site, "deny", args, f);
   return Value::object(fault);

@@ -133,7 +133,7 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
                                                 : s.rule.query;
     target = proxies_->normalizeTarget(*index, target);
     s.siteKey = ir::probabilitySiteKey(r.label, name, ir::proxyActionName(r.action));
-    if (r.maxFires > 0 && r.probability < 1 && r.mode != ir::FaultMode::Stochastic) {
+    if (ir::fansOutByProbability(r.probability, r.maxFires, r.mode)) {
       s.leafBits = uint64_t(r.maxFires);
       ir::RuleSite site{r.loc, at, std::string(ir::proxyActionName(r.action)), int(ep.service)};
       s.decisionOverride = leafOverride(t, who, site, s.siteKey, s.leafBits);

@@ -46,11 +46,9 @@ void addAssumption(const ir::Spec &spec, std::string_view name, std::vector<Rule
 
 void applyFault(const ir::Fault &f, RuleSpec &r) {
   switch (f.action) {
-  case ir::FaultAction::Deny: {
-    const ir::ErrnoInfo *e = ir::findErrno(f.errnoName);
-    r.action = Action::deny(e ? e->number : 5);
+  case ir::FaultAction::Deny:
+    r.action = Action::deny(f.errnoNumber); // resolved at load, checked by the IR verifier
     break;
-  }
   case ir::FaultAction::Delay:
     r.action = Action::delay(f.delayNs);
     break;
@@ -59,7 +57,7 @@ void applyFault(const ir::Fault &f, RuleSpec &r) {
     break;
   }
   r.probability = f.probability;
-  if (f.maxFires > 0 && f.probability < 1 && f.mode != ir::FaultMode::Stochastic)
+  if (ir::fansOutByProbability(f.probability, f.maxFires, f.mode))
     r.leafBits = static_cast<uint64_t>(f.maxFires);
   r.label = f.label;
   if (!f.path.empty())

@@ -29,6 +29,7 @@ protected:
     r.keyword = "connect";
     r.syscalls = {"connect"};
     r.fault.errnoName = "ECONNREFUSED";
+    r.fault.errnoNumber = 111;
     down.rules.push_back(r);
     down.loc = at(5);
     spec_.assumptions = {down};
@@ -98,6 +99,14 @@ TEST_F(VerifierTest, DuplicateServiceAndInterface) {
                           "(1-65535)",
                           "3: duplicate service name \"db\" (first declared at spec.star:1:1)",
                       }));
+}
+
+TEST_F(VerifierTest, ErrnoNumberMatchesItsName) {
+  // The runtime answers with the number the IR carries; the verifier holds
+  // it to the name `fbc ir` prints.
+  spec_.assumptions[0].rules[0].fault.errnoNumber = 5;
+  EXPECT_EQ(errors(), (Messages{"0: fault assumption \"db_down\" rule \"connect\": errno "
+                                "\"ECONNREFUSED\" carries number 5"}));
 }
 
 TEST_F(VerifierTest, FaultRuleInvariants) {
