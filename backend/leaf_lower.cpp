@@ -26,7 +26,7 @@ namespace {
 void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt) {
   std::vector<passes::ChoiceSite> choices;
   for (size_t a = 0; a < lt.axes.size(); ++a) {
-    const ir::PlanAxis &p = *lt.axes[a].plan;
+    const ir::PlanAxis &p = lt.axes[a].plan;
     if (p.kind == ir::AxisKind::Choose && lt.axes[a].known)
       for (const ir::Loc &site : p.sites)
         choices.push_back({site, a, p.values.size()});
@@ -108,7 +108,7 @@ ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
     lt.test = pt.test;
     for (const ir::PlanAxis &pa : pt.axes()) {
       ir::LeafAxis ax;
-      ax.plan = &pa;
+      ax.plan = pa;
       ax.known = pa.size.has_value() && pa.unknown == ir::UnknownReason::None;
       ax.size = pa.factor();
       // A known axis of size 1 adds no leaves and no digit worth keeping.

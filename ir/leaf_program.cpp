@@ -38,7 +38,7 @@ std::vector<std::vector<int>> LeafTest::trapsFor(const LeafAssignment &a) const 
 }
 
 bool LeafAxis::isSite(const Loc &loc) const {
-  for (const Loc &s : plan->sites)
+  for (const Loc &s : plan.sites)
     if (sameLoc(s, loc))
       return true;
   return false;
@@ -56,7 +56,7 @@ int LeafTest::findAxis(const RuleSite &site) const {
   int any = -1;
   for (size_t a = 0; a < axes.size(); ++a)
     if (axes[a].kind() == AxisKind::Probability)
-      for (const RuleSite &s : axes[a].plan->ruleSites)
+      for (const RuleSite &s : axes[a].plan.ruleSites)
         if (ruleSiteMatches(s, site)) {
           if (s.service >= 0)
             return int(a);
@@ -117,14 +117,14 @@ std::vector<uint32_t> launchOrder(uint64_t k, uint32_t n) {
   return out;
 }
 
-namespace {
-
-std::string bits(const std::vector<bool> &v) {
+std::string fireBits(const std::vector<bool> &v) {
   std::string s;
   for (bool b : v)
     s += b ? '1' : '0';
   return s;
 }
+
+namespace {
 
 std::string basename(const std::string &s) {
   size_t slash = s.rfind('/');
@@ -139,7 +139,7 @@ std::string leafLabel(const LeafFields &f) {
   for (const auto &[k, d] : f.choices)
     add(k + "=" + std::to_string(d));
   for (const auto &[k, v] : f.probability)
-    add(k + "[" + bits(v) + "]");
+    add(k + "[" + fireBits(v) + "]");
   for (const auto &[k, d] : f.interleavings)
     add(basename(k) + "#" + std::to_string(d));
   return out;
@@ -155,7 +155,7 @@ std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a) {
       f.choices.emplace(ax.name(), d);
       break;
     case AxisKind::Probability:
-      f.probability.emplace(ax.name(), probabilityVector(d, ax.plan->maxFires));
+      f.probability.emplace(ax.name(), probabilityVector(d, ax.plan.maxFires));
       break;
     case AxisKind::Interleaving:
       f.interleavings.emplace(ax.name(), d);
@@ -168,161 +168,6 @@ std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a) {
 std::string leafDisplayName(const std::string &test, const std::string &id,
                             const std::string &label) {
   return test + " [leaf " + id + (label.empty() ? "" : " \u2014 " + label) + "]";
-}
-
-namespace {
-
-void printAxis(llvm::raw_ostream &os, size_t i, const LeafAxis &ax) {
-  os << "  axis " << i << ' ' << axisKindName(ax.kind()) << ' ' << quote(ax.name()) << " size=";
-  if (ax.known)
-    os << ax.size;
-  else
-    os << "unknown";
-  if (ax.kind() == AxisKind::Choose && !ax.plan->values.empty()) {
-    os << " values=[";
-    for (size_t k = 0; k < ax.plan->values.size(); ++k)
-      os << (k ? ", " : "") << quote(ax.plan->values[k]);
-    os << ']';
-  }
-  if (ax.kind() == AxisKind::Probability && ax.plan->maxFires)
-    os << " max_fires=" << ax.plan->maxFires;
-  if (ax.kind() == AxisKind::Interleaving) {
-    if (ax.plan->branches)
-      os << " branches=" << ax.plan->branches;
-    if (!ax.plan->policy.empty())
-      os << " policy=" << ax.plan->policy;
-  }
-  if (ax.plan->loc.valid())
-    os << "  # " << ax.plan->loc.str();
-  os << '\n';
-}
-
-void printAssignment(llvm::raw_ostream &os, const LeafTest &t, const LeafAssignment &a) {
-  os << "  leaf " << quote(a.id()) << " digits=[";
-  for (size_t i = 0; i < a.digits.size(); ++i)
-    os << (i ? ", " : "") << a.digits[i];
-  os << "]\n";
-  for (size_t i = 0; i < t.axes.size(); ++i) {
-    const LeafAxis &ax = t.axes[i];
-    uint64_t d = a.digits[i];
-    os << "    " << axisKindName(ax.kind()) << ' ' << quote(ax.name());
-    switch (ax.kind()) {
-    case AxisKind::Choose:
-      os << " option=" << d;
-      if (d < ax.plan->values.size())
-        os << " value=" << quote(ax.plan->values[d]);
-      break;
-    case AxisKind::Probability:
-      os << " fires=" << bits(probabilityVector(d, ax.plan->maxFires));
-      break;
-    case AxisKind::Interleaving: {
-      os << " ordering=" << d;
-      if (ax.plan->branches) {
-        os << " launch=[";
-        std::vector<uint32_t> order = launchOrder(d, ax.plan->branches);
-        for (size_t k = 0; k < order.size(); ++k)
-          os << (k ? ", " : "") << order[k];
-        os << ']';
-      }
-      break;
-    }
-    }
-    os << '\n';
-  }
-  os << "    display " << quote(leafDisplayName(t.test->name, a.id(), leafAxesLabel(t, a))) << '\n';
-}
-
-} // namespace
-
-namespace {
-
-// `  traps "db": pwrite64, write, ...`: one service's set by name, sorted.
-void printSet(llvm::raw_ostream &os, const char *what, const std::string &service,
-              const std::string &when, const std::vector<std::string> &names) {
-  if (names.empty())
-    return;
-  os << "  " << what << ' ' << quote(service) << when << ':';
-  for (size_t k = 0; k < names.size(); ++k)
-    os << (k ? ", " : " ") << names[k];
-  os << '\n';
-}
-
-// A trap set by name, sorted by name (the numbers differ between
-// architectures, the names do not).
-void printTraps(llvm::raw_ostream &os, const std::string &service, const std::string &when,
-                const std::vector<int> &nrs) {
-  std::vector<std::string> names;
-  for (int nr : nrs)
-    names.push_back(syscallNameOf(nr));
-  std::sort(names.begin(), names.end());
-  printSet(os, "traps", service, when, names);
-}
-
-} // namespace
-
-bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, llvm::raw_ostream &os,
-                          std::string &err) {
-  std::optional<uint64_t> leaf;
-  if (opts.leaf) {
-    const std::string &s = *opts.leaf;
-    bool ok = !s.empty() && s.size() <= 19 && (s == "0" || s[0] != '0') &&
-              std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!ok) {
-      err = "leaf id " + quote(s) + " is not a leaf index (\"0\" .. \"N-1\")";
-      return false;
-    }
-    leaf = std::stoull(s);
-  }
-  const LeafTest *only = nullptr;
-  if (!opts.test.empty()) {
-    only = p.find(opts.test);
-    if (!only) {
-      err = "no test named " + quote(opts.test);
-      return false;
-    }
-    if (leaf && *leaf >= only->count.value) {
-      err = "test " + quote(opts.test) + " has " + only->count.str() + " leaves; no leaf " +
-            quote(*opts.leaf);
-      return false;
-    }
-  }
-  os << "leaves " << quote(p.spec ? p.spec->path : "") << '\n';
-  for (const LeafTest &t : p.tests) {
-    if (only && only != &t)
-      continue;
-    os << "\ntest " << quote(t.test->name) << " kind=" << testKindName(t.test->kind)
-       << " leaves=" << t.count.str() << '\n';
-    for (size_t i = 0; i < t.axes.size(); ++i)
-      printAxis(os, i, t.axes[i]);
-    // Per service: what its filter traps, then what it only observes; then
-    // what the leaves taking one choose() option trap on top.
-    for (size_t sv = 0; opts.traps && sv < t.traps.size(); ++sv) {
-      printTraps(os, p.spec->services[sv].name, "", t.traps[sv]);
-      if (sv < t.observes.size())
-        printSet(os, "observes", p.spec->services[sv].name, "", t.observes[sv]);
-    }
-    for (const LeafTest::OptionTraps &o : t.optionTraps)
-      if (opts.traps)
-        printTraps(os, p.spec->services[o.service].name,
-                   " when axis " + std::to_string(o.axis) + " option=" + std::to_string(o.option),
-                   o.syscalls);
-    for (size_t sv = 0; opts.traps && sv < t.proxies.size(); ++sv)
-      for (const std::string &iface : t.proxies[sv])
-        os << "  proxy " << quote(p.spec->services[sv].name + "." + iface) << '\n';
-    for (const HostNeed &n : t.needs)
-      os << "  needs " << hostFeatureName(n.feature) << ' ' << quote(hostNeedReason(n, ""))
-         << n.loc.marker() << '\n';
-    if (!t.fansOut())
-      continue; // one leaf, the run's single-leaf row (no leaf id)
-    uint64_t index = leaf ? *leaf : t.count.value - 1;
-    if (index < t.count.value)
-      printAssignment(os, t, t.decode(index));
-    else
-      os << "  leaf " << quote(*opts.leaf) << " none\n";
-  }
-  if (!only)
-    os << "\ntotal " << p.total.str() << '\n';
-  return true;
 }
 
 } // namespace fbc::ir

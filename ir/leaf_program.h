@@ -22,19 +22,23 @@
 namespace llvm {
 class raw_ostream;
 }
+namespace fbc::frontend {
+class SourceManager;
+}
 
 namespace fbc::ir {
 
 // An axis of a test's leaves: the plan's axis it lowers (kind, key, call
-// sites, options, max_fires, branches, policy: referenced, not copied; the
-// plan outlives the leaf program) and the size the leaves enumerate.
+// sites, options and their constants, max_fires, rule sites, branches,
+// policy: a copy, so the leaf program stands alone and its text form
+// parses back) and the size the leaves enumerate.
 struct LeafAxis {
-  const PlanAxis *plan = nullptr;
+  PlanAxis plan;
   uint64_t size = 1;
   bool known = true; // false: sized while leaf 0 runs (resize())
 
-  AxisKind kind() const { return plan->kind; }
-  const std::string &name() const { return plan->name; }
+  AxisKind kind() const { return plan.kind; }
+  const std::string &name() const { return plan.name; }
   // Whether the call at `loc` is one of this axis's call sites (choose,
   // parallel: how the run finds a call's axis).
   bool isSite(const Loc &loc) const;
@@ -118,6 +122,8 @@ struct LeafFields {
   std::map<std::string, std::vector<bool>> probability; // site -> fired vector
   std::map<std::string, uint64_t> interleavings;        // "file:line" -> ordering
 };
+// A fired vector as the labels write it: "10" (occurrence 0 first).
+std::string fireBits(const std::vector<bool> &v);
 // "retries=1, wal[10], spec.star:7#0": choices, vectors, interleavings,
 // each kind sorted by key; "" when there are no axes.
 std::string leafLabel(const LeafFields &f);
@@ -127,16 +133,30 @@ std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a);
 std::string leafDisplayName(const std::string &test, const std::string &id,
                             const std::string &label);
 
-// `fbc ir --stage=leaves`: every test's axes and count; with `leaf`, that
-// leaf's assignment (for every test that has it).
+// The text form (ir/leaf_program_text.cpp), `fbc ir --stage=leaves`: every
+// test's axes with all their plan fields, trap and observe sets, proxies,
+// needs and count, then a view of one leaf (with `leaf`, that leaf's
+// assignment; otherwise the last); it parses back to an equal program.
 struct LeafPrintOptions {
   std::string test;                // "" = every test
   std::optional<std::string> leaf; // a leaf id
-  bool traps = false;              // each service's trap set (--print-after=leaves)
 };
 // Returns false (after writing an error to `err`) when the test or leaf
 // does not exist.
 bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, llvm::raw_ostream &os,
                           std::string &err);
+// Reads the text form of a whole program (no --test filter) back, against
+// the loaded spec whose tests and source files it names. Returns false
+// with `err` ("line N: ...") on text it cannot read or that disagrees with
+// itself (a count that is not its axes' product).
+bool parseLeafProgramText(std::string_view text, const Spec &spec,
+                          const frontend::SourceManager &sources, LeafProgram &out,
+                          std::string &err);
+// The first difference between two leaf programs ("test \"t\": axis 0
+// sites"), "" when they are equal in everything they carry.
+std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b);
+// Whether two plan axes are equal in every field (a lowered axis is a copy
+// of its plan axis: the pipeline verifier's test).
+bool samePlanAxis(const PlanAxis &a, const PlanAxis &b);
 
 } // namespace fbc::ir

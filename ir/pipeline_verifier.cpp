@@ -124,7 +124,7 @@ bool verifyLeafProgram(const Plan &plan, const LeafProgram &leaves, std::string_
     Count product{1, true};
     for (const LeafAxis &a : lt.axes) {
       size_t found = next;
-      while (found < pt.axes().size() && &pt.axes()[found] != a.plan)
+      while (found < pt.axes().size() && !samePlanAxis(pt.axes()[found], a.plan))
         ++found;
       if (found == pt.axes().size()) {
         c.error(t.loc, "test " + quote(t.name) +
@@ -136,7 +136,7 @@ bool verifyLeafProgram(const Plan &plan, const LeafProgram &leaves, std::string_
         if (pt.axes()[k].size != 1u || pt.axes()[k].unknown != UnknownReason::None)
           c.error(pt.axes()[k].loc, what(t, pt.axes()[k]) + ": dropped by the lowering");
       next = found + 1;
-      const PlanAxis &p = *a.plan;
+      const PlanAxis &p = a.plan;
       bool known = p.size.has_value() && p.unknown == UnknownReason::None;
       if (a.size != p.factor() || a.known != known)
         c.error(p.loc, what(t, p) + ": leaf size " + std::to_string(a.size) +

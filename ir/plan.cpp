@@ -60,8 +60,6 @@ const char *axisKindName(AxisKind k) {
   return "?";
 }
 
-namespace {
-
 const char *unknownReasonName(UnknownReason r) {
   switch (r) {
   case UnknownReason::None:
@@ -79,6 +77,8 @@ const char *unknownReasonName(UnknownReason r) {
   }
   return "";
 }
+
+namespace {
 
 void printList(llvm::raw_ostream &os, const std::vector<std::string> &items) {
   os << '[';

@@ -63,6 +63,8 @@ enum class UnknownReason {
   ComputedPolicy,   // interleavings= is not a literal or a module constant
   TooLarge,         // 2^max_fires or B! does not fit 64 bits
 };
+// "" for None, else "computed_options", "computed_max_fires", ... "too_large".
+const char *unknownReasonName(UnknownReason r);
 
 // A choose() option as a value the run can hand to test(assume=): a
 // literal or module constant of one of these kinds, read by the axes pass;

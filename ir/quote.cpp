@@ -9,6 +9,65 @@ size_t validUtf8Length(std::string_view s, size_t i) {
   return d.rune == star::utf8::kRuneError && d.size == 1 ? 0 : d.size;
 }
 
+size_t unquote(std::string_view s, std::string &out) {
+  out.clear();
+  if (s.empty() || s[0] != '"')
+    return 0;
+  auto hexDigit = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  for (size_t i = 1; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"')
+      return i + 1;
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    if (++i >= s.size())
+      return 0;
+    switch (s[i]) {
+    case '"':
+    case '\\':
+      out += s[i];
+      break;
+    case 'a':
+      out += '\a';
+      break;
+    case 'b':
+      out += '\b';
+      break;
+    case 'f':
+      out += '\f';
+      break;
+    case 'n':
+      out += '\n';
+      break;
+    case 'r':
+      out += '\r';
+      break;
+    case 't':
+      out += '\t';
+      break;
+    case 'v':
+      out += '\v';
+      break;
+    case 'x': {
+      int hi = i + 2 < s.size() ? hexDigit(s[i + 1]) : -1;
+      int lo = i + 2 < s.size() ? hexDigit(s[i + 2]) : -1;
+      if (hi < 0 || lo < 0)
+        return 0;
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+      break;
+    }
+    default:
+      return 0;
+    }
+  }
+  return 0;
+}
+
 std::string quote(std::string_view s) {
   static const char hex[] = "0123456789abcdef";
   std::string out = "\"";

@@ -11,6 +11,11 @@ namespace fbc::ir {
 
 std::string quote(std::string_view s);
 
+// The inverse of quote(): reads the literal at the start of `s` (its
+// opening '"' included) into `out` and returns the characters it used; 0
+// when `s` does not start with a literal quote() could have written.
+size_t unquote(std::string_view s, std::string &out);
+
 // The length of the valid UTF-8 sequence at s[i] (1 for ASCII), or 0 when
 // the byte starts none: frontend/lib/utf8's decoder (Go's rules) as the IR's
 // printers need it.

@@ -294,7 +294,7 @@ void Executor::finishJob(LeafJob &job) const {
       info.choices.emplace_back(ax.name(), d);
       break;
     case ir::AxisKind::Probability:
-      info.probability.emplace_back(ax.name(), ir::probabilityVector(d, ax.plan->maxFires));
+      info.probability.emplace_back(ax.name(), ir::probabilityVector(d, ax.plan.maxFires));
       break;
     case ir::AxisKind::Interleaving:
       info.interleavings.emplace_back(ax.name(), d);

@@ -111,10 +111,10 @@ Value leafChoices(star::Thread &t, const ir::LeafTest *lt, const ir::LeafAssignm
     return Value::object(d);
   for (size_t a = 0; a < lt->axes.size(); ++a) {
     const ir::LeafAxis &axis = lt->axes[a];
-    if (axis.kind() != ir::AxisKind::Choose || !axis.plan->named)
+    if (axis.kind() != ir::AxisKind::Choose || !axis.plan.named)
       continue;
     uint64_t digit = a < leaf.digits.size() ? leaf.digits[a] : 0;
-    const std::vector<ir::OptionConstant> &options = axis.plan->constants;
+    const std::vector<ir::OptionConstant> &options = axis.plan.constants;
     Value v = digit < options.size() ? optionValue(t, options[digit]) : Value();
     if (!v) {
       error = "test(assume=) needs the options of choose(" + ir::quote(axis.name()) +

@@ -169,7 +169,7 @@ TEST_F(LeafContract, AxesAreKeyedByCallSiteNotName) {
   // The axis is still named "retries", but no longer at this call: the
   // run does not match it by name, so every leaf takes the first option
   // and the call is reported as not planned.
-  const_cast<ir::PlanAxis *>(programTest("test_pick").axes[0].plan)->sites.clear();
+  programTest("test_pick").axes[0].plan.sites.clear();
   RunReport r = run();
   EXPECT_EQ(returned(r), (std::vector<std::string>{"10", "10", "10"}));
   ASSERT_EQ(r.warnings.size(), 1u);
@@ -282,7 +282,7 @@ TEST_F(LeafContract, ParallelPolicyComesFromTheProgram) {
   extra_.size = 2;
   extra_.branches = 2;
   ir::LeafTest &t = programTest("test_par");
-  t.axes.push_back(ir::LeafAxis{&extra_, 2, true});
+  t.axes.push_back(ir::LeafAxis{extra_, 2, true});
   t.recount();
   RunReport r = run();
   ASSERT_EQ(r.tests.size(), 2u);
@@ -333,9 +333,9 @@ TEST_F(LeafContract, ProbabilitySitesAsLowered) {
   for (const char *name : {"test_literal", "test_global", "test_scenario_wal"}) {
     const ir::LeafTest &t = programTest(name);
     ASSERT_EQ(t.axes.size(), 1u) << name;
-    ASSERT_EQ(t.axes[0].plan->ruleSites.size(), 1u) << name;
-    EXPECT_EQ(t.axes[0].plan->ruleSites[0].service, 0) << name;
-    EXPECT_EQ(t.axes[0].plan->ruleSites[0].keyword, "write") << name;
+    ASSERT_EQ(t.axes[0].plan.ruleSites.size(), 1u) << name;
+    EXPECT_EQ(t.axes[0].plan.ruleSites[0].service, 0) << name;
+    EXPECT_EQ(t.axes[0].plan.ruleSites[0].keyword, "write") << name;
   }
   RunReport r = run();
   EXPECT_EQ(returnedBy(r, "test_literal"), kPinned);
@@ -349,7 +349,7 @@ TEST_F(LeafContract, ProbabilitySitesAreKeyedByCallSiteNotKey) {
   // Renamed: the key is a label; the run still finds each rule's axis by
   // where it comes into force and pins its occurrences.
   for (const char *name : {"test_literal", "test_global", "test_scenario_wal"})
-    const_cast<ir::PlanAxis *>(programTest(name).axes[0].plan)->name = "renamed";
+    programTest(name).axes[0].plan.name = "renamed";
   RunReport renamed = run();
   EXPECT_EQ(returnedBy(renamed, "test_literal"), kPinned);
   EXPECT_EQ(returnedBy(renamed, "test_global"), kPinned);
@@ -367,7 +367,7 @@ TEST_F(LeafContract, ProbabilitySitesAreKeyedByCallSiteNotKey) {
   // rule is pinned, each says so once, and the occurrences come from the
   // seeded stream.
   for (const char *name : {"test_literal", "test_global", "test_scenario_wal"}) {
-    auto *plan = const_cast<ir::PlanAxis *>(programTest(name).axes[0].plan);
+    ir::PlanAxis *plan = &programTest(name).axes[0].plan;
     plan->name = "kv:write";
     plan->ruleSites.clear();
   }

@@ -69,7 +69,6 @@ int runIr(const IrOptions &opts) {
           return;
         llvm::outs() << "# leaf program after pass '" << l.name << "'\n";
         ir::LeafPrintOptions po;
-        po.traps = true;
         std::string err;
         ir::printLeafProgramText(leaves, po, llvm::outs(), err);
       };

@@ -40,11 +40,11 @@ std::vector<std::string> alternatives(const ir::LeafAxis &a) {
   std::vector<std::string> out;
   switch (a.kind()) {
   case ir::AxisKind::Choose:
-    return a.plan->values;
+    return a.plan.values;
   case ir::AxisKind::Probability:
     // Every string of N fired/not-fired flags, built up one flag at a time.
     out = {""};
-    for (int64_t i = 0; i < a.plan->maxFires; ++i) {
+    for (int64_t i = 0; i < a.plan.maxFires; ++i) {
       std::vector<std::string> longer;
       for (const std::string &prefix : out)
         for (char c : {'.', 'x'})
@@ -53,13 +53,13 @@ std::vector<std::string> alternatives(const ir::LeafAxis &a) {
     }
     return out;
   case ir::AxisKind::Interleaving: {
-    std::vector<uint32_t> order(a.plan->branches);
+    std::vector<uint32_t> order(a.plan.branches);
     std::iota(order.begin(), order.end(), 0u);
     uint64_t limit = UINT64_MAX; // "all"
-    if (a.plan->policy == "critical")
-      limit = 2 * uint64_t(a.plan->branches) - 1;
-    else if (a.plan->policy != "all")
-      limit = std::stoull(a.plan->policy);
+    if (a.plan.policy == "critical")
+      limit = 2 * uint64_t(a.plan.branches) - 1;
+    else if (a.plan.policy != "all")
+      limit = std::stoull(a.plan.policy);
     do {
       std::string s;
       for (uint32_t b : order)
@@ -81,14 +81,14 @@ std::vector<std::string> observed(const ir::LeafTest &t, const ir::LeafAssignmen
     std::string s;
     switch (a.kind()) {
     case ir::AxisKind::Choose:
-      s = d < a.plan->values.size() ? a.plan->values[d] : "<out of range>";
+      s = d < a.plan.values.size() ? a.plan.values[d] : "<out of range>";
       break;
     case ir::AxisKind::Probability:
-      for (bool fired : ir::probabilityVector(d, a.plan->maxFires))
+      for (bool fired : ir::probabilityVector(d, a.plan.maxFires))
         s += fired ? 'x' : '.';
       break;
     case ir::AxisKind::Interleaving:
-      for (uint32_t b : ir::launchOrder(d, a.plan->branches))
+      for (uint32_t b : ir::launchOrder(d, a.plan.branches))
         s += std::to_string(b) + ",";
       break;
     }
