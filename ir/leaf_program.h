@@ -152,6 +152,11 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
 bool parseLeafProgramText(std::string_view text, const Spec &spec,
                           const frontend::SourceManager &sources, LeafProgram &out,
                           std::string &err);
+// parseLeafProgramText() on the file at `path` (a regular file of at most
+// 64 MiB); `err` starts with the path.
+bool readLeafProgramFile(const std::string &path, const Spec &spec,
+                         const frontend::SourceManager &sources, LeafProgram &out,
+                         std::string &err);
 // The first difference between two leaf programs ("test \"t\": axis 0
 // sites"), "" when they are equal in everything they carry.
 std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b);

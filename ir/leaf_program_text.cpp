@@ -30,6 +30,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 
 namespace fbc::ir {
@@ -370,7 +373,17 @@ public:
     }
     if (!sawTotal_)
       return fail("no total line");
-    return finishTest();
+    if (!finishTest())
+      return false;
+    // One leaf test per spec test, in the spec's order (the run indexes
+    // them alike).
+    for (size_t i = 0; i < spec_.tests.size(); ++i)
+      if (i >= out_.tests.size() || out_.tests[i].test != &spec_.tests[i])
+        return fail("test " + quote(spec_.tests[i].name) +
+                    " is missing or out of the spec's order");
+    if (out_.tests.size() > spec_.tests.size())
+      return fail("more tests than the spec has");
+    return true;
   }
 
 private:
@@ -809,6 +822,29 @@ bool parseLeafProgramText(std::string_view text, const Spec &spec,
                           const frontend::SourceManager &sources, LeafProgram &out,
                           std::string &err) {
   return Parser(spec, sources, out, err).parse(text);
+}
+
+bool readLeafProgramFile(const std::string &path, const Spec &spec,
+                         const frontend::SourceManager &sources, LeafProgram &out,
+                         std::string &err) {
+  constexpr uintmax_t kMaxBytes = 64u << 20;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec) ||
+      std::filesystem::file_size(path, ec) > kMaxBytes) {
+    err = path + ": not a regular file of at most 64 MiB";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) {
+    err = path + ": cannot be read";
+    return false;
+  }
+  if (!parseLeafProgramText(text, spec, sources, out, err)) {
+    err = path + ": " + err;
+    return false;
+  }
+  return true;
 }
 
 std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b) {

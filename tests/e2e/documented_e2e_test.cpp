@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -237,6 +238,47 @@ TEST(Documented, StopGivesTwoSecondsBeforeSigkill) {
   double held = at["service_stopped stubborn"] - at["service_ready stubborn"];
   EXPECT_GE(held, 2.0) << "SIGKILL came before the 2 s grace period ended";
   EXPECT_LT(held, 30.0); // a guard against a hang
+}
+
+// ---- fbc run --leaf-program FILE runs the program in FILE (docs/leaves.md)
+
+TEST(Documented, RunFollowsALeafProgramFile) {
+  Spec spec("leaves");
+  FbcRun ir = runFbc({"ir", spec.path, "--stage=leaves"}, spec.dir.path());
+  ASSERT_EQ(ir.exit, 0) << ir.err;
+  // test_choose's retries axis cut from 3 leaves to 2, with its count and
+  // the total: the run must run 2 leaves, which the spec alone would not.
+  std::string text = ir.out;
+  ASSERT_TRUE(RE2::Replace(&text, R"((test "test_choose" kind=def leaves=)3)", "\\12"));
+  ASSERT_TRUE(RE2::Replace(&text, R"((axis 0 choose "retries" size=)3)", "\\12"));
+  uint64_t total = 0;
+  std::string prefix;
+  ASSERT_TRUE(RE2::PartialMatch(text, R"(\ntotal (at least )?(\d+)\n)", &prefix, &total)) << text;
+  ASSERT_TRUE(RE2::Replace(&text, R"(\ntotal (at least )?\d+\n)",
+                           "\ntotal " + prefix + std::to_string(total - 1) + "\n"));
+  std::string file = spec.dir.file("edited.leaves");
+  std::ofstream(file) << text;
+  FbcRun r = runFbc({"run", spec.path, "--test", "test_choose", "--seed", "1", "--leaf-program",
+                     "edited.leaves", "--no-bundle"},
+                    spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_EQ(
+      allMatches(r.out, R"((--- PASS: test_choose \[leaf \d))"),
+      (std::vector<std::string>{"--- PASS: test_choose [leaf 0", "--- PASS: test_choose [leaf 1"}))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "\n2 passed, 0 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.err, "fbc run: running the leaf program in edited.leaves, not the spec's "
+                              "own lowering (a replay of this run lowers the spec again)\n"))
+      << r.err;
+
+  // A program whose count disagrees with its axes is refused, with its line.
+  std::ofstream(file) << ir.out.substr(0, ir.out.find("\ntotal ")) + "\ntotal 1\n";
+  FbcRun bad =
+      runFbc({"run", spec.path, "--leaf-program", "edited.leaves", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(bad.exit, 1) << bad.out << bad.err;
+  EXPECT_TRUE(RE2::FullMatch(bad.err, R"(fbc run: error: edited.leaves: line \d+: total 1 is not )"
+                                      R"(the sum of the tests' \(at least \d+\)\n)"))
+      << bad.err;
 }
 
 } // namespace

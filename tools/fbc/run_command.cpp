@@ -151,6 +151,9 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
   sub.add_option("--junit", opts.junit,
                  "also write the results as JUnit XML to FILE (default: $XML_OUTPUT_FILE when "
                  "set, as Bazel does)");
+  sub.add_option("--leaf-program", opts.leafProgram,
+                 "run the leaf program in FILE (the text fbc ir --stage=leaves prints, edited or "
+                 "not) instead of the spec's own lowering");
   sub.add_option("-j,--jobs", opts.jobs,
                  "run up to N leaves at once, each in its own network namespace (needs root); "
                  "auto = the number of CPUs (default 1)");
@@ -336,6 +339,17 @@ int runRun(const RunOptions &opts) {
       else
         for (const std::string &line : *drift)
           std::fprintf(stderr, "%s\n", line.c_str());
+    }
+    if (!opts.leafProgram.empty()) {
+      if (!ir::readLeafProgramFile(opts.leafProgram, loaded->spec(), loaded->sources(), leaves,
+                                   error)) {
+        std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
+        return 1;
+      }
+      std::fprintf(stderr,
+                   "%s: running the leaf program in %s, not the spec's own lowering (a replay of "
+                   "this run lowers the spec again)\n",
+                   cmd, opts.leafProgram.c_str());
     }
     cfg.leaves = &leaves;
     backend::LeafSelection selection;

@@ -29,6 +29,7 @@ struct RunOptions {
   uint32_t shardCount = 0;     // --shard-count N (with JOB_COMPLETION_INDEX)
   std::string durationsFrom;   // --durations-from BUNDLE
   std::string junit;           // --junit FILE ("" = $XML_OUTPUT_FILE, Bazel's, if set)
+  std::string leafProgram;     // --leaf-program FILE: run this leaf program's text form
 
   // Set by `fbc replay`, not by flags:
   std::string command = "fbc run"; // error prefix

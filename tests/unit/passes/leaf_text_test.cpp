@@ -137,6 +137,11 @@ TEST_F(LeafTextErrors, AnUnknownLineOrField) {
   EXPECT_EQ(parseError(replaced("  axis 0", "  axes 0")), "line 4: unknown line");
 }
 
+TEST_F(LeafTextErrors, EverySpecTestInTheSpecsOrder) {
+  std::string none = "leaves \"spec.star\"\n\ntotal 0\n";
+  EXPECT_EQ(parseError(none), "test \"test_x\" is missing or out of the spec's order");
+}
+
 TEST_F(LeafTextErrors, ALocationInNoSourceFile) {
   EXPECT_EQ(parseError(replaced("sites=[spec.star:4:11]", "sites=[other.star:4:11]")),
             "line 5: no source file \"other.star\"");
