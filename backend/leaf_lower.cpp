@@ -5,6 +5,8 @@
 // the machine.
 #include "backend/leaf_lower.h"
 
+#include "backend/rule_lower.h"
+
 #include "ir/quote.h"
 #include "ir/syscalls.h"
 #include "ir/temporal.h"
@@ -102,6 +104,7 @@ std::vector<std::vector<int>> trapNumbers(const std::vector<std::vector<std::str
 ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
   ir::LeafProgram out;
   out.spec = plan.spec;
+  out.assumptions = lowerAssumptions(*plan.spec);
   out.tests.reserve(plan.tests.size());
   for (const ir::PlanTest &pt : plan.tests) {
     ir::LeafTest lt;

@@ -85,6 +85,13 @@ const LeafTest *LeafProgram::find(std::string_view testName) const {
   return nullptr;
 }
 
+const LoweredAssumption *LeafProgram::findAssumption(std::string_view name) const {
+  for (const LoweredAssumption &a : assumptions)
+    if (a.name == name)
+      return &a;
+  return nullptr;
+}
+
 std::vector<bool> probabilityVector(uint64_t digit, int64_t maxFires) {
   std::vector<bool> v(size_t(std::max<int64_t>(0, maxFires)));
   for (size_t k = 0; k < v.size(); ++k)

@@ -101,11 +101,41 @@ struct LeafTest {
   void recount();
 };
 
+// A syscall fault rule lowered for the run (backend/rule_lower.h): what
+// the supervisor's rule table needs, resolved (a named op expanded to its
+// syscalls, families to native numbers, the errno to its number).
+struct LoweredRule {
+  int service = -1;          // index in Spec::services
+  std::string keyword;       // the syscall keyword ("write": a family; "fsync")
+  std::vector<int> syscalls; // its native numbers, sorted
+  FaultAction action = FaultAction::Deny;
+  int errnoNumber = 0; // Deny
+  int64_t delayNs = 0; // Delay
+  double probability = 1;
+  uint64_t leafBits = 0; // max_fires of a probability axis (ir::fansOutByProbability), else 0
+  std::string label;
+  std::string pathGlob;
+  std::string siteKey; // ir::probabilitySiteKey(label, service, keyword as written)
+  RuleSite site;       // where it comes into force (LeafTest::findAxis(RuleSite))
+  std::string fault;   // the assumption it belongs to; "" for a fault() call's rules
+};
+
+// A fault_assumption lowered: its rules and those of the assumptions it
+// composes (faults=), each once, in the order the run installs them.
+struct LoweredAssumption {
+  std::string name;
+  std::vector<LoweredRule> rules;
+};
+
 struct LeafProgram {
   const Spec *spec = nullptr;
   std::vector<LeafTest> tests; // parallel to Spec::tests
   Count total{0, true};
+  // Every fault_assumption of the spec, lowered, in declaration order: what
+  // a fault_scenario / fault_matrix cell and fault(<assumption>) install.
+  std::vector<LoweredAssumption> assumptions;
   const LeafTest *find(std::string_view testName) const;
+  const LoweredAssumption *findAssumption(std::string_view name) const;
 };
 
 // Probability site digit -> per-occurrence vector: occurrence k fires iff

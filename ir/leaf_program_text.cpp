@@ -3,6 +3,9 @@
 // leaf program carries is on a line of its own kind:
 //
 //   leaves "spec.star"
+//   assumption "disk_full"
+//     rule service="db" keyword="write" syscalls=pwrite64,write action=deny errno=ENOSPC
+//          site_key="db:write" fault="disk_full" rule=spec.star:4:9 at=spec.star:4:3 ...
 //   test "test_x" kind=def leaves=4
 //     axis 0 probability "wal" size=4 max_fires=2  # spec.star:25:27
 //       plan size=4 probability=0.5
@@ -179,6 +182,36 @@ void printTraps(llvm::raw_ostream &os, const std::string &service, const std::st
   printSet(os, "traps", service, when, names);
 }
 
+// `  rule service="db" keyword="write" syscalls=pwrite64,write action=deny
+// errno=EIO ... fault="disk_full" rule=spec.star:4:9 at=spec.star:4:3 site_keyword="write"`:
+// one lowered rule, defaults left out.
+void printRule(llvm::raw_ostream &os, const Spec &spec, const LoweredRule &r) {
+  os << "  rule service=" << quote(spec.services[size_t(r.service)].name)
+     << " keyword=" << quote(r.keyword) << " syscalls=";
+  for (size_t k = 0; k < r.syscalls.size(); ++k)
+    os << (k ? "," : "") << syscallNameOf(r.syscalls[k]);
+  os << " action=" << faultActionName(r.action);
+  if (r.action == FaultAction::Deny) {
+    const ErrnoInfo *e = findErrnoNumber(r.errnoNumber);
+    os << " errno=" << (e ? std::string(e->name) : std::to_string(r.errnoNumber));
+  }
+  if (r.action == FaultAction::Delay)
+    os << " delay_ns=" << r.delayNs;
+  if (r.probability != 1)
+    os << " probability=" << doubleText(r.probability);
+  if (r.leafBits)
+    os << " leaf_bits=" << r.leafBits;
+  if (!r.label.empty())
+    os << " label=" << quote(r.label);
+  if (!r.pathGlob.empty())
+    os << " path=" << quote(r.pathGlob);
+  os << " site_key=" << quote(r.siteKey);
+  if (!r.fault.empty())
+    os << " fault=" << quote(r.fault);
+  os << " rule=" << locText(r.site.rule) << " at=" << locText(r.site.at)
+     << " site_keyword=" << quote(r.site.keyword) << '\n';
+}
+
 void printTest(llvm::raw_ostream &os, const Spec &spec, const LeafTest &t,
                const LeafPrintOptions &opts, std::optional<uint64_t> leaf) {
   os << "\ntest " << quote(t.test->name) << " kind=" << testKindName(t.test->kind)
@@ -244,6 +277,13 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
     }
   }
   os << "leaves " << quote(p.spec ? p.spec->path : "") << '\n';
+  for (const LoweredAssumption &a : p.assumptions) {
+    if (only)
+      break;
+    os << "\nassumption " << quote(a.name) << '\n';
+    for (const LoweredRule &r : a.rules)
+      printRule(os, *p.spec, r);
+  }
   for (const LeafTest &t : p.tests)
     if (!only || only == &t)
       printTest(os, *p.spec, t, opts, leaf);
@@ -399,6 +439,10 @@ private:
       return test(r);
     if (line.starts_with("total "))
       return total(r);
+    if (line.starts_with("assumption "))
+      return assumption(r);
+    if (line.starts_with("  rule "))
+      return rule(r);
     if (!cur_)
       return fail(r.where() + "a test's line before its test line");
     if (line.starts_with("  axis "))
@@ -416,6 +460,95 @@ private:
     if (line.starts_with("    need "))
       return need(r);
     return fail(r.where() + "unknown line");
+  }
+
+  bool assumption(LineReader &r) {
+    if (cur_)
+      return fail(r.where() + "assumptions come before the tests");
+    r.word();
+    std::optional<std::string> name = r.quoted();
+    if (!name)
+      return fail(r.where() + "assumption needs a quoted name");
+    bool declared = false;
+    for (const FaultAssumption &a : spec_.assumptions)
+      declared = declared || a.name == *name;
+    if (!declared)
+      return fail(r.where() + "no fault_assumption " + quote(*name) + " in the spec");
+    out_.assumptions.push_back({*name, {}});
+    return true;
+  }
+
+  bool rule(LineReader &r) {
+    if (cur_ || out_.assumptions.empty())
+      return fail(r.where() + "a rule line belongs to an assumption");
+    LoweredRule l;
+    r.word();
+    std::optional<std::string> svc = r.eatKey("service") ? r.quoted() : std::nullopt;
+    std::optional<size_t> index = svc ? service(*svc) : std::nullopt;
+    if (!index)
+      return fail(r.where() + "rule needs service= naming a service of the spec");
+    l.service = int(*index);
+    std::optional<std::string> keyword = r.eatKey("keyword") ? r.quoted() : std::nullopt;
+    if (!keyword || !r.eatKey("syscalls"))
+      return fail(r.where() + "rule needs keyword= and syscalls=");
+    l.keyword = *keyword;
+    std::string names = r.word();
+    for (size_t b = 0; b < names.size();) {
+      size_t e = names.find(',', b);
+      std::string n = names.substr(b, e == std::string::npos ? std::string::npos : e - b);
+      int nr = syscallNumber(n);
+      if (nr < 0)
+        return fail(r.where() + "no syscall " + quote(n) + " on this architecture");
+      l.syscalls.push_back(nr);
+      b = e == std::string::npos ? names.size() : e + 1;
+    }
+    std::sort(l.syscalls.begin(), l.syscalls.end());
+    std::string key;
+    while (!r.atEnd() && r.peekKey(key)) {
+      r.eatKey(key);
+      bool ok = true;
+      if (key == "action") {
+        std::string a = r.token();
+        ok = false;
+        for (FaultAction f : {FaultAction::Deny, FaultAction::Delay, FaultAction::Allow})
+          if (a == faultActionName(f)) {
+            l.action = f;
+            ok = true;
+          }
+      } else if (key == "errno") {
+        const ErrnoInfo *e = findErrno(r.token());
+        ok = e != nullptr;
+        l.errnoNumber = e ? e->number : 0;
+      } else if (key == "delay_ns") {
+        ok = parseNumber(r.token(), l.delayNs);
+      } else if (key == "probability") {
+        l.probability = std::strtod(r.token().c_str(), nullptr);
+      } else if (key == "leaf_bits") {
+        ok = parseNumber(r.token(), l.leafBits);
+      } else if (key == "label" || key == "path" || key == "site_key" || key == "fault" ||
+                 key == "site_keyword") {
+        std::optional<std::string> v = r.quoted();
+        ok = v.has_value();
+        std::string &field = key == "label"      ? l.label
+                             : key == "path"     ? l.pathGlob
+                             : key == "site_key" ? l.siteKey
+                             : key == "fault"    ? l.fault
+                                                 : l.site.keyword;
+        field = v.value_or("");
+      } else if (key == "rule" || key == "at") {
+        if (!loc(r.token(), key == "rule" ? l.site.rule : l.site.at, r))
+          return false;
+      } else {
+        return fail(r.where() + "unknown rule field " + quote(key));
+      }
+      if (!ok)
+        return fail(r.where() + "bad rule field " + quote(key));
+    }
+    if (!r.atEnd())
+      return fail(r.where() + "unexpected " + quote(r.rest()));
+    l.site.service = l.service;
+    out_.assumptions.back().rules.push_back(std::move(l));
+    return true;
   }
 
   bool header(LineReader &r) {
@@ -544,6 +677,8 @@ private:
         return fail(r.where() + "unknown axis field " + quote(key));
       }
     }
+    if (!r.atEnd())
+      return fail(r.where() + "unexpected " + quote(r.rest()));
     if (!loc(r.comment(), ax.plan.loc, r))
       return false;
     cur_->axes.push_back(std::move(ax));
@@ -848,6 +983,26 @@ bool readLeafProgramFile(const std::string &path, const Spec &spec,
 }
 
 std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b) {
+  if (a.assumptions.size() != b.assumptions.size())
+    return "assumption count";
+  for (size_t i = 0; i < a.assumptions.size(); ++i) {
+    const LoweredAssumption &x = a.assumptions[i], &y = b.assumptions[i];
+    std::string where = "assumption " + quote(x.name) + ": ";
+    if (x.name != y.name || x.rules.size() != y.rules.size())
+      return where + "name or rule count";
+    for (size_t k = 0; k < x.rules.size(); ++k) {
+      const LoweredRule &r = x.rules[k], &s = y.rules[k];
+      bool same =
+          r.service == s.service && r.keyword == s.keyword && r.syscalls == s.syscalls &&
+          r.action == s.action && r.errnoNumber == s.errnoNumber && r.delayNs == s.delayNs &&
+          r.probability == s.probability && r.leafBits == s.leafBits && r.label == s.label &&
+          r.pathGlob == s.pathGlob && r.siteKey == s.siteKey && r.fault == s.fault &&
+          locDiff(r.site.rule, s.site.rule).empty() && locDiff(r.site.at, s.site.at).empty() &&
+          r.site.keyword == s.site.keyword && r.site.service == s.site.service;
+      if (!same)
+        return where + "rule " + std::to_string(k);
+    }
+  }
   if (a.tests.size() != b.tests.size())
     return std::to_string(a.tests.size()) + " tests vs " + std::to_string(b.tests.size());
   if (a.total.str() != b.total.str())

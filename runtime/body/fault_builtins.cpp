@@ -53,7 +53,7 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
       t.fail(std::string(who) + "() " + key + "= must be a fault (delay/deny/allow), got " +
              std::string(star::typeName(k.value)) + ". Example: " + key +
              "=deny(\"ECONNREFUSED\")");
-    keywordRules(target, svc, key, fv->data, at, out);
+    keywordRules(loaded_.spec(), target, key, fv->data, at, out);
   }
 }
 
@@ -142,7 +142,7 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
       if (k.name->view() != "run")
         t.fail("fault(" + a->data.name + ", ...): a fault_assumption carries its own rules; got " +
                std::string(k.name->view()) + "=");
-    assumptionRules(loaded_.spec(), a->data.name, rules);
+    assumptionRules(*cfg_.leaves, a->data.name, rules);
     // Its protocol rules (rules=) go on their interfaces' proxies for as long.
     std::vector<uint64_t> proxyScopes;
     uint64_t from = windowStart(true); // its monitors see the run's events

@@ -247,7 +247,7 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
       // The assumptions hold for the scenario's duration.
       std::vector<RuleSpec> rules;
       for (const std::string &a : t.faults)
-        assumptionRules(loaded_.spec(), a, rules);
+        assumptionRules(*cfg_.leaves, a, rules);
       uint64_t from = windowStart(!temporal_->scenarioMonitors.empty()); // claimed monitors
       std::optional<uint64_t> scope;
       if (!rules.empty())

@@ -77,8 +77,8 @@ std::optional<ScopeId> RuleTable::push(std::vector<RuleSpec> specs, std::string 
       error = "probability must be within [0, 1], got " + std::to_string(s.probability);
       return std::nullopt;
     }
-    std::vector<int> nrs;
-    if (!expandSyscallFamily(s.syscall, nrs, error))
+    std::vector<int> nrs = s.nrs;
+    if (nrs.empty() && !expandSyscallFamily(s.syscall, nrs, error))
       return std::nullopt;
     Rule r(id++, PathGlob(s.pathGlob));
     if (!r.glob.ok(&error))

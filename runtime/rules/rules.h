@@ -80,6 +80,9 @@ using DecisionOverride = std::function<std::optional<bool>(uint64_t occurrence)>
 struct RuleSpec {
   ServiceId target = kNoService;
   std::string syscall; // keyword: "write" (family), "fsync", "connect", "openat", ...
+  // Its native numbers as the backend lowered them (ir::LoweredRule); empty
+  // for a rule built by hand (trace(), tests): the keyword's are used.
+  std::vector<int> nrs;
   Action action;
   double probability = 1.0;
   uint64_t maxFires = 0; // 0: unlimited

@@ -1,92 +1,49 @@
-// Fault rules from the IR as RuleSpecs: see test_rules.h.
+// The supervisor's RuleSpecs from lowered rules: see rules_from_ir.h.
 #include "runtime/rules/rules_from_ir.h"
 
-#include "ir/composed_assumptions.h"
-#include "ir/fanout_sites.h"
-#include "ir/syscalls.h"
-
-#include <algorithm>
+#include "backend/rule_lower.h"
 
 namespace fbc::rt {
-namespace {
 
-// The service's position in Spec::services (its ServiceId), by the spec's
-// name index.
-std::optional<ServiceId> serviceIndex(const ir::Spec &spec, std::string_view name) {
-  const ir::Service *s = spec.findService(name);
-  if (!s)
-    return std::nullopt;
-  return static_cast<ServiceId>(s - spec.services.data());
-}
-
-// The rules of one assumption on its target service (op keywords expanded
-// to the op's syscalls).
-void addAssumptionRules(const ir::Spec &spec, const ir::FaultAssumption &a,
-                        std::vector<RuleSpec> &out) {
-  if (!a.target.valid())
-    return;
-  std::optional<ServiceId> id = serviceIndex(spec, a.target.service);
-  if (!id)
-    return;
-  const ir::Service &svc = spec.services[*id];
-  size_t first = out.size();
-  for (const ir::FaultRule &fr : a.rules)
-    keywordRules(*id, svc, fr.keyword, fr.fault, fr.loc, out);
-  for (size_t i = first; i < out.size(); ++i)
-    out[i].fault = a.name; // one fault for the zero-traffic verdict
-}
-
-// Every rule the assumption `name` installs, composed ones included.
-void addAssumption(const ir::Spec &spec, std::string_view name, std::vector<RuleSpec> &out) {
-  for (const ir::FaultAssumption *a : ir::composedAssumptions(spec, name))
-    addAssumptionRules(spec, *a, out);
-}
-
-} // namespace
-
-void applyFault(const ir::Fault &f, RuleSpec &r) {
-  switch (f.action) {
+RuleSpec ruleSpecOf(const ir::LoweredRule &l) {
+  RuleSpec r;
+  r.target = static_cast<ServiceId>(l.service);
+  r.syscall = l.keyword;
+  r.nrs = l.syscalls;
+  switch (l.action) {
   case ir::FaultAction::Deny:
-    r.action = Action::deny(f.errnoNumber); // resolved at load, checked by the IR verifier
+    r.action = Action::deny(l.errnoNumber);
     break;
   case ir::FaultAction::Delay:
-    r.action = Action::delay(f.delayNs);
+    r.action = Action::delay(l.delayNs);
     break;
   case ir::FaultAction::Allow:
     r.action = Action::allow();
     break;
   }
-  r.probability = f.probability;
-  if (ir::fansOutByProbability(f.probability, f.maxFires, f.mode))
-    r.leafBits = static_cast<uint64_t>(f.maxFires);
-  r.label = f.label;
-  if (!f.path.empty())
-    r.pathGlob = f.path;
+  r.probability = l.probability;
+  r.leafBits = l.leafBits;
+  r.label = l.label;
+  r.pathGlob = l.pathGlob;
+  r.site = l.site;
+  r.siteKey = l.siteKey;
+  r.fault = l.fault;
+  return r;
 }
 
-void keywordRules(ServiceId target, const ir::Service &svc, const std::string &keyword,
+void assumptionRules(const ir::LeafProgram &leaves, const std::string &name,
+                     std::vector<RuleSpec> &out) {
+  if (const ir::LoweredAssumption *a = leaves.findAssumption(name))
+    for (const ir::LoweredRule &l : a->rules)
+      out.push_back(ruleSpecOf(l));
+}
+
+void keywordRules(const ir::Spec &spec, ServiceId target, const std::string &keyword,
                   const ir::Fault &f, const ir::Loc &at, std::vector<RuleSpec> &out) {
-  const ir::Op *op = svc.findOp(keyword);
-  std::vector<std::string> one{keyword};
-  for (const std::string &sc : op ? op->syscalls : one) {
-    RuleSpec r;
-    r.target = target;
-    r.syscall = sc;
-    applyFault(f, r);
-    r.site = {f.loc, at, keyword, int(target)};
-    r.siteKey = ir::probabilitySiteKey(r.label, svc.name, keyword);
-    if (op) {
-      if (f.path.empty())
-        r.pathGlob = op->path;
-      if (r.label.empty())
-        r.label = keyword;
-    }
-    out.push_back(std::move(r));
-  }
-}
-
-void assumptionRules(const ir::Spec &spec, const std::string &name, std::vector<RuleSpec> &out) {
-  addAssumption(spec, name, out);
+  std::vector<ir::LoweredRule> lowered;
+  backend::lowerKeywordRules(spec, int(target), keyword, f, at, lowered);
+  for (const ir::LoweredRule &l : lowered)
+    out.push_back(ruleSpecOf(l));
 }
 
 } // namespace fbc::rt

@@ -1,7 +1,10 @@
-// Fault rules from the IR as the supervisor's RuleSpecs: an assumption's
-// rules (composed ones included), a `keyword = fault` on a service (a named
-// op stands for its syscalls). What each service's filter traps is not
-// here: the leaf program says it (ir::LeafTest::traps and trapsFor()).
+// The supervisor's RuleSpecs from the rules the backend lowered
+// (backend/rule_lower.h, ir::LoweredRule): an assumption's, looked up in the
+// leaf program, and a body `keyword = fault` on a service, lowered by the
+// same function the leaf program's assumptions were. The runtime resolves
+// nothing here: ops, families and errnos arrive resolved. What each
+// service's filter traps is not here either: the leaf program says it
+// (ir::LeafTest::traps and trapsFor()).
 #pragma once
 
 #include "ir/leaf_program.h"
@@ -13,19 +16,18 @@
 
 namespace fbc::rt {
 
-// Rules of assumption `name` (composed faults= included, each once) as
-// RuleSpecs on service indices of spec.services. Unknown names are skipped.
-void assumptionRules(const ir::Spec &spec, const std::string &name, std::vector<RuleSpec> &out);
+// A lowered rule as the rule table takes it.
+RuleSpec ruleSpecOf(const ir::LoweredRule &l);
 
-// A fault value as a rule action: deny(errno), delay(duration), allow.
-void applyFault(const ir::Fault &f, RuleSpec &r);
+// The rules of assumption `name` (composed faults= included, each once),
+// as the leaf program lowered them. An unknown name adds nothing.
+void assumptionRules(const ir::LeafProgram &leaves, const std::string &name,
+                     std::vector<RuleSpec> &out);
 
-// The rules of `keyword = f` on service `svc` (index `target`): one per
-// syscall of a named op (labelled with the op's name; the fault's own path=
-// wins over the op's path), else one on the syscall keyword.
-// `at` is where the rule is attached (ir::RuleSite::at): the fault() call,
-// or the assumption's keyword argument.
-void keywordRules(ServiceId target, const ir::Service &svc, const std::string &keyword,
+// The rules of `keyword = f` on spec.services[target] (a body's fault(),
+// fault_start(), fault_all()), lowered by backend::lowerKeywordRules. `at`
+// is where the rule is attached (ir::RuleSite::at): the fault() call.
+void keywordRules(const ir::Spec &spec, ServiceId target, const std::string &keyword,
                   const ir::Fault &f, const ir::Loc &at, std::vector<RuleSpec> &out);
 
 } // namespace fbc::rt

@@ -134,6 +134,42 @@ TEST_F(LeafContract, TrapSetsFollowAnEditedProgram) {
   EXPECT_GE(plain.syscallSummary.at("kv").total, 1u);
 }
 
+constexpr const char *kAssumptionSpec = R"(
+wal_eio = fault_assumption("wal_eio", target = kv, write = deny("EIO"))
+
+def set():
+    kv.main.send(data = "SET k v")
+
+fault_scenario("wal", scenario = set, faults = wal_eio)
+)";
+
+TEST_F(LeafContract, AssumptionRulesAsLowered) {
+  load(kAssumptionSpec);
+  const ir::LoweredAssumption *a = program_.findAssumption("wal_eio");
+  ASSERT_NE(a, nullptr);
+  ASSERT_EQ(a->rules.size(), 1u);
+  EXPECT_EQ(a->rules[0].syscalls, nrs("write"));
+  EXPECT_EQ(a->rules[0].errnoNumber, 5);
+  RunReport r = run();
+  ASSERT_EQ(r.tests.size(), 1u);
+  ASSERT_EQ(r.tests[0].faults.size(), 1u);
+  EXPECT_EQ(r.tests[0].faults[0].errnoName, "EIO");
+  EXPECT_GE(r.tests[0].faults[0].hits, 1u);
+}
+
+TEST_F(LeafContract, AssumptionRulesFollowAnEditedProgram) {
+  load(kAssumptionSpec);
+  // The spec says EIO; the lowered rule the run installs says ENOSPC.
+  ASSERT_EQ(program_.assumptions.size(), 1u);
+  ASSERT_EQ(program_.assumptions[0].rules.size(), 1u);
+  program_.assumptions[0].rules[0].errnoNumber = 28;
+  RunReport r = run();
+  ASSERT_EQ(r.tests.size(), 1u);
+  ASSERT_EQ(r.tests[0].faults.size(), 1u);
+  EXPECT_EQ(r.tests[0].faults[0].errnoName, "ENOSPC");
+  EXPECT_GE(r.tests[0].faults[0].hits, 1u);
+}
+
 constexpr const char *kChooseSpec = R"(
 def test_pick():
     return choose("retries", [10, 20, 30])

@@ -31,7 +31,7 @@ std::string print(const ir::LeafProgram &p) {
 }
 
 TEST(LeafText, EveryGoldenSpecRoundTrips) {
-  size_t specs = 0, axes = 0, ruleSites = 0, traps = 0;
+  size_t specs = 0, axes = 0, ruleSites = 0, traps = 0, rules = 0;
   for (const std::string &path : testing::goldenSpecs()) {
     star::runWithLargeStack([&] {
       std::unique_ptr<ir::LoadedSpec> spec = ir::loadSpec(path);
@@ -48,6 +48,8 @@ TEST(LeafText, EveryGoldenSpecRoundTrips) {
           << text;
       EXPECT_EQ(ir::leafProgramDifference(leaves, back), "") << path;
       EXPECT_EQ(print(back), text) << path;
+      for (const ir::LoweredAssumption &a : leaves.assumptions)
+        rules += a.rules.size();
       for (const ir::LeafTest &t : leaves.tests) {
         axes += t.axes.size();
         for (const ir::LeafAxis &a : t.axes)
@@ -63,6 +65,7 @@ TEST(LeafText, EveryGoldenSpecRoundTrips) {
   EXPECT_GT(axes, 40u);
   EXPECT_GT(ruleSites, 10u);
   EXPECT_GT(traps, 100u);
+  EXPECT_GT(rules, 50u);
 }
 
 class LeafTextErrors : public ::testing::Test {

@@ -1,0 +1,28 @@
+// Lowering of syscall fault rules (issue #26: the runtime reads rules, it
+// does not derive them): a `keyword = fault` on a service, as the run
+// installs it, and every fault_assumption of a spec with the assumptions
+// it composes. A named op stands for its syscalls (labelled with the op's
+// name; the fault's own path= wins over the op's); a family keyword for its
+// members' native numbers; deny()'s errno is its number.
+#pragma once
+
+#include "ir/leaf_program.h"
+#include "ir/spec.h"
+
+#include <string>
+#include <vector>
+
+namespace fbc::backend {
+
+// The rules of `keyword = f` on spec.services[service]. `at` is where the
+// rule is attached (ir::RuleSite::at): the fault() call, or the
+// assumption's keyword argument.
+void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &keyword,
+                       const ir::Fault &f, const ir::Loc &at, std::vector<ir::LoweredRule> &out);
+
+// Every assumption of the spec, lowered (ir::LeafProgram::assumptions). An
+// assumption on a service the spec lacks (a remote's syscalls are refused at
+// load) has no rules.
+std::vector<ir::LoweredAssumption> lowerAssumptions(const ir::Spec &spec);
+
+} // namespace fbc::backend
