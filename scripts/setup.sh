@@ -18,7 +18,44 @@ packages=(
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
   libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock/mock_http.cpp)
   nettle-dev # jwt_keypair/jwt_sign: Ed25519 (ir/builtins/mock_jwt.cpp)
+  # Container services (runtime/containers/): Podman's Docker-compatible API
+  # (`podman system service`), runc as its OCI runtime (crun refuses a
+  # hybrid cgroup layout), netavark + aardvark-dns for per-run networks where
+  # containers reach each other by name, iptables for its port mappings.
+  podman runc conmon netavark aardvark-dns iptables catatonit
+  nginx-light # tests/fixtures/containers/build_images.py: nginx:1.27-alpine
 )
+
+# Podman reads its OCI runtime from containers.conf (through the API,
+# HostConfig.Runtime is not consulted). Its default ulimits (nproc 1048576)
+# exceed the hard limits of machines like this one, where runc then fails
+# with "setrlimit ...: operation not permitted": use the machine's own.
+# fbc sets explicit ulimits per container as well (engine.cpp); this makes
+# `podman run` by hand behave the same. Rewritten only when it differs.
+configure_podman() {
+  local conf=/etc/containers/containers.conf nofile nproc pidmax
+  nofile=$(ulimit -Hn)
+  nproc=$(ulimit -Hu)
+  pidmax=$(cat /proc/sys/kernel/pid_max)
+  # Podman lowers its own RLIMIT_NPROC to pid_max; a container asking
+  # for more fails the same way.
+  if [ "$nproc" = unlimited ] || [ "$nproc" -gt "$pidmax" ]; then nproc=$pidmax; fi
+  [ "$nofile" = unlimited ] && nofile=1048576
+  local want
+  want=$(printf '%s\n' '# Written by fbc scripts/setup.sh' '[containers]' \
+    "default_ulimits = [\"nofile=$nofile:$nofile\", \"nproc=$nproc:$nproc\"]" \
+    '[engine]' 'runtime = "runc"' 'cgroup_manager = "cgroupfs"' 'events_logger = "file"' \
+    '[network]' 'network_backend = "netavark"')
+  if [ "$(cat "$conf" 2>/dev/null)" != "$want" ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "setup: must run as root to write $conf" >&2
+      exit 1
+    fi
+    mkdir -p /etc/containers
+    printf '%s\n' "$want" > "$conf"
+    echo "setup: wrote $conf (runc, ulimits nofile=$nofile nproc=$nproc)"
+  fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -29,6 +66,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
+  configure_podman
   exit 0
 fi
 
@@ -40,3 +78,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
+configure_podman
