@@ -295,6 +295,10 @@ bool splitRemoteHost(std::string_view w, std::string &host, int64_t &port) {
 }
 
 std::optional<Address> Service::address(const Interface &i) const {
+  if (isContainer()) // published on the host port ports= maps it to, else its own
+    for (const auto &[inside, host] : ports)
+      if (inside == i.port && host != 0)
+        return Address{"", host};
   if (!isRemote())
     return Address{"", i.port};
   const std::string *written = &remote;

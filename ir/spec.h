@@ -194,8 +194,9 @@ struct Service {
   // Where interface `i` is reached (the one place that says so: steps,
   // healthchecks, proxies, env and .addr all ask it). A remote service's
   // host from remote= or remotes({...}), with the port written after it
-  // ("host:port") or else the interface's; any other service is on
-  // loopback at the interface's port. Null for an interface remotes({...})
+  // ("host:port") or else the interface's; a container service's on
+  // loopback at the host port ports= publishes it on (else the interface's
+  // port); any other service is on loopback at the interface's port. Null for an interface remotes({...})
   // names no host for (a HostNeed of the service: it cannot run).
   std::optional<Address> address(const Interface &i) const;
   // address(i), or loopback at the interface's port for an interface

@@ -9,9 +9,8 @@
 #include "ir/quote.h"
 #include "ir/syscalls.h"
 
-#include <memory>
-
 #include <algorithm>
+#include <memory>
 
 namespace fbc::ir::builtins {
 
@@ -168,6 +167,21 @@ void recordNeeds(Service &s) {
     n.feature = HostFeature::ContainerRuntime;
     n.what = "container services need a container runtime";
     s.needs.push_back(n);
+    // What fbc's container services do not do yet (docs/run.md).
+    n.feature = HostFeature::Unbuilt;
+    auto unbuilt = [&](bool present, std::string what) {
+      if (present) {
+        n.what = std::move(what);
+        s.needs.push_back(n);
+      }
+    };
+    unbuilt(!s.build.empty(), "build= (an image built from a Dockerfile) is not built yet");
+    unbuilt(s.reuse || s.seed || s.reset,
+            "reuse=, seed= and reset= are not built yet (fbc starts every service fresh per test)");
+    unbuilt(!s.observe.empty(), "observe= on a container service is not built yet");
+    unbuilt(
+        std::any_of(s.ports.begin(), s.ports.end(), [](const auto &p) { return p.second == 0; }),
+        "ports= host port 0 (the engine picks one) is not built yet; name the host port");
   } else if (s.isRemote()) {
     // fbc runs tests against a remote service (it starts nothing), as long
     // as it knows where each interface is.

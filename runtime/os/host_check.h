@@ -6,8 +6,10 @@
 
 #include "ir/spec.h"
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fbc::rt {
@@ -17,6 +19,14 @@ namespace fbc::rt {
 // does not have); nullopt for a need this machine and fbc can meet. Probes
 // the machine at most once per feature per process.
 std::optional<std::string> hostNeedUnmet(const ir::HostNeed &n);
+
+// The first executable `name` on $PATH, or "".
+std::string onPath(std::string_view name);
+
+// How the container runtime need is decided: nullopt when an engine is
+// reachable, else why not. Installed before the run by fbc run
+// (runtime/containers/, a later room: containers::installEngineProbe()).
+void setContainerEngineProbe(std::function<std::optional<std::string>()> probe);
 
 // The error row's reason for a test with `needs`: each unmet need's
 // ir::hostNeedReason (ir::wrongRuntimeReason for a gVisor need in a spec

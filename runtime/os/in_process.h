@@ -1,10 +1,12 @@
-// A service fbc runs inside its own process (an HTTP mock_service), or
-// one it does not run at all (a remote service: runtime/supervisor/remote_service.h):
+// A service fbc runs inside its own process (an HTTP mock_service), one a
+// container engine runs (runtime/containers/container_service.h), or one
+// it does not run at all (a remote service: runtime/supervisor/remote_service.h):
 // the supervisor starts and stops it in dependency order as it does a
 // launched service, waits for its healthcheck if it has one, and records
 // its lifecycle events, but there is no process to mediate, watch or signal.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +27,13 @@ public:
   virtual std::vector<std::pair<std::string, std::string>> stoppedFields() const {
     return {{"exit", "stopped"}};
   }
+  // Set once what it runs has ended on its own (a container that exited):
+  // "exited with status 1", as describeExit() words a process's end. The
+  // supervisor stops waiting for its healthcheck then.
+  virtual std::optional<std::string> exited() { return std::nullopt; }
+  // What it wrote (a container's logs), once stopped.
+  virtual std::string stdoutText() const { return ""; }
+  virtual std::string stderrText() const { return ""; }
 };
 
 } // namespace fbc::rt

@@ -303,12 +303,19 @@ ServiceError Supervisor::startInProcess(ServiceId id, ServiceError error) {
   svc.inProcessUp = true;
   startOrder_.push_back(id);
   trace_.record(EventType::ServiceStarted, id, svc.spec.inProcess->startedFields());
+  InProcessService &in = *svc.spec.inProcess;
   if (const Healthcheck &h = svc.spec.health; h.kind != Healthcheck::Kind::None) {
     std::string lastError;
-    auto stopped = [this] { return opts_.interrupted && opts_.interrupted(); };
-    if (waitHealthy(h, stopped, lastError) != HealthResult::Ready) {
-      error.kind = ServiceError::Kind::HealthcheckTimeout;
-      error.message = notReadyMessage(h, lastError);
+    // A container that exits ends the wait as a dying process does.
+    auto stopped = [&] { return (opts_.interrupted && opts_.interrupted()) || in.exited(); };
+    HealthResult r = waitHealthy(h, stopped, lastError);
+    if (r == HealthResult::Ready && in.exited())
+      r = HealthResult::Aborted;
+    if (r != HealthResult::Ready) {
+      std::optional<std::string> exit = in.exited();
+      error.kind =
+          exit ? ServiceError::Kind::CrashedAtStart : ServiceError::Kind::HealthcheckTimeout;
+      error.message = exit ? *exit : notReadyMessage(h, lastError);
       stop(id);
       return error;
     }
@@ -451,7 +458,7 @@ void Supervisor::pumpObservedOutput() {
 
 bool Supervisor::running(ServiceId id) const {
   if (const Service &svc = *services_.at(id); svc.spec.inProcess)
-    return svc.inProcessUp;
+    return svc.inProcessUp && !svc.spec.inProcess->exited();
   Incarnation *inc = current(id);
   return inc && !inc->tornDown && !inc->hasExited();
 }
@@ -467,6 +474,8 @@ bool Supervisor::waitExit(ServiceId id, int64_t timeoutMs) {
 }
 
 std::optional<std::string> Supervisor::exitDescription(ServiceId id) const {
+  if (const Service &svc = *services_.at(id); svc.spec.inProcess)
+    return svc.spec.inProcess->exited();
   Incarnation *inc = current(id);
   if (!inc || !inc->hasExited())
     return std::nullopt;
@@ -475,11 +484,15 @@ std::optional<std::string> Supervisor::exitDescription(ServiceId id) const {
 }
 
 std::string Supervisor::stdoutText(ServiceId id) const {
+  if (const Service &svc = *services_.at(id); svc.spec.inProcess)
+    return svc.spec.inProcess->stdoutText();
   Incarnation *inc = current(id);
   return inc && inc->out ? inc->out->text() : "";
 }
 
 std::string Supervisor::stderrText(ServiceId id) const {
+  if (const Service &svc = *services_.at(id); svc.spec.inProcess)
+    return svc.spec.inProcess->stderrText();
   Incarnation *inc = current(id);
   return inc && inc->err ? inc->err->text() : "";
 }

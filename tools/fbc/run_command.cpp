@@ -9,6 +9,7 @@
 #include "ir/duration.h"
 #include "ir/quote.h"
 #include "passes/pass_manager.h"
+#include "runtime/containers/container_run.h"
 #include "runtime/driver/executor.h"
 #include "runtime/os/leaf_isolation.h"
 #include "runtime/os/process_groups.h"
@@ -422,9 +423,12 @@ int runRun(const RunOptions &opts) {
       };
     rt::RunReport report;
     {
+      rt::containers::installEngineProbe();
       rt::Executor exec(*loaded, cfg);
       report = exec.run(tests);
     }
+    // The run's containers and network, and the engine fbc started, if any.
+    rt::containers::closeSharedRun();
     progress.reset();
     if (!report.warnings.empty()) {
       frontend::DiagnosticList warnings;

@@ -1,0 +1,309 @@
+// One container service: see container_service.h.
+#include "runtime/containers/container_service.h"
+
+#include "ir/json_writer.h"
+#include "ir/quote.h"
+#include "runtime/supervisor/launch_config.h"
+
+#include <simdjson.h>
+#include <sys/wait.h>
+
+#include <string_view>
+
+namespace fbc::rt::containers {
+
+namespace {
+
+// The last non-empty line of `text`, or "".
+std::string lastLine(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+    text.remove_suffix(1);
+  size_t nl = text.rfind('\n');
+  std::string_view last = nl == std::string_view::npos ? text : text.substr(nl + 1);
+  while (!last.empty() && (last.front() == ' ' || last.front() == '\t'))
+    last.remove_prefix(1);
+  return std::string(last);
+}
+
+// The first error a streamed pull reported ({"error": "..."} lines), or "".
+std::string streamError(const std::string &body) {
+  simdjson::dom::parser parser;
+  size_t start = 0;
+  while (start < body.size()) {
+    size_t end = body.find('\n', start);
+    std::string_view line(body.data() + start,
+                          (end == std::string::npos ? body.size() : end) - start);
+    start = end == std::string::npos ? body.size() : end + 1;
+    simdjson::dom::element doc;
+    std::string_view error;
+    if (!line.empty() && !parser.parse(line).get(doc) && !doc["error"].get(error))
+      return std::string(error);
+  }
+  return "";
+}
+
+} // namespace
+
+ContainerConfig containerConfig(const ir::Service &s, const std::vector<std::string> &env,
+                                const std::string &dir, int64_t stopGraceMs) {
+  ContainerConfig c;
+  c.service = s.name;
+  c.image = s.image;
+  // Only the service's own env=: the discovery variables name loopback
+  // addresses, which inside a container are the container's own.
+  for (const std::string &kv : env) {
+    std::string_view key = std::string_view(kv).substr(0, kv.find('='));
+    for (const auto &[k, v] : s.env)
+      if (k == key)
+        c.env.push_back(kv);
+  }
+  c.args = s.args;
+  c.user = s.user;
+  for (const auto &[host, inside] : s.volumes)
+    c.binds.push_back((host.front() == '/' ? host : dir + "/" + host) + ":" + inside);
+  for (const ir::Interface &i : s.interfaces)
+    if (i.port > 0 && i.port <= 65535)
+      c.ports.emplace_back(static_cast<int>(i.port), static_cast<int>(s.addressOrLoopback(i).port));
+  c.stopGraceMs = stopGraceMs;
+  return c;
+}
+
+void demuxLogs(std::string_view stream, std::string &out, std::string &err) {
+  while (stream.size() >= 8) {
+    auto b = [&](size_t i) { return static_cast<unsigned char>(stream[i]); };
+    size_t n = (size_t(b(4)) << 24) | (size_t(b(5)) << 16) | (size_t(b(6)) << 8) | b(7);
+    std::string_view payload = stream.substr(8, n);
+    (b(0) == 2 ? err : out).append(payload);
+    stream.remove_prefix(std::min(stream.size(), 8 + n));
+  }
+}
+
+bool ContainerService::ensureImage(std::string &error) {
+  const Engine &e = run_.engine();
+  std::string ref = urlEncode(cfg_.image);
+  EngineResponse r = e.get("/images/" + ref + "/json");
+  if (r.status == 404) {
+    EngineResponse pull = e.call("POST", "/images/create?fromImage=" + ref, {}, "application/json",
+                                 /*timeoutMs=*/0);
+    std::string why = pull.ok() ? streamError(pull.body) : pull.message();
+    if (!why.empty()) {
+      error = "image " + ir::quote(cfg_.image) + " is not present and pulling it failed: " + why;
+      return false;
+    }
+    r = e.get("/images/" + ref + "/json");
+  }
+  if (!r.ok()) {
+    error = "image " + ir::quote(cfg_.image) + ": " + r.message();
+    return false;
+  }
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::string_view id;
+  if (!parser.parse(r.body).get(doc) && !doc["Id"].get(id))
+    imageId_ = std::string(id);
+  return true;
+}
+
+std::string ContainerService::createBody(const std::string &network) const {
+  std::string body;
+  ir::JsonWriter w(body);
+  w.beginObject().field("Image", cfg_.image);
+  w.key("Env").beginArray();
+  for (const std::string &kv : cfg_.env)
+    w.value(kv);
+  w.endArray();
+  if (!cfg_.args.empty()) {
+    w.key("Cmd").beginArray();
+    for (const std::string &a : cfg_.args)
+      w.value(a);
+    w.endArray();
+  }
+  if (!cfg_.user.empty())
+    w.field("User", cfg_.user);
+  w.key("Labels").beginObject();
+  for (const auto &[k, v] : run_.labels())
+    w.field(k, v);
+  w.field("fbc.service", cfg_.service).endObject();
+  w.key("ExposedPorts").beginObject();
+  for (const auto &[inside, host] : cfg_.ports)
+    w.key(std::to_string(inside) + "/tcp").beginObject().endObject();
+  w.endObject();
+  w.key("HostConfig").beginObject();
+  w.key("PortBindings").beginObject();
+  for (const auto &[inside, host] : cfg_.ports) {
+    w.key(std::to_string(inside) + "/tcp").beginArray().beginObject();
+    w.field("HostIp", "127.0.0.1").field("HostPort", std::to_string(host));
+    w.endObject().endArray();
+  }
+  w.endObject();
+  w.key("Binds").beginArray();
+  for (const std::string &b : cfg_.binds)
+    w.value(b);
+  w.endArray();
+  // The engine's hard limits: its defaults may exceed them, and the
+  // container then fails in setrlimit (engine.h).
+  const EngineHost::Limits &l = run_.host().limits();
+  w.key("Ulimits").beginArray();
+  for (auto [name, value] : {std::pair{"nofile", l.nofile}, std::pair{"nproc", l.nproc}})
+    if (value)
+      w.beginObject()
+          .field("Name", name)
+          .field("Soft", uint64_t(value))
+          .field("Hard", uint64_t(value))
+          .endObject();
+  w.endArray();
+  w.field("NetworkMode", network);
+  w.endObject();
+  w.key("NetworkingConfig").beginObject().key("EndpointsConfig").beginObject();
+  w.key(network).beginObject().key("Aliases").beginArray().value(cfg_.service).endArray();
+  w.endObject().endObject().endObject();
+  w.endObject();
+  return body;
+}
+
+bool ContainerService::start(std::string &error) {
+  if (!ensureImage(error))
+    return false;
+  std::string network = run_.network(error);
+  if (network.empty())
+    return false;
+  const Engine &e = run_.engine();
+  std::string name = run_.containerName(cfg_.service);
+  EngineResponse r =
+      e.call("POST", "/containers/create?name=" + urlEncode(name), createBody(network));
+  if (!r.ok()) {
+    error = "creating its container failed: " + r.message();
+    return false;
+  }
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::string_view id;
+  if (parser.parse(r.body).get(doc) || doc["Id"].get(id)) {
+    error = "creating its container failed: no Id in " + r.body;
+    return false;
+  }
+  {
+    std::lock_guard lock(mu_);
+    id_ = std::string(id);
+    exit_.reset();
+    stdout_.clear();
+    stderr_.clear();
+  }
+  r = e.call("POST", "/containers/" + id_ + "/start");
+  if (!r.ok()) {
+    error = "starting its container failed: " + r.message();
+    stop();
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::string> ContainerService::exited() {
+  std::lock_guard lock(mu_);
+  if (exit_ || id_.empty())
+    return exit_;
+  // The healthcheck loop asks every few milliseconds; the engine need not.
+  auto now = std::chrono::steady_clock::now();
+  if (now - lastCheck_ < std::chrono::milliseconds(50))
+    return std::nullopt;
+  lastCheck_ = now;
+  EngineResponse r = run_.engine().get("/containers/" + id_ + "/json");
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::string_view status;
+  int64_t code = 0;
+  if (!r.ok() || parser.parse(r.body).get(doc) || doc["State"]["Status"].get(status) ||
+      doc["State"]["ExitCode"].get(code))
+    return std::nullopt;
+  if (status != "exited" && status != "dead")
+    return std::nullopt;
+  std::string what = describeExit(CLD_EXITED, static_cast<int>(code));
+  EngineResponse logs = run_.engine().get("/containers/" + id_ + "/logs?stdout=1&stderr=1");
+  std::string out, err;
+  demuxLogs(logs.body, out, err);
+  std::string last = lastLine(err.empty() ? out : err);
+  exit_ = last.empty() ? what : what + "; last log line: " + last;
+  return exit_;
+}
+
+void ContainerService::fetchLogs() {
+  EngineResponse logs = run_.engine().get("/containers/" + id_ + "/logs?stdout=1&stderr=1");
+  stdout_.clear();
+  stderr_.clear();
+  demuxLogs(logs.body, stdout_, stderr_);
+}
+
+void ContainerService::stop() {
+  std::lock_guard lock(mu_);
+  if (id_.empty())
+    return;
+  const Engine &e = run_.engine();
+  long graceS = (cfg_.stopGraceMs + 999) / 1000;
+  e.call("POST", "/containers/" + id_ + "/stop?t=" + std::to_string(graceS));
+  fetchLogs();
+  e.call("DELETE", "/containers/" + id_ + "?force=1&v=1");
+  id_.clear();
+}
+
+std::vector<std::pair<std::string, std::string>> ContainerService::startedFields() const {
+  return {{"image", cfg_.image}};
+}
+
+std::vector<std::pair<std::string, std::string>> ContainerService::stoppedFields() const {
+  std::lock_guard lock(mu_);
+  return {{"exit", exit_ ? *exit_ : "stopped"}};
+}
+
+std::string ContainerService::stdoutText() const {
+  std::lock_guard lock(mu_);
+  return stdout_;
+}
+
+std::string ContainerService::stderrText() const {
+  std::lock_guard lock(mu_);
+  return stderr_;
+}
+
+} // namespace fbc::rt::containers
+
+namespace fbc::rt {
+
+namespace {
+
+// Where no engine could be had (the check that opened the run said so
+// already; this only keeps the start honest).
+class NoEngine final : public InProcessService {
+public:
+  explicit NoEngine(std::string why) : why_(std::move(why)) {}
+  bool start(std::string &error) override {
+    error = why_;
+    return false;
+  }
+  void stop() override {}
+  std::vector<std::pair<std::string, std::string>> startedFields() const override { return {}; }
+
+private:
+  std::string why_;
+};
+
+} // namespace
+
+ServiceSpec containerServiceSpec(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
+                                 const std::vector<ProxyEndpoint> &proxies,
+                                 const std::string &scratch, int64_t stopGraceMs) {
+  ServiceSpec launched = launchConfig(spec, s, dir, {}, proxies, scratch);
+  ServiceSpec out;
+  out.name = s.name;
+  out.health = launched.health;
+  out.ports = launched.ports;
+  out.proxyPorts = launched.proxyPorts;
+  std::string why;
+  if (containers::ContainerRun *run = containers::sharedRun(why))
+    out.inProcess = std::make_shared<containers::ContainerService>(
+        *run, containers::containerConfig(s, launched.launch.env, dir, stopGraceMs));
+  else
+    out.inProcess = std::make_shared<NoEngine>(why);
+  return out;
+}
+
+} // namespace fbc::rt

@@ -1,0 +1,97 @@
+// A container service (service(image=...)) as the supervisor starts and
+// stops it: created from the image through the engine API with the
+// service's env, args (the image's CMD replaced), user, volumes and ports,
+// labelled as the run's (container_run.h), on the run's network under its
+// service name (so other containers reach it at .internal_addr), each
+// interface's port published on 127.0.0.1 at the port its address names
+// (ir::Service::address: ports= or the interface's own); then started. The
+// supervisor waits for its healthcheck as for a binary; a container that
+// exits first is reported as a binary that dies at start, with its exit
+// status and its last log line. Stopping it (end of test) stops the
+// container with the grace period, keeps its logs as the service's stdout
+// and stderr, and removes it with its anonymous volumes.
+#pragma once
+
+#include "ir/spec.h"
+#include "runtime/containers/container_run.h"
+#include "runtime/os/in_process.h"
+#include "runtime/proxy/proxy.h"
+#include "runtime/supervisor/service.h"
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fbc::rt::containers {
+
+struct ContainerConfig {
+  std::string service;           // the service's name: its network alias
+  std::string image;             // as the spec wrote it
+  std::vector<std::string> env;  // KEY=VALUE
+  std::vector<std::string> args; // replaces the image's CMD when not empty
+  std::string user;
+  std::vector<std::string> binds; // "host:container"
+  // container port -> host port (on 127.0.0.1).
+  std::vector<std::pair<int, int>> ports;
+  int64_t stopGraceMs = 2000;
+};
+
+// The config of container service `s` (`env` its environment as
+// launchConfig() rewrote it; relative volume paths resolved against `dir`).
+ContainerConfig containerConfig(const ir::Service &s, const std::vector<std::string> &env,
+                                const std::string &dir, int64_t stopGraceMs);
+
+class ContainerService final : public InProcessService {
+public:
+  ContainerService(ContainerRun &run, ContainerConfig cfg) : run_(run), cfg_(std::move(cfg)) {}
+  ContainerService(const ContainerService &) = delete;
+  ContainerService &operator=(const ContainerService &) = delete;
+  ~ContainerService() override { stop(); }
+
+  bool start(std::string &error) override;
+  void stop() override;
+  std::vector<std::pair<std::string, std::string>> startedFields() const override;
+  std::vector<std::pair<std::string, std::string>> stoppedFields() const override;
+  std::optional<std::string> exited() override;
+  std::string stdoutText() const override;
+  std::string stderrText() const override;
+
+private:
+  bool ensureImage(std::string &error);
+  std::string createBody(const std::string &network) const;
+  void fetchLogs();
+
+  ContainerRun &run_;
+  ContainerConfig cfg_;
+  std::string id_;      // the container's id while it exists
+  std::string imageId_; // what the image reference resolved to
+  mutable std::mutex mu_;
+  std::string stdout_, stderr_;
+  std::optional<std::string> exit_; // set once it was seen exited
+  std::chrono::steady_clock::time_point lastCheck_{};
+};
+
+} // namespace fbc::rt::containers
+
+namespace fbc::rt {
+
+// Container service `s` of `spec` as the supervisor starts it, in the
+// process's container run (containers::sharedRun(), which the run's check
+// of what the machine has opened): its env as launchConfig() builds it, its
+// healthcheck as healthcheckOf() reads it.
+ServiceSpec containerServiceSpec(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
+                                 const std::vector<ProxyEndpoint> &proxies,
+                                 const std::string &scratch, int64_t stopGraceMs);
+
+} // namespace fbc::rt
+
+namespace fbc::rt::containers {
+
+// Splits a non-TTY container's log stream (8-byte frame headers: stream,
+// 0, 0, 0, big-endian length) into stdout and stderr.
+void demuxLogs(std::string_view stream, std::string &out, std::string &err);
+
+} // namespace fbc::rt::containers

@@ -1,0 +1,172 @@
+// Container services end to end (issue #27): the real fbc binary on the
+// specs in container_specs/, against images tests/fixtures/containers/
+// build_images.py builds from Debian's binaries (the CTest fixture
+// containers.images), through whatever engine fbc finds or starts (Podman's
+// API service here). Each report is compared whole with container_golden/,
+// and after every run no container, network or volume of fbc's is left.
+#include "tests/e2e/e2e_util.h"
+#include "tests/e2e/fbc_run.h"
+
+#include <gtest/gtest.h>
+#include <re2/re2.h>
+
+#include <signal.h>
+#include <time.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fbc::rt::e2e {
+namespace {
+
+// A spec with a third free port, @CACHE_PORT@, filled in too.
+struct ContainerSpec : Spec {
+  uint16_t cachePort = freePort();
+  explicit ContainerSpec(const std::string &name) : Spec(name) {
+    while (cachePort == kvPort || cachePort == apiPort)
+      cachePort = freePort();
+    std::string file = dir.file("spec.star");
+    std::string text = readFile(file);
+    std::string port = std::to_string(cachePort);
+    for (size_t p; (p = text.find("@CACHE_PORT@")) != std::string::npos;)
+      text.replace(p, 12, port);
+    std::ofstream(file) << text;
+  }
+};
+
+std::string normalized(std::string out, const ContainerSpec &spec) {
+  std::string port = std::to_string(spec.cachePort);
+  for (size_t p; (p = out.find(port)) != std::string::npos;)
+    out.replace(p, port.size(), "$CACHE_PORT");
+  return normalize(out, spec);
+}
+
+// What `command` prints (its stdout).
+std::string capture(const std::string &command) {
+  std::string out;
+  if (FILE *p = popen(command.c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;)
+      out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
+// The containers, networks and volumes any fbc left labelled (podman's CLI
+// reads the engine's storage directly: no service needs to run).
+std::string leftovers() {
+  return capture("podman ps -a --filter label=fbc.run --format '{{.Names}}' 2>&1; "
+                 "podman network ls --filter label=fbc.run --format '{{.Name}}' 2>&1; "
+                 "podman volume ls --filter label=fbc.run --format '{{.Name}}' 2>&1");
+}
+
+// The containers of fbc's runs that are running now.
+std::string runningContainers() {
+  return capture("podman ps --filter label=fbc.run --format '{{.Names}}' 2>&1");
+}
+
+int64_t nowMs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+FbcRun runGolden(const ContainerSpec &spec, int exit, const std::string &golden) {
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(r.exit, exit) << r.out << r.err;
+  checkGolden(golden, normalized(r.out, spec));
+  EXPECT_EQ(leftovers(), "");
+  return r;
+}
+
+TEST(Containers, NginxHealthcheckAndAnErrorRule) {
+  runGolden(ContainerSpec("nginx"), 0, "nginx");
+}
+
+TEST(Containers, PostgresTrustAuthReadyAndAQueryError) {
+  runGolden(ContainerSpec("postgres"), 0, "postgres");
+}
+
+TEST(Containers, ContainersReachEachOtherByName) {
+  ContainerSpec spec("wiring");
+  std::ofstream(spec.dir.file("front.conf")) << "server {\n"
+                                                "    listen 80;\n"
+                                                "    location / { proxy_pass http://back:80; }\n"
+                                                "}\n";
+  runGolden(spec, 0, "wiring");
+}
+
+TEST(Containers, MissingImageIsAnErrorRowNamingIt) {
+  ContainerSpec spec("missing_image");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  // What the engine says after "pulling it failed: " depends on the
+  // machine's network (no registry, no DNS, a proxy): masked.
+  std::string out = normalized(r.out, spec);
+  EXPECT_EQ(RE2::GlobalReplace(&out, R"((pulling it failed: )[^\n]*\))", R"(\1$ENGINE_MESSAGE))"),
+            1)
+      << out;
+  checkGolden("missing_image", out);
+  EXPECT_EQ(leftovers(), "");
+}
+
+TEST(Containers, ExitAtStartIsReportedLikeADyingBinary) {
+  ContainerSpec spec("exits_at_start");
+  int64_t t0 = nowMs();
+  runGolden(spec, 2, "exits_at_start");
+  // Seen exiting, not waited out: the healthcheck's timeout is 60 s.
+  EXPECT_LT(nowMs() - t0, 30000);
+}
+
+TEST(Containers, NeverHealthyTimesOut) {
+  runGolden(ContainerSpec("never_healthy"), 2, "never_healthy");
+}
+
+TEST(Containers, SyscallRulesInsideAContainerAreAnErrorRow) {
+  runGolden(ContainerSpec("syscall_refused"), 2, "syscall_refused");
+}
+
+// Runs interrupted.star and sends `sig` to fbc once its container is up.
+FbcRun runInterruptedBy(const ContainerSpec &spec, int sig) {
+  bool sent = false;
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path(),
+                    [&](const FbcRun &soFar, pid_t pid) {
+                      if (!sent && contains(soFar.err, "cache is up")) {
+                        EXPECT_NE(runningContainers(), "");
+                        kill(pid, sig);
+                        sent = true;
+                      }
+                    });
+  EXPECT_TRUE(sent) << r.out << r.err;
+  return r;
+}
+
+TEST(Containers, SigintLeavesNothing) {
+  ContainerSpec spec("interrupted");
+  FbcRun r = runInterruptedBy(spec, SIGINT);
+  EXPECT_EQ(r.exit, 130) << r.out << r.err;
+  EXPECT_EQ(leftovers(), "");
+}
+
+// fbc cannot clean up after kill -9: its watchdog does, within seconds.
+TEST(Containers, KillNineLeavesNothingRunningWithinTenSeconds) {
+  ContainerSpec spec("interrupted");
+  FbcRun r = runInterruptedBy(spec, SIGKILL);
+  EXPECT_EQ(r.exit, 128 + SIGKILL) << r.out << r.err;
+  int64_t deadline = nowMs() + 10000;
+  std::string left = runningContainers();
+  while (!left.empty() && nowMs() < deadline)
+    left = runningContainers();
+  EXPECT_EQ(left, "");
+  // And removed, not only stopped, soon after.
+  deadline = nowMs() + 10000;
+  while (!(left = leftovers()).empty() && nowMs() < deadline) {
+  }
+  EXPECT_EQ(left, "");
+}
+
+} // namespace
+} // namespace fbc::rt::e2e
