@@ -269,6 +269,11 @@ int runWatchdogIfAsked() {
     kill(pid, SIGTERM);
     for (int waited = 0; !processIdentity(pid).empty() && waited < 5000; waited += 10)
       sleepMs(10);
+    // fbc's own service: its socket's directory (engine.cpp) goes too.
+    std::string dir = socket.substr(0, socket.rfind('/'));
+    unlink((dir + "/podman.sock").c_str());
+    unlink((dir + "/service.log").c_str());
+    rmdir(dir.c_str());
   }
   return 0;
 }

@@ -154,6 +154,9 @@ TEST(Containers, SigintLeavesNothing) {
 // fbc cannot clean up after kill -9: its watchdog does, within seconds.
 TEST(Containers, KillNineLeavesNothingRunningWithinTenSeconds) {
   ContainerSpec spec("interrupted");
+  // The socket directories of the podman services fbc started itself.
+  auto engineDirs = [] { return capture("ls -d /tmp/fbc-engine-* 2>/dev/null"); };
+  std::string dirsBefore = engineDirs();
   FbcRun r = runInterruptedBy(spec, SIGKILL);
   EXPECT_EQ(r.exit, 128 + SIGKILL) << r.out << r.err;
   int64_t deadline = nowMs() + 10000;
@@ -166,6 +169,11 @@ TEST(Containers, KillNineLeavesNothingRunningWithinTenSeconds) {
   while (!(left = leftovers()).empty() && nowMs() < deadline) {
   }
   EXPECT_EQ(left, "");
+  // The engine fbc started is stopped and its directory removed.
+  deadline = nowMs() + 10000;
+  while (engineDirs() != dirsBefore && nowMs() < deadline) {
+  }
+  EXPECT_EQ(engineDirs(), dirsBefore);
 }
 
 } // namespace
