@@ -1,17 +1,15 @@
 #include "ir/mock.h"
 
+#include "ir/protocols.h"
 #include "ir/quote.h"
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace fbc::ir {
 
 namespace {
-
-// The reference's mock-capable protocols (those with a mock handler), sorted.
-constexpr std::string_view kMockProtocols[] = {"grpc",    "http",  "http2", "kafka",
-                                               "mongodb", "redis", "tcp",   "udp"};
 
 // gRPC canonical codes, by number.
 constexpr std::array<const char *, 17> kGrpcCodes = {
@@ -109,12 +107,19 @@ std::string MockResponse::display() const {
 }
 
 bool isMockProtocol(std::string_view protocol) {
-  return std::binary_search(std::begin(kMockProtocols), std::end(kMockProtocols), protocol);
+  const Protocol *p = findProtocol(protocol);
+  return p && p->mock != MockSupport::None;
 }
 
+// The reference's mock-capable protocols (those with a mock handler), sorted.
 std::string mockProtocolList() {
+  std::vector<std::string_view> names;
+  for (const Protocol &p : protocols())
+    if (p.mock != MockSupport::None)
+      names.push_back(p.name);
+  std::sort(names.begin(), names.end());
   std::string out;
-  for (std::string_view p : kMockProtocols)
+  for (std::string_view p : names)
     out.append(out.empty() ? "" : ", ").append(p);
   return out;
 }
@@ -134,17 +139,9 @@ namespace {
 
 // Why fbc cannot stand `m` up ("" when it can).
 std::string mockGap(const Service &s, const Mock &m) {
-  for (const Interface &i : s.interfaces) {
-    const std::string &p = i.protocol;
-    if (p == "kafka")
-      return "Kafka mocks need a Kafka broker, and none is packaged for Debian 12";
-    if (p == "mongodb")
-      return "MongoDB mocks need a MongoDB server, and none is packaged for Debian 12";
-    if (p == "grpc" || p == "http2")
-      return p + " mocks need an HTTP/2 server with gRPC framing, which fbc does not have yet";
-    if (p == "tcp" || p == "udp")
-      return p + " mocks (byte-prefix routes) are not served by fbc yet";
-  }
+  for (const Interface &i : s.interfaces)
+    if (const Protocol *p = findProtocol(i.protocol); p && p->mock == MockSupport::Gap)
+      return std::string(p->mockGap);
   if (!m.openapi.empty() && m.examples == "random")
     return "OpenAPI mocks with examples=\"random\" are not served by fbc yet";
   if (!m.openapi.empty() && (m.validate == "warn" || m.validate == "strict"))

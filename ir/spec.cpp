@@ -2,6 +2,7 @@
 
 #include "ir/duration.h"
 #include "ir/print.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 
 #include <algorithm>
@@ -128,69 +129,71 @@ std::string ProxyRule::display() const {
   return out + ")";
 }
 
+namespace {
+
+// A rule's matcher fields, by matcher name.
+struct MatcherField {
+  std::string_view name;
+  const std::string ProxyRule::*field;
+};
+constexpr MatcherField kMatcherFields[] = {{"method", &ProxyRule::method},
+                                           {"path", &ProxyRule::path},
+                                           {"query", &ProxyRule::query},
+                                           {"command", &ProxyRule::command},
+                                           {"key", &ProxyRule::key},
+                                           {"topic", &ProxyRule::topic},
+                                           {"subject", &ProxyRule::subject},
+                                           {"op", &ProxyRule::op},
+                                           {"collection", &ProxyRule::collection}};
+
+// The protocols the proxy answers error()/response() in: "http, redis, ...".
+std::string answeringProtocols() {
+  std::string out;
+  for (const Protocol &p : protocols())
+    if (p.framed)
+      out.append(out.empty() ? "" : ", ").append(p.name);
+  return out;
+}
+
+} // namespace
+
 std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
-  struct Matcher {
-    std::string_view name;
-    const std::string ProxyRule::*field;
-    std::string_view protocols; // space-separated
-  };
-  // http2 is relayed as plain TCP (the proxy has no HTTP/2 codec): it
-  // takes neither HTTP matchers nor replies.
-  static const Matcher kMatchers[] = {{"method", &ProxyRule::method, "http grpc"},
-                                      {"path", &ProxyRule::path, "http"},
-                                      {"query", &ProxyRule::query, "postgres"},
-                                      {"command", &ProxyRule::command, "redis"},
-                                      {"key", &ProxyRule::key, "redis"},
-                                      {"topic", &ProxyRule::topic, "kafka nats amqp"},
-                                      {"subject", &ProxyRule::subject, "nats"},
-                                      {"op", &ProxyRule::op, "mongodb"},
-                                      {"collection", &ProxyRule::collection, "mongodb"}};
-  auto speaks = [&](std::string_view list) {
-    size_t at = 0;
-    while (at <= list.size()) {
-      size_t end = std::min(list.find(' ', at), list.size());
-      if (list.substr(at, end - at) == protocol)
-        return true;
-      at = end + 1;
-    }
-    return false;
-  };
-  for (const Matcher &m : kMatchers)
-    if (!(r.*m.field).empty() && !speaks(m.protocols))
-      return std::string(m.name) + "= matches " +
-             std::string(m.protocols.substr(0, m.protocols.find(' '))) + " traffic, not " +
-             std::string(protocol);
-  if (r.action == ProxyAction::Duplicate && !speaks("kafka nats"))
-    return "duplicate() re-delivers Kafka and NATS messages; " + std::string(protocol) +
-           " traffic has none";
+  const Protocol *p = findProtocol(protocol);
+  std::string name(protocol);
+  for (const MatcherField &m : kMatcherFields) {
+    if ((r.*m.field).empty() || (p && p->accepts(m.name)))
+      continue;
+    const Protocol *home = nullptr;
+    for (const Protocol &q : protocols())
+      if (!home && q.accepts(m.name))
+        home = &q;
+    return std::string(m.name) + "= matches " + std::string(home->name) + " traffic, not " + name +
+           "; " + (name.empty() ? "this interface" : name) + " rules take " + matcherList(p);
+  }
+  if (r.action == ProxyAction::Duplicate && !(p && p->duplicates))
+    return "duplicate() re-delivers Kafka and NATS messages; " + name + " traffic has none";
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
-  if (r.status > 0 && r.status < 100 && !speaks("grpc"))
-    return "status=" + std::to_string(r.status) + " is a gRPC status code; " +
-           std::string(protocol) + " traffic takes an HTTP status (100-599)";
+  if (r.status > 0 && r.status < 100 && !(p && p->numericStatus))
+    return "status=" + std::to_string(r.status) + " is a gRPC status code; " + name +
+           " traffic takes an HTTP status (100-599)";
   // The reference answers these itself; fbc cannot yet (proxyRuleGap()).
-  if (replies && !speaks("http redis postgres grpc kafka nats amqp mongodb"))
+  if (replies && !(p && (p->framed || p->referenceProxies)))
     return std::string(proxyActionName(r.action)) +
-           "() needs a protocol the proxy can answer in "
-           "(http, redis, postgres); " +
-           std::string(protocol) + " traffic can only be delayed or dropped";
+           "() needs a protocol the proxy can answer in (" + answeringProtocols() + "); " + name +
+           " traffic can only be delayed or dropped";
   if (r.perConnection && replies)
     return "per=\"connection\" applies to delay() and drop() only";
   return "";
 }
 
 std::string proxyRuleGap(const ProxyRule &r, std::string_view protocol) {
-  static constexpr std::string_view kUnproxied[] = {"amqp", "grpc", "kafka", "mongodb", "nats"};
   if (r.action == ProxyAction::Duplicate)
     return ""; // its own call need (ir/host_needs.cpp)
-  bool unproxied = false;
-  for (std::string_view p : kUnproxied)
-    unproxied = unproxied || p == protocol;
-  if (!unproxied)
+  const Protocol *p = findProtocol(protocol);
+  if (!p || !p->referenceProxies)
     return "";
-  bool matches = !r.method.empty() || !r.topic.empty() || !r.subject.empty() || !r.op.empty() ||
-                 !r.collection.empty();
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
-  if (!matches && !replies)
+  if (r.matchers().empty() && !replies)
     return ""; // delay() / drop() of the raw stream: the TCP relay does that
   return std::string(proxyActionName(r.action)) + "(" + r.matchers() + ") on " +
          std::string(protocol) + " traffic needs a proxy that speaks " + std::string(protocol) +

@@ -38,6 +38,7 @@
 #include "ir/fanout_sites.h"
 #include "ir/gateway_calls.h"
 #include "ir/print.h"
+#include "ir/protocols.h"
 #include "passes/fault_calls.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -400,6 +401,8 @@ private:
         gatewaySite(c, id->name, sc, out);
       else if (const char *decl = declarationCall(c))
         out.errors.push_back({ir::builtins::declarationInBodyMessage(decl), sc.loc(c->lparen)});
+      else if (auto *d = dyn_cast<DotExpr>(c->fn))
+        stepSite(d, sc, out);
       else if (star::Value v = global(c->fn, sc))
         if (auto *f = v.as<star::Function>()) {
           std::set<const star::FunctionCode *> visiting;
@@ -410,6 +413,49 @@ private:
     };
     forEachCall(&fn, visit);
   }
+
+  // A step call on an interface (svc.iface.m(), iface_ref.m(), svc.m() on
+  // the default interface): a method its protocol does not have
+  // (ir/protocols.h) fails at run time, so it is an error at the call.
+  void stepSite(const DotExpr *d, const Scope &sc, BodyScan &out) {
+    std::string method = d->name->name.str();
+    const Expr *x = d->x;
+    while (auto *p = dyn_cast<ParenExpr>(x))
+      x = p->x;
+    const ir::Interface *iface = nullptr;
+    std::string service;
+    if (auto *inner = dyn_cast<DotExpr>(x)) { // svc.iface.m()
+      if (auto *s = ir::builtins::valueAs<ir::builtins::ServiceValue>(global(inner->x, sc))) {
+        iface = s->data.findInterface(inner->name->name);
+        service = s->data.name;
+      }
+    } else if (star::Value v = global(x, sc)) {
+      if (auto *r = ir::builtins::valueAs<ir::builtins::InterfaceRefValue>(v)) {
+        iface = &r->iface;
+        service = r->service;
+      } else if (auto *s = ir::builtins::valueAs<ir::builtins::ServiceValue>(v)) {
+        // svc.m(): only the promoted step names reach the default interface
+        // (its only one, or the one named "default").
+        bool promoted = false;
+        for (const ir::Protocol &p : ir::protocols())
+          promoted |= p.promotesSteps && p.findStep(method);
+        if (promoted && !s->data.findInterface(method))
+          iface = s->data.interfaces.size() == 1 ? &s->data.interfaces.front()
+                                                 : s->data.findInterface("default");
+        service = s->data.name;
+      }
+    }
+    if (!iface || kInterfaceRefAttrs.count(method))
+      return;
+    if (std::string why =
+            ir::stepMethodMismatch(iface->protocol, service + "." + iface->name, method);
+        !why.empty())
+      out.errors.push_back({std::move(why), sc.loc(d->name->pos)});
+  }
+
+  // interface_ref's own attributes: not steps.
+  inline static const std::set<std::string> kInterfaceRefAttrs = {
+      "addr", "host", "internal_addr", "port", "proxy_addr", "proxy_host", "proxy_port"};
 
   // service(), fault_scenario(), ...: the run refuses them in a body.
   static const char *declarationCall(const CallExpr *c) {

@@ -1,9 +1,12 @@
 // The suggest pass: a copy-pasteable fault_scenario stub per uncovered edge
 // (the seed's rule set): the target is the variable that holds the service
 // (a TODO when no module global holds it), identifiers are sanitised, and
-// the faulted syscall is `sendto` for a udp edge, `connect` otherwise; an
-// http / redis / postgres edge also gets a proxy-rule stub (protocolStub).
+// the faulted syscall is the protocol's (ir/protocols.h: `sendto` for a udp
+// edge, `connect` otherwise); an edge of a protocol with a suggested proxy
+// rule (http, redis, postgres) also gets a proxy-rule stub (protocolStub).
 #include "passes/pass_manager.h"
+
+#include "ir/protocols.h"
 
 #include <cctype>
 
@@ -26,23 +29,17 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// For an http / redis / postgres edge, a second stub one level up: the
-// same scenario with the target's interface answering errors through fbc's
-// proxy (an HTTP 503 on every route, a Redis -ERR on every command, a
-// Postgres 57P01 on every query).
+// For an edge whose protocol has a suggested rule (ir/protocols.h), a
+// second stub one level up: the same scenario with the target's interface
+// answering errors through fbc's proxy (an HTTP 503 on every route, a Redis
+// -ERR on every command, a Postgres 57P01 on every query).
 std::string protocolStub(const ir::Service *svc, const ir::PlanEdge &e, const std::string &from,
                          const std::string &to) {
   std::string proto = lower(e.protocol);
-  std::string rule;
-  if (proto == "http") // not http2: the proxy relays it as plain TCP
-    rule = "error(path = \"/*\", status = 503)";
-  else if (proto == "redis")
-    rule = "error(command = \"*\", message = \"ERR injected by fbc\")";
-  else if (proto == "postgres")
-    rule = "error(query = \"*\", status = \"57P01\", message = \"terminating connection due to "
-           "administrator command\")";
-  else
+  const ir::Protocol *p = ir::findProtocol(proto);
+  if (!p || p->suggestRule.empty())
     return "";
+  std::string rule(p->suggestRule);
   const ir::Interface *iface = nullptr;
   if (svc)
     for (const ir::Interface &i : svc->interfaces)
@@ -82,7 +79,8 @@ void runSuggestPass(const ir::Spec &spec, ir::Plan &plan) {
     else
       target = "    target = " + to + ",  # TODO: no module global holds service(" + "\"" + e.to +
                "\", ...); use the value it returns\n";
-    std::string syscall = lower(e.protocol) == "udp" ? "sendto" : "connect";
+    const ir::Protocol *p = ir::findProtocol(lower(e.protocol));
+    std::string syscall(p ? p->faultSyscall : "connect");
     std::string s;
     s += "# Uncovered edge: " + e.from + " → " + e.to;
     if (!e.protocol.empty())

@@ -5,6 +5,7 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "ir/duration.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 
 #include <array>
@@ -15,33 +16,6 @@ namespace fbc::ir::builtins {
 using star::Value;
 
 namespace {
-
-constexpr std::array<const char *, 5> kHttpMethods = {"get", "post", "put", "delete", "patch"};
-constexpr std::array<const char *, 1> kTcpMethods = {"send"};
-constexpr std::array<const char *, 10> kRedisMethods = {
-    "command", "del", "get", "incr", "keys", "lpush", "lrange", "ping", "rpush", "set"};
-constexpr std::array<const char *, 2> kPostgresMethods = {"exec", "query"};
-
-// The step methods of a protocol (the reference registers plugins for more
-// protocols; their methods arrive with the runtime).
-llvm::ArrayRef<const char *> stepMethods(std::string_view protocol) {
-  if (protocol == "http" || protocol == "http2")
-    return kHttpMethods;
-  if (protocol == "tcp")
-    return kTcpMethods;
-  if (protocol == "redis")
-    return kRedisMethods;
-  if (protocol == "postgres")
-    return kPostgresMethods;
-  return {};
-}
-
-const char *findStepMethod(std::string_view protocol, std::string_view name) {
-  for (const char *m : stepMethods(protocol))
-    if (name == m)
-      return m;
-  return nullptr;
-}
 
 // The service's default interface: its only one, or the one named
 // "default". Null if there is none; `ambiguous` when there are several.
@@ -92,17 +66,13 @@ std::string percent(double p) {
 } // namespace
 
 Value stepMethod(star::Thread &t, Value receiver, std::string_view method) {
-  const char *name = nullptr;
-  for (llvm::ArrayRef<const char *> table :
-       {llvm::ArrayRef<const char *>(kHttpMethods), llvm::ArrayRef<const char *>(kTcpMethods),
-        llvm::ArrayRef<const char *>(kRedisMethods),
-        llvm::ArrayRef<const char *>(kPostgresMethods)})
-    for (const char *m : table)
-      if (method == m)
-        name = m;
-  if (!name)
+  if (!isAnyStepMethod(method))
     return Value();
-  return Value::object(t.heap.make<star::Builtin>(name, stepStub, receiver));
+  // The table's spelling outlives the call (a Builtin keeps its name).
+  for (const Protocol &p : protocols())
+    if (const StepMethod *m = p.findStep(method))
+      return Value::object(t.heap.make<star::Builtin>(m->name.data(), stepStub, receiver));
+  return Value();
 }
 
 // --- service -------------------------------------------------------------
@@ -118,12 +88,10 @@ Value ServiceValue::attr(star::Thread &t, std::string_view name) {
     return str(t, data.name);
   if (const Interface *i = data.findInterface(name))
     return makeRef(t, data, *i);
-  bool isStep = false;
-  for (const char *m : kHttpMethods)
-    isStep |= name == m;
-  for (const char *m : kTcpMethods)
-    isStep |= name == m;
-  if (!isStep)
+  bool promoted = false;
+  for (const Protocol &p : protocols())
+    promoted |= p.promotesSteps && p.findStep(name);
+  if (!promoted)
     return Value();
   bool ambiguous = false;
   const Interface *def = defaultInterface(data, ambiguous);
@@ -192,8 +160,9 @@ Value InterfaceRefValue::attr(star::Thread &t, std::string_view name) {
 void InterfaceRefValue::attrNames(std::vector<std::string> &out) const {
   out.insert(out.end(),
              {"addr", "host", "internal_addr", "port", "proxy_addr", "proxy_host", "proxy_port"});
-  for (const char *m : stepMethods(iface.protocol))
-    out.push_back(m);
+  if (const Protocol *p = findProtocol(iface.protocol))
+    for (const StepMethod &m : p->steps)
+      out.push_back(std::string(m.name));
 }
 
 // --- healthcheck, fault, op --------------------------------------------------

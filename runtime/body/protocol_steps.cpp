@@ -6,6 +6,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/clients/postgres_step.h"
@@ -70,64 +71,29 @@ std::vector<std::string> positionalArgv(star::Thread &t, const StepTarget &to,
   return argv;
 }
 
-// The reference's keyword form of each step method, its keywords in the
-// order the command takes them; `fallback` null: required.
-struct Keyword {
-  std::string_view name;
-  const char *fallback;
-};
-struct KeywordForm {
-  std::string_view method;
-  std::vector<Keyword> keywords;
-};
-const std::vector<KeywordForm> &keywordForms() {
-  static const std::vector<KeywordForm> forms = {
-      {"command", {{"cmd", nullptr}, {"args", ""}}},
-      {"del", {{"key", nullptr}}},
-      {"get", {{"key", nullptr}}},
-      {"incr", {{"key", nullptr}}},
-      {"keys", {{"pattern", "*"}}},
-      {"lpush", {{"key", nullptr}, {"value", nullptr}}},
-      {"lrange", {{"key", nullptr}, {"start", "0"}, {"stop", "-1"}}},
-      {"ping", {}},
-      {"rpush", {{"key", nullptr}, {"value", nullptr}}},
-      {"set", {{"key", nullptr}, {"value", nullptr}}},
-  };
-  return forms;
-}
-
-std::string keywordList(const KeywordForm &f) {
-  std::string out;
-  for (const Keyword &k : f.keywords)
-    out.append(out.empty() ? "" : ", ").append(k.name).append("=");
-  return out.empty() ? "it takes none" : "want " + out;
-}
-
 // The reference's keyword form: get(key=), set(key=, value=), ...,
 // command(cmd=, args=) where args= is one argument or a list of them.
 std::vector<std::string> keywordArgv(star::Thread &t, const StepTarget &to, std::string_view method,
                                      const star::Args &args) {
-  const auto &forms = keywordForms();
-  auto form = std::find_if(forms.begin(), forms.end(),
-                           [&](const KeywordForm &f) { return f.method == method; });
-  if (form == forms.end()) // every redis step method has one (ir/builtins/values.cpp)
+  // Every redis step has its keywords in ir/protocols.h.
+  const ir::StepMethod *form = ir::findStepMethod(to.iface.protocol, method);
+  if (!form)
     t.fail(to.what + "(): takes no keywords");
   if (!args.positional.empty())
     t.fail(to.what + "(): takes positional arguments or keywords, not both");
   std::vector<Value> given(form->keywords.size());
   for (const star::Kwarg &kw : args.kwargs) {
+    if (std::string why = ir::stepKeywordMismatch(*form, to.what, kw.name->view()); !why.empty())
+      t.fail(why);
     auto k = std::find_if(form->keywords.begin(), form->keywords.end(),
-                          [&](const Keyword &x) { return x.name == kw.name->view(); });
-    if (k == form->keywords.end())
-      t.fail(to.what + "(): unexpected keyword " + ir::quote(kw.name->view()) + " (" +
-             keywordList(*form) + ")");
+                          [&](const ir::StepKeyword &x) { return x.name == kw.name->view(); });
     given[size_t(k - form->keywords.begin())] = kw.value;
   }
   std::vector<std::string> argv;
   if (method != "command")
     argv.push_back(llvm::StringRef(method).upper());
   for (size_t i = 0; i < given.size(); ++i) {
-    const Keyword &k = form->keywords[i];
+    const ir::StepKeyword &k = form->keywords[i];
     std::string what = to.what + "(): " + std::string(k.name);
     if (!given[i]) {
       if (!k.fallback)
@@ -250,7 +216,7 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
         t.fail(to.what + "(): params given twice");
       params = k.value;
     } else {
-      t.fail(to.what + "(): unexpected keyword " + ir::quote(key) + " (want sql=, params=)");
+      t.fail(ir::stepKeywordMismatch(*ir::findStepMethod(to.iface.protocol, method), to.what, key));
     }
   }
   if (!haveSql)

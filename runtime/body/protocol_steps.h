@@ -35,6 +35,12 @@ struct StepTarget {
   std::string what; // "db.main.query", for messages
 };
 
+// A protocol's step client: `method` is one of its steps in ir/protocols.h.
+using StepCall = star::Value (*)(star::Thread &t, const StepTarget &to, std::string_view method,
+                                 const star::Args &args);
+// The client of `protocol`'s steps (runtime/body/step_builtins.cpp), or null.
+StepCall findStepClient(std::string_view protocol);
+
 star::Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                           const star::Args &args);
 star::Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,

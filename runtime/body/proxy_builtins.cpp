@@ -10,6 +10,7 @@
 #include "frontend/eval/thread.h"
 #include "ir/builtins/values.h"
 #include "ir/fanout_sites.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/proxy/proxy.h"
@@ -49,7 +50,7 @@ std::vector<ir::ProxyRule> ruleArgs(star::Thread &t, const char *who, const Inte
 std::pair<std::string, std::string> unitNouns(const ir::ProxyRule &r, const std::string &protocol) {
   if (r.perConnection)
     return {"connection", "connections"};
-  if (const ProxyProtocol *p = findProxyProtocol(protocol))
+  if (const ir::Protocol *p = ir::findProtocol(protocol); p && !p->unit.empty())
     return {std::string(p->unit), std::string(p->units)};
   return {"TCP chunk", "TCP chunks"};
 }

@@ -1,7 +1,9 @@
 // Steps: svc.get()/post()/put()/patch()/delete() over HTTP and
 // svc.send() over TCP to the receiver's interface, traced as step_send /
 // step_recv events; the interpreter lock is released while they wait. The
-// redis and postgres interfaces' steps are in protocol_steps.cpp.
+// redis and postgres interfaces' steps are in protocol_steps.cpp; which
+// client serves an interface is kStepClients (below), by the protocols of
+// ir/protocols.h.
 #include "runtime/driver/executor.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -13,6 +15,7 @@
 #include "frontend/lib/json.h"
 #include "ir/builtins/client_value.h"
 #include "ir/builtins/values.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/body/protocol_steps.h"
@@ -27,6 +30,129 @@ using ir::builtins::InterfaceRefValue;
 using ir::builtins::ServiceValue;
 using ir::builtins::valueAs;
 using star::Value;
+
+namespace {
+
+Value tcpStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                  const star::Args &args) {
+  std::string data;
+  bool have = false;
+  if (!args.positional.empty()) {
+    data = strArg(t, args.positional[0], to.what + "(): data");
+    have = true;
+  }
+  const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
+  for (const star::Kwarg &k : args.kwargs) {
+    if (std::string why = ir::stepKeywordMismatch(step, to.what, k.name->view()); !why.empty())
+      t.fail(why);
+    data = strArg(t, k.value, to.what + "(): data");
+    have = true;
+  }
+  if (!have)
+    t.fail("tcp.send requires 'data' argument");
+  to.trace.stepSend(to.id, {{"method", "send"},
+                            {"interface", to.iface.name},
+                            {"protocol", to.iface.protocol},
+                            {"data", clippedField(data, 200)}});
+  TcpStepResult r;
+  {
+    InterpreterLock::Released waiting(to.lock);
+    r = tcpStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), data, to.cancelled);
+  }
+  std::vector<std::pair<std::string, std::string>> f{{"method", "send"},
+                                                     {"duration_ms", std::to_string(r.durationMs)},
+                                                     {"success", r.ok ? "true" : "false"}};
+  if (r.ok)
+    f.emplace_back("reply", clippedField(r.reply, 200));
+  else
+    f.emplace_back("error", clippedField(r.error, 200));
+  to.trace.stepRecv(to.id, std::move(f));
+  if (!r.ok)
+    t.fail("tcp send failed: " + r.error);
+  return star::makeString(t.heap, r.reply);
+}
+
+Value httpStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                   const star::Args &args) {
+  HttpStepRequest req;
+  req.method = llvm::StringRef(method.data(), method.size()).upper();
+  std::string path = "/";
+  if (args.positional.size() > 1)
+    t.fail(to.what + "(): takes at most one positional argument (path)");
+  if (!args.positional.empty())
+    path = strArg(t, args.positional[0], to.what + "(): path");
+  const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
+  for (const star::Kwarg &k : args.kwargs) {
+    std::string_view key = k.name->view();
+    if (std::string why = ir::stepKeywordMismatch(step, to.what, key); !why.empty())
+      t.fail(why);
+    if (key == "path") {
+      path = strArg(t, k.value, to.what + "(): path");
+    } else if (key == "body") {
+      if (auto *s = k.value.as<star::String>())
+        req.body = std::string(s->view());
+      else if (!k.value.is(star::Kind::None))
+        req.body = star::encodeJson(t, k.value);
+      req.hasBody = !k.value.is(star::Kind::None);
+    } else { // headers
+      auto *d = k.value.as<star::Dict>();
+      if (!d)
+        t.fail(to.what + "(): headers must be a dict, got " + std::string(star::typeName(k.value)));
+      for (const auto &e : d->table.entries())
+        if (e.value)
+          req.headers.emplace_back(star::str(e.key), star::str(e.value));
+    }
+  }
+  if (path.empty() || path.front() != '/')
+    path.insert(path.begin(), '/');
+  req.url = "http://" + to.at.dialHostPort() + path;
+  std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
+                                                      {"interface", to.iface.name},
+                                                      {"protocol", to.iface.protocol},
+                                                      {"path", path}};
+  if (req.hasBody)
+    sf.emplace_back("body", clippedField(req.body, 200));
+  to.trace.stepSend(to.id, std::move(sf));
+  HttpStepResponse r;
+  {
+    InterpreterLock::Released waiting(to.lock);
+    r = httpStep(req, to.cancelled);
+  }
+  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)}};
+  if (r.status)
+    f.emplace_back("status_code", std::to_string(r.status));
+  f.emplace_back("duration_ms", std::to_string(r.durationMs));
+  f.emplace_back("success", r.ok ? "true" : "false");
+  if (!r.ok)
+    f.emplace_back("error", clippedField(r.error, 200));
+  if (r.status && (r.status < 200 || r.status > 299))
+    f.emplace_back("body", clippedField(r.body, 2048));
+  to.trace.stepRecv(to.id, std::move(f));
+  if (to.cancelled())
+    t.fail(to.what + "(): cancelled");
+  return Value::object(t.heap.make<ResponseValue>(std::move(r)));
+}
+
+// The step clients, attached to the entries of ir/protocols.h that have
+// step methods (tests/unit/protocol_table_test.cpp checks they agree).
+struct StepClient {
+  std::string_view protocol;
+  StepCall call;
+};
+constexpr StepClient kStepClients[] = {{"http", httpStepCall},
+                                       {"http2", httpStepCall}, // HTTP/1.1 steps
+                                       {"postgres", postgresStepCall},
+                                       {"redis", redisStepCall},
+                                       {"tcp", tcpStepCall}};
+
+} // namespace
+
+StepCall findStepClient(std::string_view protocol) {
+  for (const StepClient &c : kStepClients)
+    if (c.protocol == protocol)
+      return c.call;
+  return nullptr;
+}
 
 Value Executor::callStep(star::Thread &t, Value receiver, std::string_view method,
                          const star::Args &args) {
@@ -57,107 +183,16 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   auto cancelledFn = [this] { return cancelled(); };
   // Through the interface's proxy when the test has one, as the services do.
   ir::Address at = dialAddress(svcName, iface);
-  if (iface.protocol == "redis" || iface.protocol == "postgres") {
-    StepTarget to{sup_->trace(), *id, *spec.findService(svcName), iface, at, body_.lock(),
-                  cancelledFn,   what};
-    return iface.protocol == "redis" ? redisStepCall(t, to, method, args)
-                                     : postgresStepCall(t, to, method, args);
-  }
-
-  if (method == "send") {
-    std::string data;
-    bool have = false;
-    if (!args.positional.empty()) {
-      data = strArg(t, args.positional[0], what + "(): data");
-      have = true;
-    }
-    for (const star::Kwarg &k : args.kwargs) {
-      if (k.name->view() != "data")
-        t.fail(what + "(): unexpected keyword " + ir::quote(k.name->view()));
-      data = strArg(t, k.value, what + "(): data");
-      have = true;
-    }
-    if (!have)
-      t.fail("tcp.send requires 'data' argument");
-    sup_->trace().stepSend(*id, {{"method", "send"},
-                                 {"interface", iface.name},
-                                 {"protocol", iface.protocol},
-                                 {"data", clippedField(data, 200)}});
-    TcpStepResult r;
-    {
-      InterpreterLock::Released waiting(body_.lock());
-      r = tcpStep(at.dialHost(), static_cast<uint16_t>(at.port), data, cancelledFn);
-    }
-    std::vector<std::pair<std::string, std::string>> f{
-        {"method", "send"},
-        {"duration_ms", std::to_string(r.durationMs)},
-        {"success", r.ok ? "true" : "false"}};
-    if (r.ok)
-      f.emplace_back("reply", clippedField(r.reply, 200));
-    else
-      f.emplace_back("error", clippedField(r.error, 200));
-    sup_->trace().stepRecv(*id, std::move(f));
-    if (!r.ok)
-      t.fail("tcp send failed: " + r.error);
-    return star::makeString(t.heap, r.reply);
-  }
-
-  HttpStepRequest req;
-  req.method = llvm::StringRef(method.data(), method.size()).upper();
-  std::string path = "/";
-  if (args.positional.size() > 1)
-    t.fail(what + "(): takes at most one positional argument (path)");
-  if (!args.positional.empty())
-    path = strArg(t, args.positional[0], what + "(): path");
-  for (const star::Kwarg &k : args.kwargs) {
-    std::string_view key = k.name->view();
-    if (key == "path") {
-      path = strArg(t, k.value, what + "(): path");
-    } else if (key == "body") {
-      if (auto *s = k.value.as<star::String>())
-        req.body = std::string(s->view());
-      else if (!k.value.is(star::Kind::None))
-        req.body = star::encodeJson(t, k.value);
-      req.hasBody = !k.value.is(star::Kind::None);
-    } else if (key == "headers") {
-      auto *d = k.value.as<star::Dict>();
-      if (!d)
-        t.fail(what + "(): headers must be a dict, got " + std::string(star::typeName(k.value)));
-      for (const auto &e : d->table.entries())
-        if (e.value)
-          req.headers.emplace_back(star::str(e.key), star::str(e.value));
-    } else {
-      t.fail(what + "(): unexpected keyword " + ir::quote(key) + " (want path=, body=, headers=)");
-    }
-  }
-  if (path.empty() || path.front() != '/')
-    path.insert(path.begin(), '/');
-  req.url = "http://" + at.dialHostPort() + path;
-  std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
-                                                      {"interface", iface.name},
-                                                      {"protocol", iface.protocol},
-                                                      {"path", path}};
-  if (req.hasBody)
-    sf.emplace_back("body", clippedField(req.body, 200));
-  sup_->trace().stepSend(*id, std::move(sf));
-  HttpStepResponse r;
-  {
-    InterpreterLock::Released waiting(body_.lock());
-    r = httpStep(req, cancelledFn);
-  }
-  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)}};
-  if (r.status)
-    f.emplace_back("status_code", std::to_string(r.status));
-  f.emplace_back("duration_ms", std::to_string(r.durationMs));
-  f.emplace_back("success", r.ok ? "true" : "false");
-  if (!r.ok)
-    f.emplace_back("error", clippedField(r.error, 200));
-  if (r.status && (r.status < 200 || r.status > 299))
-    f.emplace_back("body", clippedField(r.body, 2048));
-  sup_->trace().stepRecv(*id, std::move(f));
-  if (cancelled())
-    t.fail(what + "(): cancelled");
-  return Value::object(t.heap.make<ResponseValue>(std::move(r)));
+  // The load binds only the steps of ir/protocols.h, each with a client.
+  if (std::string why = ir::stepMethodMismatch(iface.protocol, svcName + "." + iface.name, method);
+      !why.empty())
+    t.fail(why);
+  StepCall call = findStepClient(iface.protocol);
+  if (!call)
+    t.fail(what + "(): fbc has no step client for " + ir::quote(iface.protocol) + " interfaces");
+  StepTarget to{sup_->trace(), *id, *spec.findService(svcName), iface, at, body_.lock(),
+                cancelledFn,   what};
+  return call(t, to, method, args);
 }
 
 } // namespace fbc::rt

@@ -56,30 +56,51 @@ bool redisSeed(const std::string &configJson, std::vector<std::pair<std::string,
   return true;
 }
 
+namespace {
+
+// A Redis mock: a real redis-server on the interface's port, seeded from
+// config={"state": {...}} once it is ready.
+ServiceSpec redisMockSpec(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
+                          std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies,
+                          const std::string &scratch) {
+  ServiceSpec out =
+      launchConfig(spec, redisServer(s, scratch), dir, std::move(trapped), proxies, scratch);
+  std::string configJson = s.mock->configJson;
+  uint16_t port = static_cast<uint16_t>(s.interfaces.front().port);
+  out.afterReady = [configJson, port](std::string &error) {
+    std::vector<std::pair<std::string, std::string>> kv;
+    if (!redisSeed(configJson, kv, error))
+      return false;
+    for (const auto &[k, v] : kv) {
+      RedisStepResult r = redisStep("127.0.0.1", port, {"SET", k, v}, [] { return false; });
+      if (!r.ok || r.reply.type == RespValue::Type::Error) {
+        error = "seeding " + k + ": " + (r.ok ? r.reply.str : r.error);
+        return false;
+      }
+    }
+    return true;
+  };
+  return out;
+}
+
+// The mocks served by a real server, attached to the entries of
+// ir/protocols.h whose mock is Served; the others (http) are served in
+// process.
+struct MockServer {
+  std::string_view protocol;
+  ServiceSpec (*spec)(const ir::Spec &, const ir::Service &, const std::string &, std::vector<int>,
+                      const std::vector<ProxyEndpoint> &, const std::string &);
+};
+constexpr MockServer kMockServers[] = {{"redis", redisMockSpec}};
+
+} // namespace
+
 ServiceSpec mockServiceSpec(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
                             std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies,
                             const std::string &scratch, const MockRunContext &ctx) {
-  const ir::Interface &i = s.interfaces.front();
-  if (i.protocol == "redis") {
-    ServiceSpec out =
-        launchConfig(spec, redisServer(s, scratch), dir, std::move(trapped), proxies, scratch);
-    std::string configJson = s.mock->configJson;
-    uint16_t port = static_cast<uint16_t>(i.port);
-    out.afterReady = [configJson, port](std::string &error) {
-      std::vector<std::pair<std::string, std::string>> kv;
-      if (!redisSeed(configJson, kv, error))
-        return false;
-      for (const auto &[k, v] : kv) {
-        RedisStepResult r = redisStep("127.0.0.1", port, {"SET", k, v}, [] { return false; });
-        if (!r.ok || r.reply.type == RespValue::Type::Error) {
-          error = "seeding " + k + ": " + (r.ok ? r.reply.str : r.error);
-          return false;
-        }
-      }
-      return true;
-    };
-    return out;
-  }
+  for (const MockServer &m : kMockServers)
+    if (m.protocol == s.interfaces.front().protocol)
+      return m.spec(spec, s, dir, std::move(trapped), proxies, scratch);
   // An HTTP mock: no process, so nothing to trap or launch.
   ServiceSpec out = launchConfig(spec, s, dir, {}, proxies, scratch);
   out.health = {};

@@ -13,12 +13,13 @@
 // input is answered with Split::NotThisProtocol (the proxy then passes the
 // rest of the connection through untouched and records that it did).
 //
-// Adding a protocol: implement ProtocolCodec, give it a factory, and add
-// one line {"<protocol>", factory, normalizer} to kProxyProtocols in
+// Adding a protocol: describe it in ir/protocols.cpp (framed = true: its
+// matchers, the trace fields its RequestInfo feeds, its message nouns),
+// implement ProtocolCodec, give it a factory, and add one line
+// {"<protocol>", factory, normalizer} to kProxyProtocols in
 // runtime/protocols/proxy_protocols.cpp (the interface(protocol=) string selects it;
-// a protocol without an entry is proxied as plain TCP). That file lands with
-// the proxy's HTTP codec; a codec that is ready first creates it with its
-// own line (and the proxy adds "http" beside it).
+// a protocol without an entry is proxied as plain TCP).
+// tests/unit/protocol_table_test.cpp checks the two tables agree.
 //
 // Testing a codec needs no proxy: feed splitRequest()/feedResponse() the
 // bytes a real client and server exchange (split at every offset, so
@@ -29,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -125,12 +127,12 @@ struct ProxyProtocol {
   std::string_view name; // interface(protocol=) value: "http", "redis", "postgres"
   std::unique_ptr<ProtocolCodec> (*makeCodec)();
   PatternNormalizer normalizeTarget; // null: identity
-  // What one request is called in messages: "HTTP request", "HTTP requests".
-  std::string_view unit, units;
 };
 
 // The protocol table (runtime/protocols/proxy_protocols.cpp); null for a protocol
 // that has no codec (plain TCP proxying).
 const ProxyProtocol *findProxyProtocol(std::string_view name);
+// Every entry, for the test that checks them against ir/protocols.h.
+std::span<const ProxyProtocol> proxyProtocols();
 
 } // namespace fbc::rt

@@ -1,7 +1,8 @@
-// The proxy's protocol table: interface(protocol=) name -> codec factory and
-// the normaliser of its rules' target patterns (runtime/protocols/proxy_protocol.h says
-// what a codec does). One line per protocol; a protocol without a line is
-// proxied as plain TCP.
+// The proxy's codecs, attached to the entries of ir/protocols.h that are
+// framed: interface(protocol=) name -> codec factory and the normaliser of
+// its rules' target patterns (runtime/protocols/proxy_protocol.h says what a codec
+// does). One line per protocol; a protocol without a line is proxied as
+// plain TCP.
 #include "runtime/protocols/proto_postgres.h"
 #include "runtime/protocols/proto_redis.h"
 #include "runtime/protocols/proxy_http.h"
@@ -17,9 +18,9 @@ template <class Codec> std::unique_ptr<ProtocolCodec> make() {
 
 // Sorted by name.
 const ProxyProtocol kProxyProtocols[] = {
-    {"http", makeHttpCodec, nullptr, "HTTP request", "HTTP requests"},
-    {"postgres", make<PostgresCodec>, pgNormalizePattern, "Postgres query", "Postgres queries"},
-    {"redis", make<RedisCodec>, nullptr, "Redis command", "Redis commands"},
+    {"http", makeHttpCodec, nullptr},
+    {"postgres", make<PostgresCodec>, pgNormalizePattern},
+    {"redis", make<RedisCodec>, nullptr},
 };
 
 } // namespace
@@ -29,6 +30,10 @@ const ProxyProtocol *findProxyProtocol(std::string_view name) {
     if (p.name == name)
       return &p;
   return nullptr;
+}
+
+std::span<const ProxyProtocol> proxyProtocols() {
+  return kProxyProtocols;
 }
 
 } // namespace fbc::rt

@@ -7,6 +7,7 @@
 #include "runtime/proxy/proxy.h"
 
 #include "ir/duration.h"
+#include "ir/protocols.h"
 #include "runtime/protocols/proxy_protocol.h"
 #include "runtime/trace/trace.h"
 
@@ -343,14 +344,12 @@ struct ProxyHub::Conn {
                                                        {"protocol", proto}};
     if (!codec) { // plain TCP, or bytes the codec could not parse
       f.emplace_back("bytes", std::to_string(length));
-    } else if (proto == "http") {
-      f.emplace_back("method", info.method);
-      f.emplace_back("path", info.target);
-    } else if (proto == "redis") {
-      f.emplace_back("command", info.method);
-      f.emplace_back("key", info.target);
-    } else if (proto == "postgres") {
-      f.emplace_back("query", info.target);
+    } else if (const ir::Protocol *p = ir::findProtocol(proto)) {
+      // The request's fields under the names of the matchers they feed.
+      if (!p->methodField.empty())
+        f.emplace_back(p->methodField, info.method);
+      if (!p->targetField.empty())
+        f.emplace_back(p->targetField, info.target);
     }
     ir::ProxyAction action = d.action.value_or(ir::ProxyAction::Delay);
     std::string name = ir::proxyActionName(action);

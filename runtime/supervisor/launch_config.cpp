@@ -1,6 +1,7 @@
 // IR service -> ServiceSpec: see launch_config.h.
 #include "runtime/supervisor/launch_config.h"
 
+#include "ir/protocols.h"
 #include "runtime/os/leaf_isolation.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -62,6 +63,30 @@ PgConnParams pgConnParams(const ir::Service &s, const ir::Address &at) {
   return p;
 }
 
+namespace {
+
+// The probe ready() runs for a protocol whose readiness is `kind`, at `at`.
+Healthcheck readinessProbe(const ir::Service &s, ir::HealthcheckKind kind, const ir::Address &at,
+                           int64_t ms) {
+  auto port = static_cast<uint16_t>(at.port);
+  switch (kind) {
+  case ir::HealthcheckKind::Http:
+    return Healthcheck::http("http://" + at.dialHostPort() + "/", ms);
+  case ir::HealthcheckKind::Redis:
+    return Healthcheck::redis(at.dialHost(), port, ms);
+  case ir::HealthcheckKind::Postgres:
+    return Healthcheck::postgres(pgConnParams(s, at), ms);
+  case ir::HealthcheckKind::Kafka:
+    return Healthcheck::kafka(at.dialHost(), port, ms);
+  case ir::HealthcheckKind::Tcp:
+  case ir::HealthcheckKind::Ready:
+    break;
+  }
+  return Healthcheck::tcp(at.dialHost(), port, ms);
+}
+
+} // namespace
+
 Healthcheck healthcheckOf(const ir::Service &s) {
   Healthcheck h;
   if (!s.healthcheck)
@@ -101,19 +126,11 @@ Healthcheck healthcheckOf(const ir::Service &s) {
       h = Healthcheck::kafka(host, port, ms);
     break;
   case ir::HealthcheckKind::Ready:
+    // The default interface's protocol says what ready() probes.
     if (const ir::Interface *i = defaultInterface(s)) {
-      ir::Address at = s.addressOrLoopback(*i);
-      auto p = static_cast<uint16_t>(at.port);
-      if (i->protocol == "http" || i->protocol == "http2")
-        h = Healthcheck::http("http://" + at.dialHostPort() + "/", ms);
-      else if (i->protocol == "redis")
-        h = Healthcheck::redis(at.dialHost(), p, ms);
-      else if (i->protocol == "postgres")
-        h = Healthcheck::postgres(pgConnParams(s, at), ms);
-      else if (i->protocol == "kafka")
-        h = Healthcheck::kafka(at.dialHost(), p, ms);
-      else
-        h = Healthcheck::tcp(at.dialHost(), p, ms);
+      const ir::Protocol *p = ir::findProtocol(i->protocol);
+      h = readinessProbe(s, p ? p->readiness : ir::HealthcheckKind::Tcp, s.addressOrLoopback(*i),
+                         ms);
     }
     break;
   }

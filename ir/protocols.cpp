@@ -1,0 +1,227 @@
+#include "ir/protocols.h"
+
+#include "frontend/lib/spellcheck.h"
+#include "ir/quote.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace fbc::ir {
+
+namespace {
+
+using M = std::string_view;
+using K = StepKeyword;
+
+// --- matchers --------------------------------------------------------------
+
+constexpr M kHttpMatchers[] = {"method", "path"};
+constexpr M kRedisMatchers[] = {"command", "key"};
+constexpr M kSqlMatchers[] = {"query"};
+constexpr M kGrpcMatchers[] = {"method"};
+constexpr M kTopicMatchers[] = {"topic"};
+constexpr M kNatsMatchers[] = {"topic", "subject"};
+constexpr M kMongoMatchers[] = {"op", "collection"};
+
+// --- step methods ----------------------------------------------------------
+
+constexpr K kHttpKeywords[] = {{"path", "/"}, {"body", ""}, {"headers", ""}};
+constexpr StepMethod kHttpSteps[] = {{"get", kHttpKeywords},
+                                     {"post", kHttpKeywords},
+                                     {"put", kHttpKeywords},
+                                     {"delete", kHttpKeywords},
+                                     {"patch", kHttpKeywords}};
+
+constexpr K kSendKeywords[] = {{"data"}};
+constexpr StepMethod kTcpSteps[] = {{"send", kSendKeywords}};
+
+// The reference's keyword form of each Redis step, in the order the
+// command takes them (fbc also takes them positionally: get("k")).
+constexpr K kRedisCommand[] = {{"cmd"}, {"args", ""}};
+constexpr K kRedisKey[] = {{"key"}};
+constexpr K kRedisKeys[] = {{"pattern", "*"}};
+constexpr K kRedisPush[] = {{"key"}, {"value"}};
+constexpr K kRedisRange[] = {{"key"}, {"start", "0"}, {"stop", "-1"}};
+constexpr StepMethod kRedisSteps[] = {
+    {"command", kRedisCommand}, {"del", kRedisKey},    {"get", kRedisKey},      {"incr", kRedisKey},
+    {"keys", kRedisKeys},       {"lpush", kRedisPush}, {"lrange", kRedisRange}, {"ping", {}},
+    {"rpush", kRedisPush},      {"set", kRedisPush},
+};
+
+constexpr K kSqlKeywords[] = {{"sql"}, {"params", ""}};
+constexpr StepMethod kSqlSteps[] = {{"exec", kSqlKeywords}, {"query", kSqlKeywords}};
+
+// --- the table ---------------------------------------------------------------
+
+constexpr std::string_view kMockGapGrpc =
+    "grpc mocks need an HTTP/2 server with gRPC framing, which fbc does not have yet";
+constexpr std::string_view kMockGapHttp2 =
+    "http2 mocks need an HTTP/2 server with gRPC framing, which fbc does not have yet";
+
+// The first entry accepting a matcher is the one messages name ("topic=
+// matches kafka traffic"), so each matcher's home protocol comes first.
+// Each entry names only what it has: the other fields keep their defaults
+// (GCC 12 warns about designated initializers that leave fields out).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+const Protocol kProtocols[] = {
+    {.name = "tcp",
+     .steps = kTcpSteps,
+     .promotesSteps = true,
+     .mock = MockSupport::Gap,
+     .mockGap = "tcp mocks (byte-prefix routes) are not served by fbc yet"},
+    {.name = "http",
+     .matchers = kHttpMatchers,
+     .methodField = "method",
+     .targetField = "path",
+     .steps = kHttpSteps,
+     .promotesSteps = true,
+     .readiness = HealthcheckKind::Http,
+     .framed = true,
+     .suggestRule = "error(path = \"/*\", status = 503)",
+     .unit = "HTTP request",
+     .units = "HTTP requests",
+     .mock = MockSupport::Served},
+    // http2 is relayed as plain TCP (the proxy has no HTTP/2 codec): it
+    // takes neither HTTP matchers nor replies; its steps are HTTP/1.1's.
+    {.name = "http2",
+     .steps = kHttpSteps,
+     .promotesSteps = true,
+     .readiness = HealthcheckKind::Http,
+     .mock = MockSupport::Gap,
+     .mockGap = kMockGapHttp2},
+    {.name = "redis",
+     .matchers = kRedisMatchers,
+     .methodField = "command",
+     .targetField = "key",
+     .steps = kRedisSteps,
+     .readiness = HealthcheckKind::Redis,
+     .framed = true,
+     .suggestRule = "error(command = \"*\", message = \"ERR injected by fbc\")",
+     .unit = "Redis command",
+     .units = "Redis commands",
+     .mock = MockSupport::Served},
+    {.name = "postgres",
+     .matchers = kSqlMatchers,
+     .targetField = "query",
+     .steps = kSqlSteps,
+     .readiness = HealthcheckKind::Postgres,
+     .framed = true,
+     .suggestRule = "error(query = \"*\", status = \"57P01\", message = \"terminating connection "
+                    "due to administrator command\")",
+     .unit = "Postgres query",
+     .units = "Postgres queries"},
+    {.name = "grpc",
+     .matchers = kGrpcMatchers,
+     .referenceProxies = true,
+     .numericStatus = true,
+     .mock = MockSupport::Gap,
+     .mockGap = kMockGapGrpc},
+    {.name = "kafka",
+     .matchers = kTopicMatchers,
+     .readiness = HealthcheckKind::Kafka,
+     .referenceProxies = true,
+     .duplicates = true,
+     .mock = MockSupport::Gap,
+     .mockGap = "Kafka mocks need a Kafka broker, and none is packaged for Debian 12"},
+    {.name = "nats", .matchers = kNatsMatchers, .referenceProxies = true, .duplicates = true},
+    {.name = "amqp", .matchers = kTopicMatchers, .referenceProxies = true},
+    {.name = "mongodb",
+     .matchers = kMongoMatchers,
+     .referenceProxies = true,
+     .mock = MockSupport::Gap,
+     .mockGap = "MongoDB mocks need a MongoDB server, and none is packaged for Debian 12"},
+    {.name = "udp",
+     .faultSyscall = "sendto",
+     .mock = MockSupport::Gap,
+     .mockGap = "udp mocks (byte-prefix routes) are not served by fbc yet"},
+};
+#pragma GCC diagnostic pop
+
+template <class T> std::string join(std::span<const T> items, auto &&text, std::string_view sep) {
+  std::string out;
+  for (const T &i : items)
+    out.append(out.empty() ? "" : sep).append(text(i));
+  return out;
+}
+
+} // namespace
+
+bool Protocol::accepts(std::string_view matcher) const {
+  return std::find(matchers.begin(), matchers.end(), matcher) != matchers.end();
+}
+
+const StepMethod *Protocol::findStep(std::string_view method) const {
+  for (const StepMethod &m : steps)
+    if (m.name == method)
+      return &m;
+  return nullptr;
+}
+
+std::span<const Protocol> protocols() {
+  return kProtocols;
+}
+
+const Protocol *findProtocol(std::string_view name) {
+  for (const Protocol &p : kProtocols)
+    if (p.name == name)
+      return &p;
+  return nullptr;
+}
+
+std::string matcherList(const Protocol *p) {
+  if (!p || p->matchers.empty())
+    return "no matchers";
+  return join(
+      p->matchers, [](M m) { return std::string(m) + "="; }, ", ");
+}
+
+std::string stepList(const Protocol &p) {
+  return join(
+      p.steps, [](const StepMethod &m) { return std::string(m.name); }, ", ");
+}
+
+std::string keywordList(const StepMethod &m) {
+  return join(
+      m.keywords, [](const StepKeyword &k) { return std::string(k.name) + "="; }, ", ");
+}
+
+bool isAnyStepMethod(std::string_view name) {
+  for (const Protocol &p : kProtocols)
+    if (p.findStep(name))
+      return true;
+  return false;
+}
+
+const StepMethod *findStepMethod(std::string_view protocol, std::string_view name) {
+  const Protocol *p = findProtocol(protocol);
+  return p ? p->findStep(name) : nullptr;
+}
+
+std::string stepMethodMismatch(std::string_view protocol, std::string_view receiver,
+                               std::string_view method) {
+  const Protocol *p = findProtocol(protocol);
+  if (p && p->findStep(method))
+    return "";
+  std::string msg = std::string(receiver) + "." + std::string(method) + "(): ";
+  if (!p || p->steps.empty())
+    return msg + "fbc has no step methods for " + quote(protocol) + " interfaces";
+  std::vector<std::string_view> names;
+  for (const StepMethod &m : p->steps)
+    names.push_back(m.name);
+  msg += std::string(protocol) + " interfaces have no step " + quote(method) + "; " +
+         std::string(protocol) + " steps: " + stepList(*p);
+  if (std::string_view near = star::nearestName(method, names); !near.empty())
+    msg += " (did you mean " + quote(near) + "?)";
+  return msg;
+}
+
+std::string stepKeywordMismatch(const StepMethod &m, std::string_view what, std::string_view kw) {
+  for (const StepKeyword &k : m.keywords)
+    if (k.name == kw)
+      return "";
+  return std::string(what) + "(): unexpected keyword " + quote(kw) + " (" +
+         (m.keywords.empty() ? "it takes none" : "want " + keywordList(m)) + ")";
+}
+
+} // namespace fbc::ir

@@ -1,0 +1,97 @@
+// The protocol table: one description per interface(protocol=) value fbc
+// knows, read by every layer. ir/ checks rules and step methods against it
+// at load, passes/ reads its --suggest stubs and the plan checks step calls
+// in test bodies with it, and runtime/ attaches a codec, a step client and a
+// readiness probe to the same entries by name (runtime/protocols/proxy_protocols.cpp,
+// checked against this table by tests/unit/protocol_table_test.cpp).
+//
+// A protocol string with no entry (interface(protocol=) is not validated,
+// as in the reference) has no matchers, no steps and a TCP readiness probe;
+// the proxy relays it as plain TCP.
+//
+// Adding a protocol: one entry here, its codec, step client and probe in
+// runtime/, and tests. Nothing else compares protocol names.
+#pragma once
+
+#include "ir/spec.h"
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace fbc::ir {
+
+// A keyword of a step method; `fallback` null: required.
+struct StepKeyword {
+  std::string_view name;
+  const char *fallback = nullptr;
+};
+
+// A step method (`db.main.query(...)`) and the keywords it takes.
+struct StepMethod {
+  std::string_view name;
+  std::span<const StepKeyword> keywords;
+};
+
+// What mock_service() can do with an interface of the protocol.
+enum class MockSupport {
+  None,   // not a mock protocol (the reference has no handler): a load error
+  Served, // fbc serves it (HTTP in process, Redis by a real redis-server)
+  Gap,    // the reference mocks it, fbc cannot: a cannot-run row (mockGap)
+};
+
+struct Protocol {
+  std::string_view name; // the interface(protocol=) value
+  // The rule matchers it accepts (query=, key=, ...), and which of them the
+  // codec's request method / target feed (the proxy's trace fields).
+  std::span<const std::string_view> matchers;
+  std::string_view methodField, targetField;
+  std::span<const StepMethod> steps;
+  // Whether `svc.<step>` reaches the default interface's step (the
+  // reference promotes only the HTTP and TCP step names to the service).
+  bool promotesSteps = false;
+  HealthcheckKind readiness = HealthcheckKind::Tcp; // what ready() probes
+  // The proxy frames it (has a codec) and answers error()/response() in it.
+  bool framed = false;
+  // The reference's proxy speaks it although fbc relays it as TCP: a rule
+  // that needs its matchers or replies is a cannot-run row (proxyRuleGap).
+  bool referenceProxies = false;
+  bool duplicates = false;                   // duplicate() re-delivers its messages
+  bool numericStatus = false;                // status= 0-16 is its status code (gRPC)
+  std::string_view suggestRule;              // the proxy rule of `fbc plan --suggest`; "" none
+  std::string_view faultSyscall = "connect"; // the syscall --suggest denies
+  std::string_view unit, units;              // "HTTP request", "HTTP requests" (messages)
+  MockSupport mock = MockSupport::None;
+  std::string_view mockGap; // why fbc cannot mock it (MockSupport::Gap)
+
+  bool accepts(std::string_view matcher) const;
+  const StepMethod *findStep(std::string_view method) const;
+};
+
+// Every entry, in table order (the protocol a matcher belongs to first:
+// messages name the first entry that accepts a matcher).
+std::span<const Protocol> protocols();
+// The entry of `name` (exact, as interface(protocol=) spells it), or null.
+const Protocol *findProtocol(std::string_view name);
+
+// "method=, path=" / "no matchers": a protocol's matchers for messages.
+std::string matcherList(const Protocol *p);
+// "get, post, put": a protocol's step method names for messages.
+std::string stepList(const Protocol &p);
+// "path=, body=, headers=": a step method's keywords for messages.
+std::string keywordList(const StepMethod &m);
+
+// Whether `name` is a step method of some protocol (the receiver's protocol
+// then decides whether it has it).
+bool isAnyStepMethod(std::string_view name);
+// The step method `name` of `protocol`, or null.
+const StepMethod *findStepMethod(std::string_view protocol, std::string_view name);
+
+// Why `method` is not a step of `protocol` ("" when it is): its list and a
+// "did you mean". `receiver` names the call's receiver ("db.main").
+std::string stepMethodMismatch(std::string_view protocol, std::string_view receiver,
+                               std::string_view method);
+// Why keyword `kw` is not one of step `m`'s ("" when it is).
+std::string stepKeywordMismatch(const StepMethod &m, std::string_view what, std::string_view kw);
+
+} // namespace fbc::ir
