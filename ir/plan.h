@@ -135,6 +135,9 @@ struct UnmodeledFanout {
 struct BodyArgError {
   std::string message;
   Loc loc;
+  // A step the reference's protocol plugin has and fbc does not
+  // (ir::stepGap): a warning (unsupported_step), not an error.
+  bool gap = false;
 };
 
 // What the axes pass reads from a test's body and the assumptions it

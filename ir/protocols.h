@@ -61,6 +61,9 @@ struct Protocol {
   std::string_view suggestRule;              // the proxy rule of `fbc plan --suggest`; "" none
   std::string_view faultSyscall = "connect"; // the syscall --suggest denies
   std::string_view unit, units;              // "HTTP request", "HTTP requests" (messages)
+  // The reference's step methods fbc has no client for yet ("publish
+  // consume"): a call is a plan warning (stepGap), not an error.
+  std::string_view referenceSteps = {};
   MockSupport mock = MockSupport::None;
   std::string_view mockGap; // why fbc cannot mock it (MockSupport::Gap)
 
@@ -91,6 +94,9 @@ const StepMethod *findStepMethod(std::string_view protocol, std::string_view nam
 // "did you mean". `receiver` names the call's receiver ("db.main").
 std::string stepMethodMismatch(std::string_view protocol, std::string_view receiver,
                                std::string_view method);
+// For a step the reference has on `protocol` and fbc does not: what the
+// plan warns ("" otherwise).
+std::string stepGap(std::string_view protocol, std::string_view receiver, std::string_view method);
 // Why keyword `kw` is not one of step `m`'s ("" when it is).
 std::string stepKeywordMismatch(const StepMethod &m, std::string_view what, std::string_view kw);
 

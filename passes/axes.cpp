@@ -447,6 +447,9 @@ private:
     }
     if (!iface || kInterfaceRefAttrs.count(method))
       return;
+    if (std::string gap = ir::stepGap(iface->protocol, service + "." + iface->name, method);
+        !gap.empty())
+      return out.errors.push_back({std::move(gap), sc.loc(d->name->pos), true});
     if (std::string why =
             ir::stepMethodMismatch(iface->protocol, service + "." + iface->name, method);
         !why.empty())

@@ -43,7 +43,10 @@ void runDiagnosticsPass(const ir::Spec &, ir::Plan &plan) {
               "in the test body to make it an axis",
           h.loc);
     for (const ir::BodyArgError &e : t.argErrors())
-      add("body_argument", e.message, e.loc, frontend::Severity::Error);
+      if (e.gap)
+        add("unsupported_step", e.message, e.loc);
+      else
+        add("body_argument", e.message, e.loc, frontend::Severity::Error);
   }
   std::stable_sort(plan.diagnostics.begin(), plan.diagnostics.end(),
                    [](const ir::PlanDiagnostic &a, const ir::PlanDiagnostic &b) {
