@@ -163,8 +163,8 @@ std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a);
 std::string leafDisplayName(const std::string &test, const std::string &id,
                             const std::string &label);
 
-// The text form (ir/leaf_program_text.cpp), `fbc ir --stage=leaves`: every
-// test's axes with all their plan fields, trap and observe sets, proxies,
+// The text form (ir/leaf_program_print.cpp, read back by leaf_program_parse.cpp), `fbc ir
+// --stage=leaves`: every test's axes with all their plan fields, trap and observe sets, proxies,
 // needs and count, then a view of one leaf (with `leaf`, that leaf's
 // assignment; otherwise the last); it parses back to an equal program.
 struct LeafPrintOptions {

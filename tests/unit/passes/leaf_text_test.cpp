@@ -140,6 +140,11 @@ TEST_F(LeafTextErrors, AnUnknownLineOrField) {
   EXPECT_EQ(parseError(replaced("  axis 0", "  axes 0")), "line 4: unknown line");
 }
 
+TEST_F(LeafTextErrors, ANumberThatIsNotOne) {
+  EXPECT_EQ(parseError(replaced("constants=[int 1,", "constants=[float x1,")),
+            "line 5: bad constant \"float\"");
+}
+
 TEST_F(LeafTextErrors, EverySpecTestInTheSpecsOrder) {
   std::string none = "leaves \"spec.star\"\n\ntotal 0\n";
   EXPECT_EQ(parseError(none), "test \"test_x\" is missing or out of the spec's order");
