@@ -206,6 +206,20 @@ Value inplaceAdd(Frame &fr, Value x, Value y) {
   return binary(fr.t, BinOp::Add, x, y);
 }
 
+// x |= y: a dict is updated in place, so its aliases see the update (Go's
+// INPLACE_PIPE); anything else is x | y.
+Value inplacePipe(Frame &fr, Value x, Value y) {
+  Dict *d = x.as<Dict>();
+  const Dict *from = y.as<Dict>();
+  if (!d || !from)
+    return binary(fr.t, BinOp::BitOr, x, y);
+  d->checkMutable(fr.t, "apply |= to");
+  for (const HashTable::Entry &e : from->table.entries())
+    if (!e.value.isNull())
+      d->table.set(fr.t, e.key, e.value);
+  return x;
+}
+
 Value call(Thread &t, Value f, const Args &args) {
   if (Function *fn = f.as<Function>())
     return callFunction(t, *fn, args);

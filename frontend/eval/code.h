@@ -144,5 +144,7 @@ Value makeClosure(Frame &fr, const FunctionCode *code, llvm::ArrayRef<const Expr
 std::vector<const ExprCode *> compileDefaults(Compiler &c, const syntax::Function &fn);
 // x += y semantics (lists extend in place).
 Value inplaceAdd(Frame &fr, Value x, Value y);
+// x |= y semantics (dicts update in place).
+Value inplacePipe(Frame &fr, Value x, Value y);
 
 } // namespace fbc::star

@@ -183,7 +183,7 @@ Value applyAugmented(Frame &fr, Op op, Pos opPos, Value x, Value y) {
   case Op::AmpEq:
     return binary(fr.t, BinOp::BitAnd, x, y);
   case Op::PipeEq:
-    return binary(fr.t, BinOp::BitOr, x, y);
+    return inplacePipe(fr, x, y);
   case Op::CaretEq:
     return binary(fr.t, BinOp::BitXor, x, y);
   case Op::LtLtEq:

@@ -113,11 +113,9 @@ private:
 bool Encoder::emitFloat(double f) {
   if (!std::isfinite(f))
     return fail("cannot encode non-finite float " + floatToString(f));
-  // Go's %g: the shortest repr, without str()'s ".0" suffix.
-  std::string s = formatFloat(f, 'g');
-  if (s.size() > 2 && s.ends_with(".0") && s.find('e') == std::string::npos)
-    s.resize(s.size() - 2);
-  out += s;
+  // str(f), which always has a '.' or an exponent, so that json.decode
+  // gives a float back (go.starlark.net #564: 1.0 encodes as "1.0").
+  out += floatToString(f);
   return true;
 }
 

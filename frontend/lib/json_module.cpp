@@ -23,10 +23,13 @@ Value jsonEncode(Thread &t, Value, const Args &args) {
 }
 
 // json.decode(x, default=unset): with a default, a decoding error returns
-// it instead of failing (recent go.starlark.net lib/json).
+// it instead of failing (recent go.starlark.net lib/json). x is
+// positional only, as in Go (which checks it after binding).
 Value jsonDecode(Thread &t, Value, const Args &args) {
   Value s, dflt;
   bindArgs(t, "json.decode", args, {"x", "default?"}, {&s, &dflt});
+  if (args.positional.empty())
+    t.fail("json.decode: unexpected keyword argument x");
   std::string_view text = wantString(t, "json.decode", "x", s);
   if (dflt.isNull())
     return decodeJson(t, text);

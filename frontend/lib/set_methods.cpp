@@ -1,11 +1,12 @@
-// Methods of set, as the recent go.starlark.net (the reference tool's
-// interpreter) defines them: add clear difference difference_update discard
-// intersection intersection_update isdisjoint issubset issuperset pop remove
-// symmetric_difference symmetric_difference_update union update, with its
-// messages ("add: cannot insert into frozen hash table", "pop: empty set").
+// Methods of set, as the main line of go.starlark.net (the reference tool's
+// interpreter) defines them: add clear difference discard intersection
+// issubset issuperset pop remove symmetric_difference union update, with its
+// messages ("add: cannot insert into frozen hash table", "pop: empty set",
+// "union: argument #1 is not iterable: int").
 // A mutating method checks that the set may change before anything else, so
 // even a no-op on a frozen set fails, as in Go.
 #include "frontend/eval/args.h"
+#include "frontend/eval/iteration.h"
 #include "frontend/eval/methods.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
@@ -40,84 +41,65 @@ template <class F> auto prefixed(Thread &t, const char *fn, F &&f) -> decltype(f
   }
 }
 
-// The variadic *iterables of union, update, intersection...: each must be
-// iterable ("fn: for parameter 2: got int, want iterable"), no keywords.
+// The *iterables of union and update (Go's setUpdate): no keywords ("fn:
+// does not accept keyword arguments"), each iterable ("fn: argument #2 is
+// not iterable: int").
 std::vector<Set *> iterables(Thread &t, const char *fn, const Args &args) {
   if (!args.kwargs.empty())
-    t.fail(std::string(fn) + ": unexpected keyword arguments");
+    t.fail(std::string(fn) + ": does not accept keyword arguments");
   std::vector<Set *> sets;
   sets.reserve(args.positional.size());
   for (size_t i = 0; i < args.positional.size(); ++i) {
     Value x = args.positional[i];
-    wantIterable(t, fn, std::to_string(i + 1), x);
+    if (!isIterable(x))
+      t.fail(std::string(fn) + ": argument #" + std::to_string(i + 1) +
+             " is not iterable: " + std::string(typeName(x)));
     sets.push_back(prefixed(t, fn, [&] { return setOf(t, x); }));
   }
   return sets;
 }
 
-// The single iterable of symmetric_difference and the subset tests.
-Set *oneIterable(Thread &t, const char *fn, const Args &args, size_t min) {
+// The one iterable of difference, intersection, symmetric_difference and
+// the subset tests ("fn: for parameter 1: got int, want iterable").
+Set *oneIterable(Thread &t, const char *fn, const Args &args) {
   Value x;
-  bindPositional(t, fn, args, min, {&x});
-  if (x.isNull())
-    return nullptr;
+  bindPositional(t, fn, args, 1, {&x});
   wantIterable(t, fn, "1", x);
   return prefixed(t, fn, [&] { return setOf(t, x); });
 }
 
-// The methods that combine the set with *iterables (difference, intersection,
-// union, and symmetric_difference with exactly one): `op` applied to a copy,
-// or, for the _update forms, to the set itself once it may change (`verb`
-// names the change Go reports: "insert into", "delete from").
+// `op` applied to a copy of the set and one iterable.
 using Combine = void (*)(Thread &t, Set &r, const Set &y);
 
-std::vector<Set *> operands(Thread &t, const char *fn, const Args &args, bool exactlyOne) {
-  if (!exactlyOne)
-    return iterables(t, fn, args);
-  return {oneIterable(t, fn, args, 1)};
-}
-
-Value combined(Thread &t, const char *fn, Value s, const Args &args, Combine op,
-               bool exactlyOne = false) {
-  std::vector<Set *> others = operands(t, fn, args, exactlyOne);
+Value combined(Thread &t, const char *fn, Value s, const Args &args, Combine op) {
+  Set *other = oneIterable(t, fn, args);
   Set *r = copySet(t, self(s));
-  for (Set *o : others)
-    op(t, *r, *o);
+  op(t, *r, *other);
   return Value::object(r);
-}
-
-Value combinedInPlace(Thread &t, const char *fn, Value s, const Args &args, Combine op,
-                      std::string_view verb, bool exactlyOne = false) {
-  std::vector<Set *> others = operands(t, fn, args, exactlyOne);
-  checkMutable(t, fn, self(s), verb);
-  for (Set *o : others)
-    op(t, self(s), *o);
-  return none();
 }
 
 Value setDifference(Thread &t, Value s, const Args &args) {
   return combined(t, "difference", s, args, removeAll);
 }
-Value setDifferenceUpdate(Thread &t, Value s, const Args &args) {
-  return combinedInPlace(t, "difference_update", s, args, removeAll, "delete from");
-}
 Value setIntersection(Thread &t, Value s, const Args &args) {
   return combined(t, "intersection", s, args, keepOnly);
 }
-Value setIntersectionUpdate(Thread &t, Value s, const Args &args) {
-  return combinedInPlace(t, "intersection_update", s, args, keepOnly, "delete from");
-}
 Value setSymmetricDifference(Thread &t, Value s, const Args &args) {
-  return combined(t, "symmetric_difference", s, args, toggleAll, true);
-}
-Value setSymmetricDifferenceUpdate(Thread &t, Value s, const Args &args) {
-  return combinedInPlace(t, "symmetric_difference_update", s, args, toggleAll, "insert into", true);
+  return combined(t, "symmetric_difference", s, args, toggleAll);
 }
 Value setUnion(Thread &t, Value s, const Args &args) {
-  return combined(t, "union", s, args, addAll);
+  std::vector<Set *> others = iterables(t, "union", args);
+  Set *r = copySet(t, self(s));
+  for (Set *o : others)
+    addAll(t, *r, *o);
+  return Value::object(r);
 }
 Value setUpdate(Thread &t, Value s, const Args &args) {
-  return combinedInPlace(t, "update", s, args, addAll, "insert into");
+  std::vector<Set *> others = iterables(t, "update", args);
+  checkMutable(t, "update", self(s), "insert into");
+  for (Set *o : others)
+    addAll(t, self(s), *o);
+  return none();
 }
 
 Value setAdd(Thread &t, Value s, const Args &args) {
@@ -145,22 +127,13 @@ Value setDiscard(Thread &t, Value s, const Args &args) {
   return none();
 }
 
-Value setIsDisjoint(Thread &t, Value s, const Args &args) {
-  Set *o = oneIterable(t, "isdisjoint", args, 0);
-  if (o)
-    for (const HashTable::Entry &e : o->table.entries())
-      if (!e.value.isNull() && setHas(t, self(s), e.key))
-        return boolean(false);
-  return boolean(true);
-}
-
 Value setIsSubset(Thread &t, Value s, const Args &args) {
-  Set *o = oneIterable(t, "issubset", args, 1);
+  Set *o = oneIterable(t, "issubset", args);
   return boolean(setCompare(t, CmpOp::Le, self(s), *o));
 }
 
 Value setIsSuperset(Thread &t, Value s, const Args &args) {
-  Set *o = oneIterable(t, "issuperset", args, 1);
+  Set *o = oneIterable(t, "issuperset", args);
   return boolean(setCompare(t, CmpOp::Ge, self(s), *o));
 }
 
@@ -188,17 +161,13 @@ const Method kSetMethods[] = {
     {"add", setAdd},
     {"clear", setClear},
     {"difference", setDifference},
-    {"difference_update", setDifferenceUpdate},
     {"discard", setDiscard},
     {"intersection", setIntersection},
-    {"intersection_update", setIntersectionUpdate},
-    {"isdisjoint", setIsDisjoint},
     {"issubset", setIsSubset},
     {"issuperset", setIsSuperset},
     {"pop", setPop},
     {"remove", setRemove},
     {"symmetric_difference", setSymmetricDifference},
-    {"symmetric_difference_update", setSymmetricDifferenceUpdate},
     {"union", setUnion},
     {"update", setUpdate},
 };

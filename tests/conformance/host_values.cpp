@@ -10,6 +10,8 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <map>
 
 namespace fbc::conformance {
@@ -170,18 +172,57 @@ Value freezeFn(Thread &t, Value, const Args &args) {
   return x;
 }
 
+// The Go driver's _floateq(x, y) (starlarktest.floateq): equal, both NaN,
+// or one unit in the last place apart.
+Value floateqFn(Thread &t, Value, const Args &args) {
+  Value xv, yv;
+  bindPositional(t, "floateq", args, 2, {&xv, &yv});
+  auto asFloat = [&](Value v, const char *which) {
+    if (auto *f = v.as<Float>())
+      return f->value;
+    t.fail(std::string("floateq: for parameter ") + which + ": got " + std::string(typeName(v)) +
+           ", want float");
+  };
+  double x = asFloat(xv, "1"), y = asFloat(yv, "2");
+  if (x == y)
+    return boolean(true);
+  if (std::isnan(x) || std::isnan(y))
+    return boolean(std::isnan(x) && std::isnan(y));
+  uint64_t xb, yb;
+  std::memcpy(&xb, &x, sizeof x);
+  std::memcpy(&yb, &y, sizeof y);
+  return boolean(xb == yb + 1 || yb == xb + 1);
+}
+
 Value builtin(const char *name, BuiltinFn fn) {
   return Value::object(hostHeap().make<Builtin>(name, fn));
 }
 
 } // namespace
 
-Value makeHasFieldsBuiltin() { return builtin("hasfields", newHasFields); }
-Value makeFibonacci() { return Value::object(hostHeap().make<Fib>()); }
-Value makeErrorBuiltin() { return builtin("error", errorFn); }
-Value makeCatchBuiltin() { return builtin("catch", catchFn); }
-Value makeMatchesBuiltin() { return builtin("matches", matchesFn); }
-Value makeModuleBuiltin() { return builtin("module", moduleFn); }
-Value makeFreezeBuiltin() { return builtin("freeze", freezeFn); }
+Value makeHasFieldsBuiltin() {
+  return builtin("hasfields", newHasFields);
+}
+Value makeFibonacci() {
+  return Value::object(hostHeap().make<Fib>());
+}
+Value makeErrorBuiltin() {
+  return builtin("error", errorFn);
+}
+Value makeCatchBuiltin() {
+  return builtin("catch", catchFn);
+}
+Value makeMatchesBuiltin() {
+  return builtin("matches", matchesFn);
+}
+Value makeModuleBuiltin() {
+  return builtin("module", moduleFn);
+}
+Value makeFreezeBuiltin() {
+  return builtin("freeze", freezeFn);
+}
+Value makeFloatEqBuiltin() {
+  return builtin("floateq", floateqFn);
+}
 
 } // namespace fbc::conformance

@@ -31,6 +31,8 @@ star::Value makeCatchBuiltin();
 star::Value makeMatchesBuiltin();
 star::Value makeModuleBuiltin();
 star::Value makeFreezeBuiltin();
+// _floateq(x, y) of the recent assert.star: floats equal within one ULP.
+star::Value makeFloatEqBuiltin();
 
 // The frozen `math` module of math.star (go.starlark.net/lib/math), defined
 // in math_module.cpp.

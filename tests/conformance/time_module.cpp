@@ -80,7 +80,15 @@ Civil civilOf(int64_t ns, const std::string &loc, int offsetSeconds) {
 }
 
 // The instant of a local time in a location (Go's time.Date).
-int64_t instantOf(std::tm tm, int64_t nanos, const std::string &loc) {
+// Seconds and nanoseconds as one count of nanoseconds; false outside the
+// years int64 nanoseconds hold (1678-2262: Go's zero time, year 1, is not
+// among them).
+bool nanosOf(int64_t seconds, int64_t nanos, int64_t &out) {
+  int64_t ns;
+  return !__builtin_mul_overflow(seconds, kSecond, &ns) && !__builtin_add_overflow(ns, nanos, &out);
+}
+
+bool instantOf(std::tm tm, int64_t nanos, const std::string &loc, int64_t &out) {
   std::time_t s;
   if (loc == "UTC") {
     s = timegm(&tm);
@@ -88,7 +96,7 @@ int64_t instantOf(std::tm tm, int64_t nanos, const std::string &loc) {
     tm.tm_isdst = -1;
     s = inZone(loc, [&] { return mktime(&tm); });
   }
-  return static_cast<int64_t>(s) * kSecond + nanos;
+  return nanosOf(static_cast<int64_t>(s), nanos, out);
 }
 
 // --- values ----------------------------------------------------------------
@@ -354,14 +362,12 @@ bool parseTime(std::string_view layout, std::string_view s, const std::string &l
   if (!s.empty())
     return false;
   if (zoned) {
-    out.ns = static_cast<int64_t>(timegm(&tm) - offset) * kSecond + nanos;
     out.loc = offset == 0 ? "UTC" : "";
     out.offset = offset;
-  } else {
-    out.ns = instantOf(tm, nanos, loc);
-    out.loc = loc;
+    return nanosOf(static_cast<int64_t>(timegm(&tm) - offset), nanos, out.ns);
   }
-  return true;
+  out.loc = loc;
+  return instantOf(tm, nanos, loc, out.ns);
 }
 
 // Go's time.ParseDuration for the units h m s ms us ns.
@@ -594,7 +600,10 @@ Value timeTime(Thread &t, Value, const Args &args) {
   tm.tm_min = static_cast<int>(field(4, "minute", 0));
   tm.tm_sec = static_cast<int>(field(5, "second", 0));
   std::string loc = wantLocation(t, "time.time", v[7]);
-  return Value::object(t.heap.make<Time>(instantOf(tm, field(6, "nanosecond", 0), loc), loc));
+  int64_t ns;
+  if (!instantOf(tm, field(6, "nanosecond", 0), loc, ns))
+    t.fail("time.time: the runner's time module holds only the years 1678-2262");
+  return Value::object(t.heap.make<Time>(ns, loc));
 }
 
 } // namespace

@@ -155,6 +155,15 @@ TEST_F(DictTest, UpdateAndConstructor) {
 
 // The table itself: tombstones keep positions until a rehash compacts
 // them, first() skips them, and small tables are compacted eagerly.
+// x |= y updates the dict in place: an alias sees the update (the main
+// line's dict.star test_dict_union_assignment); a non-dict operand is x | y.
+TEST_F(DictTest, UnionAssignmentInPlace) {
+  EXPECT_EQ(run("x = {\"a\": 1}\nsaved = x\nx |= {\"b\": 2, \"a\": 3}\n_ = saved"),
+            "{\"a\": 3, \"b\": 2}");
+  EXPECT_EQ(run("x = {}\nx |= []"), "error: unknown binary op: dict | list");
+  EXPECT_EQ(run("x = freeze({})\nx |= {1: 2}"), "error: cannot apply |= to frozen hash table");
+}
+
 TEST_F(DictTest, HashTableTombstones) {
   Heap heap;
   Thread t(heap);

@@ -99,8 +99,12 @@ TEST_F(JsonTest, EncodeScalarsAndContainers) {
   EXPECT_EQ(
       encode(list({none(), trueValue(), falseValue(), I(-123), big, F(3539537889086624823140625.0),
                    F(12.345e67), F(1.0), F(1e6), F(-0.0), F(0.5)})),
-      "[null,true,false,-123,3539537889086624823140625,3.539537889086625e+24,1.2345e+68,1,"
-      "1e+06,-0,0.5]");
+      "[null,true,false,-123,3539537889086624823140625,3.539537889086625e+24,1.2345e+68,1.0,"
+      "1e+06,-0.0,0.5]");
+  // A float keeps a '.' or an exponent, so it decodes back as a float
+  // (go.starlark.net #564; json.star number_roundtrip).
+  EXPECT_EQ(decode(encode(F(1.0))), "1.0");
+  EXPECT_EQ(decode(encode(F(-3.0))), "-3.0");
   EXPECT_EQ(encode(S("hello")), "\"hello\"");
   EXPECT_EQ(encode(tuple({I(1), I(2), I(3)})), "[1,2,3]");
   EXPECT_EQ(encode(Value::object(heap.make<Range>(0, 3, 1, 3))), "[0,1,2]");
@@ -262,6 +266,9 @@ TEST_F(JsonTest, DecodeErrors) {
   // With a default, a decoding error returns it (the recent Go's json.decode).
   EXPECT_EQ(callMember("decode", {S("[1,")}, {{"default", I(7)}}), "7");
   EXPECT_EQ(callMember("decode", {S("[1]"), I(7)}), "[1]");
+  // x is positional only, as in Go.
+  EXPECT_EQ(callMember("decode", {}, {{"x", S("[1]")}, {"default", I(7)}}),
+            "error: json.decode: unexpected keyword argument x");
 }
 
 TEST_F(JsonTest, RoundTrip) {

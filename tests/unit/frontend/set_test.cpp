@@ -90,12 +90,11 @@ TEST_F(SetTest, Union) {
   EXPECT_EQ(eval("set().union([])"), "set([])");
   EXPECT_EQ(eval("set([1]).union()"), "set([1])");
   EXPECT_EQ(run("s = set([1])\nu = s.union([2])\n_ = [s, u]"), "[set([1]), set([1, 2])]");
-  EXPECT_EQ(eval("set([1]).union(1)"), "error: union: for parameter 1: got int, want iterable");
-  EXPECT_EQ(eval("set([1]).union([2], 3)"),
-            "error: union: for parameter 2: got int, want iterable");
+  EXPECT_EQ(eval("set([1]).union(1)"), "error: union: argument #1 is not iterable: int");
+  EXPECT_EQ(eval("set([1]).union([2], 3)"), "error: union: argument #2 is not iterable: int");
   EXPECT_EQ(eval("set([1]).union([1, 2, {}])"), "error: union: unhashable type: dict");
   EXPECT_EQ(eval("set([1]).union([1], [2])"), "set([1, 2])");
-  EXPECT_EQ(eval("set([1]).union(x=[1])"), "error: union: unexpected keyword arguments");
+  EXPECT_EQ(eval("set([1]).union(x=[1])"), "error: union: does not accept keyword arguments");
   // Frozen sets still make new sets.
   EXPECT_EQ(run("s = freeze(set([1]))\n_ = s.union([2])"), "set([1, 2])");
 }
@@ -107,9 +106,9 @@ TEST_F(SetTest, Mutation) {
   EXPECT_EQ(run("s = set([1, 2])\n_ = [s.pop(), s.pop(), s]"), "[1, 2, set([])]");
   EXPECT_EQ(eval("set().pop()"), "error: pop: empty set");
   EXPECT_EQ(run("s = set([1, 2])\ns.update([3], (4, 1))\n_ = s"), "set([1, 2, 3, 4])");
-  EXPECT_EQ(run("s = set([1, 2, 3])\ns.intersection_update([3, 1])\n_ = s"), "set([1, 3])");
-  EXPECT_EQ(run("s = set([1, 2, 3])\ns.difference_update([1], [3])\n_ = s"), "set([2])");
-  EXPECT_EQ(run("s = set([1, 2])\ns.symmetric_difference_update([2, 3, 3])\n_ = s"), "set([1, 3])");
+  EXPECT_EQ(run("s = set([1])\ns.update(9)"), "error: update: argument #1 is not iterable: int");
+  EXPECT_EQ(run("s = set([1])\ns.update(gee = [3])"),
+            "error: update: does not accept keyword arguments");
   EXPECT_EQ(run("s = set([1])\ns.clear()\n_ = s"), "set([])");
   // A frozen set refuses even a change that would do nothing.
   EXPECT_EQ(run("s = freeze(set([1]))\ns.add(1)"),
@@ -126,13 +125,14 @@ TEST_F(SetTest, Mutation) {
 }
 
 TEST_F(SetTest, Queries) {
-  EXPECT_EQ(eval("set([1, 2, 3]).intersection([3, 2], (2,))"), "set([2])");
-  EXPECT_EQ(eval("set([1, 2, 3]).difference([1], [3])"), "set([2])");
+  EXPECT_EQ(eval("set([1, 2, 3]).intersection((3, 2))"), "set([2, 3])");
+  EXPECT_EQ(eval("set([1, 2, 3]).difference([1])"), "set([2, 3])");
+  // One iterable each, as in the main line of go.starlark.net.
+  EXPECT_EQ(eval("set([1, 2, 3]).difference([1], [3])"),
+            "error: difference: got 2 arguments, want 1");
   EXPECT_EQ(eval("set([1, 2, 3]).symmetric_difference({0: 0, 1: 1})"), "set([2, 3, 0])");
   EXPECT_EQ(eval("set([1, 2]).symmetric_difference()"),
             "error: symmetric_difference: got 0 arguments, want 1");
-  EXPECT_EQ(eval("[set([1]).isdisjoint([2]), set([1]).isdisjoint([1]), set([1]).isdisjoint()]"),
-            "[True, False, True]");
   EXPECT_EQ(eval("[set([1]).issubset([1, 2]), set([1, 2]).issuperset((2,))]"), "[True, True]");
   EXPECT_EQ(eval("set([1]).issubset(2)"),
             "error: issubset: for parameter 1: got int, want iterable");
@@ -140,10 +140,12 @@ TEST_F(SetTest, Queries) {
 
 TEST_F(SetTest, MethodNames) {
   EXPECT_EQ(eval("dir(set())"),
-            "[\"add\", \"clear\", \"difference\", \"difference_update\", \"discard\", "
-            "\"intersection\", \"intersection_update\", \"isdisjoint\", \"issubset\", "
-            "\"issuperset\", \"pop\", \"remove\", \"symmetric_difference\", "
-            "\"symmetric_difference_update\", \"union\", \"update\"]");
+            "[\"add\", \"clear\", \"difference\", \"discard\", \"intersection\", "
+            "\"issubset\", \"issuperset\", \"pop\", \"remove\", \"symmetric_difference\", "
+            "\"union\", \"update\"]");
+  // The methods a development branch of go.starlark.net had and its main
+  // line does not.
+  EXPECT_EQ(eval("set().isdisjoint([])"), "error: set has no .isdisjoint field or method");
   EXPECT_EQ(eval("[hasattr(set(), 'union'), hasattr(set(), 'onion')]"), "[True, False]");
   EXPECT_EQ(eval("str(getattr(set(), 'union'))"), "\"<built-in method union of set value>\"");
   EXPECT_EQ(run("s = set()\ns.addd(1)"),
