@@ -72,14 +72,17 @@ std::string detail(const RunReport &r, const TestOutcome &t) {
 std::string formatJUnit(const RunReport &r,
                         const std::vector<std::pair<std::string, std::string>> &properties) {
   size_t failures = 0, errors = 0, skipped = 0, bypassed = 0;
-  int64_t ms = 0;
   for (const TestOutcome &t : r.tests) {
     failures += t.result == Result::Fail;
     errors += t.result == Result::Error || t.result == Result::Inconclusive;
-    skipped += t.result == Result::Halted;
+    // A fault_bypassed row is a pass that tested nothing: skipped, the way
+    // CI dashboards show a test that did not do its job.
+    skipped += t.result == Result::Halted || t.outcomeWord() == "fault_bypassed";
     bypassed += t.outcomeWord() == "fault_bypassed";
-    ms += t.durationMs;
   }
+  // The run's wall time: under -j the rows overlap, and their sum is not
+  // how long the suite took.
+  int64_t ms = r.durationMs;
   std::string counts = " tests=\"" + std::to_string(r.tests.size()) + "\" failures=\"" +
                        std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
                        "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds(ms) +
@@ -92,8 +95,8 @@ std::string formatJUnit(const RunReport &r,
   out += "      <property name=\"seed\" value=\"" + std::to_string(r.seed) + "\"/>\n";
   for (const auto &[k, v] : properties)
     out += "      <property name=\"" + xml(k) + "\" value=\"" + xml(v) + "\"/>\n";
-  // JUnit counts a fault_bypassed row among the passes (fbc's exit code
-  // does too); the property says how many of them never had their fault.
+  // fbc's exit code counts a fault_bypassed row among the passes; JUnit
+  // shows it skipped (above), and the property says how many there are.
   if (bypassed)
     out += "      <property name=\"fault_bypassed\" value=\"" + std::to_string(bypassed) + "\"/>\n";
   out += "    </properties>\n";
@@ -106,6 +109,17 @@ std::string formatJUnit(const RunReport &r,
     std::string body;
     switch (t.result) {
     case Result::Pass:
+      if (t.outcomeWord() == "fault_bypassed") {
+        body += "      <properties>\n        <property name=\"fault_bypassed\" value=\"true\"/>\n"
+                "      </properties>\n";
+        std::string why = "fault_bypassed: the test passed, but its fault never fired:";
+        const char *sep = " ";
+        for (const FaultSummary *f : t.bypassedRules()) {
+          why.append(sep).append(f->bypassedText());
+          sep = "; ";
+        }
+        body += "      <skipped message=\"" + xml(why) + "\"/>\n";
+      }
       break;
     case Result::Fail: {
       std::string word = t.outcomeWord();
