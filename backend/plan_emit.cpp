@@ -305,7 +305,7 @@ void emitSuggestionsText(const ir::Plan &plan, llvm::raw_ostream &os) {
   }
   os << "# Rule-based suggestions for uncovered dependency edges.\n"
         "# Paste the snippets you want into your .star file and adjust to taste.\n"
-        "# LLM-driven suggestions ship in v0.14.0 (RFC-043, --strategy=llm).\n\n";
+        "# These come from the edges alone (--strategy=rules); --strategy=llm is reserved.\n\n";
   for (const ir::Suggestion &s : plan.suggestions)
     os << s.text << "\n";
 }

@@ -73,6 +73,17 @@ struct Reader {
       return true;
     });
   }
+  bool stringMap(object o, const char *key, std::map<std::string, std::string> &out) {
+    return members(o, key, [&](const std::string &k, element v) {
+      std::string_view s;
+      if (v.get(s)) {
+        error = "has a value that is not a string";
+        return false;
+      }
+      out[k] = std::string(s);
+      return true;
+    });
+  }
   bool vectorMap(object o, const char *key, std::map<std::string, std::vector<bool>> &out) {
     return members(o, key, [&](const std::string &k, element v) {
       simdjson::dom::array a;
@@ -168,6 +179,12 @@ std::string formatManifestJson(const Manifest &m) {
       if (!t.leaf.choices.empty()) {
         w.key("leaf_choices").beginObject();
         for (const auto &[k, v] : t.leaf.choices)
+          w.field(k, v);
+        w.endObject();
+      }
+      if (!t.leaf.choiceValues.empty()) {
+        w.key("leaf_choice_values").beginObject();
+        for (const auto &[k, v] : t.leaf.choiceValues)
           w.field(k, v);
         w.endObject();
       }
@@ -267,6 +284,7 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
           !r.i64(row, "duration_ms", t.durationMs) || !r.u64(row, "seed", t.seed) ||
           !r.str(row, "expectation", t.expectation) || !r.str(row, "reason", t.reason) ||
           !r.str(row, "leaf_id", leafId) || !r.indexMap(row, "leaf_choices", t.leaf.choices) ||
+          !r.stringMap(row, "leaf_choice_values", t.leaf.choiceValues) ||
           !r.vectorMap(row, "leaf_probability_outcomes", t.leaf.probability) ||
           !r.indexMap(row, "leaf_interleavings", t.leaf.interleavings))
         return fail("tests[" + std::to_string(i) + "]: " + r.error);

@@ -141,6 +141,10 @@ std::optional<std::string> traceDisplayName(element t) {
     for (auto kv : object(m))
       if (uint64_t v; !kv.value.get(v))
         f.choices.emplace(std::string(kv.key), v);
+  if (!t["leaf_choice_values"].get(m) && m.type() == element_type::OBJECT)
+    for (auto kv : object(m))
+      if (std::string_view v; !kv.value.get(v))
+        f.choiceValues.emplace(std::string(kv.key), std::string(v));
   if (!t["leaf_probability_outcomes"].get(m) && m.type() == element_type::OBJECT)
     for (auto kv : object(m)) {
       std::vector<bool> bits;

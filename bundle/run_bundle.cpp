@@ -57,6 +57,7 @@ TestRow rowOf(const rt::TestOutcome &t) {
   if (t.leaf) {
     r.leafId = t.leaf->id;
     r.leaf.choices.insert(t.leaf->choices.begin(), t.leaf->choices.end());
+    r.leaf.choiceValues.insert(t.leaf->choiceValues.begin(), t.leaf->choiceValues.end());
     r.leaf.probability.insert(t.leaf->probability.begin(), t.leaf->probability.end());
     r.leaf.interleavings.insert(t.leaf->interleavings.begin(), t.leaf->interleavings.end());
   }

@@ -143,8 +143,10 @@ std::string basename(const std::string &s) {
 std::string leafLabel(const LeafFields &f) {
   std::string out;
   auto add = [&](const std::string &part) { out += (out.empty() ? "" : ", ") + part; };
-  for (const auto &[k, d] : f.choices)
-    add(k + "=" + std::to_string(d));
+  for (const auto &[k, d] : f.choices) {
+    auto value = f.choiceValues.find(k);
+    add(k + "=" + (value != f.choiceValues.end() ? value->second : std::to_string(d)));
+  }
   for (const auto &[k, v] : f.probability)
     add(k + "[" + fireBits(v) + "]");
   for (const auto &[k, d] : f.interleavings)
@@ -160,6 +162,8 @@ std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a) {
     switch (ax.kind()) {
     case AxisKind::Choose:
       f.choices.emplace(ax.name(), d);
+      if (std::optional<std::string> v = ax.optionValue(d))
+        f.choiceValues.emplace(ax.name(), *v);
       break;
     case AxisKind::Probability:
       f.probability.emplace(ax.name(), probabilityVector(d, ax.plan.maxFires));

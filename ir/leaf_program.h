@@ -42,6 +42,13 @@ struct LeafAxis {
   // Whether the call at `loc` is one of this axis's call sites (choose,
   // parallel: how the run finds a call's axis).
   bool isSite(const Loc &loc) const;
+  // A choose axis's option `digit` as the plan renders it ("1000"); none
+  // when the plan does not know the options.
+  std::optional<std::string> optionValue(uint64_t digit) const {
+    if (plan.kind != AxisKind::Choose || digit >= plan.values.size())
+      return std::nullopt;
+    return plan.values[digit];
+  }
 };
 
 // One leaf: a digit per axis (parallel to LeafTest::axes).
@@ -149,13 +156,15 @@ std::vector<uint32_t> launchOrder(uint64_t k, uint32_t n);
 // it from a bundle's JSON, so both go through leafLabel() below.
 struct LeafFields {
   std::map<std::string, uint64_t> choices;              // axis -> option index
+  std::map<std::string, std::string> choiceValues;      // axis -> the option ("1000")
   std::map<std::string, std::vector<bool>> probability; // site -> fired vector
   std::map<std::string, uint64_t> interleavings;        // "file:line" -> ordering
 };
 // A fired vector as the labels write it: "10" (occurrence 0 first).
 std::string fireBits(const std::vector<bool> &v);
-// "retries=1, wal[10], spec.star:7#0": choices, vectors, interleavings,
-// each kind sorted by key; "" when there are no axes.
+// "retries=1, wal[10], spec.star:7#0": choices (the option's value, its
+// index where the value is not known), vectors, interleavings, each kind
+// sorted by key; "" when there are no axes.
 std::string leafLabel(const LeafFields &f);
 std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a);
 // "test_x [leaf 3 — retries=1]" ("test_x [leaf 0]" with an empty label): the

@@ -15,7 +15,14 @@ star::Value moduleGlobal(const Expr *e, const star::ModuleEnv *mod) {
   while (auto *p = dyn_cast<ParenExpr>(e))
     e = p->x;
   auto *id = dyn_cast<Ident>(e);
-  if (!id || !id->binding || id->binding->scope != syntax::Scope::Global || !mod)
+  if (!id || !id->binding || !mod)
+    return {};
+  // A name a top-level load() bound is a file-local, not a global (a cell
+  // once a function uses it, a free variable in that function).
+  syntax::Scope scope = id->binding->scope;
+  if (scope == syntax::Scope::Local || scope == syntax::Scope::Cell || scope == syntax::Scope::Free)
+    return mod->loaded(id->binding->first);
+  if (id->binding->scope != syntax::Scope::Global)
     return {};
   uint32_t i = id->binding->index;
   if (i < mod->globals.size() && i < mod->names.size() && mod->names[i] == id->name)

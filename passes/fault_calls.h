@@ -19,7 +19,7 @@ struct ModuleEnv;
 namespace fbc::passes {
 
 // The value of a root-module global named by `e` (parentheses skipped), or
-// null.
+// of a name the module's top-level load() bound; null otherwise.
 star::Value moduleGlobal(const syntax::Expr *e, const star::ModuleEnv *mod);
 
 // Whether `call` calls the predeclared builtin `name` (not a shadowing

@@ -376,6 +376,7 @@ public:
   struct Binding {
     std::string from;
     const TargetCode *to;
+    const syntax::Ident *ident; // the name bound (ModuleEnv::loadBindings)
   };
   LoadNode(Pos pos, std::string module, std::vector<Binding> bindings)
       : pos_(pos), module_(std::move(module)), bindings_(std::move(bindings)) {}
@@ -396,6 +397,8 @@ public:
         fr.t.fail(std::move(msg));
       }
       b.to->assign(fr, v);
+      if (fr.module)
+        fr.module->loadBindings.emplace_back(b.ident, v);
     }
     return Flow::Normal;
   }
@@ -549,7 +552,7 @@ const StmtCode *Compiler::stmt(const syntax::Stmt *s) {
     auto *l = llvm::cast<syntax::LoadStmt>(s);
     std::vector<LoadNode::Binding> bindings;
     for (size_t i = 0; i < l->from.size(); ++i)
-      bindings.push_back({l->from[i]->name.str(), bindingTarget(*this, l->to[i])});
+      bindings.push_back({l->from[i]->name.str(), bindingTarget(*this, l->to[i]), l->to[i]});
     return node<LoadNode>(l->pos, l->module->value.str(), std::move(bindings));
   }
   default:

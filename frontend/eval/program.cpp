@@ -15,6 +15,13 @@ Value ModuleEnv::get(std::string_view name) const {
   return Value();
 }
 
+Value ModuleEnv::loaded(const syntax::Ident *to) const {
+  for (const auto &[ident, v] : loadBindings)
+    if (ident == to)
+      return v;
+  return Value();
+}
+
 void ModuleEnv::repr(Printer &p) const {
   p.write("<module_env>");
 }

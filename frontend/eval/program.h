@@ -39,6 +39,13 @@ struct ModuleEnv final : public Object {
 
   // Global by name, or null.
   Value get(std::string_view name) const;
+
+  // What each top-level load() bound, by the identifier it bound (a
+  // file-local, gone with the top level's frame): lets a static pass see
+  // through `load("x.star", "api")` to the value, as it sees a global.
+  std::vector<std::pair<const syntax::Ident *, Value>> loadBindings;
+  // The value load() bound to `to`, or null.
+  Value loaded(const syntax::Ident *to) const;
 };
 
 class Program {

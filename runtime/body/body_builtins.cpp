@@ -101,8 +101,13 @@ Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::
 
 // nondet(): not an axis; True, with a warning.
 Value Executor::nondet(star::Thread &t, std::string_view, const star::Args &args) {
-  if (!args.positional.empty() || !args.kwargs.empty())
-    t.fail("nondet() takes no arguments");
+  if (!args.kwargs.empty())
+    t.fail("nondet(): keyword arguments are not accepted");
+  // The reference's nondet(svc, ...) exempts services from its --explore
+  // schedule; fbc has no --explore, so the form would do nothing: refused.
+  if (!args.positional.empty())
+    t.fail("nondet(svc, ...) exempts services from the reference's --explore schedule, which "
+           "fbc does not run; call nondet() with no arguments");
   warnOnce(t, "nondet() is not a planned axis: it returns True (its first option); name the "
               "choice with choose(\"name\", [True, False]) to run both");
   return star::trueValue();

@@ -138,7 +138,9 @@ HttpStepResponse keywordResponse(const RedisStepResult &r) {
 
 Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                     const star::Args &args) {
-  bool keywords = !args.kwargs.empty();
+  // A call without arguments is the reference's form too (`.ping()`,
+  // `.keys()`): it returns the reference's response, as there.
+  bool keywords = !args.kwargs.empty() || args.positional.empty();
   std::vector<std::string> argv =
       keywords ? keywordArgv(t, to, method, args) : positionalArgv(t, to, method, args);
   std::string line;

@@ -29,6 +29,15 @@ using star::Value;
 
 namespace {
 
+// fault(svc.iface, ..., source=svc2): the service the reference records as
+// the traffic's source.
+std::string sourceService(star::Thread &t, const InterfaceRefValue &ref, Value v) {
+  if (auto *svc = valueAs<ir::builtins::ServiceValue>(v))
+    return svc->data.name;
+  t.fail("fault(" + ref.service + "." + ref.iface.name + ", ...): source= must be a service, got " +
+         std::string(star::typeName(v)));
+}
+
 // The rules after the target: response()/error()/delay()/drop() values.
 std::vector<ir::ProxyRule> ruleArgs(star::Thread &t, const char *who, const InterfaceRefValue &ref,
                                     const star::Args &args) {
@@ -104,7 +113,7 @@ ir::Address Executor::dialAddress(const std::string &service, const ir::Interfac
 
 uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::string &service,
                                   const std::string &iface, const std::vector<ir::ProxyRule> &rules,
-                                  const ir::Loc &at) {
+                                  const ir::Loc &at, const std::string &source) {
   std::string name = service + "." + iface;
   std::optional<size_t> index = proxies_ ? proxies_->find(service, iface) : std::nullopt;
   if (!index)
@@ -140,8 +149,11 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
       s.decisionOverride = leafOverride(t, who, site, s.siteKey, s.leafBits);
     }
     scope.rules.push_back(r);
-    sup_->trace().record(EventType::ProxyFaultApplied, ep.service,
-                         {{"interface", iface}, {"protocol", ep.protocol}, {"rule", r.display()}});
+    std::vector<std::pair<std::string, std::string>> fields{
+        {"interface", iface}, {"protocol", ep.protocol}, {"rule", r.display()}};
+    if (!source.empty())
+      fields.emplace_back("source", source);
+    sup_->trace().record(EventType::ProxyFaultApplied, ep.service, std::move(fields));
     specs.push_back(std::move(s));
   }
   scope.id = proxies_->rules().push(std::move(specs));
@@ -178,17 +190,29 @@ void Executor::popProxyRules(uint64_t id) {
 
 Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
                                const star::Args &args, Value run) {
-  for (const star::Kwarg &k : args.kwargs)
+  std::string source;
+  for (const star::Kwarg &k : args.kwargs) {
+    if (k.name->view() == "source") {
+      source = sourceService(t, ref, k.value);
+      continue;
+    }
     if (k.name->view() != "run")
       t.fail("fault(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
              ir::quote(k.name->view()) + " (protocol faults are positional: error(...), ...)");
+  }
+  if (!source.empty())
+    warnOnce(t, "fault(" + ref.service + "." + ref.iface.name + ", source=" + source +
+                    "): source= does not narrow a protocol rule (as in the reference, it is "
+                    "recorded in proxy_fault_applied): the rule hits every client of the "
+                    "interface, the test's own steps included");
   refusePacketRules(t, args);
   std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault", ref, args);
   if (!run)
     t.fail("fault() requires run= keyword with a callback function");
   if (!run.isObject() || !run.obj()->callable())
     t.fail("fault() run= must be a callable");
-  uint64_t scope = pushProxyRules(t, "fault", ref.service, ref.iface.name, rules, callerLoc(t));
+  uint64_t scope =
+      pushProxyRules(t, "fault", ref.service, ref.iface.name, rules, callerLoc(t), source);
   Value result;
   try {
     result = star::call(t, run, llvm::ArrayRef<Value>{});

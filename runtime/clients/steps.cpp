@@ -17,12 +17,19 @@
 namespace fbc::rt {
 namespace {
 
+struct BodySink {
+  std::string &body;
+  bool overLimit = false;
+};
+
 size_t onBody(char *data, size_t size, size_t n, void *user) {
-  auto *out = static_cast<std::string *>(user);
+  auto *sink = static_cast<BodySink *>(user);
   size_t len = size * n;
-  // The reference reads at most 64 KiB of a body.
-  if (out->size() < (64u << 10))
-    out->append(data, std::min(len, (64u << 10) - out->size()));
+  if (sink->body.size() + len > kMaxHttpBody) {
+    sink->overLimit = true;
+    return 0; // curl stops with CURLE_WRITE_ERROR
+  }
+  sink->body.append(data, len);
   return len;
 }
 
@@ -94,7 +101,8 @@ HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, onBody);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &out.body);
+  BodySink sink{out.body};
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, onHeader);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &out.headers);
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
@@ -107,9 +115,11 @@ HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out.status);
     out.body = trimSpace(std::move(out.body));
   } else {
-    out.error = rc == CURLE_ABORTED_BY_CALLBACK ? "cancelled"
-                : errbuf[0]                     ? errbuf
-                                                : curl_easy_strerror(rc);
+    out.error = sink.overLimit ? "the response body is over fbc's limit of " +
+                                     std::to_string(kMaxHttpBody) + " bytes"
+                : rc == CURLE_ABORTED_BY_CALLBACK ? "cancelled"
+                : errbuf[0]                       ? errbuf
+                                                  : curl_easy_strerror(rc);
     out.body.clear();
     out.headers.clear();
   }

@@ -30,6 +30,10 @@ struct HttpStepResponse {
   int64_t durationMs = 0;
 };
 
+// A response body is read whole up to this; a longer one is the step's
+// error, never a cut body (the reference silently cuts at 64 KiB).
+inline constexpr size_t kMaxHttpBody = size_t(64) << 20;
+
 HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()> &cancelled);
 
 // A TCP step's reply is one line: at most this many bytes before its newline

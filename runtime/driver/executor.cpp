@@ -90,9 +90,11 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   Jobs jobs = planJobs(tests, work);
   size_t ran = cfg_.jobs > 1 ? runJobsConcurrently(jobs, report) : runJobsInline(jobs, report);
   if (ran < jobs.size()) {
-    // That test and those after it are not run.
+    // That leaf and those after it are not run: counted in rows, as the
+    // plan and the progress line count them.
     report.interrupted = true;
-    report.notRun = tests.size() - jobs[ran]->testPos;
+    for (size_t i = ran; i < jobs.size(); ++i)
+      report.notRun += rowsOf(*jobs[i]);
   }
   // Warnings in plan order, each once: those of every leaf up to the
   // interrupted one (its own included, as far as it got).
@@ -195,6 +197,16 @@ Executor::Jobs Executor::planJobs(const std::vector<const ir::Test *> &tests,
   return jobs;
 }
 
+uint64_t Executor::rowsOf(const LeafJob &job) const {
+  if (!job.report)
+    return 0;
+  if (!job.rest)
+    return 1;
+  // The leaves after leaf 0 (as many as leaf 0 sized, or the plan's "at
+  // least" count when it did not finish), or the one --leaf.
+  return cfg_.leafId ? 1 : job.lt->count.value - std::min<uint64_t>(job.lt->count.value, 1);
+}
+
 void Executor::expandRest(Jobs &jobs, size_t at) const {
   const LeafJob &rest = *jobs[at];
   const ir::LeafTest *lt = rest.lt;
@@ -292,6 +304,8 @@ void Executor::finishJob(LeafJob &job) const {
     switch (ax.kind()) {
     case ir::AxisKind::Choose:
       info.choices.emplace_back(ax.name(), d);
+      if (std::optional<std::string> v = ax.optionValue(d))
+        info.choiceValues.emplace_back(ax.name(), *v);
       break;
     case ir::AxisKind::Probability:
       info.probability.emplace_back(ax.name(), ir::probabilityVector(d, ax.plan.maxFires));
@@ -302,6 +316,7 @@ void Executor::finishJob(LeafJob &job) const {
     }
   }
   std::sort(info.choices.begin(), info.choices.end());
+  std::sort(info.choiceValues.begin(), info.choiceValues.end());
   std::sort(info.probability.begin(), info.probability.end());
   std::sort(info.interleavings.begin(), info.interleavings.end());
   job.row->leaf = std::move(info);

@@ -160,6 +160,8 @@ private:
   // Replaces the "rest of a test" job at `at` (its sizing leaf done) by
   // what it stands for.
   void expandRest(Jobs &jobs, size_t at) const;
+  // The rows a job stands for (not_run when it never ran).
+  uint64_t rowsOf(const LeafJob &job) const;
   // Runs a leaf job on this Executor (any thread); fills its result.
   void runJob(LeafJob &job);
   // After `job` ran (on the driver's thread): the axes it sized, its row's
@@ -264,7 +266,7 @@ private:
   // (ir::RuleSite::at).
   uint64_t pushProxyRules(star::Thread &t, const char *who, const std::string &service,
                           const std::string &iface, const std::vector<ir::ProxyRule> &rules,
-                          const ir::Loc &at);
+                          const ir::Loc &at, const std::string &source = "");
   // Pops a proxy scope: proxy_fault_removed with each rule's matches and
   // hits, preceded by fault_zero_traffic for a rule that matched nothing.
   void popProxyRules(uint64_t scope);

@@ -102,6 +102,11 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
 
   // The leaf's scratch directory (FBC_SCRATCH), removed after its services.
   std::unique_ptr<ScratchDir> scratch = ScratchDir::make(error);
+  std::vector<std::string> users;
+  for (const ir::Service &s : spec.services)
+    users.push_back(s.user);
+  if (scratch && !scratch->handTo(users, error))
+    scratch.reset();
   if (!scratch) {
     o.result = Result::Error;
     o.reason = error;

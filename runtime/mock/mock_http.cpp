@@ -19,7 +19,8 @@ namespace fbc::rt {
 
 namespace {
 
-// A request body beyond this is cut (the reference reads at most 1 MiB).
+// A request body beyond this is refused with 413 and the mock event's error
+// (the reference silently reads at most 1 MiB; a route never sees a cut body).
 constexpr size_t kMaxBody = 1 << 20;
 // A dynamic handler that runs away is stopped after this many steps.
 constexpr uint64_t kHandlerSteps = 10'000'000;
@@ -130,7 +131,18 @@ int HttpMock::onRequest(MHD_Connection *c, const char *url, const char *method, 
     return MHD_YES;
   }
   std::string route, error;
-  ir::MockResponse r = self->answer(p->req, route, error);
+  ir::MockResponse r;
+  if (p->received > kMaxBody) {
+    // Never a handler's view of a cut body: the request is refused, and the
+    // event says why.
+    error = "request body of " + std::to_string(p->received) +
+            " bytes is over the mock's limit of " + std::to_string(kMaxBody) + " bytes";
+    r.status = 413;
+    r.body = "fbc mock: " + error + "\n";
+    r.contentType = "text/plain";
+  } else {
+    r = self->answer(p->req, route, error);
+  }
   int64_t status = r.status ? r.status : 200;
   MHD_Response *resp =
       m.createResponseFromBuffer(r.body.size(), r.body.data(), MHD_RESPMEM_MUST_COPY);

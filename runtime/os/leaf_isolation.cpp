@@ -5,13 +5,16 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <net/if.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 
@@ -66,6 +69,33 @@ std::unique_ptr<ScratchDir> ScratchDir::make(std::string &error) {
     return nullptr;
   }
   return std::unique_ptr<ScratchDir>(new ScratchDir(std::move(tmpl)));
+}
+
+bool ScratchDir::handTo(const std::vector<std::string> &users, std::string &error) {
+  std::vector<std::string> accounts;
+  for (const std::string &u : users)
+    if (!u.empty() && std::find(accounts.begin(), accounts.end(), u) == accounts.end())
+      accounts.push_back(u);
+  if (accounts.empty())
+    return true;
+  if (accounts.size() > 1) {
+    if (chmod(path_.c_str(), 01777) == 0)
+      return true;
+    error = errnoText(("chmod 1777 " + path_).c_str());
+    return false;
+  }
+  std::vector<char> buf(16384);
+  passwd pw{}, *found = nullptr;
+  int rc = getpwnam_r(accounts[0].c_str(), &pw, buf.data(), buf.size(), &found);
+  if (!found) {
+    error = "scratch directory for user \"" + accounts[0] +
+            "\": " + (rc ? std::string(strerror(rc)) : "no such account");
+    return false;
+  }
+  if (chown(path_.c_str(), pw.pw_uid, pw.pw_gid) == 0)
+    return true;
+  error = errnoText(("chown " + accounts[0] + " " + path_).c_str());
+  return false;
 }
 
 ScratchDir::~ScratchDir() {

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace fbc::rt {
 
@@ -33,6 +34,13 @@ public:
   ScratchDir(const ScratchDir &) = delete;
   ScratchDir &operator=(const ScratchDir &) = delete;
   const std::string &path() const { return path_; }
+  // Gives the directory to the services that use it: with one account
+  // among `users` (their user= values, "" for none), that account owns it
+  // (a user="postgres" service creates $FBC_SCRATCH/pgdata there); with
+  // several, it is shared as /tmp is (mode 1777: each makes and keeps its
+  // own entries). False with `error` when an account does not exist or
+  // the change fails.
+  bool handTo(const std::vector<std::string> &users, std::string &error);
 
 private:
   explicit ScratchDir(std::string p) : path_(std::move(p)) {}

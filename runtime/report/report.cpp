@@ -439,7 +439,8 @@ std::string textReportTail(const RunReport &r) {
   for (const auto &[idx, m] : matrices(r))
     matrixTable(out, m);
   size_t pass = r.count(Result::Pass);
-  size_t fail = r.count(Result::Fail) + r.count(Result::Error);
+  size_t fail = r.count(Result::Fail);
+  size_t errored = r.count(Result::Error);
   size_t inconclusive = r.count(Result::Inconclusive);
   size_t halted = r.count(Result::Halted);
   out += '\n';
@@ -447,6 +448,8 @@ std::string textReportTail(const RunReport &r) {
   out += ", ";
   out += std::to_string(fail);
   out += " failed";
+  if (errored)
+    out += ", " + std::to_string(errored) + " errored";
   if (inconclusive)
     out += ", " + std::to_string(inconclusive) + " inconclusive";
   if (halted)

@@ -96,6 +96,12 @@ std::string formatJsonReport(const RunReport &r) {
           w.field(k, v);
         w.endObject();
       }
+      if (!t.leaf->choiceValues.empty()) {
+        w.key("leaf_choice_values").beginObject();
+        for (const auto &[k, v] : t.leaf->choiceValues)
+          w.field(k, v);
+        w.endObject();
+      }
       if (!t.leaf->probability.empty()) {
         w.key("leaf_probability_outcomes").beginObject();
         for (const auto &[k, v] : t.leaf->probability) {

@@ -21,6 +21,7 @@ struct LeafInfo {
   std::string id;    // "0" .. "N-1"
   std::string label; // "retries=1, wal[10], spec.star:7#0"
   std::vector<std::pair<std::string, uint64_t>> choices;
+  std::vector<std::pair<std::string, std::string>> choiceValues; // the options ("1000")
   std::vector<std::pair<std::string, std::vector<bool>>> probability;
   std::vector<std::pair<std::string, uint64_t>> interleavings;
 };
@@ -130,7 +131,7 @@ struct RunReport {
   std::vector<TestOutcome> tests;        // in execution order
   int64_t durationMs = 0;
   bool interrupted = false;
-  size_t notRun = 0; // tests not run because of the interrupt
+  size_t notRun = 0; // rows (leaves) not run because of the interrupt
   std::vector<RunWarning> warnings;
   size_t count(Result r) const;
 };

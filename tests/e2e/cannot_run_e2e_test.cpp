@@ -109,7 +109,7 @@ TEST(CannotRun, ContainerServiceIsOneErrorRowPerTest) {
   EXPECT_TRUE(contains(r.out, "--- ERROR: test_one (")) << r.out;
   // One row for the test that fans out (3 leaves), not one per leaf.
   EXPECT_FALSE(contains(r.out, "[leaf")) << r.out;
-  EXPECT_TRUE(contains(r.out, "\n0 passed, 2 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n0 passed, 0 failed, 2 errored\n")) << r.out;
   checkGolden(spec.name, normalize(r.out, spec));
   // Nothing was started: no kv process.
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
@@ -145,7 +145,7 @@ TEST(CannotRun, PacketAndPartitionTestsErrorTheOthersRun) {
   // A scenario's assumption with a packet rule, shapers, a file watch.
   for (const char *name : {"test_lossy_get", "test_shaped", "test_watched"})
     EXPECT_TRUE(contains(r.out, std::string("--- ERROR: ") + name + " (")) << r.out;
-  EXPECT_TRUE(contains(r.out, "\n2 passed, 5 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n2 passed, 0 failed, 5 errored\n")) << r.out;
   checkGolden(spec.name, normalize(r.out, spec));
   std::string xml = slurp(junit);
   EXPECT_TRUE(contains(xml, "<error message=\"packet_drop() needs the packet gateway, but this "

@@ -213,6 +213,13 @@ TEST_F(Protocol, PostgresFaultsThroughTheProxy) {
   runWithGolden(spec, 0);
 }
 
+// user="postgres" with its data directory in $FBC_SCRATCH: the scratch
+// directory belongs to the service's account.
+TEST_F(Protocol, PostgresDataDirectoryInScratchAsUser) {
+  ProtocolSpec spec("postgres_scratch");
+  runWithGolden(spec, 0);
+}
+
 TEST_F(Protocol, PostgresRefusesRootWithoutUser) {
   ProtocolSpec spec("postgres_as_root");
   runWithGolden(spec, 2);

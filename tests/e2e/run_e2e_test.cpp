@@ -188,7 +188,7 @@ TEST(FbcRun, ServiceCrashingAtStartIsAnErrorAndTheRunGoesOn) {
   size_t first = r.out.find(reason);
   ASSERT_NE(first, std::string::npos) << r.out;
   EXPECT_NE(r.out.find(reason, first + 1), std::string::npos) << r.out;
-  EXPECT_TRUE(contains(r.out, "0 passed, 2 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "0 passed, 0 failed, 2 errored\n")) << r.out;
   checkGolden("crash", normalize(r.out, spec));
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
@@ -202,7 +202,7 @@ TEST(FbcRun, MissingBinaryIsAnError) {
                               "not executable: " +
                                   spec.dir.file("no-such-service") + ")\n"))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "\n0 passed, 1 failed\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n0 passed, 0 failed, 1 errored\n")) << r.out;
 }
 
 TEST(FbcRun, HealthcheckTimeoutIsAnError) {
@@ -263,7 +263,7 @@ void interruptMidRun(int sig) {
   EXPECT_TRUE(contains(r.out, "--- PASS: test_0_quick (")) << r.out;
   EXPECT_FALSE(contains(r.out, "test_a_long (")) << r.out;
   EXPECT_FALSE(contains(r.out, "test_b_never")) << r.out;
-  EXPECT_TRUE(contains(r.out, "1 passed, 0 failed, 2 not run (interrupted)\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "1 passed, 0 failed, 4 not run (interrupted)\n")) << r.out;
   // No service process outlives fbc.
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
@@ -360,7 +360,7 @@ TEST(FbcRunLeaves, ChooseGivesOneRowPerOption) {
   EXPECT_EQ(allMatches(r.out, R"(--- PASS: (test_choose \[leaf \d+ — retries=\d\]))"),
             (std::vector<std::string>{"test_choose [leaf 0 — retries=0]",
                                       "test_choose [leaf 1 — retries=1]",
-                                      "test_choose [leaf 2 — retries=2]"}))
+                                      "test_choose [leaf 2 — retries=3]"}))
       << r.out;
   // Each leaf's body saw its option.
   EXPECT_EQ(allMatches(r.err, R"(retries=(\d))"), (std::vector<std::string>{"0", "1", "3"}));
@@ -418,7 +418,7 @@ TEST(FbcRunLeaves, AxesMultiplyAndComputedListsAreSizedDuringLeafZero) {
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
   // choose(3) x wal(4) x parallel(2) = 24.
   EXPECT_EQ(allMatches(r.out, R"(--- PASS: test_product \[leaf (\d+) )").size(), 24u) << r.out;
-  EXPECT_TRUE(contains(r.out, "test_product [leaf 23 — n=2, wal[11], spec.star:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "test_product [leaf 23 — n=3, wal[11], spec.star:")) << r.out;
   // A computed option list: exactly its 5 options, leaf 0 run once.
   EXPECT_EQ(allMatches(r.err, R"(k=(\d+))"),
             (std::vector<std::string>{"0", "10", "20", "30", "40"}))
@@ -839,7 +839,7 @@ TEST(FbcRunHalt, HaltedRowsHaveNoVerdict) {
   for (const char *s : {"--- HALTED: test_halt_plain (", "  reason: halt()\n",
                         "--- HALTED: test_halt_pruned_leaf [leaf 1 — retries=1] (",
                         "  reason: halt: retries=1 is covered elsewhere\n",
-                        "--- PASS: test_halt_pruned_leaf [leaf 2 — retries=2] (",
+                        "--- PASS: test_halt_pruned_leaf [leaf 2 — retries=3] (",
                         "--- HALTED: test_halt_in_branch (", "  reason: halt: from a branch\n",
                         "  reason: halt() takes at most one argument (a reason)\n",
                         "\n2 passed, 1 failed, 3 halted\n"})

@@ -87,7 +87,7 @@ void addPlanOptions(CLI::App &sub, PlanOptions &opts) {
   sub.add_flag("--suggest", opts.suggest,
                "Print copy-pasteable stubs for uncovered edges (implies --coverage)");
   sub.add_option("--strategy", opts.strategy,
-                 "Suggestion strategy: rules (default); llm is reserved for v0.14.0");
+                 "Suggestion strategy: rules (default); llm is reserved (refused)");
   sub.add_flag("--check-cost", opts.checkCost,
                "Exit 2 if the plan has more than --max-instances instances");
   sub.add_option("--max-instances", opts.maxInstances, "The budget for --check-cost");

@@ -114,7 +114,7 @@ TEST_F(LeafTextErrors, TheTextItParses) {
                    "    plan size=3 named constants=[int 1, int 2, int 3] sites=[spec.star:4:11]\n"
                    "  leaf \"2\" digits=[2]\n"
                    "    choose \"n\" option=2 value=\"3\"\n"
-                   "    display \"test_x [leaf 2 \xE2\x80\x94 n=2]\"\n"
+                   "    display \"test_x [leaf 2 \xE2\x80\x94 n=3]\"\n"
                    "\n"
                    "total 3\n");
 }
