@@ -57,7 +57,8 @@ def manifest_rows(trace, with_leaves=True):
         if t.get("expectation"):
             row["expectation"] = t["expectation"]
         if with_leaves and "leaf_id" in t:
-            for k in ("leaf_id", "leaf_choices", "leaf_probability_outcomes", "leaf_interleavings"):
+            for k in ("leaf_id", "leaf_choices", "leaf_choice_values", "leaf_probability_outcomes",
+                      "leaf_interleavings"):
                 if k in t:
                     row[k] = t[k]
         rows.append(row)

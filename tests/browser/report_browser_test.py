@@ -88,7 +88,8 @@ def expected_display(row):
     rule docs/leaves.md states (independently of the C++ formatter)."""
     if "leaf_id" not in row:
         return row["name"]
-    parts = ["%s=%d" % (k, v) for k, v in sorted(row.get("leaf_choices", {}).items())]
+    values = row.get("leaf_choice_values", {})
+    parts = ["%s=%s" % (k, values.get(k, v)) for k, v in sorted(row.get("leaf_choices", {}).items())]
     parts += ["%s[%s]" % (k, "".join("1" if b else "0" for b in v))
               for k, v in sorted(row.get("leaf_probability_outcomes", {}).items())]
     parts += ["%s#%d" % (k.rsplit("/", 1)[-1], v)
