@@ -290,12 +290,13 @@ bool isExecutableFile(const std::string &path) {
 
 // Reaps a child that failed before exec (it exits at once).
 void reap(pid_t pid, int pidfd) {
+  // Out of the signal table before its number is freed (process_groups.h).
+  unregisterProcessGroup(pid);
   siginfo_t info{};
   if (pidfd >= 0)
     waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd), &info, WEXITED);
   else
     waitpid(pid, nullptr, 0);
-  unregisterProcessGroup(pid);
 }
 
 } // namespace

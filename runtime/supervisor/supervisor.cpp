@@ -53,11 +53,16 @@ struct Supervisor::Incarnation {
 
   Incarnation(Supervisor &s, ServiceId i) : sup(s), id(i) { watcher.inc = this; }
 
-  // Loop thread: the pidfd became readable.
+  // Loop thread: the pidfd became readable. The exit is read but the
+  // process is left a zombie (WNOWAIT) until teardown: a zombie keeps its
+  // pid, hence the process group's number, from being reused, so the
+  // kill(-pgid) of stop() and teardown and the signal handler's table
+  // (process_groups.h) can only reach this service's group, never a
+  // process that got the number after it was freed.
   void onExit() {
     siginfo_t info{};
     if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(proc.pidfd), &info,
-               WEXITED | WNOHANG) < 0 ||
+               WEXITED | WNOHANG | WNOWAIT) < 0 ||
         info.si_pid == 0)
       return;
     sup.loop_.remove(proc.pidfd);
@@ -377,6 +382,8 @@ void Supervisor::teardown(ServiceId id, Incarnation &inc) {
   std::vector<pid_t> listed;
   if (inc.cgroup)
     listed = inc.cgroup->killAll(5000);
+  // Safe while the main process is unreaped (see onExit): the number is
+  // still this group's. It is reaped only once out of the signal table.
   kill(-pgid, SIGKILL);
   unregisterProcessGroup(pgid);
   loop_.call([&] {
@@ -392,14 +399,13 @@ void Supervisor::teardown(ServiceId id, Incarnation &inc) {
       inc.watching = false;
     }
   });
-  if (!inc.hasExited()) {
-    // The loop's WNOHANG wait can no longer see it: reap and record here, or
-    // its service_stopped would be lost.
-    siginfo_t info{};
-    if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(inc.proc.pidfd), &info, WEXITED) ==
-        0)
-      inc.recordExit(info);
-  }
+  // Reaped here, last: the loop only read its exit (onExit). Not seen yet:
+  // reap and record here, or its service_stopped would be lost.
+  siginfo_t info{};
+  if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(inc.proc.pidfd), &info, WEXITED) ==
+          0 &&
+      !inc.hasExited())
+    inc.recordExit(info);
   // The rest of the group (and, with a cgroup, everything listed in it) got
   // SIGKILL above; reap those that are our children now (see the
   // constructor), within reason.

@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -161,6 +162,29 @@ std::vector<int> processesIn(const std::string &dir) {
   }
   closedir(d);
   return out;
+}
+
+bool inPrivatePidNamespace() {
+  const char *v = std::getenv("FBC_E2E_IN_PIDNS");
+  return v && std::string_view(v) == "1";
+}
+
+int rerunInPidNamespace() {
+  const ::testing::TestInfo *info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string filter =
+      std::string("--gtest_filter=") + info->test_suite_name() + "." + info->name();
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  pid_t pid = fork();
+  if (pid == 0) {
+    setenv("FBC_E2E_IN_PIDNS", "1", 1);
+    execlp("unshare", "unshare", "-p", "-f", "--mount-proc", "--kill-child", self.c_str(),
+           filter.c_str(), static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 } // namespace fbc::rt::e2e

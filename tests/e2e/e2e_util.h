@@ -50,4 +50,13 @@ void checkGoldenFile(const std::string &path, const std::string &actual);
 // of a spec there run in the spec's directory, and so do their children).
 std::vector<int> processesIn(const std::string &dir);
 
+// For the tests that need pids of their own to play with (pid reuse, runs in
+// another PID namespace): true in the copy of the current test that
+// rerunInPidNamespace() started, which runs as pid 1 of a private PID
+// namespace with its own /proc.
+bool inPrivatePidNamespace();
+// Runs the current test again under `unshare -p -f --mount-proc` (root) and
+// returns its exit status: 0 when it passed. Its output goes to ours.
+int rerunInPidNamespace();
+
 } // namespace fbc::rt::e2e

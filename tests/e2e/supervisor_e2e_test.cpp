@@ -474,6 +474,44 @@ TEST_F(LifecycleTest, StoppingLeavesNoProcessBehind) {
   EXPECT_FALSE(processAlive(cb));
 }
 
+// A service whose main process exits mid-test leaves its process-group
+// number to fbc until teardown: if that number were freed (the process
+// reaped at once), another process could get it, and teardown's
+// kill(-pgid, SIGKILL) (or the SIGINT handler's table) would kill it. In a
+// PID namespace of its own the test hands the number out on purpose
+// (ns_last_pid) to a bystander that makes itself a group leader.
+TEST_F(LifecycleTest, AnExitedServicesGroupNumberIsNeverABystanders) {
+  if (!e2e::inPrivatePidNamespace()) {
+    EXPECT_EQ(e2e::rerunInPidNamespace(), 0);
+    return;
+  }
+  Supervisor sup;
+  ServiceSpec s;
+  s.name = "brief";
+  s.launch.binary = "/bin/true";
+  ServiceId id = sup.addService(s);
+  ASSERT_FALSE(sup.start(id));
+  ASSERT_TRUE(sup.waitExit(id, 10000));
+  pid_t gone = sup.pid(id);
+  std::ofstream("/proc/sys/kernel/ns_last_pid") << gone - 1 << std::flush;
+  pid_t bystander = fork();
+  if (bystander == 0) {
+    setpgid(0, 0);
+    pause();
+    _exit(0);
+  }
+  setpgid(bystander, bystander);
+  // The service's pid is still held (its zombie), so the bystander got
+  // another one; without that it gets `gone` and dies below.
+  EXPECT_NE(bystander, gone);
+  sup.stop(id);
+  int status = 0;
+  EXPECT_EQ(waitpid(bystander, &status, WNOHANG), 0)
+      << "the bystander " << bystander << " died (the service's pid was " << gone << ")";
+  kill(bystander, SIGKILL);
+  waitpid(bystander, &status, 0);
+}
+
 TEST_F(LifecycleTest, TraceIsOrderedAndCapturesOutput) {
   SupervisorOptions opts;
   Supervisor sup(opts);
