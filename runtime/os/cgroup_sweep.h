@@ -15,7 +15,7 @@ namespace fbc::rt {
 
 // The roots of one run (or one leaf) in each hierarchy; "" where absent.
 struct CgroupRoots {
-  static constexpr int kPathMax = 256;
+  static constexpr int kPathMax = 512;
   char v2[kPathMax] = {};      // a cgroup2 directory (cgroup.kill, cgroup.events)
   char freezer[kPathMax] = {}; // a cgroup v1 freezer directory
   char pids[kPathMax] = {};    // a cgroup v1 pids directory

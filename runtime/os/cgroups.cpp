@@ -1,16 +1,21 @@
 // Owns the run's cgroup directories: which hierarchies this host has, the
-// fbc-<pid> roots (and the sweep of roots a dead run left), the leaf and
+// fbc-<pid>-<random> roots, each locked while the run lives (and the sweep
+// of roots no live run holds), the leaf and
 // service directories, their pids limits and the fds a child joins with.
 #include "runtime/os/cgroups.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -90,8 +95,33 @@ bool makeDir(const std::string &path, std::string &error) {
   return false;
 }
 
-// Roots left by runs that died with their watchdog (both killed at once):
-// sweep those whose fbc is gone.
+// A run holds an exclusive flock on each of its roots for its whole life
+// (RunCgroups::makeRoot). A root nobody holds belongs to a run that is
+// gone, whatever pid its name carries: a pid says nothing across PID
+// namespaces (a namespaced run's pid may be free, or another process's, on
+// the host), and a lock is the one thing that ends exactly with its run.
+// Returns the fd holding the lock, or -1 when a live run holds it.
+int lockIfDead(const std::string &dir) {
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// "fbc-<pid>": a root of fbc before its roots were locked, which cannot be
+// told dead by its lock; swept only if its pid is also gone.
+bool legacyRootAlive(const std::string &name) {
+  char *end = nullptr;
+  long pid = std::strtol(name.c_str() + 4, &end, 10);
+  return end && !*end && pid > 0 && !(kill(static_cast<pid_t>(pid), 0) < 0 && errno == ESRCH);
+}
+
+// Roots left by runs that died with their watchdog (both killed at once, or
+// a PID namespace torn down): sweeps those no live run holds.
 void sweepStale(const Mounts &m) {
   for (const std::string *mount : {&m.v2, &m.pids, &m.freezer}) {
     if (mount->empty())
@@ -99,33 +129,56 @@ void sweepStale(const Mounts &m) {
     DIR *d = opendir(mount->c_str());
     if (!d)
       continue;
-    std::vector<std::string> stale;
-    while (dirent *e = readdir(d)) {
-      std::string name = e->d_name;
-      if (!name.starts_with("fbc-"))
-        continue;
-      char *end = nullptr;
-      long pid = std::strtol(name.c_str() + 4, &end, 10);
-      if (end && !*end && pid > 0 && kill(static_cast<pid_t>(pid), 0) < 0 && errno == ESRCH)
-        stale.push_back(*mount + "/" + name);
-    }
+    std::vector<std::string> names;
+    while (dirent *e = readdir(d))
+      if (std::string name = e->d_name; name.starts_with("fbc-"))
+        names.push_back(name);
     closedir(d);
-    for (const std::string &dir : stale) {
+    for (const std::string &name : names) {
+      std::string dir = *mount + "/" + name;
+      int lock = lockIfDead(dir);
+      if (lock < 0)
+        continue;
       CgroupRoots r;
       char(&slot)[CgroupRoots::kPathMax] = mount == &m.v2     ? r.v2
                                            : mount == &m.pids ? r.pids
                                                               : r.freezer;
-      if (copyPath(slot, dir))
+      if (!legacyRootAlive(name) && copyPath(slot, dir))
         sweepCgroups(r, /*removeRoots=*/true, 500);
+      close(lock);
     }
   }
 }
 
-// Replaces what a cgroup name may not hold.
+// A fresh root name: the pid for whoever reads the tree, random bits so that
+// runs in different PID namespaces (the same pid) never share a root.
+std::string newRootName() {
+  uint64_t bits = 0;
+  if (getrandom(&bits, sizeof bits, 0) != sizeof bits) {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    bits = static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(bits));
+  return "fbc-" + std::to_string(getpid()) + "-" + hex;
+}
+
+// A service's directory name, injective (x.y and x_y must not share a
+// cgroup: stopping one would kill the other): letters, digits and '-' stay,
+// every other byte becomes _XX (its hex value), '_' included.
 std::string dirName(const std::string &name) {
   std::string out = "svc-";
-  for (char c : name)
-    out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ? c : '_';
+  for (char c : name) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-') {
+      out += c;
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "_%02x", u);
+      out += hex;
+    }
+  }
   return out;
 }
 
@@ -182,8 +235,12 @@ ServiceCgroup *LeafCgroup::service(const std::string &name, uint64_t pidsMax, st
     if (!leafDir[0])
       return true;
     std::string dir = std::string(leafDir) + "/" + sub;
-    if (!makeDir(dir, error) || !copyPath(out, dir))
+    if (!makeDir(dir, error))
       return false;
+    if (!copyPath(out, dir)) {
+      error = "cgroup path too long: " + dir;
+      return false;
+    }
     int fd = open((dir + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) {
       error = "cannot open " + dir + "/cgroup.procs: " + std::strerror(errno);
@@ -218,15 +275,36 @@ RunCgroups &RunCgroups::instance() {
 
 bool RunCgroups::makeRoot(const std::string &mount, char (&root)[CgroupRoots::kPathMax],
                           std::string &why) {
-  std::string dir = mount + "/fbc-" + std::to_string(getpid());
-  if (!makeDir(dir, why))
-    return false;
-  if (!copyPath(root, dir)) {
-    why = "cgroup path too long: " + dir;
-    rmdir(dir.c_str());
-    return false;
+  // A name of our own (mkdir fails if it exists), locked at once; another
+  // run's sweep may take it between the two (it looks dead until locked),
+  // so it counts only if the locked directory is still the one at the path.
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    std::string dir = mount + "/" + newRootName();
+    if (mkdir(dir.c_str(), 0755) < 0) {
+      if (errno == EEXIST)
+        continue;
+      why = "cannot create " + dir + ": " + std::strerror(errno);
+      return false;
+    }
+    int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat held {
+    }, now{};
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &held) == 0 &&
+        stat(dir.c_str(), &now) == 0 && held.st_ino == now.st_ino && held.st_dev == now.st_dev) {
+      if (!copyPath(root, dir)) {
+        why = "cgroup path too long: " + dir;
+        close(fd);
+        rmdir(dir.c_str());
+        return false;
+      }
+      rootLocks_.push_back(fd);
+      return true;
+    }
+    if (fd >= 0)
+      close(fd);
   }
-  return true;
+  why = "cannot create a root of our own under " + mount;
+  return false;
 }
 
 RunCgroups::RunCgroups() {

@@ -1,10 +1,11 @@
 // Containment of a leaf's services in cgroups: the layout of this host's
-// hierarchies, the run's root in each (fbc-<pid>, swept by the watchdog
-// when fbc dies), one directory per leaf and one per service inside it.
+// hierarchies, the run's root in each (fbc-<pid>-<random>, flocked for the
+// run's life, swept by the watchdog when fbc dies, or by a later run once
+// nobody holds its lock), one directory per leaf and one per service in it.
 //
-//   <v2>/fbc-<pid>/leaf-<n>/<service>        cgroup.kill (Linux 5.14+)
-//   <v1 pids>/fbc-<pid>/leaf-<n>/<service>   pids.max, pids.events
-//   <v1 freezer>/fbc-<pid>/leaf-<n>/<service> kill without cgroup.kill
+//   <v2>/fbc-<pid>-<r>/leaf-<n>/svc-<name>        cgroup.kill (Linux 5.14+)
+//   <v1 pids>/fbc-<pid>-<r>/leaf-<n>/svc-<name>   pids.max, pids.events
+//   <v1 freezer>/fbc-<pid>-<r>/leaf-<n>/svc-<name> kill without cgroup.kill
 //
 // Both layouts are handled: pure cgroup2 (controllers in the unified tree;
 // pids enabled through cgroup.subtree_control) and the hybrid one (a
@@ -44,6 +45,7 @@ public:
   // How many forks/clones the pids limit refused (pids.events "max").
   uint64_t pidsLimitHits() const;
   uint64_t pidsMax() const { return pidsMax_; }
+  const CgroupRoots &roots() const { return roots_; }
 
 private:
   friend class LeafCgroup;
@@ -90,6 +92,7 @@ private:
   CgroupRoots roots_;
   uint64_t nextLeaf_ = 0;
   int watchdogFd_ = -1;
+  std::vector<int> rootLocks_; // flocked fds of our roots: held = alive (sweepStale)
 };
 
 } // namespace fbc::rt

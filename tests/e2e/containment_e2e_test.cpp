@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -22,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -74,13 +76,13 @@ int64_t nowMs() {
 // Runs fbc in the spec's directory. `poll` is called every ~50 ms with the
 // output so far and fbc's pid, and may kill it. With `readStderr` false
 // stderr is a pipe nobody reads (it fills up). stderr is kept up to 1 MiB.
-FbcResult runFbc(const Spec &spec, std::vector<std::string> args,
-                 const std::function<void(const FbcResult &, pid_t)> &poll = {},
-                 bool readStderr = true, int timeoutMs = 120000) {
+// runCommand: the same for any command (args[0] looked up in PATH).
+FbcResult runCommand(const Spec &spec, std::vector<std::string> args,
+                     const std::function<void(const FbcResult &, pid_t)> &poll = {},
+                     bool readStderr = true, int timeoutMs = 120000) {
   int outPipe[2], errPipe[2];
   EXPECT_EQ(pipe2(outPipe, O_CLOEXEC), 0);
   EXPECT_EQ(pipe2(errPipe, O_CLOEXEC), 0);
-  args.insert(args.begin(), FBC_BINARY);
   int64_t t0 = nowMs();
   pid_t pid = fork();
   if (pid == 0) {
@@ -92,7 +94,7 @@ FbcResult runFbc(const Spec &spec, std::vector<std::string> args,
     for (std::string &a : args)
       argv.push_back(a.data());
     argv.push_back(nullptr);
-    execv(argv[0], argv.data());
+    execvp(argv[0], argv.data());
     _exit(127);
   }
   close(outPipe[1]);
@@ -140,6 +142,13 @@ FbcResult runFbc(const Spec &spec, std::vector<std::string> args,
   r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.maxRssKb = ru.ru_maxrss;
   return r;
+}
+
+FbcResult runFbc(const Spec &spec, std::vector<std::string> args,
+                 const std::function<void(const FbcResult &, pid_t)> &poll = {},
+                 bool readStderr = true, int timeoutMs = 120000) {
+  args.insert(args.begin(), FBC_BINARY);
+  return runCommand(spec, std::move(args), poll, readStderr, timeoutMs);
 }
 
 void checkGolden(const Spec &spec, const std::string &actual) {
@@ -264,6 +273,90 @@ TEST(Containment, TraceStopsAtTheCapAndSaysSo) {
   EXPECT_TRUE(RE2::PartialMatch(r.out, R"(fault rule on u: getpid=deny\(EPERM\) label="pid" )"
                                        R"(→ filter:\[getpid\] \(\d{6,} hits\))"))
       << r.out.substr(r.out.size() > 2000 ? r.out.size() - 2000 : 0);
+}
+
+// `unshare` into a private PID namespace (root); with --kill-child a
+// SIGKILL to unshare ends the whole namespace.
+std::vector<std::string> inPidNamespace(std::vector<std::string> command) {
+  command.insert(command.begin(), {"unshare", "-p", "-f", "--mount-proc", "--kill-child"});
+  return command;
+}
+
+// A run in a PID namespace names its cgroup root with its own pid, which
+// means nothing on the host: there it is free (or another process's). A
+// host run's sweep of dead runs' roots must still leave it alone. The
+// namespaced fbc is given a pid that is free on the host (ns_last_pid).
+TEST(Containment, TheSweepNeverTakesALiveRunInAnotherPidNamespace) {
+  Spec live("kill9"), other("setsid");
+  int free = 30000;
+  while (free > 1000 && !(kill(free + 1, 0) < 0 && errno == ESRCH))
+    --free;
+  std::string script = "echo " + std::to_string(free) +
+                       " > /proc/sys/kernel/ns_last_pid && \"$0\" run spec.star --seed 1; exit $?";
+  size_t before = 0, after = 0;
+  FbcResult sweeper;
+  bool done = false;
+  FbcResult r = runCommand(live, inPidNamespace({"sh", "-c", script, FBC_BINARY}),
+                           [&](const FbcResult &soFar, pid_t pid) {
+                             if (done || !contains(soFar.err, "kill9: body running"))
+                               return;
+                             before = processesIn(live.dir.path()).size();
+                             sweeper = runFbc(other, {"run", "spec.star", "--seed", "1"});
+                             after = processesIn(live.dir.path()).size();
+                             done = true;
+                             kill(pid, SIGKILL);
+                           });
+  if (contains(r.err, kFallback) || contains(sweeper.err, kFallback))
+    GTEST_SKIP() << "no cgroups here: " << r.err;
+  ASSERT_TRUE(done) << r.out << r.err;
+  EXPECT_EQ(sweeper.exit, 0) << sweeper.out << sweeper.err;
+  // unshare, sh, fbc, the service and its setsid() child.
+  EXPECT_EQ(before, 5u);
+  EXPECT_EQ(after, before) << "the other run's sweep killed the live run's services";
+}
+
+// The roots (in every cgroup hierarchy) whose name starts with `prefix`.
+std::vector<std::string> cgroupRoots(const std::string &prefix) {
+  std::vector<std::string> out;
+  for (const std::string &base :
+       {std::string("/sys/fs/cgroup"), std::string("/sys/fs/cgroup/unified"),
+        std::string("/sys/fs/cgroup/freezer"), std::string("/sys/fs/cgroup/pids")}) {
+    DIR *d = opendir(base.c_str());
+    if (!d)
+      continue;
+    while (dirent *e = readdir(d)) {
+      std::string name = e->d_name;
+      if (name == prefix || name.starts_with(prefix + "-"))
+        out.push_back(base + "/" + name);
+    }
+    closedir(d);
+  }
+  return out;
+}
+
+// fbc as pid 1 of a namespace, killed with it (its watchdog too): its root
+// is left behind, and the next run sweeps it although a process 1 exists
+// on the host.
+TEST(Containment, ARootLeftByPidOneOfANamespaceIsSwept) {
+  Spec dead("kill9"), next("setsid");
+  bool killed = false;
+  FbcResult r = runCommand(dead, inPidNamespace({FBC_BINARY, "run", "spec.star", "--seed", "1"}),
+                           [&](const FbcResult &soFar, pid_t pid) {
+                             if (!killed && contains(soFar.err, "kill9: body running")) {
+                               kill(pid, SIGKILL);
+                               killed = true;
+                             }
+                           });
+  if (contains(r.err, kFallback))
+    GTEST_SKIP() << "no cgroups here: " << r.err;
+  ASSERT_TRUE(killed) << r.out << r.err;
+  int64_t t0 = nowMs();
+  while (!processesIn(dead.dir.path()).empty() && nowMs() - t0 < 5000)
+    usleep(10000);
+  FbcResult sweeper = runFbc(next, {"run", "spec.star", "--seed", "1"});
+  EXPECT_EQ(sweeper.exit, 0) << sweeper.out << sweeper.err;
+  std::vector<std::string> left = cgroupRoots("fbc-1");
+  EXPECT_TRUE(left.empty()) << left.front();
 }
 
 } // namespace
