@@ -1,14 +1,18 @@
 #include "bundle/replay.h"
 
+#include "ir/quote.h"
+#include "runtime/os/leaf_isolation.h"
+
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
-#include <ftw.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <optional>
 
 namespace fbc::bundle {
 namespace {
@@ -55,15 +59,20 @@ llvm::Expected<ReplaySetup> prepareReplay(const std::string &bundlePath) {
     entry = "spec/" + std::string(llvm::sys::path::filename(m.specRoot));
   if (entry.empty())
     return fail("bundle \"" + bundlePath + "\" names no spec (manifest spec_root is empty)");
+  if (!entry.starts_with("spec/") || entry.size() == 5)
+    return fail("bundle \"" + bundlePath + "\": manifest spec_entry " + ir::quote(entry) +
+                " names no file under spec/");
   if (!r.bundle.contents.find(entry))
     return fail("bundle \"" + bundlePath + "\" has no spec snapshot: no entry \"" + entry + "\"");
 
-  const char *tmp = getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/fbc-replay-XXXXXX";
-  if (!mkdtemp(templ.data()))
-    return fail("cannot create a folder for the spec snapshot (" + templ +
-                "): " + std::strerror(errno));
-  r.tempDir = templ;
+  // Locked while we live, so that a later run sweeps it if we crash
+  // (runtime/leaf_isolation.h).
+  std::string why;
+  std::optional<rt::LockedTempDir> dir = rt::makeLockedTempDir("fbc-replay-", why);
+  if (!dir)
+    return fail("cannot create a folder for the spec snapshot (" + why + ")");
+  r.tempDir = dir->path;
+  r.tempDirLock = dir->lockFd;
   std::string rel = entry.substr(5); // the root below spec/
   std::string prefix = layoutPrefix(m.specRoot, rel);
   bool sameLayout = prefix != "-";
@@ -89,16 +98,9 @@ llvm::Expected<ReplaySetup> prepareReplay(const std::string &bundlePath) {
 }
 
 void removeTree(const std::string &dir) {
-  nftw(
-      dir.c_str(),
-      [](const char *path, const struct stat *, int type, struct FTW *) {
-        if (type == FTW_DP)
-          ::rmdir(path);
-        else
-          ::unlink(path);
-        return 0;
-      },
-      16, FTW_DEPTH | FTW_PHYS);
+  std::string left;
+  if (!rt::removeTreeWithinMount(dir, left))
+    std::fprintf(stderr, "warning: folder kept: %s\n", left.c_str());
 }
 
 } // namespace fbc::bundle

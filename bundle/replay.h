@@ -13,7 +13,8 @@ namespace fbc::bundle {
 
 struct ReplaySetup {
   OpenedBundle bundle;
-  std::string tempDir; // the extracted snapshot; removeTree() it afterwards
+  std::string tempDir;  // the extracted snapshot; removeTree() it afterwards
+  int tempDirLock = -1; // held until this process ends (a crash leaves it for a later sweep)
   // Run from `cwd` ("" = stay) with the spec path `specPath`. When the
   // recorded spec_root is a relative path that ends in the snapshot's path
   // of the root (the usual `fbc run tests/x.star`), the snapshot is laid out
@@ -30,7 +31,8 @@ struct ReplaySetup {
 
 llvm::Expected<ReplaySetup> prepareReplay(const std::string &bundlePath);
 
-// rm -r of a folder this process made (does not follow symbolic links).
+// rm -r of a folder this process made: follows no symbolic link and crosses
+// no mount (rt::removeTreeWithinMount); warns on stderr about what is left.
 void removeTree(const std::string &dir);
 
 } // namespace fbc::bundle

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,29 @@ bool enterNewNetns(std::string &error);
 // that ends with it. `why` says what failed.
 bool netnsAvailable(std::string &why);
 
+// A temporary directory that says whether its owner lives: made with
+// mkdtemp as $TMPDIR/<prefix>lk-XXXXXX (or /tmp) and flocked by `lockFd`
+// for as long as that fd is open (a process that dies, even by kill -9,
+// closes it). Making one first removes the <prefix>lk-* directories nobody
+// holds: their owners are provably gone (a kill -9 mid-leaf, a crash).
+// Directories of older fbc versions (never locked) are never touched.
+struct LockedTempDir {
+  std::string path;
+  int lockFd = -1; // close it after removing the directory
+};
+// Null, with `error`, when the directory cannot be made.
+std::optional<LockedTempDir> makeLockedTempDir(const std::string &prefix, std::string &error);
+
+// Removes `dir` and everything in it without ever entering another file
+// system: mounts inside it (a service's bind mount of a host folder) are
+// detached first, lazily, which leaves what they showed untouched, and the
+// walk stays on dir's own file system whatever is left. False, with `left`
+// naming what remains, when something could not be removed.
+bool removeTreeWithinMount(const std::string &dir, std::string &left);
+
 // A leaf's scratch directory: made empty under $TMPDIR (or /tmp) for the
-// leaf, removed with everything in it when the leaf ends.
+// leaf (a LockedTempDir named fbc-scratch-*), removed with everything in it
+// (removeTreeWithinMount) when the leaf ends.
 class ScratchDir {
 public:
   // Null, with `error`, when the directory cannot be made.
@@ -33,7 +55,7 @@ public:
   ~ScratchDir();
   ScratchDir(const ScratchDir &) = delete;
   ScratchDir &operator=(const ScratchDir &) = delete;
-  const std::string &path() const { return path_; }
+  const std::string &path() const { return dir_.path; }
   // Gives the directory to the services that use it: with one account
   // among `users` (their user= values, "" for none), that account owns it
   // (a user="postgres" service creates $FBC_SCRATCH/pgdata there); with
@@ -43,8 +65,8 @@ public:
   bool handTo(const std::vector<std::string> &users, std::string &error);
 
 private:
-  explicit ScratchDir(std::string p) : path_(std::move(p)) {}
-  std::string path_;
+  explicit ScratchDir(LockedTempDir d) : dir_(std::move(d)) {}
+  LockedTempDir dir_;
 };
 
 // `s` with "$FBC_SCRATCH" and "${FBC_SCRATCH}" replaced by `scratch`: how a

@@ -744,7 +744,7 @@ TEST(FbcReplay, ReRunsTheSnapshotWithTheBundlesSeedAndWritesANewBundle) {
   EXPECT_EQ(re.exit, 0) << re.err;
   EXPECT_TRUE(RE2::PartialMatch(
       re.err,
-      R"(^Replaying spec\.star from a\.fb with seed 9 \(1 spec files in /tmp/fbc-replay-\w+\)\n)"))
+      R"(^Replaying spec\.star from a\.fb with seed 9 \(1 spec files in /tmp/fbc-replay-lk-\w+\)\n)"))
       << re.err;
   EXPECT_FALSE(contains(re.err, "plan drift")) << re.err;
   bundle::Contents a = readOk(spec.dir.file("a.fb")), b = readOk(spec.dir.file("b.fb"));
@@ -773,7 +773,7 @@ TEST(FbcReplay, ReRunsTheSnapshotWithTheBundlesSeedAndWritesANewBundle) {
   EXPECT_FALSE(contains(one.err, "retries=0")) << one.err;
   // The temporary snapshot is gone.
   std::string tmp;
-  ASSERT_TRUE(RE2::PartialMatch(one.err, R"((/tmp/fbc-replay-\w+))", &tmp));
+  ASSERT_TRUE(RE2::PartialMatch(one.err, R"((/tmp/fbc-replay-lk-\w+))", &tmp));
   EXPECT_FALSE(exists(tmp));
 }
 

@@ -253,7 +253,7 @@ TEST(FbcRunJobs, EachLeafHasAScratchDirectoryRemovedAfterwards) {
   ASSERT_EQ(dirs.size(), 3u) << r.err;
   EXPECT_EQ(std::set<std::string>(dirs.begin(), dirs.end()).size(), 3u) << r.err;
   for (const std::string &d : dirs) {
-    EXPECT_TRUE(d.starts_with("/tmp/fbc-scratch-")) << d;
+    EXPECT_TRUE(d.starts_with("/tmp/fbc-scratch-lk-")) << d;
     EXPECT_FALSE(std::filesystem::exists(d)) << d;
   }
   // The default (-j 1) has one too.
