@@ -17,7 +17,10 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace fbc::bundle {
 namespace {
@@ -354,10 +357,41 @@ llvm::Expected<std::string> encodeArchive(const std::vector<Entry> &entries,
   return out;
 }
 
+namespace {
+
+// The write under way (abandonAtomicWrite): its temporary and final paths.
+std::mutex gWriteMu;
+std::vector<std::pair<std::string, std::string>> gWrites;
+
+struct WriteUnderWay {
+  std::string tmp;
+  WriteUnderWay(const std::string &t, const std::string &path) : tmp(t) {
+    std::lock_guard lock(gWriteMu);
+    gWrites.emplace_back(tmp, path);
+  }
+  ~WriteUnderWay() {
+    std::lock_guard lock(gWriteMu);
+    std::erase_if(gWrites, [&](const auto &w) { return w.first == tmp; });
+  }
+};
+
+} // namespace
+
+std::string abandonAtomicWrite() {
+  std::lock_guard lock(gWriteMu);
+  std::string paths;
+  for (const auto &[tmp, path] : gWrites) {
+    ::unlink(tmp.c_str());
+    paths += (paths.empty() ? "" : ", ") + path;
+  }
+  return paths;
+}
+
 llvm::Error writeFileAtomic(const std::string &path, std::string_view bytes, unsigned mode) {
   static std::atomic<unsigned> counter{0};
   std::string tmp =
       path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+  WriteUnderWay underWay(tmp, path);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
   if (fd < 0)
     return fail("cannot write \"" + path + "\": " + std::strerror(errno));

@@ -74,4 +74,10 @@ llvm::Expected<std::string> encodeArchive(const std::vector<Entry> &entries,
 // then rename(2). A failure leaves no partial file behind.
 llvm::Error writeFileAtomic(const std::string &path, std::string_view bytes, unsigned mode = 0644);
 
+// For an exit in the middle of writeFileAtomic() (a second SIGINT or
+// SIGTERM): removes its temporary file and returns the path it was writing
+// ("" when no write is under way). The write itself then fails if it goes
+// on, and leaves nothing either.
+std::string abandonAtomicWrite();
+
 } // namespace fbc::bundle

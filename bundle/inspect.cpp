@@ -14,6 +14,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 namespace fbc::bundle {
 namespace {
@@ -63,6 +65,44 @@ int openDirBelow(int parent, const std::string &name) {
   if (::mkdirat(parent, name.c_str(), 0755) != 0 && errno != EEXIST)
     return -1;
   return ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+// Whether `rel` can be written below `root` as writeBelow() will: every
+// folder on its way that exists is a real folder (not a symbolic link, not
+// a file) and the file itself is not a folder. Checked for every entry
+// before any is written, so a refusal leaves the folder as it was.
+llvm::Error checkBelow(int root, const std::string &dir, const std::string &rel, const Entry &e) {
+  auto refuse = [&](const std::string &what) {
+    return fail("cannot extract \"" + e.name + "\" into \"" + dir + "\": " + what);
+  };
+  int fd = ::dup(root);
+  size_t start = 0;
+  for (size_t slash; fd >= 0 && (slash = rel.find('/', start)) != std::string::npos;
+       start = slash + 1) {
+    std::string name = rel.substr(start, slash - start);
+    struct stat st {};
+    if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      ::close(fd);
+      return llvm::Error::success(); // made fresh from here on
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      return refuse("\"" + rel.substr(0, slash) + "\" exists and is " +
+                    (S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder"));
+    }
+    int next = ::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    ::close(fd);
+    fd = next;
+  }
+  if (fd < 0)
+    return refuse(std::string("open: ") + std::strerror(errno));
+  struct stat st {};
+  bool isDir = ::fstatat(fd, rel.substr(start).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+               S_ISDIR(st.st_mode);
+  ::close(fd);
+  if (isDir)
+    return refuse("\"" + rel + "\" exists and is a folder");
+  return llvm::Error::success();
 }
 
 llvm::Error writeBelow(int root, const std::string &dir, const std::string &rel, const Entry &e) {
@@ -267,7 +307,7 @@ llvm::Expected<size_t> extractEntries(const Contents &c, const std::string &dir,
   int root = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (root < 0)
     return fail("cannot open \"" + dir + "\": " + std::strerror(errno));
-  size_t n = 0;
+  std::vector<std::pair<const Entry *, std::string>> todo;
   for (const Entry &e : c.entries) {
     if (e.name.compare(0, prefix.size(), prefix) != 0 || e.name.size() == prefix.size())
       continue;
@@ -279,14 +319,19 @@ llvm::Expected<size_t> extractEntries(const Contents &c, const std::string &dir,
       ::close(root);
       return fail("cannot extract \"" + e.name + "\": " + why);
     }
-    if (llvm::Error err = writeBelow(root, dir, rel, e)) {
+    if (llvm::Error err = checkBelow(root, dir, rel, e)) {
       ::close(root);
       return err;
     }
-    ++n;
+    todo.emplace_back(&e, std::move(rel));
   }
+  for (const auto &[e, rel] : todo)
+    if (llvm::Error err = writeBelow(root, dir, rel, *e)) {
+      ::close(root);
+      return err;
+    }
   ::close(root);
-  return n;
+  return todo.size();
 }
 
 } // namespace fbc::bundle

@@ -174,6 +174,12 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
     } else {
       r.syscalls = expandSyscallFamily(p.keyword);
     }
+    // The launch handshake stops the child with kill() before its exec
+    // (runtime/launcher.h): a filter trapping it could never start.
+    if (std::find(r.syscalls.begin(), r.syscalls.end(), "kill") != r.syscalls.end())
+      site.fail(site.at(arg), prefix + ": " + quote(p.keyword) +
+                                  " covers the kill syscall, which fbc cannot put a rule on "
+                                  "(it stops every service with kill() while launching it)");
     a.rules.push_back(std::move(r));
   }
 

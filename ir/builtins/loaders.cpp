@@ -24,7 +24,9 @@
 #include <cmath>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 namespace fbc::ir::builtins {
@@ -66,6 +68,18 @@ std::string pathArg(const CallSite &site, const star::Args &args, const char *fn
   return std::string(s->view());
 }
 
+std::string fileKind(mode_t mode) {
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return "a special file";
+}
+
 } // namespace
 
 const frontend::SourceFile &readDataFile(const CallSite &site, const Loc &at,
@@ -86,7 +100,9 @@ const frontend::SourceFile &readDataFile(const CallSite &site, const Loc &at,
   }
   if (const frontend::SourceFile *f = b.sources->find(resolved))
     return *f;
-  int fd = ::open(resolved.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: the open of a FIFO with no writer would wait forever; it is
+  // refused below with every other file that is not a regular one.
+  int fd = ::open(resolved.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     site.fail(at, prefix + "open " + resolved + ": " + errnoText(errno));
   struct stat st {};
@@ -99,6 +115,22 @@ const frontend::SourceFile &readDataFile(const CallSite &site, const Loc &at,
     ::close(fd);
     site.fail(at, prefix + "path is a directory");
   }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    site.fail(at, prefix + "not a regular file (" + fileKind(st.st_mode) +
+                      "): a data file is read once, whole, and kept in the bundle");
+  }
+  // /proc and /sys files are the machine's state, not the spec's data (a
+  // spec reading /proc/self/environ would copy fbc's environment into its
+  // bundle's spec/ snapshot).
+  if (struct statfs fs{};
+      ::fstatfs(fd, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC)) {
+    ::close(fd);
+    site.fail(at, prefix + "is on " + (fs.f_type == PROC_SUPER_MAGIC ? "/proc" : "/sys") +
+                      ": the machine's state is not a data file (it would be copied into the "
+                      "bundle)");
+  }
+  ::fcntl(fd, F_SETFL, 0);
   if (static_cast<uint64_t>(st.st_size) > kMaxBytes) {
     ::close(fd);
     site.fail(at, prefix + std::to_string(st.st_size) + " bytes exceeds the " +

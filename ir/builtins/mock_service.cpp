@@ -10,6 +10,7 @@
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/mock_values.h"
 #include "ir/builtins/openapi.h"
+#include "ir/builtins/service_name.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/quote.h"
 
@@ -221,6 +222,7 @@ Value mockServiceFn(star::Thread &t, Value, const star::Args &args) {
     site.fail(site.at(site.positional(0)), "mock_service() name must be a string");
   if (name->view().empty())
     site.fail(site.at(site.positional(0)), "mock_service() name must not be empty");
+  checkServiceName(site, site.at(site.positional(0)), "mock_service()", name->view());
 
   auto *svc = t.heap.make<ServiceValue>();
   Service &s = svc->data;

@@ -4,6 +4,7 @@
 #include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
+#include "ir/builtins/service_name.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"
 #include "ir/quote.h"
@@ -317,6 +318,7 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
     site.fail(site.at(site.positional(0)), "service() name must be a string");
   if (name->view().empty())
     site.fail(site.at(site.positional(0)), "service() name must not be empty");
+  checkServiceName(site, site.at(site.positional(0)), "service()", name->view());
 
   auto *svc = t.heap.make<ServiceValue>();
   Service &s = svc->data;

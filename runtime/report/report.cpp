@@ -9,6 +9,7 @@
 #include "runtime/os/syscalls.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 
@@ -68,9 +69,38 @@ std::string ruleText(const FaultSummary &f) {
 
 } // namespace
 
+std::string escapeControls(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string shellWord(std::string_view s) {
+  bool plain = !s.empty();
+  for (char c : s)
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) ||
+                      std::string_view("_-./:=@%+,").find(c) != std::string_view::npos);
+  if (plain)
+    return std::string(s);
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string replayCommand(const RunReport &r, const TestOutcome &t) {
-  return "fbc run " + r.starFile + " --test " + t.name + " --seed " + std::to_string(t.seed) +
-         (t.leaf ? " --leaf " + t.leaf->id : "");
+  return "fbc run " + shellWord(r.starFile) + " --test " + shellWord(t.name) + " --seed " +
+         std::to_string(t.seed) + (t.leaf ? " --leaf " + shellWord(t.leaf->id) : "");
 }
 
 std::string tracebackAndReplay(const RunReport &r, const TestOutcome &t, std::string_view indent) {

@@ -27,7 +27,16 @@ std::string textReportRow(const RunReport &r, const TestOutcome &t);
 std::string textReportTail(const RunReport &r);
 std::string formatJsonReport(const RunReport &r);
 
-// "fbc run spec.star --test test_x --seed 7 --leaf 3": the row again.
+// `s` with each control character but newline and tab (ESC, CR, BS, DEL,
+// NUL...) spelled \xNN: what fbc prints for a human shows a test name, a
+// reason or a bundle's string as text, never as a terminal command.
+std::string escapeControls(std::string_view s);
+// `s` as one shell word: as is when it holds only characters no shell
+// treats specially (letters, digits, _ - . / : = @ % + ,), else single-quoted
+// ('\'' for a quote). Every command fbc prints for pasting goes through it.
+std::string shellWord(std::string_view s);
+// "fbc run spec.star --test test_x --seed 7 --leaf 3": the row again, each
+// word shell-quoted (a test or file name cannot run a command when pasted).
 std::string replayCommand(const RunReport &r, const TestOutcome &t);
 // A failed or timed-out row's "traceback (most recent call last):" and its
 // frames, then (failures) "replay: <replayCommand>", each line after

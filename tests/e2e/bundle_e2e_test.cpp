@@ -723,14 +723,49 @@ TEST(FbcInspect, ExtractionNeverFollowsLinksAlreadyInTheFolder) {
   ASSERT_EQ(symlink("../outside", dir.file("x/spec").c_str()), 0);
   FbcRun r = runFbc({"inspect", "ok.fb", "--extract", "x"}, dir.path());
   EXPECT_EQ(r.exit, 1);
-  EXPECT_EQ(r.err, "fbc inspect: error: cannot extract \"spec/spec.star\" into \"x\": folder "
-                   "\"spec\": Not a directory\n");
+  EXPECT_EQ(r.err, "fbc inspect: error: cannot extract \"spec/spec.star\" into \"x\": \"spec\" "
+                   "exists and is a symbolic link\n");
   EXPECT_EQ(readFile(dir.file("victim.txt")), "untouched\n");
   EXPECT_FALSE(exists(dir.file("outside/spec.star")));
-  // manifest.json (before spec/) replaced the link instead of writing through it.
+  // Refused before anything was written: manifest.json (before spec/) is
+  // still the link it was.
   struct stat st {};
   ASSERT_EQ(lstat(dir.file("x/manifest.json").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  // Without the folder link, manifest.json replaces its link instead of
+  // writing through it.
+  ASSERT_EQ(unlink(dir.file("x/spec").c_str()), 0);
+  r = runFbc({"inspect", "ok.fb", "--extract", "x"}, dir.path());
+  EXPECT_EQ(r.exit, 0) << r.err;
+  EXPECT_EQ(readFile(dir.file("victim.txt")), "untouched\n");
+  ASSERT_EQ(lstat(dir.file("x/manifest.json").c_str(), &st), 0);
   EXPECT_TRUE(S_ISREG(st.st_mode));
+}
+
+// A manifest whose spec_entry is not a file under spec/ (shorter than
+// "spec/", or elsewhere) is an error, not an uncaught std::out_of_range.
+TEST(FbcReplay, ManifestSpecEntryOutsideSpecIsAnError) {
+  Spec spec("ops");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--bundle", "ok.fb"}, spec.dir.path());
+  bundle::Contents c = readOk(spec.dir.file("ok.fb"));
+  for (const char *entryName : {"x", "spec/", "trace.json"}) {
+    SCOPED_TRACE(entryName);
+    bundle::Contents bad = c;
+    for (bundle::Entry &e : bad.entries)
+      if (e.name == "manifest.json") {
+        std::string from = "\"spec_entry\": \"spec/spec.star\"";
+        size_t at = e.data.find(from);
+        ASSERT_NE(at, std::string::npos) << e.data;
+        e.data.replace(at, from.size(), "\"spec_entry\": \"" + std::string(entryName) + "\"");
+      }
+    llvm::Expected<std::string> bytes = bundle::encodeArchive(bad.entries);
+    ASSERT_TRUE(bool(bytes));
+    writeFile(spec.dir.file("bad.fb"), *bytes);
+    FbcRun replay = runFbc({"replay", "bad.fb"}, spec.dir.path());
+    EXPECT_EQ(replay.exit, 1) << replay.err;
+    EXPECT_EQ(replay.err, "fbc replay: error: bundle \"bad.fb\": manifest spec_entry \"" +
+                              std::string(entryName) + "\" names no file under spec/\n");
+  }
 }
 
 // ------------------------------------------------------------ fbc replay

@@ -1,20 +1,27 @@
 #include "tools/fbc/inspect_command.h"
 
 #include "bundle/inspect.h"
+#include "runtime/report/report.h"
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 
+#include <unistd.h>
+
 namespace fbc::tools {
 namespace {
 
+// A bundle's strings are shown as text, never as terminal commands.
 int error(const std::string &msg) {
-  std::fprintf(stderr, "fbc inspect: error: %s\n", msg.c_str());
+  std::fprintf(stderr, "fbc inspect: error: %s\n", rt::escapeControls(msg).c_str());
   return 1;
 }
 
-void writeOut(const std::string &s) {
+// An entry's bytes go out as they are into a pipe or a file, escaped on a
+// terminal.
+void writeOut(const std::string &raw, bool text) {
+  std::string s = text || isatty(STDOUT_FILENO) ? rt::escapeControls(raw) : raw;
   std::fwrite(s.data(), 1, s.size(), stdout);
   std::fflush(stdout);
 }
@@ -54,13 +61,16 @@ int runInspect(const InspectOptions &opts) {
       return error("bundle \"" + opts.bundle + "\" has no entry \"" + opts.file +
                    "\" (entries: " + names + ")");
     }
-    writeOut(e->data);
+    writeOut(e->data, false);
     return 0;
   }
   llvm::Expected<bundle::OpenedBundle> b = bundle::openBundle(opts.bundle);
   if (!b)
     return error(llvm::toString(b.takeError()));
-  writeOut(opts.format == "json" ? bundle::formatInspectJson(*b) : bundle::formatInspectText(*b));
+  if (opts.format == "json")
+    writeOut(bundle::formatInspectJson(*b), false);
+  else
+    writeOut(bundle::formatInspectText(*b), true);
   return 0;
 }
 

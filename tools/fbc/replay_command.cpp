@@ -34,14 +34,14 @@ int runReplay(const ReplayOptions &opts) {
   RunOptions run = opts.run;
   run.command = "fbc replay";
   run.spec = setup->specPath;
-  if (run.seed.empty())
+  if (!run.seed)
     run.seed = std::to_string(m.seed);
   run.serviceDir = setup->serviceDir;
   run.specRoot = m.specRoot;
   if (const bundle::Entry *plan = setup->bundle.contents.find("plan.json"))
     run.driftAgainst = plan->data;
   std::fprintf(stderr, "Replaying %s from %s with seed %s (%zu spec files in %s)\n",
-               m.specRoot.c_str(), opts.bundle.c_str(), run.seed.c_str(), setup->extracted,
+               m.specRoot.c_str(), opts.bundle.c_str(), run.seed->c_str(), setup->extracted,
                setup->tempDir.c_str());
   if (const bundle::Entry *env = setup->bundle.contents.find("env.json")) {
     // A bundle's env.json that does not parse says nothing about remotes;

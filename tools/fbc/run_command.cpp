@@ -75,8 +75,15 @@ void startSignalThread() {
       // exit_group directly: ThreadSanitizer's _exit() finalizes its
       // runtime first, and that waited forever on a lock while another
       // thread sat in a blocked write().
-      if (again || !gReporting.load())
+      if (again || !gReporting.load()) {
+        // A bundle (or report) half written is removed, and said so.
+        if (std::string path = bundle::abandonAtomicWrite(); !path.empty()) {
+          std::string msg = "fbc: interrupted again: " + path + " not written\n";
+          ssize_t ignored = ::write(STDERR_FILENO, msg.data(), msg.size());
+          (void)ignored;
+        }
         syscall(SYS_exit_group, 130);
+      }
     }
   }).detach();
 }
@@ -194,13 +201,14 @@ int runRun(const RunOptions &opts) {
     cfg.timeoutNs = *d;
     cfg.timeoutExplicit = true;
   }
-  if (!opts.seed.empty()) {
+  if (opts.seed) {
+    const std::string &seed = *opts.seed;
     char *end = nullptr;
     errno = 0;
-    unsigned long long v = std::strtoull(opts.seed.c_str(), &end, 10);
-    if (errno || !end || *end || opts.seed.front() == '-') {
+    unsigned long long v = std::strtoull(seed.c_str(), &end, 10);
+    if (errno || !end || *end || seed.empty() || seed.front() == '-') {
       std::fprintf(stderr, "%s: error: bad --seed \"%s\": want a non-negative integer\n", cmd,
-                   opts.seed.c_str());
+                   seed.c_str());
       return 1;
     }
     cfg.seed = v;
@@ -381,7 +389,10 @@ int runRun(const RunOptions &opts) {
     // Text goes out as the run goes (a long run is not silent until its
     // end); JSON is one document, written at the end.
     bool streaming = opts.format != "json";
-    auto write = [](const std::string &s) {
+    // Test names, reasons and service output come from the spec and its
+    // services: shown as text, never as terminal commands.
+    auto write = [streaming](const std::string &raw) {
+      std::string s = streaming ? rt::escapeControls(raw) : raw;
       std::fwrite(s.data(), 1, s.size(), stdout);
       std::fflush(stdout);
     };

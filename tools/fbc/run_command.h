@@ -15,21 +15,21 @@ namespace fbc::tools {
 
 struct RunOptions {
   std::string spec;
-  std::string test;            // --test: exact, without test_, glob, or ~regex
-  std::string seed;            // --seed N ("" = a fresh random seed)
-  std::string format = "text"; // --format text|json
-  std::string timeout;         // --timeout D (Go duration; default 60s)
-  bool verbose = false;        // -v: stream service output to stderr
-  std::string leaf;            // --leaf ID: only this leaf of each selected test
-  std::string jobs = "1";      // -j N|auto: leaves at once
-  std::string bundle;          // --bundle PATH ("" = the default name, see docs/bundle.md)
-  bool noBundle = false;       // --no-bundle
-  bool noPlan = false;         // --no-plan: no plan.json in the bundle
-  std::string shard;           // --shard K/N (1-based)
-  uint32_t shardCount = 0;     // --shard-count N (with JOB_COMPLETION_INDEX)
-  std::string durationsFrom;   // --durations-from BUNDLE
-  std::string junit;           // --junit FILE ("" = $XML_OUTPUT_FILE, Bazel's, if set)
-  std::string leafProgram;     // --leaf-program FILE: run this leaf program's text form
+  std::string test;                // --test: exact, without test_, glob, or ~regex
+  std::optional<std::string> seed; // --seed N (none: a fresh random seed; "": an error)
+  std::string format = "text";     // --format text|json
+  std::string timeout;             // --timeout D (Go duration; default 60s)
+  bool verbose = false;            // -v: stream service output to stderr
+  std::string leaf;                // --leaf ID: only this leaf of each selected test
+  std::string jobs = "1";          // -j N|auto: leaves at once
+  std::string bundle;              // --bundle PATH ("" = the default name, see docs/bundle.md)
+  bool noBundle = false;           // --no-bundle
+  bool noPlan = false;             // --no-plan: no plan.json in the bundle
+  std::string shard;               // --shard K/N (1-based)
+  uint32_t shardCount = 0;         // --shard-count N (with JOB_COMPLETION_INDEX)
+  std::string durationsFrom;       // --durations-from BUNDLE
+  std::string junit;               // --junit FILE ("" = $XML_OUTPUT_FILE, Bazel's, if set)
+  std::string leafProgram;         // --leaf-program FILE: run this leaf program's text form
 
   // Set by `fbc replay`, not by flags:
   std::string command = "fbc run"; // error prefix

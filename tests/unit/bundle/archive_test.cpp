@@ -7,10 +7,14 @@
 #include <archive_entry.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <sys/sysmacros.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace fbc::bundle {
 namespace {
@@ -281,6 +285,45 @@ TEST(BundleArchive, ReadBundleFromFileAndAtomicWrite) {
                                                 "/no/such/dir/x.fb\": No such file or directory");
   std::remove(path.c_str());
   rmdir(dir);
+}
+
+// A second SIGINT/SIGTERM while the bundle is being written: fbc exits at
+// once, and abandonAtomicWrite() first removes the half-written temporary
+// file (it was left as <bundle>.tmp-PID-N) and names the bundle not written.
+TEST(BundleArchive, AnAbandonedAtomicWriteLeavesNothing) {
+  char dir[] = "/tmp/fbc-archive-test-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  std::string path = std::string(dir) + "/run.fb";
+  std::string big(512u << 20, 'x');
+  std::atomic<bool> done{false};
+  bool failed = false;
+  std::thread writer([&] {
+    llvm::Error e = writeFileAtomic(path, big);
+    failed = bool(e);
+    llvm::consumeError(std::move(e));
+    done = true;
+  });
+  auto tmpFiles = [&] {
+    std::vector<std::string> out;
+    for (const auto &e : std::filesystem::directory_iterator(dir))
+      if (e.path().filename().string().find(".tmp-") != std::string::npos)
+        out.push_back(e.path().string());
+    return out;
+  };
+  while (!done && tmpFiles().empty()) {
+  }
+  std::string abandoned = abandonAtomicWrite();
+  writer.join();
+  bool raced = abandoned.empty(); // the write finished before we looked
+  if (!raced) {
+    EXPECT_EQ(abandoned, path);
+    EXPECT_TRUE(failed); // its rename found nothing to rename
+  }
+  EXPECT_TRUE(tmpFiles().empty());
+  EXPECT_EQ(abandonAtomicWrite(), "");
+  std::filesystem::remove_all(dir);
+  if (raced)
+    GTEST_SKIP() << "the write ended before it could be abandoned";
 }
 
 } // namespace
