@@ -1,8 +1,10 @@
 #include "ir/load_spec.h"
 
+#include "frontend/eval/budget.h"
 #include "frontend/eval/error_report.h"
 #include "ir/builtins/install.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/load_limits.h"
 #include "ir/stdlib.h"
 #include "ir/verifier.h"
 
@@ -11,6 +13,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdio>
+#include <new>
+#include <string>
 
 namespace fbc::ir {
 
@@ -66,7 +70,52 @@ private:
   llvm::StringMap<star::Value> loaded_; // null while the module runs
 };
 
+// Runs the root file within the load's budgets (load_limits.h), lifted
+// again afterwards: the thread runs test bodies later.
+star::Interpreter::Result runWithinLimits(star::Interpreter &interp,
+                                          const frontend::SourceFile &root,
+                                          frontend::DiagnosticList &diags) {
+  const LoadLimits &limits = loadLimits();
+  star::Thread &t = interp.thread;
+  t.setMaxSteps(limits.maxSteps);
+  star::MemoryBudget budget;
+  budget.maxBytes = limits.maxMemoryMiB << 20;
+  budget.base = star::memoryInUse(t.heap);
+  budget.message = "spec loading passed its memory budget of " +
+                   std::to_string(limits.maxMemoryMiB) + " MiB (--max-load-memory raises it)";
+  star::ScopedMemoryBudget scope(budget);
+  // What loops build, every checkpointEvery steps.
+  t.checkpoint = [&t] { star::checkMemory(t); };
+  star::Interpreter::Result r;
+  try {
+    r = interp.execFile(root, diags);
+  } catch (const std::bad_alloc &) {
+    // An allocation no budget check saw coming (ulimit -v or the machine's
+    // memory below the budget): an error, not a crash.
+    diags.error(&root, {},
+                "spec loading ran out of memory (ulimit -v or the machine's memory is below "
+                "the load's budget of " +
+                    std::to_string(limits.maxMemoryMiB) + " MiB; --max-load-memory lowers it)");
+    r.staticErrors = true;
+  }
+  // The interpreter's own words for a step limit, said as the load's.
+  if (r.error && r.error->message() == "Starlark computation cancelled: too many steps") {
+    star::EvalError said("spec loading passed its budget of " + std::to_string(limits.maxSteps) +
+                         " execution steps (--max-load-steps raises it)");
+    said.frames = std::move(r.error->frames);
+    r.error = std::move(said);
+  }
+  t.setMaxSteps(UINT64_MAX);
+  t.checkpoint = nullptr;
+  return r;
+}
+
 } // namespace
+
+LoadLimits &loadLimits() {
+  static LoadLimits limits;
+  return limits;
+}
 
 LoadedSpec::LoadedSpec() = default;
 
@@ -120,7 +169,7 @@ std::unique_ptr<LoadedSpec> loadSpec(const std::string &path, const LoadOptions 
     };
   }
 
-  star::Interpreter::Result r = interp.execFile(*l.root_, l.diags_);
+  star::Interpreter::Result r = runWithinLimits(interp, *l.root_, l.diags_);
   if (r.staticErrors)
     return loaded;
   if (r.error) {

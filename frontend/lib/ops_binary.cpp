@@ -1,6 +1,7 @@
 // Binary and unary operators on any values (Go's Binary/Unary): numbers go
 // to numericBinary, then the sequence and collection operators, then host
 // types' Object::binary, else "unknown binary op: T op U".
+#include "frontend/eval/budget.h"
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
@@ -59,6 +60,7 @@ Value repeat(Thread &t, Value seq, Value n) {
     t.fail("excessive repeat (" + std::to_string(len) + " * " + std::to_string(count) +
            " elements)");
   size_t total = static_cast<size_t>(len * count);
+  checkMemory(t, total * (k == Kind::String || k == Kind::Bytes ? 1 : sizeof(Value)));
   switch (k) {
   case Kind::String:
   case Kind::Bytes: {
@@ -96,7 +98,11 @@ bool isRepeatable(Kind k) {
 // --- concatenation --------------------------------------------------------
 
 Value concat(Thread &t, Value x, Value y) {
-  switch (x.kind()) {
+  Kind k = x.kind();
+  if (k == Kind::String || k == Kind::Bytes || k == Kind::List || k == Kind::Tuple)
+    checkMemory(t, static_cast<uint64_t>(x.obj()->length() + y.obj()->length()) *
+                       (k == Kind::String || k == Kind::Bytes ? 1 : sizeof(Value)));
+  switch (k) {
   case Kind::String: {
     std::string_view a = static_cast<const String *>(x.obj())->view();
     std::string_view b = static_cast<const String *>(y.obj())->view();

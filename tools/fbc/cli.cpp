@@ -3,6 +3,7 @@
 #include "tools/fbc/exec_command.h"
 #include "tools/fbc/inspect_command.h"
 #include "tools/fbc/ir_command.h"
+#include "tools/fbc/load_for_command.h"
 #include "tools/fbc/merge_command.h"
 #include "tools/fbc/plan_command.h"
 #include "tools/fbc/replay_command.h"
@@ -23,6 +24,7 @@ int runFbc(int argc, char **argv) {
   auto *plan = app.add_subcommand("plan", "Show the test plan, its cost and coverage (static)");
   PlanOptions planOpts;
   addPlanOptions(*plan, planOpts);
+  addLoadLimitOptions(*plan);
   auto *ir = app.add_subcommand("ir", "Print the fault-plan IR of a spec");
   IrOptions irOpts;
   ir->add_option("spec", irOpts.spec, "spec file (.star)")->required();
@@ -39,9 +41,11 @@ int runFbc(int argc, char **argv) {
   ir->add_flag("--verify-each", irOpts.verifyEach,
                "Run the IR verifier after every pass and the lowering (debug builds always "
                "do); a broken invariant is a located error, exit 1");
+  addLoadLimitOptions(*ir);
   auto *run = app.add_subcommand("run", "Run a spec's tests against real processes");
   RunOptions runOpts;
   addRunOptions(*run, runOpts);
+  addLoadLimitOptions(*run);
   auto *report =
       app.add_subcommand("report", "Render a run bundle as one self-contained HTML page");
   ReportOptions reportOpts;
@@ -53,9 +57,11 @@ int runFbc(int argc, char **argv) {
       app.add_subcommand("replay", "Re-run a bundle's spec snapshot with its seed (new bundle)");
   ReplayOptions replayOpts;
   addReplayOptions(*replay, replayOpts);
+  addLoadLimitOptions(*replay);
   auto *merge = app.add_subcommand("merge", "Combine shard bundles into one for the whole plan");
   MergeOptions mergeOpts;
   addMergeOptions(*merge, mergeOpts);
+  addLoadLimitOptions(*merge);
   auto *exec = app.add_subcommand("exec", "Run a plain Starlark file");
   ExecOptions execOpts;
   exec->add_option("file", execOpts.file, "Starlark file")->required();

@@ -7,7 +7,16 @@
 #include <memory>
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace fbc::tools {
+
+// The flags that set the budgets of loading a spec (ir/load_limits.h):
+// --max-load-steps N, --max-load-memory MiB, for plan, ir, run, replay and
+// merge.
+void addLoadLimitOptions(CLI::App &sub);
 
 // The loaded spec, or null when loading or verification failed (the
 // diagnostics are printed either way; the command then exits 1).

@@ -68,6 +68,18 @@ int planOnLargeStack(const PlanOptions &opts) {
   if (warnings.hasErrors())
     return 1;
 
+  // An axis past 2^63 outcomes (max_fires=64) counts as 1 in the total:
+  // the gate does not take that for cheap.
+  if (opts.checkCost)
+    for (const ir::PlanTest &t : plan.tests)
+      for (const ir::PlanAxis &a : t.axes())
+        if (a.unknown == ir::UnknownReason::TooLarge) {
+          llvm::errs() << "\ncost gate: " << t.test->name << " has the axis " << a.name
+                       << " with more than 2^63 outcomes; --max-instances=" << opts.maxInstances
+                       << " exceeded\n";
+          llvm::errs().flush();
+          return 2;
+        }
   if (opts.checkCost && plan.total.value > uint64_t(opts.maxInstances)) {
     llvm::errs() << "\ncost gate: plan has " << plan.total.str()
                  << " instances; --max-instances=" << opts.maxInstances << " exceeded\n";
