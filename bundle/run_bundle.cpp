@@ -11,6 +11,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -35,14 +36,6 @@ std::string absolute(const std::string &path) {
 
 std::string parentOf(const std::string &path) {
   return std::string(llvm::sys::path::parent_path(path));
-}
-
-// `s` as one single-quoted shell word.
-std::string shellQuote(const std::string &s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 TestRow rowOf(const rt::TestOutcome &t) {
@@ -129,7 +122,70 @@ void addServiceOutput(const rt::RunReport &report, std::vector<Entry> &out) {
   }
 }
 
+// The first TestOutcome::events of a test with at most `keep` syscall
+// events: later syscall events are dropped, and the first dropped one
+// becomes a trace_truncated event that says why and counts them.
+void keepSyscallEvents(std::vector<rt::TraceEvent> &events, size_t keep, uint64_t limit) {
+  std::vector<rt::TraceEvent> out;
+  size_t syscalls = 0, dropped = 0, notice = 0;
+  for (rt::TraceEvent &e : events) {
+    if (e.type == rt::EventType::Syscall && syscalls++ >= keep) {
+      if (dropped++ == 0) {
+        rt::TraceEvent n;
+        n.seq = e.seq;
+        n.timeNs = e.timeNs;
+        n.type = rt::EventType::TraceTruncated;
+        n.fields = {{"message", "trace cut to " + std::to_string(keep) +
+                                    " syscall events to fit the bundle's limit of " +
+                                    std::to_string(limit) + " bytes per entry"},
+                    {"dropped", ""}};
+        notice = out.size();
+        out.push_back(std::move(n));
+      }
+      continue;
+    }
+    out.push_back(std::move(e));
+  }
+  if (dropped)
+    out[notice].fields.back().second = std::to_string(dropped);
+  events = std::move(out);
+}
+
 } // namespace
+
+std::string capEntryText(std::string data, uint64_t limit) {
+  if (data.size() <= limit)
+    return data;
+  std::string marker = "[fbc: " + std::to_string(data.size()) +
+                       " bytes in all; the rest is not kept: a bundle entry holds at most " +
+                       std::to_string(limit) + " bytes]\n";
+  size_t keep = limit > marker.size() + 1 ? limit - marker.size() - 1 : 0;
+  size_t cut = data.rfind('\n', keep ? keep - 1 : 0);
+  data.resize(cut == std::string::npos || keep == 0 ? keep : cut + 1);
+  if (!data.empty() && data.back() != '\n')
+    data += '\n';
+  return data + marker;
+}
+
+std::string traceJsonWithin(const rt::RunReport &report, uint64_t limit) {
+  std::string json = rt::formatJsonReport(report);
+  size_t most = 0;
+  for (const rt::TestOutcome &t : report.tests)
+    most =
+        std::max<size_t>(most, std::count_if(t.events.begin(), t.events.end(), [](const auto &e) {
+                           return e.type == rt::EventType::Syscall;
+                         }));
+  // Halving what each test keeps: a few passes at most.
+  for (size_t keep = most / 2; json.size() > limit; keep /= 2) {
+    rt::RunReport cut = report;
+    for (rt::TestOutcome &t : cut.tests)
+      keepSyscallEvents(t.events, keep, limit);
+    json = rt::formatJsonReport(cut);
+    if (keep == 0)
+      break;
+  }
+  return json;
+}
 
 std::string defaultBundleName(int64_t startUnix, uint64_t seed) {
   return "run-" + utcFormat(startUnix, "%Y-%m-%dT%H-%M-%S") + "-" + std::to_string(seed) + ".fb";
@@ -190,7 +246,7 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
   Env env = currentEnv(info.version, info.commit);
   env.remotes = info.remotes;
   out.push_back({"env.json", formatEnvJson(env), 0644});
-  out.push_back({"trace.json", rt::formatJsonReport(report), 0644});
+  out.push_back({"trace.json", traceJsonWithin(report, ReadLimits{}.maxEntryBytes), 0644});
   if (info.planJson)
     out.push_back({"plan.json", *info.planJson, 0644});
 
@@ -204,6 +260,9 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
 
 std::string replayScript(const std::string &bundlePath) {
   std::string name = std::string(llvm::sys::path::filename(bundlePath));
+  // Always one single-quoted word (rt::shellWord leaves plain names bare;
+  // the script's line stays the same shape whatever the name).
+  std::string quoted = rt::singleQuoted(name);
   return "#!/bin/sh\n"
          "# Re-runs this bundle's spec snapshot (spec/) with the bundle's seed and\n"
          "# writes a new bundle: fbc replay BUNDLE [--test F] [--leaf ID] [--seed N].\n"
@@ -211,10 +270,33 @@ std::string replayScript(const std::string &bundlePath) {
          "set -eu\n"
          "DIR=$(CDPATH= cd -- \"$(dirname -- \"$0\")\" && pwd)\n"
          "exec \"${FBC:-fbc}\" replay \"$DIR\"/" +
-         shellQuote(name) + " \"$@\"\n";
+         quoted + " \"$@\"\n";
 }
 
 void sealBundle(Manifest &m, std::vector<Entry> &entries) {
+  // What the reader would refuse is never written (archive.h ReadLimits):
+  // service output over the entry limit keeps its beginning and says so;
+  // over the total, the largest service output is halved until it fits.
+  const ReadLimits limits;
+  auto isOutput = [](const Entry &e) { return e.name.starts_with("services/"); };
+  uint64_t total = 0;
+  for (Entry &e : entries) {
+    if (isOutput(e))
+      e.data = capEntryText(std::move(e.data), limits.maxEntryBytes);
+    total += e.data.size();
+  }
+  while (total > limits.maxTotalBytes - (64u << 20)) { // room for manifest.json
+    auto largest =
+        std::max_element(entries.begin(), entries.end(), [&](const Entry &a, const Entry &b) {
+          return (isOutput(a) ? a.data.size() : 0) < (isOutput(b) ? b.data.size() : 0);
+        });
+    if (largest == entries.end() || !isOutput(*largest) || largest->data.size() < 4096)
+      break;
+    uint64_t half = largest->data.size() / 2;
+    total -= largest->data.size();
+    largest->data = capEntryText(std::move(largest->data), half);
+    total += largest->data.size();
+  }
   sortEntries(entries);
   m.files.clear();
   for (const Entry &e : entries)

@@ -52,7 +52,19 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
 // replay.sh for a bundle at `bundlePath` (it names the bundle's file).
 std::string replayScript(const std::string &bundlePath);
 
-// Sorts `entries` into the bundle's order, records their digests in `m`
+// `data` (a text entry: service output) within `limit` bytes: as is when it
+// fits, else its beginning, cut at a line end, and a last line that says
+// how much there was: "[fbc: N bytes in all; the rest is not kept: ...]".
+std::string capEntryText(std::string data, uint64_t limit);
+// The run's JSON report (trace.json) within `limit` bytes: as is when it
+// fits, else each test keeps only its first K syscall events (K halved until
+// it fits), the first dropped one replaced by a trace_truncated event
+// ("trace cut to K syscall events to fit ..." with a dropped count).
+std::string traceJsonWithin(const rt::RunReport &report, uint64_t limit);
+
+// Caps what the reader would refuse (archive.h ReadLimits: the one set of
+// limits) in the entries the writer holds (capEntryText on service output),
+// sorts `entries` into the bundle's order, records their digests in `m`
 // and puts manifest.json first.
 void sealBundle(Manifest &m, std::vector<Entry> &entries);
 

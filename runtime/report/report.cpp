@@ -85,17 +85,19 @@ std::string escapeControls(std::string_view s) {
   return out;
 }
 
+std::string singleQuoted(std::string_view s) {
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string shellWord(std::string_view s) {
   bool plain = !s.empty();
   for (char c : s)
     plain = plain && (std::isalnum(static_cast<unsigned char>(c)) ||
                       std::string_view("_-./:=@%+,").find(c) != std::string_view::npos);
-  if (plain)
-    return std::string(s);
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
+  return plain ? std::string(s) : singleQuoted(s);
 }
 
 std::string replayCommand(const RunReport &r, const TestOutcome &t) {

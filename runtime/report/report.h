@@ -31,6 +31,8 @@ std::string formatJsonReport(const RunReport &r);
 // NUL...) spelled \xNN: what fbc prints for a human shows a test name, a
 // reason or a bundle's string as text, never as a terminal command.
 std::string escapeControls(std::string_view s);
+// `s` as one single-quoted shell word, always quoted ('\'' for a quote).
+std::string singleQuoted(std::string_view s);
 // `s` as one shell word: as is when it holds only characters no shell
 // treats specially (letters, digits, _ - . / : = @ % + ,), else single-quoted
 // ('\'' for a quote). Every command fbc prints for pasting goes through it.
