@@ -16,6 +16,19 @@ namespace {
   t.fail("function " + c.name + " " + msg);
 }
 
+[[noreturn]] void failMissing(Thread &t, const FunctionCode &c,
+                              llvm::ArrayRef<const std::string *> missing) {
+  std::string names;
+  for (const std::string *m : missing) {
+    if (!names.empty())
+      names += ", ";
+    names += *m;
+  }
+  failArgs(t, c,
+           "missing " + std::to_string(missing.size()) + " argument" +
+               (missing.size() > 1 ? "s" : "") + " (" + names + ")");
+}
+
 // Binds args into locals[0..numParams) following Go's rules:
 // positional to the leading parameters, surplus to *args, keywords by name,
 // surplus keywords to **kwargs, then defaults; reports what is missing.
@@ -89,17 +102,8 @@ void bindArguments(Thread &t, const Function &fn, const Args &args, Value *local
       else
         locals[i] = d;
     }
-    if (!missing.empty()) {
-      std::string names;
-      for (const std::string *m : missing) {
-        if (!names.empty())
-          names += ", ";
-        names += *m;
-      }
-      failArgs(t, c,
-               "missing " + std::to_string(missing.size()) + " argument" +
-                   (missing.size() > 1 ? "s" : "") + " (" + names + ")");
-    }
+    if (!missing.empty())
+      failMissing(t, c, missing);
   }
 }
 

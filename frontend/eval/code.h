@@ -138,6 +138,9 @@ const StmtCode *compiledBody(const FunctionCode &code);
 
 // Reads of variables, shared by expressions and augmented assignment.
 const ExprCode *compileIdent(Compiler &c, const syntax::Ident *id);
+// Unary and binary operators (compile_operators.cpp).
+const ExprCode *compileUnary(Compiler &c, const syntax::UnaryExpr *u);
+const ExprCode *compileBinary(Compiler &c, const syntax::BinaryExpr *b);
 // Builds a Function value for `code` in frame `fr` (def and lambda).
 Value makeClosure(Frame &fr, const FunctionCode *code, llvm::ArrayRef<const ExprCode *> defaults);
 // Default-value expressions of a def or lambda (null: mandatory kw-only).

@@ -79,6 +79,60 @@ void appendChar(Thread &t, std::string &out, Value arg) {
   t.fail("%c format requires int or single-character string, not " + std::string(typeName(arg)));
 }
 
+// One conversion `%<verb>` of `arg`, appended to `out`.
+void appendConversion(Thread &t, std::string &out, char verb, Value arg) {
+  switch (verb) {
+  case 's':
+  case 'r': {
+    String *s = arg.as<String>();
+    if (s && verb == 's') {
+      out.append(s->view());
+    } else {
+      Printer p;
+      p.out = std::move(out);
+      p.repr(arg);
+      out = std::move(p.out);
+    }
+    break;
+  }
+  case 'd':
+  case 'i':
+  case 'o':
+  case 'x':
+  case 'X':
+    appendInt(out, asInteger(t, arg, verb), verb);
+    break;
+  case 'e':
+  case 'f':
+  case 'g':
+  case 'E':
+  case 'F':
+  case 'G': {
+    double f;
+    if (Float *fl = arg.as<Float>())
+      f = fl->value;
+    else if (arg.isInt())
+      f = intAsDouble(arg);
+    else
+      t.fail(std::string("%") + verb + " format requires float, not " + std::string(typeName(arg)));
+    out += formatFloat(f, verb);
+    break;
+  }
+  case 'c':
+    appendChar(t, out, arg);
+    break;
+  case '%': // only reachable as "%(key)%"
+    out.push_back('%');
+    break;
+  default: {
+    // Go prints the offending byte as a code point (%c of a byte).
+    std::string msg = "unknown conversion %";
+    utf8::encode(msg, static_cast<unsigned char>(verb));
+    t.fail(msg);
+  }
+  }
+}
+
 } // namespace
 
 Value formatPercent(Thread &t, std::string_view format, Value args) {
@@ -123,58 +177,7 @@ Value formatPercent(Thread &t, std::string_view format, Value args) {
 
     if (format.empty())
       t.fail("incomplete format");
-    char verb = format[0];
-    switch (verb) {
-    case 's':
-    case 'r': {
-      String *s = arg.as<String>();
-      if (s && verb == 's') {
-        out.append(s->view());
-      } else {
-        Printer p;
-        p.out = std::move(out);
-        p.repr(arg);
-        out = std::move(p.out);
-      }
-      break;
-    }
-    case 'd':
-    case 'i':
-    case 'o':
-    case 'x':
-    case 'X':
-      appendInt(out, asInteger(t, arg, verb), verb);
-      break;
-    case 'e':
-    case 'f':
-    case 'g':
-    case 'E':
-    case 'F':
-    case 'G': {
-      double f;
-      if (Float *fl = arg.as<Float>())
-        f = fl->value;
-      else if (arg.isInt())
-        f = intAsDouble(arg);
-      else
-        t.fail(std::string("%") + verb + " format requires float, not " +
-               std::string(typeName(arg)));
-      out += formatFloat(f, verb);
-      break;
-    }
-    case 'c':
-      appendChar(t, out, arg);
-      break;
-    case '%': // only reachable as "%(key)%"
-      out.push_back('%');
-      break;
-    default: {
-      // Go prints the offending byte as a code point (%c of a byte).
-      std::string msg = "unknown conversion %";
-      utf8::encode(msg, static_cast<unsigned char>(verb));
-      t.fail(msg);
-    }
-    }
+    appendConversion(t, out, format[0], arg);
     format.remove_prefix(1);
     ++index;
   }

@@ -49,13 +49,53 @@ Value keywordArg(const Args &args, std::string_view name) {
   return Value();
 }
 
+enum class Numbering { Unknown, Automatic, Manual };
+
+// The argument a replacement field names: the next positional ("{}"), the
+// numbered one ("{1}") or a keyword ("{name}"), which one form fixes for
+// the whole format string.
+Value fieldArgument(Thread &t, const Args &args, std::string_view name, Numbering &numbering,
+                    size_t &nextAuto) {
+  size_t num;
+  if (name.empty()) {
+    if (numbering == Numbering::Manual)
+      t.fail("format: cannot switch from manual field specification to automatic field "
+             "numbering");
+    numbering = Numbering::Automatic;
+    if (nextAuto >= args.positional.size())
+      t.fail("format: tuple index out of range");
+    return args.positional[nextAuto++];
+  }
+  if (parseDecimal(name, num)) {
+    if (numbering == Numbering::Automatic)
+      t.fail("format: cannot switch from automatic field numbering to manual field "
+             "specification");
+    numbering = Numbering::Manual;
+    if (num >= args.positional.size())
+      t.fail("format: tuple index out of range");
+    return args.positional[num];
+  }
+  Value arg = keywordArg(args, name);
+  if (arg.isNull()) {
+    std::string n(name);
+    if (name.find('.') != std::string_view::npos)
+      t.fail("format: attribute syntax x.y is not supported in replacement fields: " + n);
+    if (name.find('[') != std::string_view::npos)
+      t.fail("format: element syntax a[i] is not supported in replacement fields: " + n);
+    if (name.find('{') != std::string_view::npos)
+      t.fail("format: nested replacement fields not supported");
+    t.fail("format: keyword " + n + " not found");
+  }
+  return arg;
+}
+
 } // namespace
 
 Value string_format(Thread &t, Value self, const Args &args) {
   std::string_view format = receiver(self);
   std::string out;
   out.reserve(format.size() + 16);
-  bool autoNumbering = false, manualNumbering = false;
+  Numbering numbering = Numbering::Unknown;
   size_t nextAuto = 0;
   for (;;) {
     size_t open = format.find('{');
@@ -91,37 +131,7 @@ Value string_format(Thread &t, Value self, const Args &args) {
       splitSpec(conv);
     }
 
-    Value arg;
-    size_t num;
-    if (name.empty()) {
-      if (manualNumbering)
-        t.fail("format: cannot switch from manual field specification to automatic field "
-               "numbering");
-      autoNumbering = true;
-      if (nextAuto >= args.positional.size())
-        t.fail("format: tuple index out of range");
-      arg = args.positional[nextAuto++];
-    } else if (parseDecimal(name, num)) {
-      if (autoNumbering)
-        t.fail("format: cannot switch from automatic field numbering to manual field "
-               "specification");
-      manualNumbering = true;
-      if (num >= args.positional.size())
-        t.fail("format: tuple index out of range");
-      arg = args.positional[num];
-    } else {
-      arg = keywordArg(args, name);
-      if (arg.isNull()) {
-        std::string n(name);
-        if (name.find('.') != std::string_view::npos)
-          t.fail("format: attribute syntax x.y is not supported in replacement fields: " + n);
-        if (name.find('[') != std::string_view::npos)
-          t.fail("format: element syntax a[i] is not supported in replacement fields: " + n);
-        if (name.find('{') != std::string_view::npos)
-          t.fail("format: nested replacement fields not supported");
-        t.fail("format: keyword " + n + " not found");
-      }
-    }
+    Value arg = fieldArgument(t, args, name, numbering, nextAuto);
 
     if (!spec.empty())
       t.fail("format spec features not supported in replacement fields: " + std::string(spec));

@@ -72,22 +72,10 @@ void setIndex(Thread &t, Value x, Value i, Value v) {
   x.obj()->setIndex(t, i, v);
 }
 
-Value slice(Thread &t, Value x, Value lo, Value hi, Value stepValue) {
-  Kind k = x.isObject() ? x.obj()->kind() : Kind::Int;
-  if (k != Kind::String && k != Kind::Bytes && k != Kind::List && k != Kind::Tuple &&
-      k != Kind::Range)
-    t.fail("invalid slice operand " + std::string(typeName(x)));
-  int64_t n = x.obj()->length();
+namespace {
 
-  int64_t step = 1;
-  if (!isAbsent(stepValue)) {
-    std::string err;
-    if (!asInt32(stepValue, step, err))
-      t.fail("invalid slice step: " + err);
-    if (step == 0)
-      t.fail("zero is not a valid slice step");
-  }
-
+// The clamped [start, end) of x[lo:hi:step] on a sequence of length n.
+std::pair<int64_t, int64_t> sliceBounds(Thread &t, Value lo, Value hi, int64_t n, int64_t step) {
   int64_t start, end;
   if (step > 0) {
     // Default [0:n]; bounds clamp to [0, n].
@@ -113,6 +101,28 @@ Value slice(Thread &t, Value x, Value lo, Value hi, Value stepValue) {
     if (start < end)
       start = end;
   }
+  return {start, end};
+}
+
+} // namespace
+
+Value slice(Thread &t, Value x, Value lo, Value hi, Value stepValue) {
+  Kind k = x.isObject() ? x.obj()->kind() : Kind::Int;
+  if (k != Kind::String && k != Kind::Bytes && k != Kind::List && k != Kind::Tuple &&
+      k != Kind::Range)
+    t.fail("invalid slice operand " + std::string(typeName(x)));
+  int64_t n = x.obj()->length();
+
+  int64_t step = 1;
+  if (!isAbsent(stepValue)) {
+    std::string err;
+    if (!asInt32(stepValue, step, err))
+      t.fail("invalid slice step: " + err);
+    if (step == 0)
+      t.fail("zero is not a valid slice step");
+  }
+
+  auto [start, end] = sliceBounds(t, lo, hi, n, step);
 
   switch (k) {
   case Kind::String:

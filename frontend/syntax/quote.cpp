@@ -77,6 +77,58 @@ std::string format(const char *fmt, auto... args) {
   return buf;
 }
 
+// The escape sequence at the front of `quoted` (a backslash and at least
+// one more character), decoded into `buf` and dropped from `quoted`; ""
+// when it is valid, else Go's message for it.
+std::string decodeEscape(llvm::StringRef &quoted, llvm::SmallVectorImpl<char> &buf) {
+  char c = quoted[1];
+  if (c == '\n') {
+    quoted = quoted.drop_front(2); // escaped line break: both vanish
+  } else if (char e = singleCharEscape(c)) {
+    buf.push_back(e);
+    quoted = quoted.drop_front(2);
+  } else if (c >= '0' && c <= '7') {
+    unsigned n = static_cast<unsigned>(c - '0');
+    quoted = quoted.drop_front(2);
+    for (int k = 1; k < 3 && !quoted.empty() && quoted[0] >= '0' && quoted[0] <= '7'; ++k) {
+      n = n * 8 + static_cast<unsigned>(quoted[0] - '0');
+      quoted = quoted.drop_front(1);
+    }
+    if (n >= 256)
+      return format("invalid escape sequence \\%03o", n);
+    buf.push_back(static_cast<char>(n));
+  } else if (c == 'x') {
+    if (quoted.size() < 4)
+      return "truncated escape sequence " + quoted.str();
+    uint32_t n;
+    if (!parseHex(quoted.substr(2, 2), n))
+      return "invalid escape sequence " + quoted.take_front(4).str();
+    buf.push_back(static_cast<char>(n));
+    quoted = quoted.drop_front(4);
+  } else if (c == 'u' || c == 'U') {
+    size_t size = c == 'u' ? 6 : 10;
+    if (quoted.size() < size)
+      return "truncated escape sequence " + quoted.str();
+    uint32_t n;
+    if (!parseHex(quoted.substr(2, size - 2), n))
+      return "invalid escape sequence " + quoted.take_front(size).str();
+    if (n > 0x10FFFF)
+      return format("code point out of range: %s (max \\U%08x)",
+                    quoted.take_front(size).str().c_str(), n);
+    if (n >= 0xD800 && n < 0xE000)
+      return format("invalid Unicode code point U+%04X", n);
+    appendUtf8(buf, n);
+    quoted = quoted.drop_front(size);
+  } else {
+    // Go formats the offending byte with %c, i.e. as the code point of
+    // that byte value.
+    llvm::SmallString<8> ch;
+    appendUtf8(ch, static_cast<unsigned char>(c));
+    return "invalid escape sequence \\" + ch.str().str();
+  }
+  return "";
+}
+
 } // namespace
 
 UnquoteResult unquote(llvm::StringRef quoted, llvm::SmallVectorImpl<char> &buf) {
@@ -123,49 +175,8 @@ UnquoteResult unquote(llvm::StringRef quoted, llvm::SmallVectorImpl<char> &buf) 
       quoted = quoted.drop_front(quoted.size() > 1 && quoted[1] == '\n' ? 2 : 1);
     } else if (quoted.size() == 1) {
       return fail("truncated escape sequence \\");
-    } else if (char c = quoted[1]; c == '\n') {
-      quoted = quoted.drop_front(2); // escaped line break: both vanish
-    } else if (char e = singleCharEscape(c)) {
-      buf.push_back(e);
-      quoted = quoted.drop_front(2);
-    } else if (c >= '0' && c <= '7') {
-      unsigned n = static_cast<unsigned>(c - '0');
-      quoted = quoted.drop_front(2);
-      for (int k = 1; k < 3 && !quoted.empty() && quoted[0] >= '0' && quoted[0] <= '7'; ++k) {
-        n = n * 8 + static_cast<unsigned>(quoted[0] - '0');
-        quoted = quoted.drop_front(1);
-      }
-      if (n >= 256)
-        return fail(format("invalid escape sequence \\%03o", n));
-      buf.push_back(static_cast<char>(n));
-    } else if (c == 'x') {
-      if (quoted.size() < 4)
-        return fail("truncated escape sequence " + quoted.str());
-      uint32_t n;
-      if (!parseHex(quoted.substr(2, 2), n))
-        return fail("invalid escape sequence " + quoted.take_front(4).str());
-      buf.push_back(static_cast<char>(n));
-      quoted = quoted.drop_front(4);
-    } else if (c == 'u' || c == 'U') {
-      size_t size = c == 'u' ? 6 : 10;
-      if (quoted.size() < size)
-        return fail("truncated escape sequence " + quoted.str());
-      uint32_t n;
-      if (!parseHex(quoted.substr(2, size - 2), n))
-        return fail("invalid escape sequence " + quoted.take_front(size).str());
-      if (n > 0x10FFFF)
-        return fail(format("code point out of range: %s (max \\U%08x)",
-                           quoted.take_front(size).str().c_str(), n));
-      if (n >= 0xD800 && n < 0xE000)
-        return fail(format("invalid Unicode code point U+%04X", n));
-      appendUtf8(buf, n);
-      quoted = quoted.drop_front(size);
-    } else {
-      // Go formats the offending byte with %c, i.e. as the code point of
-      // that byte value.
-      llvm::SmallString<8> ch;
-      appendUtf8(ch, static_cast<unsigned char>(c));
-      return fail("invalid escape sequence \\" + ch.str().str());
+    } else if (std::string error = decodeEscape(quoted, buf); !error.empty()) {
+      return fail(std::move(error));
     }
     i = quoted.find_first_of(special);
   }

@@ -8,10 +8,6 @@
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/Support/Unicode.h>
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-
 namespace fbc::syntax {
 
 using frontend::Pos;
@@ -83,15 +79,6 @@ namespace {
 bool isDigit(char32_t c) {
   return c >= '0' && c <= '9';
 }
-bool isOctDigit(char32_t c) {
-  return c >= '0' && c <= '7';
-}
-bool isBinDigit(char32_t c) {
-  return c == '0' || c == '1';
-}
-bool isHexDigit(char32_t c) {
-  return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 bool isIdentStart(char32_t c) {
   return c == '_' || isUnicodeLetter(c);
 }
@@ -108,52 +95,14 @@ bool isPlainStringByte(char b, char quote) {
 }
 
 Tok keyword(llvm::StringRef word) {
-  return llvm::StringSwitch<Tok>(word)
-      .Case("and", Tok::And)
-      .Case("break", Tok::Break)
-      .Case("continue", Tok::Continue)
-      .Case("def", Tok::Def)
-      .Case("elif", Tok::Elif)
-      .Case("else", Tok::Else)
-      .Case("for", Tok::For)
-      .Case("if", Tok::If)
-      .Case("in", Tok::In)
-      .Case("lambda", Tok::Lambda)
-      .Case("load", Tok::Load)
-      .Case("not", Tok::Not)
-      .Case("or", Tok::Or)
-      .Case("pass", Tok::Pass)
-      .Case("return", Tok::Return)
-      .Case("while", Tok::While)
-      // Python keywords reserved by Starlark ("assert" is left free, as in Go).
-      .Cases("as", "class", "del", "except", "finally", "from", "global", Tok::Illegal)
+  llvm::StringSwitch<Tok> sw(word);
+#define TOKEN(Name, spelling)
+#define KEYWORD(Name, spelling) sw.Case(spelling, Tok::Name);
+#include "frontend/syntax/tokens.def"
+  // Python keywords reserved by Starlark ("assert" is left free, as in Go).
+  return sw.Cases("as", "class", "del", "except", "finally", "from", "global", Tok::Illegal)
       .Cases("import", "is", "nonlocal", "raise", "try", "with", "yield", Tok::Illegal)
       .Default(Tok::Ident);
-}
-
-// Parses digits in `base` into an int64; false on overflow or a bad digit.
-bool parseInt64(llvm::StringRef digits, unsigned base, int64_t &out) {
-  if (digits.empty())
-    return false;
-  uint64_t v = 0;
-  for (char ch : digits) {
-    unsigned d;
-    if (ch >= '0' && ch <= '9')
-      d = static_cast<unsigned>(ch - '0');
-    else if (ch >= 'a' && ch <= 'f')
-      d = static_cast<unsigned>(ch - 'a' + 10);
-    else if (ch >= 'A' && ch <= 'F')
-      d = static_cast<unsigned>(ch - 'A' + 10);
-    else
-      return false;
-    if (d >= base)
-      return false;
-    if (v > (uint64_t(INT64_MAX) - d) / base)
-      return false;
-    v = v * base + d;
-  }
-  out = static_cast<int64_t>(v);
-  return true;
 }
 
 } // namespace
@@ -209,75 +158,145 @@ void Scanner::finishToken(TokenValue &val) const {
   val.raw = llvm::StringRef(tokenStart_, static_cast<size_t>(cur_ - tokenStart_));
 }
 
-Tok Scanner::next(TokenValue &val) {
-  auto startToken = [&] {
-    tokenStart_ = cur_;
-    val.pos = pos_;
-    val.raw = {};
-  };
-
-  while (true) {
-    char32_t c = 0;
-    bool blank = false;
-    bool savedLineStart = lineStart_;
-
-    // Leading blanks of a line: measure the indentation (tabs advance to
-    // the next multiple of 8, as in Go).
-    if (lineStart_) {
-      lineStart_ = false;
-      int col = 0;
-      for (;;) {
-        c = peekRune();
-        if (c == ' ') {
-          ++col;
-          readRune();
-        } else if (c == '\t') {
-          col += 8 - static_cast<int>((pos_.col - 1) % 8);
-          readRune();
-        } else {
-          break;
-        }
-      }
-      blank = c == '#' || c == '\n' || c == 0;
-      if (!blank && depth_ == 0) {
-        int cur = indentStack_.back();
-        if (col > cur) {
-          ++dents_;
-          indentStack_.push_back(col);
-        } else if (col < cur) {
-          while (indentStack_.size() > 1 && col < indentStack_.back()) {
-            --dents_;
-            indentStack_.pop_back();
-          }
-          if (col != indentStack_.back())
-            error(pos_, "unindent does not match any outer indentation level");
-        }
-      }
-    }
-
-    if (dents_ != 0) {
-      startToken();
-      finishToken(val);
-      if (dents_ < 0) {
-        ++dents_;
-        return Tok::Outdent;
-      }
-      --dents_;
-      return Tok::Indent;
-    }
-
+// Leading blanks of a line: measures the indentation (tabs advance to the
+// next multiple of 8, as in Go) and queues the INDENT/OUTDENTs it implies.
+// True for a blank or comment-only line, which has no indentation.
+bool Scanner::readIndentation() {
+  int col = 0;
+  char32_t c = 0;
+  for (;;) {
     c = peekRune();
-    while (c == ' ' || c == '\t') {
+    if (c == ' ') {
+      ++col;
+      readRune();
+    } else if (c == '\t') {
+      col += 8 - static_cast<int>((pos_.col - 1) % 8);
+      readRune();
+    } else {
+      break;
+    }
+  }
+  bool blank = c == '#' || c == '\n' || c == 0;
+  if (!blank && depth_ == 0) {
+    int cur = indentStack_.back();
+    if (col > cur) {
+      ++dents_;
+      indentStack_.push_back(col);
+    } else if (col < cur) {
+      while (indentStack_.size() > 1 && col < indentStack_.back()) {
+        --dents_;
+        indentStack_.pop_back();
+      }
+      if (col != indentStack_.back())
+        error(pos_, "unindent does not match any outer indentation level");
+    }
+  }
+  return blank;
+}
+
+// An identifier or keyword, or a string with an r / b / rb prefix.
+Tok Scanner::scanWord(TokenValue &val, char32_t c) {
+  // r"...", b"..." and rb"..." string prefixes.
+  auto quoteAt = [&](ptrdiff_t i) {
+    return end_ - cur_ > i && (cur_[i] == '"' || cur_[i] == '\'');
+  };
+  if ((c == 'r' || c == 'b') && quoteAt(1)) {
+    readRune();
+    return scanString(val, peekRune());
+  }
+  if (c == 'r' && end_ - cur_ > 1 && cur_[1] == 'b' && quoteAt(2)) {
+    readRune();
+    readRune();
+    return scanString(val, peekRune());
+  }
+  for (;;) {
+    // Fast path: a run of ASCII identifier bytes, one column each.
+    const char *p = cur_;
+    while (p != end_ && isAsciiIdentByte(*p))
+      ++p;
+    pos_.col += static_cast<uint32_t>(p - cur_);
+    cur_ = p;
+    c = peekRune();
+    if (c < 0x80 || !isIdentChar(c))
+      break;
+    readRune();
+  }
+  finishToken(val);
+  Tok t = keyword(val.raw);
+  if (t == Tok::Ident)
+    val.string = ctx_.copy(val.raw);
+  return t;
+}
+
+// A comma, or an opening or closing bracket, tracking the nesting
+// (newlines inside brackets are not tokens); Illegal for any other
+// character.
+Tok Scanner::scanDelimiter(char32_t c) {
+  switch (c) {
+  case ',':
+    readRune();
+    return Tok::Comma;
+  case '(':
+  case '[':
+  case '{':
+    ++depth_;
+    readRune();
+    return c == '(' ? Tok::LParen : c == '[' ? Tok::LBrack : Tok::LBrace;
+  case ')':
+  case ']':
+  case '}':
+    if (depth_ == 0)
+      error(pos_, "unexpected " + quoteRune(c));
+    --depth_;
+    readRune();
+    return c == ')' ? Tok::RParen : c == ']' ? Tok::RBrack : Tok::RBrace;
+  default:
+    return Tok::Illegal;
+  }
+}
+
+// Blanks, then a comment up to (not including) the end of its line; the
+// character after them.
+char32_t Scanner::skipBlanksAndComment() {
+  char32_t c = peekRune();
+  while (c == ' ' || c == '\t') {
+    readRune();
+    c = peekRune();
+  }
+  if (c == '#') {
+    while (c != 0 && c != '\n') {
       readRune();
       c = peekRune();
     }
+  }
+  return c;
+}
 
-    if (c == '#') {
-      while (c != 0 && c != '\n') {
-        readRune();
-        c = peekRune();
-      }
+void Scanner::startToken(TokenValue &val) {
+  tokenStart_ = cur_;
+  val.pos = pos_;
+  val.raw = {};
+}
+
+Tok Scanner::next(TokenValue &val) {
+  while (true) {
+    bool blank = false;
+    bool savedLineStart = lineStart_;
+
+    if (lineStart_) {
+      lineStart_ = false;
+      blank = readIndentation();
     }
+
+    if (dents_ != 0) {
+      startToken(val);
+      finishToken(val);
+      Tok dent = dents_ < 0 ? Tok::Outdent : Tok::Indent;
+      dents_ += dents_ < 0 ? 1 : -1;
+      return dent;
+    }
+
+    char32_t c = skipBlanksAndComment();
 
     if (c == '\n') {
       lineStart_ = true;
@@ -286,7 +305,7 @@ Tok Scanner::next(TokenValue &val) {
         readRune();
         continue;
       }
-      startToken();
+      startToken(val);
       readRune();
       val.raw = "\n";
       return Tok::Newline;
@@ -295,18 +314,17 @@ Tok Scanner::next(TokenValue &val) {
     if (c == 0) {
       // At EOF, close open blocks, with a NEWLINE first unless one was
       // just emitted.
+      if (indentStack_.size() > 1 && savedLineStart) {
+        dents_ = 1 - static_cast<int>(indentStack_.size());
+        indentStack_.resize(1);
+        continue;
+      }
+      startToken(val);
       if (indentStack_.size() > 1) {
-        if (savedLineStart) {
-          dents_ = 1 - static_cast<int>(indentStack_.size());
-          indentStack_.resize(1);
-          continue;
-        }
         lineStart_ = true;
-        startToken();
         val.raw = "\n";
         return Tok::Newline;
       }
-      startToken();
       finishToken(val);
       return Tok::Eof;
     }
@@ -319,69 +337,17 @@ Tok Scanner::next(TokenValue &val) {
       continue;
     }
 
-    startToken();
-
-    if (c == ',') {
-      readRune();
-      finishToken(val);
-      return Tok::Comma;
-    }
+    startToken(val);
 
     if (c == '"' || c == '\'')
       return scanString(val, c);
 
-    if (isIdentStart(c)) {
-      // r"...", b"..." and rb"..." string prefixes.
-      auto quoteAt = [&](ptrdiff_t i) {
-        return end_ - cur_ > i && (cur_[i] == '"' || cur_[i] == '\'');
-      };
-      if ((c == 'r' || c == 'b') && quoteAt(1)) {
-        readRune();
-        return scanString(val, peekRune());
-      }
-      if (c == 'r' && end_ - cur_ > 1 && cur_[1] == 'b' && quoteAt(2)) {
-        readRune();
-        readRune();
-        return scanString(val, peekRune());
-      }
-      for (;;) {
-        // Fast path: a run of ASCII identifier bytes, one column each.
-        const char *p = cur_;
-        while (p != end_ && isAsciiIdentByte(*p))
-          ++p;
-        pos_.col += static_cast<uint32_t>(p - cur_);
-        cur_ = p;
-        c = peekRune();
-        if (c < 0x80 || !isIdentChar(c))
-          break;
-        readRune();
-      }
-      finishToken(val);
-      Tok t = keyword(val.raw);
-      if (t == Tok::Ident)
-        val.string = ctx_.copy(val.raw);
-      return t;
-    }
+    if (isIdentStart(c))
+      return scanWord(val, c);
 
-    switch (c) {
-    case '(':
-    case '[':
-    case '{':
-      ++depth_;
-      readRune();
+    if (Tok t = scanDelimiter(c); t != Tok::Illegal) {
       finishToken(val);
-      return c == '(' ? Tok::LParen : c == '[' ? Tok::LBrack : Tok::LBrace;
-    case ')':
-    case ']':
-    case '}':
-      if (depth_ == 0)
-        error(pos_, "unexpected " + quoteRune(c));
-      --depth_;
-      readRune();
-      finishToken(val);
-      return c == ')' ? Tok::RParen : c == ']' ? Tok::RBrack : Tok::RBrace;
-    default:
-      break;
+      return t;
     }
 
     if (isDigit(c) || c == '.')
@@ -393,102 +359,52 @@ Tok Scanner::next(TokenValue &val) {
   }
 }
 
+namespace {
+
+struct Punct {
+  std::string_view spelling;
+  Tok tok;
+};
+constexpr Punct kPunct[] = {
+#define TOKEN(Name, spelling)
+#define PUNCT(Name, spelling) {spelling, Tok::Name},
+#include "frontend/syntax/tokens.def"
+};
+
+// The operator spelled `text`; Illegal when none is.
+Tok punctToken(std::string_view text) {
+  for (const Punct &p : kPunct)
+    if (p.spelling == text)
+      return p.tok;
+  return Tok::Illegal;
+}
+
+// Whether an operator's spelling starts with `text` ("!" for "!=").
+bool punctPrefix(std::string_view text) {
+  for (const Punct &p : kPunct)
+    if (p.spelling.starts_with(text))
+      return true;
+  return false;
+}
+
+} // namespace
+
+// The longest operator spelling (tokens.def) that the input starts with.
 Tok Scanner::scanPunctuation(char32_t c) {
   Pos start = pos_;
-  auto follows = [&](char32_t want) {
-    if (peekRune() != want)
-      return false;
+  char buf[4]; // the longest spelling has 3 characters
+  size_t n = 0;
+  for (char32_t next = c; n < sizeof buf && next < 0x80; next = peekRune()) {
+    buf[n] = char(next);
+    if (!punctPrefix({buf, n + 1}))
+      break;
+    ++n;
     readRune();
-    return true;
-  };
-  switch (c) {
-  case '=':
-  case '<':
-  case '>':
-  case '!':
-  case '+':
-  case '-':
-  case '%':
-  case '/':
-  case '&':
-  case '|':
-  case '^':
-    readRune();
-    if (follows('=')) {
-      switch (c) {
-      case '<':
-        return Tok::Le;
-      case '>':
-        return Tok::Ge;
-      case '=':
-        return Tok::EqEq;
-      case '!':
-        return Tok::NotEq;
-      case '+':
-        return Tok::PlusEq;
-      case '-':
-        return Tok::MinusEq;
-      case '/':
-        return Tok::SlashEq;
-      case '%':
-        return Tok::PercentEq;
-      case '&':
-        return Tok::AmpEq;
-      case '|':
-        return Tok::PipeEq;
-      case '^':
-        return Tok::CaretEq;
-      }
-    }
-    switch (c) {
-    case '=':
-      return Tok::Eq;
-    case '<':
-      if (follows('<'))
-        return follows('=') ? Tok::LtLtEq : Tok::LtLt;
-      return Tok::Lt;
-    case '>':
-      if (follows('>'))
-        return follows('=') ? Tok::GtGtEq : Tok::GtGt;
-      return Tok::Gt;
-    case '!':
-      error(start, "unexpected input character '!'");
-    case '+':
-      return Tok::Plus;
-    case '-':
-      return Tok::Minus;
-    case '/':
-      if (follows('/'))
-        return follows('=') ? Tok::SlashSlashEq : Tok::SlashSlash;
-      return Tok::Slash;
-    case '%':
-      return Tok::Percent;
-    case '&':
-      return Tok::Amp;
-    case '|':
-      return Tok::Pipe;
-    default:
-      return Tok::Caret;
-    }
-  case ':':
-    readRune();
-    return Tok::Colon;
-  case ';':
-    readRune();
-    return Tok::Semi;
-  case '~':
-    readRune();
-    return Tok::Tilde;
-  case '*':
-    readRune();
-    if (follows('*'))
-      return Tok::StarStar;
-    if (follows('='))
-      return Tok::StarEq;
-    return Tok::Star;
-  default:
-    error(pos_, "unexpected input character " + quoteRune(c));
   }
+  Tok t = punctToken({buf, n});
+  if (t == Tok::Illegal)
+    error(start, "unexpected input character " + quoteRune(c));
+  return t;
 }
 
 Tok Scanner::scanString(TokenValue &val, char32_t quote) {
@@ -544,130 +460,6 @@ Tok Scanner::scanString(TokenValue &val, char32_t quote) {
     error(start, r.error);
   val.string = ctx_.copy(r.value);
   return r.isBytes ? Tok::Bytes : Tok::String;
-}
-
-Tok Scanner::scanNumber(TokenValue &val, char32_t c) {
-  Pos start = pos_;
-  bool fraction = false, exponent = false;
-  auto skipWhile = [&](bool (*pred)(char32_t)) {
-    while (pred(c)) {
-      readRune();
-      c = peekRune();
-    }
-  };
-
-  if (c == '.') {
-    readRune();
-    c = peekRune();
-    if (!isDigit(c)) {
-      finishToken(val);
-      return Tok::Dot;
-    }
-    fraction = true;
-  } else if (c == '0') {
-    readRune();
-    c = peekRune();
-    if (c == '.') {
-      fraction = true;
-    } else if (c == 'x' || c == 'X') {
-      readRune();
-      c = peekRune();
-      if (!isHexDigit(c))
-        error(start, "invalid hex literal");
-      skipWhile(isHexDigit);
-    } else if (c == 'o' || c == 'O') {
-      readRune();
-      c = peekRune();
-      if (!isOctDigit(c))
-        error(pos_, "invalid octal literal");
-      skipWhile(isOctDigit);
-    } else if (c == 'b' || c == 'B') {
-      readRune();
-      c = peekRune();
-      if (!isBinDigit(c))
-        error(pos_, "invalid binary literal");
-      skipWhile(isBinDigit);
-    } else {
-      // A float, zero, or the obsolete octal form 0755.
-      bool allZeros = true, octal = true;
-      while (isDigit(c)) {
-        allZeros &= c == '0';
-        octal &= c <= '7';
-        readRune();
-        c = peekRune();
-      }
-      if (c == '.') {
-        fraction = true;
-      } else if (c == 'e' || c == 'E') {
-        exponent = true;
-      } else if (octal && !allZeros) {
-        finishToken(val);
-        error(pos_, "obsolete form of octal literal; use 0o" + val.raw.drop_front(1).str());
-      }
-    }
-  } else {
-    skipWhile(isDigit);
-    if (c == '.')
-      fraction = true;
-    else if (c == 'e' || c == 'E')
-      exponent = true;
-  }
-
-  if (fraction) {
-    readRune(); // '.'
-    c = peekRune();
-    skipWhile(isDigit);
-    if (c == 'e' || c == 'E')
-      exponent = true;
-  }
-  if (exponent) {
-    readRune(); // [eE]
-    c = peekRune();
-    if (c == '+' || c == '-') {
-      readRune();
-      c = peekRune();
-      if (!isDigit(c))
-        error(pos_, "invalid float literal");
-    }
-    skipWhile(isDigit);
-  }
-
-  finishToken(val);
-  if (fraction || exponent) {
-    // The token is at most digits, '.', 'e' and a sign: strtod in the "C"
-    // locale reads it exactly as Go's ParseFloat, except that Go rejects
-    // overflow to infinity.
-    llvm::SmallString<64> text(val.raw);
-    char *endp = nullptr;
-    errno = 0;
-    val.floatValue = std::strtod(text.c_str(), &endp);
-    if (endp != text.end() || std::isinf(val.floatValue))
-      error(pos_, "invalid float literal");
-    return Tok::Float;
-  }
-
-  llvm::StringRef s = val.raw;
-  val.bigInt = false;
-  bool ok;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'o' || s[1] == 'O')) {
-    ok = parseInt64(s.drop_front(2), 8, val.intValue); // Go: no big octal literals
-  } else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
-    ok = parseInt64(s.drop_front(2), 2, val.intValue);
-  } else if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    ok = parseInt64(s.drop_front(2), 16, val.intValue) || (val.bigInt = true);
-  } else if (s.size() > 1 && s[0] == '0') {
-    // Only all-zero digits (or an invalid 08/09) get here: Go reads a
-    // leading 0 as octal.
-    ok = parseInt64(s.drop_front(1), 8, val.intValue) ||
-         (s.find_first_not_of("01234567") == llvm::StringRef::npos && (val.bigInt = true));
-  } else {
-    ok = parseInt64(s, 10, val.intValue) || (val.bigInt = true);
-  }
-  if (!ok)
-    error(start, "invalid int literal");
-  if (val.bigInt)
-    val.raw = ctx_.copy(val.raw);
-  return Tok::Int;
 }
 
 } // namespace fbc::syntax

@@ -9,6 +9,7 @@
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <optional>
 #include <string>
 
 namespace fbc::syntax {
@@ -38,8 +39,15 @@ private:
   bool atEof() const { return cur_ == end_; }
   Tok scanString(TokenValue &val, char32_t quote);
   Tok scanNumber(TokenValue &val, char32_t c);
+  char32_t scanRadixDigits(bool (*isRadixDigit)(char32_t), std::optional<frontend::Pos> at,
+                           const char *invalid);
+  Tok numberValue(TokenValue &val, frontend::Pos start, bool isFloat);
   Tok scanPunctuation(char32_t c);
-  Tok scanIndentation(TokenValue &val, bool &blank);
+  bool readIndentation();
+  char32_t skipBlanksAndComment();
+  Tok scanWord(TokenValue &val, char32_t c);
+  Tok scanDelimiter(char32_t c);
+  void startToken(TokenValue &val);
   void finishToken(TokenValue &val) const;
 
   AstContext &ctx_;

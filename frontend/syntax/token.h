@@ -11,82 +11,10 @@
 
 namespace fbc::syntax {
 
+// The kinds, declared once in tokens.def (with the names tokenName prints).
 enum class Tok : uint8_t {
-  Illegal, // also every reserved word (class, import, ...)
-  Eof,
-  Newline,
-  Indent,
-  Outdent,
-
-  // Tokens with values.
-  Ident,
-  Int,
-  Float,
-  String,
-  Bytes,
-
-  // Punctuation. Keep Plus..GtGt and PlusEq..GtGtEq in the same order.
-  Plus,
-  Minus,
-  Star,
-  Slash,
-  SlashSlash,
-  Percent,
-  Amp,
-  Pipe,
-  Caret,
-  LtLt,
-  GtGt,
-  Tilde,
-  Dot,
-  Comma,
-  Eq,
-  Semi,
-  Colon,
-  LParen,
-  RParen,
-  LBrack,
-  RBrack,
-  LBrace,
-  RBrace,
-  Lt,
-  Gt,
-  Ge,
-  Le,
-  EqEq,
-  NotEq,
-  PlusEq,
-  MinusEq,
-  StarEq,
-  SlashEq,
-  SlashSlashEq,
-  PercentEq,
-  AmpEq,
-  PipeEq,
-  CaretEq,
-  LtLtEq,
-  GtGtEq,
-  StarStar,
-
-  // Keywords.
-  And,
-  Break,
-  Continue,
-  Def,
-  Elif,
-  Else,
-  For,
-  If,
-  In,
-  Lambda,
-  Load,
-  Not,
-  NotIn, // synthesized by the parser from `not in`
-  Or,
-  Pass,
-  Return,
-  While,
-
+#define TOKEN(Name, spelling) Name,
+#include "frontend/syntax/tokens.def"
   NumTokens
 };
 
@@ -95,6 +23,8 @@ const char *tokenName(Tok t);
 
 // Go's %#v of a token: punctuation is quoted ('+'), everything else is not.
 std::string tokenGoString(Tok t);
+// An operator or delimiter (tokens.def's PUNCT entries).
+bool isPunctuation(Tok t);
 
 // A scanned token's value. Strings point into the AST arena or the source.
 struct TokenValue {
