@@ -17,8 +17,7 @@ void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &key
     ir::LoweredRule r;
     r.service = service;
     r.keyword = sc;
-    r.syscalls = ir::syscallNumbers(sc);
-    std::sort(r.syscalls.begin(), r.syscalls.end());
+    r.syscalls = keywordSyscalls(sc);
     r.action = f.action;
     r.errnoNumber = f.errnoNumber;
     r.delayNs = f.delayNs;
@@ -37,6 +36,19 @@ void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &key
     }
     out.push_back(std::move(r));
   }
+}
+
+std::vector<int> keywordSyscalls(std::string_view keyword) {
+  std::vector<int> nrs = ir::syscallNumbers(keyword);
+  std::sort(nrs.begin(), nrs.end());
+  return nrs;
+}
+
+std::vector<int> observedSyscalls(const ir::ObservedEntry &entry) {
+  if (entry.when == ir::TrapWhen::Always)
+    return ir::syscallNumbers(entry.syscall);
+  int nr = ir::syscallNumber(entry.syscall);
+  return nr >= 0 ? std::vector<int>{nr} : std::vector<int>{};
 }
 
 std::vector<ir::LoweredAssumption> lowerAssumptions(const ir::Spec &spec) {

@@ -8,6 +8,7 @@
 
 #include "ir/leaf_program.h"
 #include "ir/spec.h"
+#include "ir/unmediated.h"
 
 #include <string>
 #include <vector>
@@ -24,5 +25,17 @@ void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &key
 // assumption on a service the spec lacks (a remote's syscalls are refused at
 // load) has no rules.
 std::vector<ir::LoweredAssumption> lowerAssumptions(const ir::Spec &spec);
+
+// The native numbers a rule on `keyword` traps, sorted (a family keyword:
+// its members'); empty when it names no native syscall. For the rules a test
+// body builds at run time from values (trace(syscalls=[...])), which no
+// lowering could see; every other rule carries its numbers lowered.
+std::vector<int> keywordSyscalls(std::string_view keyword);
+
+// The native numbers an observed entry (the leaf program's `observes`)
+// traps: an Always entry's keyword stands for its family, a conditional
+// one is that one syscall (sendto[addressed] reads sendto's own arguments);
+// empty when this architecture lacks it.
+std::vector<int> observedSyscalls(const ir::ObservedEntry &entry);
 
 } // namespace fbc::backend

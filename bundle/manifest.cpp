@@ -114,22 +114,8 @@ Summary summarize(const std::vector<TestRow> &rows, uint64_t notRun) {
   Summary s;
   s.total = rows.size();
   s.notRun = notRun;
-  for (const TestRow &r : rows) {
-    const std::string &o = r.outcome;
-    s.expectationViolated += o == "expectation_violated";
-    s.faultBypassed += o == "fault_bypassed";
-    s.strictDeterminismViolation += o == "strict_determinism_violation";
-    if (o == "passed" || o == "fault_bypassed")
-      ++s.passed;
-    else if (o == "failed" || o == "expectation_violated" || o == "strict_determinism_violation")
-      ++s.failed;
-    else if (o == "inconclusive")
-      ++s.inconclusive;
-    else if (o == "halted")
-      ++s.halted;
-    else
-      ++s.errored;
-  }
+  for (const TestRow &r : rows)
+    s.add(r.outcome);
   return s;
 }
 

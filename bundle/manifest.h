@@ -7,6 +7,7 @@
 
 #include "ir/json_writer.h"
 #include "ir/leaf_program.h"
+#include "runtime/trace/outcome.h"
 
 #include <llvm/Support/Error.h>
 
@@ -41,14 +42,12 @@ struct TestRow {
   std::string displayName() const;
 };
 
-struct Summary {
-  uint64_t total = 0, passed = 0, failed = 0, errored = 0, inconclusive = 0, halted = 0;
-  // Rows already counted above, by the verdict that makes them so (the
-  // reference's tally): failed ones that are expectation_violated, passed
-  // ones that are fault_bypassed, failed ones that are
-  // strict_determinism_violation.
-  uint64_t expectationViolated = 0, faultBypassed = 0, strictDeterminismViolation = 0;
-  uint64_t notRun = 0; // tests an interrupt kept from running
+// The rows counted by rt::ResultCounts (the reference's tally: passed
+// includes fault_bypassed, failed includes expectation_violated and
+// strict_determinism_violation), with the total and what was not run.
+struct Summary : rt::ResultCounts {
+  uint64_t total = 0;
+  uint64_t notRun = 0; // rows (leaves) an interrupt kept from running
 };
 
 struct Manifest {

@@ -133,18 +133,12 @@ std::map<std::string, std::string> sections(const std::string &text,
 // fault matrix rebuilt from its cells' rows.
 std::string mergedTrace(const std::vector<Row> &rows, const std::vector<element> &traces,
                         const ir::LeafProgram &plan, bool interrupted, uint64_t notRun) {
-  uint64_t pass = 0, fail = 0, bypassed = 0, inconclusive = 0, halted = 0;
+  rt::ResultCounts counts;
   int64_t duration = 0;
   for (element t : traces)
     duration += intAt(t, "duration_ms");
-  for (const Row &r : rows) {
-    std::string_view result = stringAt(r.trace, "result");
-    pass += result == "pass";
-    fail += result == "fail" || result == "error";
-    inconclusive += result == "inconclusive";
-    halted += result == "halted";
-    bypassed += r.row->outcome == "fault_bypassed";
-  }
+  for (const Row &r : rows)
+    counts.add(r.row->outcome);
   std::string out;
   ir::JsonWriter w(out, 2);
   w.beginObject();
@@ -155,14 +149,7 @@ std::string mergedTrace(const std::vector<Row> &rows, const std::vector<element>
     seed = 0;
   w.field("seed", seed);
   w.field("duration_ms", duration);
-  w.field("pass", pass);
-  w.field("fail", fail);
-  if (bypassed)
-    w.field("fault_bypassed", bypassed);
-  if (inconclusive)
-    w.field("inconclusive", inconclusive);
-  if (halted)
-    w.field("halted", halted);
+  rt::writeCountFields(w, counts);
   if (interrupted) {
     w.field("interrupted", true);
     w.field("not_run", notRun);

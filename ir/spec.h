@@ -75,13 +75,44 @@ struct Interface {
 enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres, Kafka };
 const char *healthcheckKindName(HealthcheckKind k);
 
+// An interface's network address (Service::address()). `host` is the
+// remote host as written (without [] around an IPv6 literal), "" for a
+// local service: loopback.
+struct Address {
+  std::string host;
+  int64_t port = 0;
+  bool remote() const { return !host.empty(); }
+  // What fbc dials: the host, or 127.0.0.1.
+  std::string dialHost() const { return host.empty() ? "127.0.0.1" : host; }
+  // What a spec and a service's env see: "localhost:8080", "10.0.0.5:6379",
+  // "[::1]:80" (localhost for a local service, as the reference names it).
+  std::string spelled() const;
+  // The host as it goes before ":port": "localhost" or the remote host, IPv6 in [].
+  std::string spelledHost() const;
+  // "127.0.0.1:8080", "10.0.0.5:6379", "[::1]:80": what goes after
+  // http:// in the URL of an HTTP step or probe.
+  std::string dialHostPort() const;
+};
+
+// Splits a remote= host into host and port: "h" -> ("h", 0), "h:9090" ->
+// ("h", 9090), "[::1]:80" -> ("::1", 80), "[::1]" -> ("::1", 0). False when
+// what follows the last ':' is not a port 1..65535.
+bool splitRemoteHost(std::string_view written, std::string &host, int64_t &port);
+
 struct Healthcheck {
   HealthcheckKind kind = HealthcheckKind::Tcp;
-  std::string target;    // "tcp://localhost:5432", "http://...", "ready://",
+  std::string target;    // as printed: "tcp://localhost:5432", "http://...", "ready://",
                          // "redis://localhost:6379", "postgres://localhost:5432",
                          // "kafka://localhost:9092"
   int64_t timeoutNs = 0; // always > 0 (defaults: tcp/http 10s, ready 30s, kafka 120s)
   Loc loc;
+  // What the probe dials, typed at load so the runtime parses nothing the
+  // IR spelled: an address check's host and port (host "" for localhost,
+  // which dials 127.0.0.1); http()'s URL with a "localhost" host dialled as
+  // 127.0.0.1 (libcurl may try ::1 first, and services listen on 127.0.0.1
+  // as often as not). ready() has neither: the service's interface decides.
+  Address at;
+  std::string url;
 };
 
 struct Dependency {
@@ -130,30 +161,6 @@ struct ObserveSource {
   Loc loc;             // the observe.stdout()/observe.stderr() call
 };
 
-// An interface's network address (Service::address()). `host` is the
-// remote host as written (without [] around an IPv6 literal), "" for a
-// local service: loopback.
-struct Address {
-  std::string host;
-  int64_t port = 0;
-  bool remote() const { return !host.empty(); }
-  // What fbc dials: the host, or 127.0.0.1.
-  std::string dialHost() const { return host.empty() ? "127.0.0.1" : host; }
-  // What a spec and a service's env see: "localhost:8080", "10.0.0.5:6379",
-  // "[::1]:80" (localhost for a local service, as the reference names it).
-  std::string spelled() const;
-  // The host as it goes before ":port": "localhost" or the remote host, IPv6 in [].
-  std::string spelledHost() const;
-  // "127.0.0.1:8080", "10.0.0.5:6379", "[::1]:80": what goes after
-  // http:// in the URL of an HTTP step or probe.
-  std::string dialHostPort() const;
-};
-
-// Splits a remote= host into host and port: "h" -> ("h", 0), "h:9090" ->
-// ("h", 9090), "[::1]:80" -> ("::1", 80), "[::1]" -> ("::1", 0). False when
-// what follows the last ':' is not a port 1..65535.
-bool splitRemoteHost(std::string_view written, std::string &host, int64_t &port);
-
 struct Service {
   std::string name;
   std::vector<std::string> globals; // root-file globals holding it, sorted
@@ -196,8 +203,8 @@ struct Service {
   // host from remote= or remotes({...}), with the port written after it
   // ("host:port") or else the interface's; a container service's on
   // loopback at the host port ports= publishes it on (else the interface's
-  // port); any other service is on loopback at the interface's port. Null for an interface remotes({...})
-  // names no host for (a HostNeed of the service: it cannot run).
+  // port); any other service is on loopback at the interface's port. Null for an interface
+  // remotes({...}) names no host for (a HostNeed of the service: it cannot run).
   std::optional<Address> address(const Interface &i) const;
   // address(i), or loopback at the interface's port for an interface
   // remotes({...}) names no host: its tests are cannot-run rows and nothing

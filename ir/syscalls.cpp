@@ -123,6 +123,16 @@ std::vector<int> syscallNumbers(std::string_view keyword) {
   return nrs;
 }
 
+std::string syscallFilterText(std::string_view keyword) {
+  std::string out;
+  for (int nr : syscallNumbers(keyword)) {
+    if (!out.empty())
+      out += ',';
+    out += syscallNameOf(nr);
+  }
+  return out;
+}
+
 bool isDestinationSyscall(std::string_view name) {
   return name == "connect" || name == "sendto" || name == "sendmsg" || name == "sendmmsg";
 }

@@ -58,6 +58,10 @@ std::vector<int> syscallNumbers(std::string_view keyword);
 // services' calls too (they may address its ports), so every service traps
 // it (the lowering widens the trap sets accordingly).
 bool isDestinationSyscall(std::string_view name);
+// "write,writev,pwrite64,pwritev,pwritev2": the names of syscallNumbers(),
+// comma-joined in the family's order; what a rule's fault_applied event and
+// the text report print as its filter. Empty when it names no native syscall.
+std::string syscallFilterText(std::string_view keyword);
 
 struct ErrnoInfo {
   std::string_view name; // "ECONNREFUSED"

@@ -7,6 +7,7 @@
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"
 #include "ir/duration.h"
+#include "ir/quote.h"
 
 namespace fbc::ir::builtins {
 
@@ -30,6 +31,26 @@ void parseTimeout(const CallSite &site, const star::Args &args, std::string_view
   }
 }
 
+// "localhost:5432", ":5432", "10.0.0.5:6379", "[::1]:80": what the probe
+// dials, loopback names as the local host ("").
+bool dialAddress(std::string_view written, Address &at) {
+  std::string w(written);
+  if (w.starts_with(':'))
+    w = "localhost" + w;
+  if (!splitRemoteHost(w, at.host, at.port) || at.port == 0)
+    return false;
+  if (at.host == "localhost")
+    at.host.clear();
+  return true;
+}
+
+// http()'s URL with a "localhost" host as 127.0.0.1 (Healthcheck::url).
+std::string loopbackUrl(std::string url) {
+  if (size_t p = url.find("://localhost"); p != std::string::npos)
+    url.replace(p + 3, 9, "127.0.0.1");
+  return url;
+}
+
 Value addressCheck(star::Thread &t, const star::Args &args, const char *fn, HealthcheckKind kind,
                    int64_t defaultTimeout = kDefaultTimeout) {
   CallSite site(t, SpecBuilder::of(t).callSites);
@@ -49,10 +70,16 @@ Value addressCheck(star::Thread &t, const star::Args &args, const char *fn, Heal
   if (a.empty())
     site.fail(site.at(site.positional(0)), std::string(fn) + "() address must not be empty");
   std::string scheme = kind == HealthcheckKind::Kafka ? "kafka" : fn;
-  if (kind == HealthcheckKind::Http)
+  if (kind == HealthcheckKind::Http) {
     h.target = a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0 ? a : "http://" + a;
-  else
+    h.url = loopbackUrl(h.target);
+  } else {
     h.target = a.rfind(scheme + "://", 0) == 0 ? a : scheme + "://" + a;
+    if (!dialAddress(std::string_view(h.target).substr(scheme.size() + 3), h.at))
+      site.fail(site.at(site.positional(0)),
+                std::string(fn) + "(): address " + quote(a) +
+                    " needs a host and a port 1-65535 (\"localhost:5432\")");
+  }
   parseTimeout(site, args, fn, h);
   return Value::object(hc);
 }

@@ -86,12 +86,10 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
     if (const ir::Service &s = spec.services[r.target]; s.isRemote())
       throw CannotRunSignal(ir::remoteSyscallRefusal(std::string(who) + "()", s, r.syscall));
   for (const RuleSpec &r : rules) {
-    std::vector<int> nrs;
-    std::string error;
-    if (!expandSyscallFamily(r.syscall, nrs, error))
-      t.fail(std::string(who) + "(): " + error);
+    if (r.nrs.empty())
+      t.fail(std::string(who) + "(): unknown syscall " + ir::quote(r.syscall));
     const std::vector<int> &trapped = traps_.at(r.target);
-    for (int nr : nrs) {
+    for (int nr : r.nrs) {
       if (std::binary_search(trapped.begin(), trapped.end(), nr))
         continue;
       std::string list;

@@ -1,6 +1,7 @@
 // trace(), trace_start() and trace_stop(): observation rules. A traced
 // syscall of the service runs as usual and goes into the test's trace
 // (decision "trace"); a fault rule on the same syscall still decides it.
+#include "backend/rule_lower.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "ir/builtins/values.h"
@@ -50,6 +51,7 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
     RuleSpec r;
     r.target = *id;
     r.syscall = sc;
+    r.nrs = backend::keywordSyscalls(sc);
     r.action = Action::trace();
     rules.push_back(std::move(r));
   }

@@ -22,7 +22,8 @@ ir::Service redisServer(const ir::Service &s, const std::string &scratch) {
   if (!scratch.empty())
     r.args.insert(r.args.end(), {"--dir", scratch});
   r.healthcheck = ir::Healthcheck{ir::HealthcheckKind::Redis, "redis://localhost:" + port,
-                                  10'000'000'000LL, s.loc};
+                                  10'000'000'000LL,           s.loc,
+                                  ir::Address{"", i.port},    ""};
   return r;
 }
 

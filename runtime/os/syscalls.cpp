@@ -92,18 +92,6 @@ std::string_view syscallName(int nr) {
   return other;
 }
 
-bool expandSyscallFamily(std::string_view keyword, std::vector<int> &nrs, std::string &error) {
-  size_t before = nrs.size();
-  for (int nr : ir::syscallNumbers(keyword))
-    if (nr < kMaxSyscall)
-      nrs.push_back(nr);
-  if (nrs.size() == before) {
-    error = "unknown syscall \"" + std::string(keyword) + "\"";
-    return false;
-  }
-  return true;
-}
-
 const SyscallShape &syscallShape(int nr) {
   static const SyscallShape none;
   return nr >= 0 && nr < kMaxSyscall ? tables().shapes[nr] : none;

@@ -1,7 +1,6 @@
 // Syscall names and numbers on the native architecture (through
 // libseccomp, so the numbers come from the kernel headers it was built
-// with, not from a hand-written table), a fault keyword's family as numbers
-// (the family table itself is ir/syscalls.h), and where each syscall keeps
+// with, not from a hand-written table), and where each syscall keeps
 // the argument a rule looks at.
 #pragma once
 
@@ -20,11 +19,6 @@ inline constexpr int kMaxSyscall = 1024;
 int syscallNumber(std::string_view name);
 // The name of a native syscall number; "syscall_<n>" when it has none.
 std::string_view syscallName(int nr);
-
-// Expands `keyword` through ir::syscallFamily to native syscall numbers
-// (members missing on this architecture, like `open` on arm64, are skipped). False with `error` set
-// when nothing is left: `unknown syscall "frobnicate"`.
-bool expandSyscallFamily(std::string_view keyword, std::vector<int> &nrs, std::string &error);
 
 // The kind of destination argument a network syscall carries.
 enum class DestArg : uint8_t {

@@ -60,10 +60,7 @@ uint64_t ProxyRuleTable::push(std::vector<ProxyRuleSpec> specs) {
     ProxyRuleSpec &s = specs[i];
     Rule r{{}, llvm::StringRef(ruleMethod(s.rule)).upper(), ruleTarget(s.rule), SplitMix64(0), 0,
            {}};
-    // As for syscall rules: the stream depends on the run seed and on what
-    // the rule is and where it was pushed, never on other rules' traffic.
-    r.rng = SplitMix64(seed_ ^ hashName(s.siteKey) ^ (scope.id * 0x9e3779b97f4a7c15ULL) ^
-                       (i * 0xc2b2ae3d27d4eb4fULL));
+    r.rng = ruleStream(seed_, s.siteKey, scope.id, i);
     r.spec = std::move(s);
     scope.rules.push_back(std::move(r));
   }
@@ -100,9 +97,7 @@ bool ProxyRuleTable::fires(Rule &r) {
   std::optional<bool> pinned;
   if (r.spec.decisionOverride)
     pinned = r.spec.decisionOverride(k);
-  double p = r.spec.rule.probability;
-  // Draw only for real probabilities, as syscall rules do.
-  bool fire = pinned ? *pinned : p >= 1.0 || (p > 0.0 && r.rng.nextDouble() < p);
+  bool fire = fireDecision(pinned, r.spec.rule.probability, r.rng);
   if (fire)
     ++r.stats.fires;
   return fire;

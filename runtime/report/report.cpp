@@ -53,17 +53,8 @@ std::string decisionOf(const SyscallRecord &s) {
 std::string ruleText(const FaultSummary &f) {
   // A trace rule is an observation: the syscall and its filter say it all.
   std::string s = f.ruleText();
-  std::vector<int> nrs;
-  std::string err;
-  if (expandSyscallFamily(f.syscall, nrs, err)) {
-    s += " → filter:[";
-    for (size_t i = 0; i < nrs.size(); ++i) {
-      if (i)
-        s += ',';
-      s += syscallName(nrs[i]);
-    }
-    s += "]";
-  }
+  if (!f.filter.empty())
+    s += " → filter:[" + f.filter + "]";
   return s;
 }
 
@@ -180,12 +171,6 @@ std::string passedCount(uint64_t passed, uint64_t bypassed) {
   if (bypassed)
     s += " (" + std::to_string(bypassed) + " fault_bypassed)";
   return s;
-}
-
-size_t bypassedCount(const RunReport &r) {
-  return static_cast<size_t>(
-      std::count_if(r.tests.begin(), r.tests.end(),
-                    [](const TestOutcome &t) { return t.outcomeWord() == "fault_bypassed"; }));
 }
 
 std::map<uint32_t, MatrixView> matrices(const RunReport &r) {
@@ -470,22 +455,18 @@ std::string textReportTail(const RunReport &r) {
   std::string out;
   for (const auto &[idx, m] : matrices(r))
     matrixTable(out, m);
-  size_t pass = r.count(Result::Pass);
-  size_t fail = r.count(Result::Fail);
-  size_t errored = r.count(Result::Error);
-  size_t inconclusive = r.count(Result::Inconclusive);
-  size_t halted = r.count(Result::Halted);
+  ResultCounts c = r.counts();
   out += '\n';
-  out += passedCount(pass, bypassedCount(r));
+  out += passedCount(c.passed, c.faultBypassed);
   out += ", ";
-  out += std::to_string(fail);
+  out += std::to_string(c.failed);
   out += " failed";
-  if (errored)
-    out += ", " + std::to_string(errored) + " errored";
-  if (inconclusive)
-    out += ", " + std::to_string(inconclusive) + " inconclusive";
-  if (halted)
-    out += ", " + std::to_string(halted) + " halted";
+  if (c.errored)
+    out += ", " + std::to_string(c.errored) + " errored";
+  if (c.inconclusive)
+    out += ", " + std::to_string(c.inconclusive) + " inconclusive";
+  if (c.halted)
+    out += ", " + std::to_string(c.halted) + " halted";
   if (r.interrupted)
     out += ", " + std::to_string(r.notRun) + " not run (interrupted)";
   out += "\n";
@@ -500,11 +481,23 @@ std::string formatTextReport(const RunReport &r) {
 }
 
 int exitCodeFor(const RunReport &r) {
-  if (r.count(Result::Fail) || r.count(Result::Error))
+  ResultCounts c = r.counts();
+  if (c.failed || c.errored)
     return 2;
-  if (r.count(Result::Inconclusive))
+  if (c.inconclusive)
     return 3;
   return 0;
+}
+
+void writeCountFields(ir::JsonWriter &w, const ResultCounts &c) {
+  w.field("pass", c.passed);
+  w.field("fail", c.failed + c.errored);
+  if (c.faultBypassed)
+    w.field("fault_bypassed", c.faultBypassed);
+  if (c.inconclusive)
+    w.field("inconclusive", c.inconclusive);
+  if (c.halted)
+    w.field("halted", c.halted);
 }
 
 } // namespace fbc::rt

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "ir/json_writer.h"
-#include "runtime/driver/executor.h"
+#include "runtime/trace/outcome.h"
 
 #include <cstdint>
 #include <map>
@@ -76,8 +76,10 @@ struct MatrixView {
 };
 // The report's matrices by index.
 std::map<uint32_t, MatrixView> matrices(const RunReport &r);
-// How many rows are fault_bypassed.
-size_t bypassedCount(const RunReport &r);
+// The counts of the JSON report's header (`pass`, `fail` = failed +
+// errored, then `fault_bypassed`, `inconclusive`, `halted` when not 0), as
+// formatJsonReport and fbc merge write them.
+void writeCountFields(ir::JsonWriter &w, const ResultCounts &c);
 
 // 0 every test passed, 2 any fail or error, 3 only inconclusive ones.
 int exitCodeFor(const RunReport &r);

@@ -72,14 +72,7 @@ std::string formatJsonReport(const RunReport &r) {
   w.field("star_file", r.starFile);
   w.field("seed", r.seed);
   w.field("duration_ms", r.durationMs);
-  w.field("pass", static_cast<uint64_t>(r.count(Result::Pass)));
-  w.field("fail", static_cast<uint64_t>(r.count(Result::Fail) + r.count(Result::Error)));
-  if (size_t n = bypassedCount(r))
-    w.field("fault_bypassed", static_cast<uint64_t>(n));
-  if (size_t n = r.count(Result::Inconclusive))
-    w.field("inconclusive", static_cast<uint64_t>(n));
-  if (size_t n = r.count(Result::Halted))
-    w.field("halted", static_cast<uint64_t>(n));
+  writeCountFields(w, r.counts());
   if (r.interrupted) {
     w.field("interrupted", true);
     w.field("not_run", static_cast<uint64_t>(r.notRun));

@@ -4,6 +4,46 @@
 
 namespace fbc::rt {
 
+namespace {
+
+// The class `[...]` (or `[!...]`, `[^...]`) at g[i] as a re2 class that
+// never matches '/', appended to `out`; `i` moves past it. False when the
+// class is not closed (the glob matches nothing).
+bool bracketClass(std::string_view g, size_t &i, std::string &out) {
+  size_t j = i + 1;
+  bool negated = j < g.size() && (g[j] == '!' || g[j] == '^');
+  if (negated)
+    ++j;
+  std::string cls;
+  bool first = true;
+  while (j < g.size() && (g[j] != ']' || first)) {
+    char k = g[j];
+    if (k == '\\' && j + 1 < g.size())
+      k = g[++j];
+    else if (k == '-' && !first && j + 1 < g.size() && g[j + 1] != ']') {
+      cls += '-';
+      ++j;
+      first = false;
+      continue;
+    }
+    // Everything else is literal inside the class: escape what re2 reads.
+    if (k == '\\' || k == ']' || k == '[' || k == '^' || k == '-')
+      cls += '\\';
+    cls += k;
+    ++j;
+    first = false;
+  }
+  if (j >= g.size())
+    return false;
+  out += negated ? "[^/" : "[";
+  out += cls;
+  out += ']';
+  i = j + 1;
+  return true;
+}
+
+} // namespace
+
 std::string globToRegex(std::string_view g, bool &never) {
   never = false;
   std::string out;
@@ -44,40 +84,12 @@ std::string globToRegex(std::string_view g, bool &never) {
       out += RE2::QuoteMeta(g.substr(i + 1, 1));
       i += 2;
       continue;
-    case '[': {
-      size_t j = i + 1;
-      bool negated = j < g.size() && (g[j] == '!' || g[j] == '^');
-      if (negated)
-        ++j;
-      std::string cls;
-      bool first = true;
-      while (j < g.size() && (g[j] != ']' || first)) {
-        char k = g[j];
-        if (k == '\\' && j + 1 < g.size())
-          k = g[++j];
-        else if (k == '-' && !first && j + 1 < g.size() && g[j + 1] != ']') {
-          cls += '-';
-          ++j;
-          first = false;
-          continue;
-        }
-        // Everything else is literal inside the class: escape what re2 reads.
-        if (k == '\\' || k == ']' || k == '[' || k == '^' || k == '-')
-          cls += '\\';
-        cls += k;
-        ++j;
-        first = false;
-      }
-      if (j >= g.size()) {
+    case '[':
+      if (!bracketClass(g, i, out)) {
         never = true;
         return out;
       }
-      out += negated ? "[^/" : "[";
-      out += cls;
-      out += ']';
-      i = j + 1;
       continue;
-    }
     case '/':
       out += '/'; // unescaped, so a following `**` can take it back
       ++i;

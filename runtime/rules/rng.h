@@ -6,7 +6,9 @@
 // the syscall interleaving across rules).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace fbc::rt {
@@ -35,6 +37,30 @@ inline uint64_t hashName(std::string_view s) {
     h *= 0x100000001b3ULL;
   }
   return h;
+}
+
+// A rule's own stream, for syscall and protocol rules alike: it depends on
+// the run seed, on what the rule is (its probability-site key, as the plan
+// names it) and on where it was pushed (the scope's id, its index there),
+// never on how often other rules were evaluated.
+inline SplitMix64 ruleStream(uint64_t runSeed, std::string_view siteKey, uint64_t scopeId,
+                             size_t index) {
+  return SplitMix64(runSeed ^ hashName(siteKey) ^ (scopeId * 0x9e3779b97f4a7c15ULL) ^
+                    (index * 0xc2b2ae3d27d4eb4fULL));
+}
+
+// Whether one matching occurrence fires: as the leaf pinned it, else by the
+// rule's probability. Only a real probability draws, so a rule that is
+// certain (or never) consumes no randomness and a stream's draws are
+// exactly its coin flips.
+inline bool fireDecision(std::optional<bool> pinned, double probability, SplitMix64 &rng) {
+  if (pinned)
+    return *pinned;
+  if (probability >= 1.0)
+    return true;
+  if (probability <= 0.0)
+    return false;
+  return rng.nextDouble() < probability;
 }
 
 } // namespace fbc::rt

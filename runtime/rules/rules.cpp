@@ -77,21 +77,22 @@ std::optional<ScopeId> RuleTable::push(std::vector<RuleSpec> specs, std::string 
       error = "probability must be within [0, 1], got " + std::to_string(s.probability);
       return std::nullopt;
     }
-    std::vector<int> nrs = s.nrs;
-    if (nrs.empty() && !expandSyscallFamily(s.syscall, nrs, error))
+    if (s.nrs.empty()) {
+      error = "fault rule on " + s.syscall + " names no native syscall";
       return std::nullopt;
+    }
     Rule r(id++, PathGlob(s.pathGlob));
     if (!r.glob.ok(&error))
       return std::nullopt;
-    for (int nr : nrs)
-      r.nrs.set(static_cast<size_t>(nr));
+    for (int nr : s.nrs)
+      if (nr >= 0 && nr < kMaxSyscall)
+        r.nrs.set(static_cast<size_t>(nr));
     // The stream depends on the run seed and on what the rule is, never on
     // the order other rules were evaluated in: label (or target:keyword),
     // and its position among the scopes pushed so far.
     std::string key = ir::probabilitySiteKey(
         s.label, s.target < names_.size() ? names_[s.target] : std::to_string(s.target), s.syscall);
-    r.rng = SplitMix64(seed_ ^ hashName(key) ^ (scope.id * 0x9e3779b97f4a7c15ULL) ^
-                       (i * 0xc2b2ae3d27d4eb4fULL));
+    r.rng = ruleStream(seed_, key, scope.id, i);
     r.spec = std::move(s);
     scope.rules.push_back(std::move(r));
   }
@@ -160,102 +161,88 @@ void RuleTable::notePassedOver(Rule &r, const std::string *path, const Destinati
     ++s.unresolved;
 }
 
+RuleTable::Match RuleTable::match(Rule &r, ServiceId service, int nr, bool pathSyscall,
+                                  SyscallFacts &facts, Decision &out) {
+  bool observer = r.spec.action.kind == ActionKind::Trace; // no zero-traffic notes
+  if (!targets(r, service, nr, facts)) {
+    // Another service's connect that went somewhere else: what a connect
+    // rule on its target saw instead (targets() read it).
+    if (!observer && r.spec.target != service && isDestinationSyscall(nr) &&
+        r.spec.target < ports_.size() && !ports_[r.spec.target].empty()) {
+      const Destination *d = facts.destination();
+      if (d && d->valid()) {
+        if (!facts.stillValid())
+          return Match::Stale;
+        notePassedOver(r, nullptr, d);
+      }
+    }
+    return Match::No;
+  }
+  if (pathSyscall) {
+    const std::string *path = facts.path();
+    bool pass = true;
+    if (!r.glob.empty()) {
+      // Unlike the reference, an unresolved path never matches a glob.
+      pass = path && r.glob.matches(*path);
+    } else if (path && isSystemPath(*path)) {
+      out.systemPathExempt = true;
+      pass = false; // later rules still get their turn
+    }
+    if (!pass) {
+      if (!observer) {
+        if (!facts.stillValid())
+          return Match::Stale;
+        notePassedOver(r, path, nullptr);
+      }
+      return Match::No;
+    }
+  }
+  return facts.stillValid() ? Match::Yes : Match::Stale;
+}
+
 Decision RuleTable::decide(ServiceId service, int nr, SyscallFacts &facts) {
   Decision out;
   if (nr < 0 || nr >= kMaxSyscall)
     return out;
   const SyscallShape &shape = syscallShape(nr);
   bool pathSyscall = (shape.pathArg >= 0 || shape.fdArg >= 0) && !isDestinationSyscall(nr);
-  auto stale = [] {
-    Decision d;
-    d.stale = true;
-    return d;
-  };
   std::lock_guard lock(mu_);
   const Rule *traced = nullptr; // the innermost trace rule that saw the syscall
+  auto decidedBy = [&out](const Rule &r) {
+    out.action = r.spec.action;
+    out.fired = true;
+    out.ruleId = r.id;
+    out.label = r.spec.label;
+    return out;
+  };
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     for (Rule &r : scope->rules) {
       if (!r.nrs.test(static_cast<size_t>(nr)))
         continue;
-      bool observer = r.spec.action.kind == ActionKind::Trace; // no zero-traffic notes
-      if (!targets(r, service, nr, facts)) {
-        // Another service's connect that went somewhere else: what a
-        // connect rule on its target saw instead (targets() read it).
-        if (!observer && r.spec.target != service && isDestinationSyscall(nr) &&
-            r.spec.target < ports_.size() && !ports_[r.spec.target].empty()) {
-          const Destination *d = facts.destination();
-          if (d && d->valid()) {
-            if (!facts.stillValid())
-              return stale();
-            notePassedOver(r, nullptr, d);
-          }
-        }
+      Match m = match(r, service, nr, pathSyscall, facts, out);
+      if (m == Match::Stale) {
+        Decision d;
+        d.stale = true;
+        return d;
+      }
+      if (m == Match::No)
         continue;
-      }
-      if (pathSyscall) {
-        const std::string *path = facts.path();
-        bool pass = true;
-        if (!r.glob.empty()) {
-          // Unlike the reference, an unresolved path never matches a glob.
-          pass = path && r.glob.matches(*path);
-        } else if (path && isSystemPath(*path)) {
-          out.systemPathExempt = true;
-          pass = false; // later rules still get their turn
-        }
-        if (!pass) {
-          if (!observer) {
-            if (!facts.stillValid())
-              return stale();
-            notePassedOver(r, path, nullptr);
-          }
-          continue;
-        }
-      }
-      if (!facts.stillValid())
-        return stale();
       ++r.matches;
-      if (r.spec.maxFires != 0 && r.fires >= r.spec.maxFires)
-        continue;
       uint64_t occurrence = r.occurrences++;
       std::optional<bool> pinned;
       if (r.spec.decisionOverride)
         pinned = r.spec.decisionOverride(occurrence);
-      bool fire;
-      if (pinned) {
-        fire = *pinned;
-      } else if (r.spec.probability >= 1.0) {
-        fire = true;
-      } else if (r.spec.probability <= 0.0) {
-        fire = false;
-      } else {
-        // Draw only for real probabilities, so certain rules never consume
-        // randomness and a stream's draws are exactly its coin flips.
-        fire = r.rng.nextDouble() < r.spec.probability;
-      }
-      if (!fire)
+      if (!fireDecision(pinned, r.spec.probability, r.rng))
         continue;
       ++r.fires;
-      if (r.spec.action.kind == ActionKind::Trace) {
-        // Observed; a fault rule further out still decides the syscall.
-        if (!traced)
-          traced = &r;
-        continue;
-      }
-      out.action = r.spec.action;
-      out.fired = true;
-      out.ruleId = r.id;
-      if (!r.spec.label.empty())
-        out.label = r.spec.label;
-      return out;
+      if (r.spec.action.kind != ActionKind::Trace)
+        return decidedBy(r);
+      // Observed; a fault rule further out still decides the syscall.
+      if (!traced)
+        traced = &r;
     }
   }
-  if (traced) {
-    out.action = traced->spec.action;
-    out.fired = true;
-    out.ruleId = traced->id;
-    out.label = traced->spec.label;
-  }
-  return out;
+  return traced ? decidedBy(*traced) : out;
 }
 
 std::string RuleTable::faultRuleOn(ServiceId service,
@@ -287,9 +274,10 @@ bool trapSets(size_t serviceCount, std::span<const RuleSpec> rules,
       error = "fault rule on " + r.syscall + " targets an unknown service";
       return false;
     }
-    std::vector<int> nrs;
-    if (!expandSyscallFamily(r.syscall, nrs, error))
+    if (r.nrs.empty()) {
+      error = "fault rule on " + r.syscall + " names no native syscall";
       return false;
+    }
     names[r.target].push_back(r.syscall);
   }
   out = backend::trapNumbers(names);

@@ -2,7 +2,7 @@
 //
 // A rule names a target service, a syscall keyword (expanded to its family),
 // an action (allow, deny(errno), delay(duration)) and optional filters: a
-// probability drawn from the rule's own seeded stream, a cap on fires, a
+// probability drawn from the rule's own seeded stream, a
 // path glob, and a decision override that a leaf executor uses to pin each
 // occurrence to fire / not fire. Rules are pushed and popped in scopes, as
 // nested fault() calls open and close them; the innermost scope is
@@ -80,12 +80,12 @@ using DecisionOverride = std::function<std::optional<bool>(uint64_t occurrence)>
 struct RuleSpec {
   ServiceId target = kNoService;
   std::string syscall; // keyword: "write" (family), "fsync", "connect", "openat", ...
-  // Its native numbers as the backend lowered them (ir::LoweredRule); empty
-  // for a rule built by hand (trace(), tests): the keyword's are used.
+  // Its native numbers as the backend lowered them (ir::LoweredRule, or
+  // backend::keywordSyscalls for a trace() rule); a rule without any is
+  // refused by RuleTable::push.
   std::vector<int> nrs;
   Action action;
   double probability = 1.0;
-  uint64_t maxFires = 0; // 0: unlimited
   std::string label;
   std::string pathGlob; // empty: any path (system paths excepted)
   DecisionOverride decisionOverride;
@@ -206,6 +206,13 @@ private:
   };
 
   bool targets(const Rule &r, ServiceId service, int nr, SyscallFacts &facts) const;
+  // Whether rule `r` (which traps `nr`) covers this call: its target and,
+  // for a path syscall, its glob (a glob-less rule passes over system paths,
+  // noted in `out`); what it passed over goes to its zero-traffic notes.
+  // Stale when the notification stopped being valid while facts were read.
+  enum class Match { No, Yes, Stale };
+  Match match(Rule &r, ServiceId service, int nr, bool pathSyscall, SyscallFacts &facts,
+              Decision &out);
   // Notes a syscall `r` watched but passed over (null: unresolved path).
   static void notePassedOver(Rule &r, const std::string *path, const Destination *dest);
 
@@ -228,8 +235,8 @@ bool isSystemPath(std::string_view path);
 // rule on its target, and for a connect/sendto rule on B the same family on
 // every other service (their calls to B's ports). The result is sorted per
 // service. (`fbc run` takes its trap sets from the leaf program; this is
-// for a supervisor driven by rules directly.) False with `error` set on an
-// unknown syscall keyword or an out-of-range target.
+// for a supervisor driven by rules directly.) False with `error` set on a
+// rule without syscall numbers or an out-of-range target.
 bool trapSets(size_t serviceCount, std::span<const RuleSpec> rules,
               std::vector<std::vector<int>> &out, std::string &error);
 

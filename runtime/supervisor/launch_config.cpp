@@ -21,27 +21,6 @@ std::string specDir(const std::string &path) {
   return slash == 0 ? "/" : abs.substr(0, slash);
 }
 
-namespace {
-
-// "tcp://localhost:5432" -> host, port. Loopback names become 127.0.0.1.
-bool splitHostPort(std::string_view s, std::string &host, uint16_t &port) {
-  size_t colon = s.rfind(':');
-  if (colon == std::string_view::npos)
-    return false;
-  host = std::string(s.substr(0, colon));
-  if (host.size() > 1 && host.front() == '[' && host.back() == ']')
-    host = host.substr(1, host.size() - 2);
-  if (host.empty() || host == "localhost")
-    host = "127.0.0.1";
-  long p = std::strtol(std::string(s.substr(colon + 1)).c_str(), nullptr, 10);
-  if (p <= 0 || p > 65535)
-    return false;
-  port = static_cast<uint16_t>(p);
-  return true;
-}
-
-} // namespace
-
 const ir::Interface *defaultInterface(const ir::Service &s) {
   if (s.interfaces.size() == 1)
     return &s.interfaces.front();
@@ -88,53 +67,24 @@ Healthcheck readinessProbe(const ir::Service &s, ir::HealthcheckKind kind, const
 } // namespace
 
 Healthcheck healthcheckOf(const ir::Service &s) {
-  Healthcheck h;
   if (!s.healthcheck)
-    return h;
+    return {};
   const ir::Healthcheck &hc = *s.healthcheck;
   int64_t ms = hc.timeoutNs / 1000000;
-  std::string_view target = hc.target;
-  auto loopback = [](std::string url) {
-    // libcurl may try ::1 first for "localhost"; services here listen on
-    // 127.0.0.1 as often as not.
-    if (size_t p = url.find("://localhost"); p != std::string::npos)
-      url.replace(p + 3, 9, "127.0.0.1");
-    return url;
-  };
-  std::string host;
-  uint16_t port = 0;
-  if (size_t scheme = target.find("://"); scheme != std::string_view::npos)
-    target.remove_prefix(scheme + 3);
   switch (hc.kind) {
-  case ir::HealthcheckKind::Tcp:
-    if (splitHostPort(target, host, port))
-      h = Healthcheck::tcp(host, port, ms);
-    break;
-  case ir::HealthcheckKind::Redis:
-    if (splitHostPort(target, host, port))
-      h = Healthcheck::redis(host, port, ms);
-    break;
-  case ir::HealthcheckKind::Postgres:
-    if (splitHostPort(target, host, port))
-      h = Healthcheck::postgres(pgConnParams(s, {host, port}), ms);
-    break;
   case ir::HealthcheckKind::Http:
-    h = Healthcheck::http(loopback(hc.target), ms);
-    break;
-  case ir::HealthcheckKind::Kafka:
-    if (splitHostPort(target, host, port))
-      h = Healthcheck::kafka(host, port, ms);
-    break;
+    return Healthcheck::http(hc.url, ms);
   case ir::HealthcheckKind::Ready:
     // The default interface's protocol says what ready() probes.
     if (const ir::Interface *i = defaultInterface(s)) {
       const ir::Protocol *p = ir::findProtocol(i->protocol);
-      h = readinessProbe(s, p ? p->readiness : ir::HealthcheckKind::Tcp, s.addressOrLoopback(*i),
-                         ms);
+      return readinessProbe(s, p ? p->readiness : ir::HealthcheckKind::Tcp, s.addressOrLoopback(*i),
+                            ms);
     }
-    break;
+    return {};
+  default:
+    return readinessProbe(s, hc.kind, hc.at, ms); // the address the spec named
   }
-  return h;
 }
 
 namespace {

@@ -17,15 +17,7 @@ std::optional<ScopeId> Supervisor::applyFaults(std::vector<RuleSpec> rules, std:
   std::vector<AppliedRule> applied;
   std::vector<std::vector<std::pair<std::string, std::string>>> events;
   for (const RuleSpec &r : rules) {
-    std::string filter;
-    std::span<const std::string_view> family = ir::syscallFamily(r.syscall);
-    if (family.empty())
-      filter = r.syscall;
-    for (std::string_view m : family) {
-      if (!filter.empty())
-        filter += ',';
-      filter += m;
-    }
+    std::string filter = ir::syscallFilterText(r.syscall);
     applied.push_back({r.target, r.syscall, r.label, describeAction(r.action), filter, r.pathGlob,
                        r.action.kind == ActionKind::Trace, r.action.faults(), r.fault});
     std::vector<std::pair<std::string, std::string>> f{

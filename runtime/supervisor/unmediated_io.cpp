@@ -1,6 +1,7 @@
 // Unmediated I/O at run time: see unmediated_io.h.
 #include "runtime/supervisor/unmediated_io.h"
 
+#include "backend/rule_lower.h"
 #include "ir/quote.h"
 #include "ir/spec.h"
 #include "runtime/os/syscalls.h"
@@ -86,15 +87,7 @@ bool observedTraps(const std::vector<std::string> &names, ObservedTraps &out, st
     }
     // `open` stands for its family; a conditional entry is that one syscall
     // (sendto[addressed] checks sendto's own argument layout).
-    std::vector<int> nrs;
-    std::string missing;
-    if (e->when != ir::TrapWhen::Always) {
-      if (int nr = syscallNumber(e->syscall); nr >= 0)
-        nrs.push_back(nr);
-    } else if (!expandSyscallFamily(e->syscall, nrs, missing)) {
-      continue; // not on this architecture
-    }
-    for (int nr : nrs) {
+    for (int nr : backend::observedSyscalls(*e)) {
       out.entries.emplace_back(nr, e);
       if (e->when == ir::TrapWhen::Always)
         out.always.push_back(nr);

@@ -88,9 +88,27 @@ void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire) {
     o.reason += (i ? "; " : " ") + rules[i]->bypassedText();
 }
 
-size_t RunReport::count(Result r) const {
-  return static_cast<size_t>(std::count_if(tests.begin(), tests.end(),
-                                           [&](const TestOutcome &t) { return t.result == r; }));
+void ResultCounts::add(std::string_view o) {
+  expectationViolated += o == "expectation_violated";
+  faultBypassed += o == "fault_bypassed";
+  strictDeterminismViolation += o == "strict_determinism_violation";
+  if (o == "passed" || o == "fault_bypassed")
+    ++passed;
+  else if (o == "failed" || o == "expectation_violated" || o == "strict_determinism_violation")
+    ++failed;
+  else if (o == "inconclusive")
+    ++inconclusive;
+  else if (o == "halted")
+    ++halted;
+  else
+    ++errored;
+}
+
+ResultCounts RunReport::counts() const {
+  ResultCounts c;
+  for (const TestOutcome &t : tests)
+    c.add(t.outcomeWord());
+  return c;
 }
 
 // Applied/removed pairs of every fault rule, in application order.
@@ -131,6 +149,7 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
         f.delay = action.substr(6, action.size() - 7);
       f.label = e.field("label");
       f.path = e.field("path");
+      f.filter = e.field("filter");
       open.emplace_back(e.service, out.size());
       out.push_back(std::move(f));
     } else if (e.type == EventType::ProxyFaultApplied) {

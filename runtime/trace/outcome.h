@@ -50,6 +50,7 @@ struct FaultSummary {
   std::string delay; // "500ms" for delay
   std::string label;
   std::string path;
+  std::string filter; // what it trapped, "write,writev,..." (its fault_applied event)
   std::string interface, protocol, rule; // a protocol rule: "public", "http", "error(...)"
   uint64_t hits = 0;
   uint64_t matches = 0; // syscalls (requests) that passed its filters (hits: those it fired on)
@@ -123,6 +124,20 @@ struct TestOutcome {
 // naming each rule and what it saw.
 void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire);
 
+// How many rows of each kind, from their outcome words
+// (TestOutcome::outcomeWord, a bundle row's `outcome`): the one mapping from
+// a row's verdict to the counts that the text summary line, the JSON
+// report's header, the manifest's summary and fbc merge print.
+struct ResultCounts {
+  uint64_t passed = 0;  // passed and fault_bypassed
+  uint64_t failed = 0;  // failed, expectation_violated, strict_determinism_violation
+  uint64_t errored = 0; // errored (and any word this version does not know)
+  uint64_t inconclusive = 0, halted = 0;
+  // Rows already counted above, by the verdict that makes them so.
+  uint64_t faultBypassed = 0, expectationViolated = 0, strictDeterminismViolation = 0;
+  void add(std::string_view outcomeWord);
+};
+
 struct RunReport {
   std::string starFile;
   std::string serviceDir; // the absolute folder services ran in
@@ -133,7 +148,7 @@ struct RunReport {
   bool interrupted = false;
   size_t notRun = 0; // rows (leaves) not run because of the interrupt
   std::vector<RunWarning> warnings;
-  size_t count(Result r) const;
+  ResultCounts counts() const;
 };
 
 // Applied/removed pairs of every fault rule in `events`, in application

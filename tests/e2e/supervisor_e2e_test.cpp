@@ -2,6 +2,7 @@
 // supervisor's seccomp filters, faults are pushed through the rule table,
 // and the effects are observed the way a user would (HTTP status codes,
 // KV replies, latency) and in the trace.
+#include "backend/rule_lower.h"
 #include "ir/syscalls.h"
 #include "runtime/os/seccomp_filter.h"
 #include "runtime/supervisor/notif_facts.h"
@@ -78,6 +79,7 @@ int errnoOf(const char *name) {
 RuleSpec rule(ServiceId target, std::string syscall, Action action) {
   RuleSpec r;
   r.target = target;
+  r.nrs = backend::keywordSyscalls(syscall); // as the lowering gives them
   r.syscall = std::move(syscall);
   r.action = action;
   return r;
@@ -589,6 +591,7 @@ TEST(NotificationValidity, KilledThreadMovesNoCounter) {
     RuleSpec r;
     r.target = 0;
     r.syscall = "getppid";
+    r.nrs = backend::keywordSyscalls("getppid");
     r.action = Action::deny(EPERM);
     std::optional<ScopeId> scope = rules.push({r}, err);
     ASSERT_TRUE(scope) << err;

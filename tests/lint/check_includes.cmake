@@ -69,6 +69,20 @@ foreach(rel ${runtime_files})
   endforeach()
 endforeach()
 
+# What the lowering decided, the runtime does not decide again (issue #26):
+# no runtime file expands a syscall keyword into its family or numbers
+# (rules carry their numbers: ir::LoweredRule, backend::keywordSyscalls),
+# looks an errno up by name (faults carry errnoNumber), or matches the
+# passes' invented axis names ("choose#").
+foreach(rel ${runtime_files})
+  file(STRINGS "${FBC_SOURCE_DIR}/runtime/${rel}" lines
+       REGEX "(syscallNumbers|syscallFamily|expandSyscallFamily|findErrno)\\(|choose#")
+  foreach(line ${lines})
+    string(STRIP "${line}" line)
+    string(APPEND violations "  runtime/${rel}: ${line} (the leaf program carries this: lowered in backend/)\n")
+  endforeach()
+endforeach()
+
 if(violations)
   message(FATAL_ERROR "layering violations (a folder includes a later folder, or a runtime room a later room):\n${violations}")
 endif()

@@ -29,10 +29,6 @@ TEST(Syscalls, NamesNumbersAndShapes) {
   EXPECT_EQ(syscallShape(syscallNumber("connect")).dest, DestArg::Sockaddr);
   EXPECT_TRUE(isDestinationSyscall(syscallNumber("sendto")));
   EXPECT_FALSE(isDestinationSyscall(w));
-  std::vector<int> nrs;
-  std::string err;
-  ASSERT_TRUE(expandSyscallFamily("fsync", nrs, err));
-  EXPECT_EQ(nrs.size(), 2u);
 }
 
 TEST(Sockaddr, ParsesInetAndLoopback) {
