@@ -48,6 +48,12 @@ constexpr StepMethod kRedisSteps[] = {
     {"rpush", kRedisPush},      {"set", kRedisPush},
 };
 
+// memcached's steps, by keyword or positionally in this order.
+constexpr K kMemcachedSet[] = {{"key"}, {"value"}, {"ttl", "0"}};
+constexpr K kMemcachedIncr[] = {{"key"}, {"delta", "1"}};
+constexpr StepMethod kMemcachedSteps[] = {
+    {"delete", kRedisKey}, {"get", kRedisKey}, {"incr", kMemcachedIncr}, {"set", kMemcachedSet}};
+
 constexpr K kSqlKeywords[] = {{"sql"}, {"params", ""}};
 constexpr StepMethod kSqlSteps[] = {{"exec", kSqlKeywords}, {"query", kSqlKeywords}};
 
@@ -101,6 +107,17 @@ const Protocol kProtocols[] = {
      .unit = "Redis command",
      .units = "Redis commands",
      .mock = MockSupport::Served},
+    // The text protocol (binary and quiet meta commands relay as TCP).
+    {.name = "memcached",
+     .matchers = kRedisMatchers,
+     .methodField = "command",
+     .targetField = "key",
+     .steps = kMemcachedSteps,
+     .readiness = HealthcheckKind::Memcached,
+     .framed = true,
+     .suggestRule = "error(command = \"*\", message = \"SERVER_ERROR out of memory\")",
+     .unit = "memcached command",
+     .units = "memcached commands"},
     {.name = "postgres",
      .matchers = kSqlMatchers,
      .targetField = "query",

@@ -48,6 +48,8 @@ const char *healthcheckKindName(HealthcheckKind k) {
     return "postgres";
   case HealthcheckKind::Kafka:
     return "kafka";
+  case HealthcheckKind::Memcached:
+    return "memcached";
   }
   return "tcp";
 }

@@ -72,7 +72,9 @@ struct Interface {
   std::shared_ptr<const TlsCert> tls; // interface(tls=), null if absent
 };
 
-enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres, Kafka };
+// Memcached comes only from ready() (the protocol table's readiness): no
+// builtin writes it.
+enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres, Kafka, Memcached };
 const char *healthcheckKindName(HealthcheckKind k);
 
 // An interface's network address (Service::address()). `host` is the

@@ -15,6 +15,7 @@ packages=(
   liburing-dev # tests/fixtures/nondet_fs.c: file I/O through io_uring
   libhttp-parser-dev # the fault proxy's HTTP/1.1 framing (runtime/protocols/proxy_http.cpp)
   libhiredis-dev redis-server libpq-dev postgresql-15
+  memcached # memcached steps, proxy codec and e2e tests (runtime/protocols/proto_memcached.cpp)
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
   libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock/mock_http.cpp)
   nettle-dev # jwt_keypair/jwt_sign: Ed25519 (ir/builtins/mock_jwt.cpp)

@@ -3,11 +3,11 @@
 //
 // A keep-alive HTTP/1.1 server (a thread of this process, blocking
 // sockets, one fixed 200 response per request), a line-echo TCP server and a
-// real redis-server (GET of a 5-byte value); a ProxyHub (runtime/proxy/proxy.h) in front of each
-// with one rule in force that does not match the traffic (so every request is split, matched and
-// relayed: the cost of a proxied interface while no fault fires). The client sends N sequential
-// requests over one connection, alternating batches of 1,000 direct and 1,000 proxied so both see
-// the same machine state, and prints the median and p99 round trip of each and the median
+// real redis-server and memcached (GET of a 5-byte value); a ProxyHub (runtime/proxy/proxy.h) in
+// front of each with one rule in force that does not match the traffic (so every request is split,
+// matched and relayed: the cost of a proxied interface while no fault fires). The client sends N
+// sequential requests over one connection, alternating batches of 1,000 direct and 1,000 proxied so
+// both see the same machine state, and prints the median and p99 round trip of each and the median
 // difference.
 //
 //   cmake --build --preset release --target proxy_bench
@@ -16,6 +16,7 @@
 #include "runtime/trace/trace.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -125,7 +126,7 @@ void bench(const char *name, const char *protocol, uint16_t port, const std::str
   rt::Trace trace;
   rt::ProxyHub hub(trace);
   std::string error;
-  if (!hub.add({0, "svc", "main", protocol, port, 0}, error)) {
+  if (!hub.add({0, "svc", "main", protocol, port, 0, ""}, error)) {
     std::fprintf(stderr, "%s\n", error.c_str());
     std::exit(1);
   }
@@ -168,19 +169,27 @@ void benchServed(const char *name, const char *protocol, const std::string &term
   bench(name, protocol, port, req, reply.size(), rule, n);
 }
 
-// A real redis-server (Debian's /usr/bin/redis-server, no persistence) on a
-// free port, with user:1 = alice; its pid.
-pid_t startRedis(uint16_t &port) {
+// A real server of Debian's on a free port (`args` after the binary, with
+// "@PORT@" for the port), seeded with `seed` (whose reply has `seedReply`
+// bytes) once it answers; its pid.
+pid_t startServer(const char *binary, std::vector<std::string> args, const std::string &seed,
+                  size_t seedReply, uint16_t &port) {
   close(listenLoopback(port)); // a free port
+  for (std::string &a : args)
+    if (a == "@PORT@")
+      a = std::to_string(port);
   pid_t pid = fork();
   if (pid == 0) {
-    std::string p = std::to_string(port);
-    execl("/usr/bin/redis-server", "redis-server", "--port", p.c_str(), "--bind", "127.0.0.1",
-          "--save", "", "--appendonly", "no", "--logfile", "/dev/null",
-          static_cast<char *>(nullptr));
+    std::vector<char *> argv{const_cast<char *>(binary)};
+    for (std::string &a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execv(binary, argv.data());
     _exit(127);
   }
-  std::string set = "*3\r\n$3\r\nSET\r\n$6\r\nuser:1\r\n$5\r\nalice\r\n";
   for (int attempt = 0; attempt < 200; ++attempt) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
@@ -188,16 +197,28 @@ pid_t startRedis(uint16_t &port) {
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     a.sin_port = htons(port);
     if (connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0) {
-      roundTrip(fd, set, 5); // +OK\r\n
+      roundTrip(fd, seed, seedReply);
       close(fd);
       return pid;
     }
     close(fd);
     usleep(20000);
   }
-  std::fprintf(stderr, "redis-server did not start on port %u\n", port);
+  std::fprintf(stderr, "%s did not start on port %u\n", binary, port);
   kill(pid, SIGKILL);
   std::exit(1);
+}
+
+// One protocol against its real server: GET of user:1 (alice) with a rule
+// on another key in force, then the server is stopped.
+void benchReal(const char *name, const char *binary, std::vector<std::string> args,
+               const std::string &seed, size_t seedReply, const std::string &get, size_t getReply,
+               const ir::ProxyRule &rule, int n) {
+  uint16_t port = 0;
+  pid_t server = startServer(binary, std::move(args), seed, seedReply, port);
+  bench(name, name, port, get, getReply, rule, n);
+  kill(server, SIGKILL);
+  waitpid(server, nullptr, 0);
 }
 
 } // namespace
@@ -224,10 +245,16 @@ int main(int argc, char **argv) {
   redisMiss.action = ir::ProxyAction::Error;
   redisMiss.command = "GET";
   redisMiss.key = "session:*";
-  uint16_t redisPort = 0;
-  pid_t redis = startRedis(redisPort);
-  bench("redis", "redis", redisPort, "*2\r\n$3\r\nGET\r\n$6\r\nuser:1\r\n",
-        std::strlen("$5\r\nalice\r\n"), redisMiss, n);
-  kill(redis, SIGKILL);
-  waitpid(redis, nullptr, 0);
+  benchReal("redis", "/usr/bin/redis-server",
+            {"--port", "@PORT@", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"},
+            "*3\r\n$3\r\nSET\r\n$6\r\nuser:1\r\n$5\r\nalice\r\n", 5, // +OK
+            "*2\r\n$3\r\nGET\r\n$6\r\nuser:1\r\n", std::strlen("$5\r\nalice\r\n"), redisMiss, n);
+  // memcached: the text-protocol codec (runtime/protocols/proto_memcached.*),
+  // the same GET and a rule on another key.
+  ir::ProxyRule memcachedMiss = redisMiss;
+  memcachedMiss.command = "get";
+  benchReal("memcached", "/usr/bin/memcached",
+            {"-p", "@PORT@", "-l", "127.0.0.1", "-U", "0", "-u", "root", "-m", "8"},
+            "set user:1 0 0 5\r\nalice\r\n", std::strlen("STORED\r\n"), "get user:1\r\n",
+            std::strlen("VALUE user:1 0 5\r\nalice\r\nEND\r\n"), memcachedMiss, n);
 }

@@ -24,16 +24,15 @@ namespace fbc::rt {
 
 using star::Value;
 
-namespace {
-
-// A command argument: strings as they are, ints and floats in decimal.
-std::string redisArg(star::Thread &t, Value v, const std::string &what) {
+std::string stepArgText(star::Thread &t, Value v, const std::string &what) {
   if (auto *s = v.as<star::String>())
     return std::string(s->view());
   if (v.isInt() || v.is(star::Kind::Float))
     return star::str(v);
   t.fail(what + " must be a string or a number, got " + std::string(star::typeName(v)));
 }
+
+namespace {
 
 // How many arguments (after the command) each sugar method takes.
 struct Arity {
@@ -54,7 +53,7 @@ std::vector<std::string> positionalArgv(star::Thread &t, const StepTarget &to,
     argv.push_back(llvm::StringRef(method).upper());
   for (size_t i = 0; i < args.positional.size(); ++i)
     argv.push_back(
-        redisArg(t, args.positional[i], to.what + "(): argument " + std::to_string(i + 1)));
+        stepArgText(t, args.positional[i], to.what + "(): argument " + std::to_string(i + 1)));
   if (method == "command") {
     if (argv.empty() || argv.front().empty())
       t.fail(to.what + "(): requires the command name, e.g. command(\"GET\", \"k\")");
@@ -107,10 +106,10 @@ std::vector<std::string> keywordArgv(star::Thread &t, const StepTarget &to, std:
     if (k.name == "args" && (l || tu)) {
       llvm::ArrayRef<Value> items = l ? llvm::ArrayRef<Value>(l->elems) : tu->elems();
       for (size_t j = 0; j < items.size(); ++j)
-        argv.push_back(redisArg(t, items[j], what + "[" + std::to_string(j) + "]"));
+        argv.push_back(stepArgText(t, items[j], what + "[" + std::to_string(j) + "]"));
       continue;
     }
-    argv.push_back(redisArg(t, given[i], what));
+    argv.push_back(stepArgText(t, given[i], what));
   }
   if (method == "command" && argv.front().empty())
     t.fail(to.what + "(): cmd= must not be empty");

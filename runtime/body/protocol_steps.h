@@ -43,6 +43,14 @@ StepCall findStepClient(std::string_view protocol);
 
 star::Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                           const star::Args &args);
+// memcached: .get(key=), .set(key=, value=, ttl=0), .delete(key=),
+// .incr(key=, delta=1) (or positionally in that order; memcached_steps.cpp):
+// a response (status 0, body {"value": <reply>}).
+star::Value memcachedStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                              const star::Args &args);
+// A step argument as wire text: strings as they are, ints and floats in
+// decimal; else `what` must be a string or a number.
+std::string stepArgText(star::Thread &t, star::Value v, const std::string &what);
 star::Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                              const star::Args &args);
 

@@ -139,11 +139,10 @@ struct StepClient {
   std::string_view protocol;
   StepCall call;
 };
-constexpr StepClient kStepClients[] = {{"http", httpStepCall},
-                                       {"http2", httpStepCall}, // HTTP/1.1 steps
-                                       {"postgres", postgresStepCall},
-                                       {"redis", redisStepCall},
-                                       {"tcp", tcpStepCall}};
+constexpr StepClient kStepClients[] = {
+    {"http", httpStepCall},           {"http2", httpStepCall}, // HTTP/1.1 steps
+    {"memcached", memcachedStepCall}, {"postgres", postgresStepCall},
+    {"redis", redisStepCall},         {"tcp", tcpStepCall}};
 
 } // namespace
 

@@ -1,6 +1,7 @@
 #include "runtime/clients/healthcheck.h"
 
 #include "runtime/clients/kafka_probe.h"
+#include "runtime/clients/memcached_step.h"
 #include "runtime/clients/redis_step.h"
 #include "runtime/clients/tcp_dial.h"
 #include "runtime/trace/trace.h"
@@ -49,6 +50,12 @@ Healthcheck Healthcheck::kafka(std::string host, uint16_t port, int64_t timeoutM
   return h;
 }
 
+Healthcheck Healthcheck::memcached(std::string host, uint16_t port, int64_t timeoutMs) {
+  Healthcheck h = tcp(std::move(host), port, timeoutMs);
+  h.kind = Kind::Memcached;
+  return h;
+}
+
 Healthcheck Healthcheck::postgres(PgConnParams conn, int64_t timeoutMs) {
   Healthcheck h;
   h.kind = Kind::Postgres;
@@ -71,6 +78,8 @@ std::string Healthcheck::describe() const {
     return "postgres " + pg.host + ":" + std::to_string(pg.port);
   case Kind::Kafka:
     return "kafka " + host + ":" + std::to_string(port);
+  case Kind::Memcached:
+    return "memcached " + host + ":" + std::to_string(port);
   }
   return "";
 }
@@ -158,6 +167,9 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       break;
     case Healthcheck::Kind::Kafka:
       ok = probeKafka(hc.host, hc.port, probeTimeout, error);
+      break;
+    case Healthcheck::Kind::Memcached:
+      ok = probeMemcached(hc.host, hc.port, probeTimeout, error);
       break;
     }
     if (ok)

@@ -14,7 +14,7 @@
 namespace fbc::rt {
 
 struct Healthcheck {
-  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka };
+  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka, Memcached };
   Kind kind = Kind::None;
   std::string host = "127.0.0.1"; // tcp, redis, kafka
   uint16_t port = 0;              // tcp, redis, kafka
@@ -28,6 +28,8 @@ struct Healthcheck {
   static Healthcheck redis(std::string host, uint16_t port, int64_t timeoutMs = 10000);
   static Healthcheck postgres(PgConnParams conn, int64_t timeoutMs = 10000);
   static Healthcheck kafka(std::string host, uint16_t port, int64_t timeoutMs);
+  // memcached's `version` answers VERSION <v>.
+  static Healthcheck memcached(std::string host, uint16_t port, int64_t timeoutMs);
   // "tcp 127.0.0.1:8080", "http http://...", "redis 127.0.0.1:6379",
   // "postgres 127.0.0.1:5432", "kafka 127.0.0.1:9092"
   std::string describe() const;

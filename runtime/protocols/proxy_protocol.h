@@ -57,6 +57,7 @@ enum class Split {
 //   http      method = "GET" (as sent), target = the path without ?query
 //   redis     method = the command upper-cased ("GET"), target = its first
 //             key ("" for commands without one: PING)
+//   memcached method = the command as sent ("get"), target = its first key
 //   postgres  method = "" , target = the query text normalised by the
 //             protocol's normalizeTarget (below); for the extended protocol the unit is
 //             Parse..Sync (or Bind..Sync of a prepared statement, whose text
@@ -73,6 +74,9 @@ struct RequestInfo {
   // answers it itself, it closes the connection after the reply, as the
   // server would have.
   bool closeAfter = false;
+  // Request: the server sends no reply to it (memcached's `noreply`), so
+  // the proxy owes the client none and a reply() of the codec is "".
+  bool noReply = false;
 };
 
 // A reply the proxy sends in place of forwarding a request.

@@ -3,6 +3,7 @@
 // its rules' target patterns (runtime/protocols/proxy_protocol.h says what a codec
 // does). One line per protocol; a protocol without a line is proxied as
 // plain TCP.
+#include "runtime/protocols/proto_memcached.h"
 #include "runtime/protocols/proto_postgres.h"
 #include "runtime/protocols/proto_redis.h"
 #include "runtime/protocols/proxy_http.h"
@@ -19,6 +20,7 @@ template <class Codec> std::unique_ptr<ProtocolCodec> make() {
 // Sorted by name.
 const ProxyProtocol kProxyProtocols[] = {
     {"http", makeHttpCodec, nullptr},
+    {"memcached", make<MemcachedCodec>, nullptr},
     {"postgres", make<PostgresCodec>, pgNormalizePattern},
     {"redis", make<RedisCodec>, nullptr},
 };

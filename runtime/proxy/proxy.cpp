@@ -260,7 +260,7 @@ struct ProxyHub::Conn {
     bool head = info.split == Split::Head && !info.last;
     if (!d.action) {
       take(length, true);
-      if (codec)
+      if (codec && !info.noReply)
         ++owed;
       if (head)
         body = Body::Forward;

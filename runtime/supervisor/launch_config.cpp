@@ -57,6 +57,8 @@ Healthcheck readinessProbe(const ir::Service &s, ir::HealthcheckKind kind, const
     return Healthcheck::postgres(pgConnParams(s, at), ms);
   case ir::HealthcheckKind::Kafka:
     return Healthcheck::kafka(at.dialHost(), port, ms);
+  case ir::HealthcheckKind::Memcached:
+    return Healthcheck::memcached(at.dialHost(), port, ms);
   case ir::HealthcheckKind::Tcp:
   case ir::HealthcheckKind::Ready:
     break;

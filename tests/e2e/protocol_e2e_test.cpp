@@ -163,6 +163,16 @@ TEST_F(Protocol, RedisReadyWaitsForPongNotLoading) {
       << r.out;
 }
 
+// memcached (memcached_proxy.star) against a real memcached: the steps
+// (set, get hit and miss, incr, delete), ready() by `version`, and through
+// fbc's proxy error(command=, key=) as SERVER_ERROR, response() as a miss
+// and as a hit of the rule's making, a delay in the step's duration, drop()
+// under incr, and a rule on keys nobody read fault_bypassed.
+TEST_F(Protocol, MemcachedStepsAndFaultsThroughTheProxy) {
+  ProtocolSpec spec("memcached_proxy");
+  runWithGolden(spec, 0);
+}
+
 TEST_F(Protocol, PostgresQueryRowsAndSqlstateAsUser) {
   ProtocolSpec spec("postgres_steps");
   runWithGolden(spec, 0);

@@ -64,6 +64,8 @@ rt::Healthcheck::Kind probeOf(ir::HealthcheckKind k) {
     return rt::Healthcheck::Kind::Postgres;
   case ir::HealthcheckKind::Kafka:
     return rt::Healthcheck::Kind::Kafka;
+  case ir::HealthcheckKind::Memcached:
+    return rt::Healthcheck::Kind::Memcached;
   case ir::HealthcheckKind::Tcp:
   case ir::HealthcheckKind::Ready:
     break;
