@@ -2,17 +2,21 @@
 #include "runtime/containers/container_run.h"
 
 #include "ir/json_writer.h"
+#include "runtime/containers/container_shim.h"
 #include "runtime/os/host_check.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <simdjson.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -84,6 +88,17 @@ std::string makeRunId() {
   std::ostringstream id;
   id << getpid() << "-" << std::hex << ((ts.tv_sec * 1000 + ts.tv_nsec / 1000000) & 0xffffff);
   return id.str();
+}
+
+// Removes directory `dir` and the sockets in it.
+void removeShimDir(const std::string &dir) {
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d))
+      if (e->d_name[0] != '.')
+        unlink((dir + "/" + e->d_name).c_str());
+    closedir(d);
+  }
+  rmdir(dir.c_str());
 }
 
 } // namespace
@@ -194,6 +209,21 @@ std::string ContainerRun::network(std::string &error) {
   return network_;
 }
 
+std::string ContainerRun::shimDir(std::string &error) {
+  std::lock_guard lock(mu_);
+  std::string dir = shimDirOf(runId_);
+  if (!shimDirMade_) {
+    // Searchable by the image's USER, whoever that is: the socket is 0777.
+    if (mkdir(dir.c_str(), 0711) < 0 && errno != EEXIST) {
+      error = "cannot create " + dir + ": " + std::strerror(errno);
+      return "";
+    }
+    chmod(dir.c_str(), 0711); // whatever the umask
+    shimDirMade_ = true;
+  }
+  return dir;
+}
+
 std::string ContainerRun::containerName(const std::string &service) {
   std::lock_guard lock(mu_);
   return "fbc-" + runId_ + "-" + service + "-" + std::to_string(++counter_);
@@ -207,6 +237,8 @@ void ContainerRun::close() {
   if (!host_)
     return; // never opened: nothing was created
   removeLabelled(engine(), std::string(kRunLabel) + "=" + runId_);
+  if (shimDirMade_)
+    removeShimDir(shimDirOf(runId_));
   if (watchdogFd_ >= 0) {
     // "done": the watchdog exits without sweeping.
     if (write(watchdogFd_, "x", 1) != 1) {
@@ -265,6 +297,7 @@ int runWatchdogIfAsked() {
   // fbc is gone without closing: remove what it left.
   Engine engine(socket);
   removeLabelled(engine, std::string(kRunLabel) + "=" + runId);
+  removeShimDir(shimDirOf(runId));
   if (pid_t pid = std::atoi(servicePid.c_str()); pid > 0) {
     kill(pid, SIGTERM);
     for (int waited = 0; !processIdentity(pid).empty() && waited < 5000; waited += 10)

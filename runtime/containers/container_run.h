@@ -11,7 +11,8 @@
 // - a watchdog process (fbc itself, re-executed: runWatchdogIfAsked())
 //   holds a pipe whose other end only fbc holds; when fbc dies any other
 //   way (kill -9) it sees EOF and removes every object labelled with the
-//   run's id, then stops the podman service fbc started, if any;
+//   run's id, then stops the podman service fbc started, if any, and
+//   removes the run's fbc-shim socket directory (container_shim.h);
 // - open() first removes objects whose fbc.pid names a process that is gone
 //   (a run of an older fbc, or a machine that lost power).
 #pragma once
@@ -43,6 +44,9 @@ public:
   // The run's network (created on first use), where containers reach each
   // other by service name; "" with `error` when it cannot be created.
   std::string network(std::string &error);
+  // The directory of the run's fbc-shim sockets (created on first use,
+  // removed by close() and by the watchdog); "" with `error`.
+  std::string shimDir(std::string &error);
   // A unique container name for service `service`: fbc-<run>-<service>-<n>.
   std::string containerName(const std::string &service);
 
@@ -56,6 +60,7 @@ private:
   std::string runId_, pidLabel_;
   std::mutex mu_;
   std::string network_;
+  bool shimDirMade_ = false;
   unsigned counter_ = 0;
   int watchdogFd_ = -1; // write end of the watchdog's pipe
   bool closed_ = false;

@@ -42,6 +42,20 @@ std::string streamError(const std::string &body) {
   return "";
 }
 
+// The strings of a JSON array (the image config's Entrypoint or Cmd; null
+// when unset).
+std::vector<std::string> stringsOf(simdjson::dom::element e) {
+  std::vector<std::string> out;
+  simdjson::dom::array items;
+  if (!e.get(items))
+    for (simdjson::dom::element item : items) {
+      std::string_view v;
+      if (!item.get(v))
+        out.emplace_back(v);
+    }
+  return out;
+}
+
 } // namespace
 
 ContainerConfig containerConfig(const ir::Service &s, const std::vector<std::string> &env,
@@ -98,10 +112,39 @@ bool ContainerService::ensureImage(std::string &error) {
   }
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
+  if (parser.parse(r.body).get(doc)) {
+    error = "image " + ir::quote(cfg_.image) + ": the engine's description is not JSON";
+    return false;
+  }
   std::string_view id;
-  if (!parser.parse(r.body).get(doc) && !doc["Id"].get(id))
+  if (!doc["Id"].get(id))
     imageId_ = std::string(id);
+  entrypoint_ = stringsOf(doc["Config"]["Entrypoint"]);
+  cmd_ = stringsOf(doc["Config"]["Cmd"]);
   return true;
+}
+
+bool ContainerService::prepareShim(const std::string &name, std::string &error) {
+  shim_.reset();
+  if (filter_.empty())
+    return true;
+  if (entrypoint_.empty() && cmd_.empty() && cfg_.args.empty()) {
+    error = "image " + ir::quote(cfg_.image) +
+            " has neither ENTRYPOINT nor CMD: fbc-shim has nothing to run";
+    return false;
+  }
+  shimBinary_ = shimBinary(error);
+  std::string dir = shimBinary_.empty() ? "" : run_.shimDir(error);
+  if (dir.empty())
+    return false;
+  shim_ = ShimSocket::listen(dir + "/" + name + ".sock", error);
+  return shim_ != nullptr;
+}
+
+int ContainerService::takeListener() {
+  int fd = listener_;
+  listener_ = -1;
+  return fd;
 }
 
 std::string ContainerService::createBody(const std::string &network) const {
@@ -112,7 +155,16 @@ std::string ContainerService::createBody(const std::string &network) const {
   for (const std::string &kv : cfg_.env)
     w.value(kv);
   w.endArray();
-  if (!cfg_.args.empty()) {
+  if (shim_) {
+    // fbc-shim runs the image's own program: ENTRYPOINT, then args= or CMD.
+    w.key("Entrypoint").beginArray().value(kShimPath).endArray();
+    w.key("Cmd").beginArray();
+    for (const std::string &a : entrypoint_)
+      w.value(a);
+    for (const std::string &a : cfg_.args.empty() ? cmd_ : cfg_.args)
+      w.value(a);
+    w.endArray();
+  } else if (!cfg_.args.empty()) {
     w.key("Cmd").beginArray();
     for (const std::string &a : cfg_.args)
       w.value(a);
@@ -139,7 +191,16 @@ std::string ContainerService::createBody(const std::string &network) const {
   w.key("Binds").beginArray();
   for (const std::string &b : cfg_.binds)
     w.value(b);
+  if (shim_) {
+    w.value(shimBinary_ + ":" + kShimPath + ":ro");
+    w.value(shim_->path() + ":" + kShimSocketPath);
+  }
   w.endArray();
+  // The engine's own seccomp profile may refuse what fbc-shim does
+  // (seccomp with a listener, pidfd_getfd); fbc's filter is the one that
+  // matters for the test.
+  if (shim_)
+    w.key("SecurityOpt").beginArray().value("seccomp=unconfined").endArray();
   // The engine's hard limits: its defaults may exceed them, and the
   // container then fails in setrlimit (engine.h).
   const EngineHost::Limits &l = run_.host().limits();
@@ -169,6 +230,8 @@ bool ContainerService::start(std::string &error) {
     return false;
   const Engine &e = run_.engine();
   std::string name = run_.containerName(cfg_.service);
+  if (!prepareShim(name, error))
+    return false;
   EngineResponse r =
       e.call("POST", "/containers/create?name=" + urlEncode(name), createBody(network));
   if (!r.ok()) {
@@ -194,6 +257,15 @@ bool ContainerService::start(std::string &error) {
     error = "starting its container failed: " + r.message();
     stop();
     return false;
+  }
+  if (shim_) {
+    listener_ = shim_->handOff(
+        filter_, [this] { return exited(); }, 60000, error);
+    shim_.reset();
+    if (listener_ < 0) {
+      stop();
+      return false;
+    }
   }
   return true;
 }
@@ -289,11 +361,15 @@ private:
 } // namespace
 
 ServiceSpec containerServiceSpec(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
+                                 std::vector<int> trapped,
                                  const std::vector<ProxyEndpoint> &proxies,
                                  const std::string &scratch, int64_t stopGraceMs) {
   ServiceSpec launched = launchConfig(spec, s, dir, {}, proxies, scratch);
   ServiceSpec out;
   out.name = s.name;
+  // seccomp=False: no shim, no filter (proxy faults still apply).
+  if (s.seccomp)
+    out.launch.trapped = std::move(trapped);
   out.health = launched.health;
   out.ports = launched.ports;
   out.proxyPorts = launched.proxyPorts;

@@ -14,6 +14,7 @@
 
 #include "ir/spec.h"
 #include "runtime/containers/container_run.h"
+#include "runtime/containers/container_shim.h"
 #include "runtime/os/in_process.h"
 #include "runtime/proxy/proxy.h"
 #include "runtime/supervisor/service.h"
@@ -58,10 +59,17 @@ public:
   std::optional<std::string> exited() override;
   std::string stdoutText() const override;
   std::string stderrText() const override;
+  // Its processes run under fbc's filter through fbc-shim when the leaf
+  // traps any of its syscalls (container_shim.h).
+  bool mediable() const override { return true; }
+  void setFilter(std::vector<sock_filter> program) override { filter_ = std::move(program); }
+  int takeListener() override;
 
 private:
   bool ensureImage(std::string &error);
   std::string createBody(const std::string &network) const;
+  // With a filter: the socket fbc-shim connects to; false with `error`.
+  bool prepareShim(const std::string &name, std::string &error);
   void fetchLogs();
 
   ContainerRun &run_;
@@ -72,6 +80,13 @@ private:
   std::string stdout_, stderr_;
   std::optional<std::string> exit_; // set once it was seen exited
   std::chrono::steady_clock::time_point lastCheck_{};
+  // The image's ENTRYPOINT and CMD: fbc-shim execs them (args= replacing
+  // CMD).
+  std::vector<std::string> entrypoint_, cmd_;
+  std::vector<sock_filter> filter_; // empty: no shim
+  std::string shimBinary_;
+  std::unique_ptr<ShimSocket> shim_;
+  int listener_ = -1; // until takeListener()
 };
 
 } // namespace fbc::rt::containers
@@ -81,8 +96,10 @@ namespace fbc::rt {
 // Container service `s` of `spec` as the supervisor starts it, in the
 // process's container run (containers::sharedRun(), which the run's check
 // of what the machine has opened): its env as launchConfig() builds it, its
-// healthcheck as healthcheckOf() reads it.
+// healthcheck as healthcheckOf() reads it, its processes trapping `trapped`
+// (none with seccomp=False).
 ServiceSpec containerServiceSpec(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
+                                 std::vector<int> trapped,
                                  const std::vector<ProxyEndpoint> &proxies,
                                  const std::string &scratch, int64_t stopGraceMs);
 

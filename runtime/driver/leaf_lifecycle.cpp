@@ -41,27 +41,14 @@ int64_t realtimeNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-// Why container service `svc` (index `i`) cannot run in leaf `lt` as fbc
-// runs containers today: syscall rules need its process tree under fbc's
-// filter, which a container does not get yet (seccomp=False says to run
-// without them); -j N isolates leaves in network namespaces the published
-// ports do not reach. Sets and returns `error`; "" when it can run.
-std::string &containerRefusal(const ir::Service &svc, size_t i, const ir::LeafTest &lt,
-                              const std::vector<std::vector<int>> &traps, int jobs,
-                              std::string &error) {
+// Why container service `svc` cannot run as fbc runs containers today: -j N
+// isolates leaves in network namespaces the published ports do not reach.
+// Sets and returns `error`; "" when it can run.
+std::string &containerRefusal(const ir::Service &svc, int jobs, std::string &error) {
   error.clear();
-  // -j N runs each leaf in a network namespace of its own, where the
-  // container's port published on the host's loopback is not reachable.
-  if (jobs > 1) {
+  if (jobs > 1)
     error = "service " + ir::quote(svc.name) +
             ": container services under fbc run -j N are not built yet; run with -j 1";
-    return error;
-  }
-  bool observed = i < lt.observes.size() && !lt.observes[i].empty();
-  if (svc.seccomp && ((i < traps.size() && !traps[i].empty()) || observed))
-    error = "service " + ir::quote(svc.name) +
-            ": syscall rules inside a container (fault or trace on its syscalls, determinism "
-            "observation) are not built yet; seccomp=False runs it without them";
   return error;
 }
 
@@ -152,7 +139,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   bool detectAll = determinismInForce(spec);
   for (size_t i = 0; i < n; ++i) {
     const ir::Service &svc = spec.services[i];
-    if (svc.isContainer() && !containerRefusal(svc, i, lt, traps_, cfg_.jobs, error).empty()) {
+    if (svc.isContainer() && !containerRefusal(svc, cfg_.jobs, error).empty()) {
       o.result = Result::Error;
       o.reason = error;
       o.durationMs = (monotonicNs() - t0) / 1000000;
@@ -160,7 +147,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     }
     ServiceSpec ss =
         svc.isRemote()      ? remoteServiceSpec(svc)
-        : svc.isContainer() ? containerServiceSpec(spec, svc, dir, hub->endpoints(),
+        : svc.isContainer() ? containerServiceSpec(spec, svc, dir, traps_[i], hub->endpoints(),
                                                    scratch->path(), cfg_.stopGraceMs)
         : svc.mock ? mockServiceSpec(spec, svc, dir, traps_[i], hub->endpoints(), scratch->path(),
                                      {&sup->trace(), static_cast<ServiceId>(i), &body_.lock(),

@@ -6,6 +6,8 @@
 // its lifecycle events, but there is no process to mediate, watch or signal.
 #pragma once
 
+#include <linux/filter.h>
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,6 +33,15 @@ public:
   // "exited with status 1", as describeExit() words a process's end. The
   // supervisor stops waiting for its healthcheck then.
   virtual std::optional<std::string> exited() { return std::nullopt; }
+  // A service whose processes run under fbc's seccomp filter although fbc
+  // does not start them (a container, through fbc-shim:
+  // runtime/containers/container_shim.h). The supervisor hands it the
+  // filter program for its trap set before start(); after a successful
+  // start() it takes the listener of those processes and serves it as a
+  // launched service's. -1: nothing to serve (no filter was asked for).
+  virtual bool mediable() const { return false; }
+  virtual void setFilter(std::vector<sock_filter> program) { (void)program; }
+  virtual int takeListener() { return -1; }
   // What it wrote (a container's logs), once stopped.
   virtual std::string stdoutText() const { return ""; }
   virtual std::string stderrText() const { return ""; }

@@ -3,6 +3,7 @@
 #include "runtime/clients/tcp_dial.h"
 #include "runtime/os/output_capture.h"
 #include "runtime/os/process_groups.h"
+#include "runtime/os/syscalls.h"
 #include "runtime/trace/log_observe.h"
 
 #include <signal.h>
@@ -146,7 +147,7 @@ ServiceId Supervisor::addService(ServiceSpec spec) {
   ports.insert(ports.end(), spec.proxyPorts.begin(), spec.proxyPorts.end());
   rules_.setServicePorts(id, std::move(ports));
   trace_.setServiceName(id, spec.name);
-  services_.push_back(std::make_unique<Service>(Service{std::move(spec), {}, nullptr}));
+  services_.push_back(std::make_unique<Service>(Service{std::move(spec), {}, nullptr, false, {}}));
   return id;
 }
 
@@ -164,6 +165,22 @@ std::optional<ServiceId> Supervisor::findService(std::string_view name) const {
 Supervisor::Incarnation *Supervisor::current(ServiceId id) const {
   const auto &runs = services_.at(id)->runs;
   return runs.empty() ? nullptr : runs.back().get();
+}
+
+LaunchSpec Supervisor::filterOf(ServiceId id) {
+  Service &svc = *services_.at(id);
+  const ServiceSpec &spec = svc.spec;
+  LaunchSpec ls = spec.launch;
+  // Observed entries are trapped too (allowed, classified by the listener).
+  if (!spec.observed.empty()) {
+    ls.trapped.insert(ls.trapped.end(), spec.observed.always.begin(), spec.observed.always.end());
+    std::sort(ls.trapped.begin(), ls.trapped.end());
+    ls.trapped.erase(std::unique(ls.trapped.begin(), ls.trapped.end()), ls.trapped.end());
+    ls.conditional = spec.observed.conditional;
+    if (!svc.observer)
+      svc.observer = std::make_unique<UnmediatedObserver>(spec.observed, id, spec.detectAll);
+  }
+  return ls;
 }
 
 ServiceError Supervisor::start(ServiceId id) {
@@ -194,16 +211,7 @@ ServiceError Supervisor::start(ServiceId id) {
   svc.runs.push_back(std::make_unique<Incarnation>(*this, id));
   Incarnation &inc = *svc.runs.back();
 
-  LaunchSpec ls = spec.launch;
-  // Observed entries are trapped too (allowed, classified by the listener).
-  if (!spec.observed.empty()) {
-    ls.trapped.insert(ls.trapped.end(), spec.observed.always.begin(), spec.observed.always.end());
-    std::sort(ls.trapped.begin(), ls.trapped.end());
-    ls.trapped.erase(std::unique(ls.trapped.begin(), ls.trapped.end()), ls.trapped.end());
-    ls.conditional = spec.observed.conditional;
-    if (!svc.observer)
-      svc.observer = std::make_unique<UnmediatedObserver>(spec.observed, id, spec.detectAll);
-  }
+  LaunchSpec ls = filterOf(id);
   if (leaf_) {
     std::string why;
     inc.cgroup = leaf_->service(spec.name, spec.pidsMax, why);
@@ -301,14 +309,34 @@ ServiceError Supervisor::startInProcess(ServiceId id, ServiceError error) {
     error.message = "already running";
     return error;
   }
-  if (!svc.spec.inProcess->start(error.message)) {
+  InProcessService &in = *svc.spec.inProcess;
+  if (in.mediable())
+    if (LaunchSpec ls = filterOf(id); ls.filtered()) {
+      std::vector<sock_filter> program;
+      if (std::find(ls.trapped.begin(), ls.trapped.end(), syscallNumber("kill")) !=
+          ls.trapped.end())
+        error.message = "the kill syscall cannot be trapped (the launch handshake uses it)";
+      else
+        buildNotifyFilter(ls.trapped, ls.conditional, program, error.message);
+      if (program.empty()) {
+        error.kind = ServiceError::Kind::LaunchFailed;
+        return error;
+      }
+      in.setFilter(std::move(program));
+    }
+  if (!in.start(error.message)) {
     error.kind = ServiceError::Kind::LaunchFailed;
     return error;
   }
   svc.inProcessUp = true;
   startOrder_.push_back(id);
-  trace_.record(EventType::ServiceStarted, id, svc.spec.inProcess->startedFields());
-  InProcessService &in = *svc.spec.inProcess;
+  trace_.record(EventType::ServiceStarted, id, in.startedFields());
+  if (int fd = in.takeListener(); fd >= 0)
+    loop_.call([&] {
+      svc.listeners.push_back(std::make_unique<NotificationListener>(
+          loop_, fd, id, rules_, trace_, opts_.recordAllowedSyscalls, svc.observer.get()));
+      svc.listeners.back()->start();
+    });
   if (const Healthcheck &h = svc.spec.health; h.kind != Healthcheck::Kind::None) {
     std::string lastError;
     // A container that exits ends the wait as a dying process does.
@@ -339,7 +367,17 @@ ServiceError Supervisor::startAll(std::span<const ServiceId> order) {
 void Supervisor::stop(ServiceId id) {
   if (Service &svc = *services_.at(id); svc.spec.inProcess) {
     if (svc.inProcessUp) {
+      // As for a launched service: held delays let its stop signal land,
+      // and the listener goes once its processes are gone.
+      loop_.call([&] {
+        for (auto &l : svc.listeners)
+          l->releasePending();
+      });
       svc.spec.inProcess->stop();
+      loop_.call([&] {
+        for (auto &l : svc.listeners)
+          l->close();
+      });
       svc.inProcessUp = false;
       std::erase(startOrder_, id);
       trace_.record(EventType::ServiceStopped, id, svc.spec.inProcess->stoppedFields());
@@ -509,6 +547,8 @@ bool Supervisor::syncWakeUp(ServiceId id) const {
 }
 
 const ListenerStats *Supervisor::listenerStats(ServiceId id) const {
+  if (const Service &svc = *services_.at(id); svc.spec.inProcess)
+    return svc.listeners.empty() ? nullptr : &svc.listeners.back()->stats();
   Incarnation *inc = current(id);
   return inc && inc->listener ? &inc->listener->stats() : nullptr;
 }

@@ -121,7 +121,12 @@ private:
     std::vector<std::unique_ptr<Incarnation>> runs; // the last one is current
     std::unique_ptr<UnmediatedObserver> observer;   // null: its filter observes nothing
     bool inProcessUp = false;                       // spec.inProcess is listening
+    // spec.inProcess's listeners (a container's, through fbc-shim), one per
+    // start; kept, as incarnations are, while the loop may hold pointers.
+    std::vector<std::unique_ptr<NotificationListener>> listeners;
   };
+  // Its launch's traps with what it observes (creating its observer).
+  LaunchSpec filterOf(ServiceId id);
   ServiceError startInProcess(ServiceId id, ServiceError error);
 
   Incarnation *current(ServiceId id) const;

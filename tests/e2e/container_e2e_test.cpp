@@ -125,8 +125,14 @@ TEST(Containers, NeverHealthyTimesOut) {
   runGolden(ContainerSpec("never_healthy"), 2, "never_healthy");
 }
 
-TEST(Containers, SyscallRulesInsideAContainerAreAnErrorRow) {
-  runGolden(ContainerSpec("syscall_refused"), 2, "syscall_refused");
+// fbc-shim puts the container's processes under fbc's filter: deny (with
+// a path glob) and delay decide Redis's calls on its append-only file.
+TEST(Containers, SyscallFaultsInsideAContainer) {
+  runGolden(ContainerSpec("syscall_faults"), 0, "syscall_faults");
+}
+
+TEST(Containers, AProgramTheImageLacksIsTheShimsErrorRow) {
+  runGolden(ContainerSpec("shim_missing_program"), 2, "shim_missing_program");
 }
 
 // Runs interrupted.star and sends `sig` to fbc once its container is up.
