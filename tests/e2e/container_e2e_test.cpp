@@ -55,17 +55,34 @@ std::string capture(const std::string &command) {
   return out;
 }
 
-// The containers, networks and volumes any fbc left labelled (podman's CLI
-// reads the engine's storage directly: no service needs to run).
-std::string leftovers() {
-  return capture("podman ps -a --filter label=fbc.run --format '{{.Names}}' 2>&1; "
-                 "podman network ls --filter label=fbc.run --format '{{.Name}}' 2>&1; "
-                 "podman volume ls --filter label=fbc.run --format '{{.Name}}' 2>&1");
+// The run labels (fbc.run=<fbc's pid>-<n>) of the containers and volumes
+// and the names (fbc-<run>) of the networks that fbc `pid` left, one per
+// line (podman's CLI reads the
+// engine's storage directly: no service needs to run). Other fbc runs on
+// the machine (another suite) are not this test's business.
+std::string ofRun(const std::string &listed, pid_t pid) {
+  std::string out, prefix = std::to_string(pid) + "-";
+  std::istringstream lines(listed);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(prefix, 0) == 0 || line.rfind("fbc-" + prefix, 0) == 0 ||
+        line.find("rror") != std::string::npos)
+      out += line + "\n";
+  return out;
 }
 
-// The containers of fbc's runs that are running now.
-std::string runningContainers() {
-  return capture("podman ps --filter label=fbc.run --format '{{.Names}}' 2>&1");
+std::string leftovers(pid_t pid) {
+  const char *format = "--format '{{index .Labels \"fbc.run\"}}' 2>&1";
+  return ofRun(capture(std::string("podman ps -a --filter label=fbc.run ") + format + "; " +
+                       "podman network ls --filter label=fbc.run --format '{{.Name}}' 2>&1; " +
+                       "podman volume ls --filter label=fbc.run " + format),
+               pid);
+}
+
+// The containers of fbc `pid`'s run that are running now.
+std::string runningContainers(pid_t pid) {
+  return ofRun(
+      capture("podman ps --filter label=fbc.run --format '{{index .Labels \"fbc.run\"}}' 2>&1"),
+      pid);
 }
 
 int64_t nowMs() {
@@ -78,7 +95,7 @@ FbcRun runGolden(const ContainerSpec &spec, int exit, const std::string &golden)
   FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
   EXPECT_EQ(r.exit, exit) << r.out << r.err;
   checkGolden(golden, normalized(r.out, spec));
-  EXPECT_EQ(leftovers(), "");
+  EXPECT_EQ(leftovers(r.pid), "");
   return r;
 }
 
@@ -110,7 +127,7 @@ TEST(Containers, MissingImageIsAnErrorRowNamingIt) {
             1)
       << out;
   checkGolden("missing_image", out);
-  EXPECT_EQ(leftovers(), "");
+  EXPECT_EQ(leftovers(r.pid), "");
 }
 
 TEST(Containers, ExitAtStartIsReportedLikeADyingBinary) {
@@ -141,7 +158,7 @@ FbcRun runInterruptedBy(const ContainerSpec &spec, int sig) {
   FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path(),
                     [&](const FbcRun &soFar, pid_t pid) {
                       if (!sent && contains(soFar.err, "cache is up")) {
-                        EXPECT_NE(runningContainers(), "");
+                        EXPECT_NE(runningContainers(pid), "");
                         kill(pid, sig);
                         sent = true;
                       }
@@ -154,7 +171,7 @@ TEST(Containers, SigintLeavesNothing) {
   ContainerSpec spec("interrupted");
   FbcRun r = runInterruptedBy(spec, SIGINT);
   EXPECT_EQ(r.exit, 130) << r.out << r.err;
-  EXPECT_EQ(leftovers(), "");
+  EXPECT_EQ(leftovers(r.pid), "");
 }
 
 // fbc cannot clean up after kill -9: its watchdog does, within seconds.
@@ -166,13 +183,13 @@ TEST(Containers, KillNineLeavesNothingRunningWithinTenSeconds) {
   FbcRun r = runInterruptedBy(spec, SIGKILL);
   EXPECT_EQ(r.exit, 128 + SIGKILL) << r.out << r.err;
   int64_t deadline = nowMs() + 10000;
-  std::string left = runningContainers();
+  std::string left = runningContainers(r.pid);
   while (!left.empty() && nowMs() < deadline)
-    left = runningContainers();
+    left = runningContainers(r.pid);
   EXPECT_EQ(left, "");
   // And removed, not only stopped, soon after.
   deadline = nowMs() + 10000;
-  while (!(left = leftovers()).empty() && nowMs() < deadline) {
+  while (!(left = leftovers(r.pid)).empty() && nowMs() < deadline) {
   }
   EXPECT_EQ(left, "");
   // The engine fbc started is stopped and its directory removed.

@@ -145,6 +145,7 @@ FbcRun runFbc(const std::vector<std::string> &args, const std::string &cwd,
   close(outPipe[1]);
   close(errPipe[1]);
   FbcRun r;
+  r.pid = pid;
   auto t0 = std::chrono::steady_clock::now();
   bool outOpen = true, errOpen = true;
   while (outOpen || errOpen) {

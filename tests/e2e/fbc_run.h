@@ -47,6 +47,7 @@ struct Spec {
 struct FbcRun {
   int exit = -1;
   std::string out, err;
+  pid_t pid = -1; // fbc's
 };
 
 // Starts fbc with `args` in `cwd`, its stdout and stderr on the given fds.
