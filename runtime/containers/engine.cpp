@@ -317,12 +317,15 @@ std::unique_ptr<EngineHost> EngineHost::open(std::string &error) {
     return nullptr;
   }
   // Nothing answers, but podman is here: its API service, for this run.
-  char tmpl[] = "/tmp/fbc-engine-XXXXXX";
-  if (!mkdtemp(tmpl)) {
+  // fbc's pid in the name: whose it is shows (and a test can find its own).
+  std::string dirTemplate = "/tmp/fbc-engine-" + std::to_string(getpid()) + "-XXXXXX";
+  std::vector<char> tmpl(dirTemplate.begin(), dirTemplate.end());
+  tmpl.push_back('\0');
+  if (!mkdtemp(tmpl.data())) {
     error = "cannot create a directory for podman's socket";
     return nullptr;
   }
-  std::string dir = tmpl, socket = dir + "/podman.sock", address = "unix://" + socket;
+  std::string dir = tmpl.data(), socket = dir + "/podman.sock", address = "unix://" + socket;
   std::unique_ptr<EngineHost> h(new EngineHost(socket));
   h->serviceDir_ = dir;
   std::vector<std::string> env;
