@@ -560,7 +560,7 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
     for (const ir::PlanDiagnostic &d : plan.diagnostics) {
       w.beginObject();
       w.field("severity", d.severity == frontend::Severity::Error ? "error" : "warning");
-      w.field("code", d.code);
+      w.field("code", ir::codeName(d.code));
       w.field("message", d.message);
       if (d.loc.valid())
         w.field("location", d.loc.str());

@@ -201,7 +201,8 @@ void printPlanText(const Plan &plan, llvm::raw_ostream &os) {
   if (!plan.diagnostics.empty()) {
     os << '\n';
     for (const PlanDiagnostic &d : plan.diagnostics) {
-      os << "diagnostic " << severityName(d.severity) << ' ' << d.code << ' ' << quote(d.message);
+      os << "diagnostic " << severityName(d.severity) << ' ' << codeName(d.code) << ' '
+         << quote(d.message);
       printLoc(os, d.loc);
       os << '\n';
     }
@@ -210,7 +211,7 @@ void printPlanText(const Plan &plan, llvm::raw_ostream &os) {
 
 void reportPlanDiagnostics(const Plan &plan, frontend::DiagnosticList &out) {
   for (const PlanDiagnostic &d : plan.diagnostics) {
-    std::string msg = d.message + " [" + d.code + "]";
+    std::string msg = d.message + " [" + std::string(codeName(d.code)) + "]";
     switch (d.severity) {
     case frontend::Severity::Error:
       out.error(d.loc.file, d.loc.pos, msg);

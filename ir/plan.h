@@ -23,6 +23,7 @@
 #pragma once
 
 #include "frontend/source/diagnostic.h"
+#include "ir/diagnostic_codes.h"
 #include "ir/fanout_sites.h"
 #include "ir/spec.h"
 
@@ -135,9 +136,10 @@ struct UnmodeledFanout {
 struct BodyArgError {
   std::string message;
   Loc loc;
-  // A step the reference's protocol plugin has and fbc does not
-  // (ir::stepGap): a warning (unsupported_step), not an error.
-  bool gap = false;
+  // BAD_ARGUMENT, UNKNOWN_STEP, DECLARATION_IN_BODY, or UNSUPPORTED_STEP (a
+  // step the reference's protocol plugin has and fbc does not, ir::stepGap:
+  // a warning, not an error).
+  DiagCode code = DiagCode::BadArgument;
 };
 
 // What the axes pass reads from a test's body and the assumptions it
@@ -224,7 +226,7 @@ struct Suggestion {
 
 struct PlanDiagnostic {
   frontend::Severity severity = frontend::Severity::Warning;
-  std::string code; // "unmodeled_fanout", "helper_choose", "body_argument" (an error)
+  DiagCode code = DiagCode::UnmodeledFanout; // ir/diagnostic_codes.h
   std::string message;
   Loc loc;
 };
@@ -238,7 +240,10 @@ struct Plan {
   bool unknownChoose = false, unknownProbability = false, unknownInterleaving = false;
   PlanCoverage coverage;
   bool suggested = false;
-  std::vector<Suggestion> suggestions;     // sorted by (from, to)
+  std::vector<Suggestion> suggestions; // sorted by (from, to)
+  // What the body_check pass found in the test bodies and the helpers they
+  // call (the diagnostics pass merges them into `diagnostics`).
+  std::vector<PlanDiagnostic> bodyFindings;
   std::vector<PlanDiagnostic> diagnostics; // sorted by location, then code
 };
 

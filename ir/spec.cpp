@@ -343,6 +343,13 @@ const Op *Service::findOp(std::string_view n) const {
   return nullptr;
 }
 
+std::vector<std::string> Service::opNames() const {
+  std::vector<std::string> out;
+  for (const Op &o : ops)
+    out.push_back(o.name);
+  return out;
+}
+
 const Service *Spec::findService(std::string_view n) const {
   ptrdiff_t i =
       serviceIndex_.find(services, n, [](const Service &s) -> std::string_view { return s.name; });

@@ -198,6 +198,7 @@ struct Service {
 
   const Interface *findInterface(std::string_view name) const;
   const Op *findOp(std::string_view name) const;
+  std::vector<std::string> opNames() const; // in `ops` order
   bool isContainer() const { return !image.empty() || !build.empty(); }
   bool isRemote() const { return !remote.empty() || !remotes.empty(); }
   // Where interface `i` is reached (the one place that says so: steps,

@@ -1,5 +1,8 @@
 #include "ir/syscalls.h"
 
+#include "frontend/lib/spellcheck.h"
+#include "ir/quote.h"
+
 #include <seccomp.h>
 
 #include <algorithm>
@@ -167,6 +170,43 @@ std::string supportedErrnoList() {
     out += e.name;
   }
   return out;
+}
+
+std::string unknownErrnoMessage(std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const ErrnoInfo &e : kErrnos)
+    names.push_back(e.name);
+  std::string msg = "deny(): unknown errno " + quote(name);
+  std::string_view near = star::nearestName(name, names);
+  if (!near.empty())
+    msg += " (did you mean " + quote(near) + "?)";
+  return msg + "; supported: " + supportedErrnoList();
+}
+
+std::string unknownFaultKeywordMessage(std::string_view who, std::string_view key,
+                                       std::string_view service, llvm::ArrayRef<std::string> ops) {
+  std::vector<std::string_view> candidates;
+  std::string valid;
+  for (std::string_view s : syscallKeywords()) {
+    candidates.push_back(s);
+    if (s == "open")
+      continue;
+    valid += valid.empty() ? "" : ", ";
+    valid += s;
+  }
+  for (const std::string &op : ops)
+    candidates.push_back(op);
+  std::string msg = std::string(who) + "() unknown keyword " + quote(key) + " for service " +
+                    quote(service) + ". Valid syscalls: " + valid;
+  if (!ops.empty()) {
+    msg += ". Named operations on " + std::string(service) + ":";
+    for (size_t i = 0; i < ops.size(); ++i)
+      msg += (i ? ", " : " ") + ops[i];
+  }
+  std::string_view near = star::nearestName(key, candidates);
+  if (!near.empty())
+    msg += " (did you mean " + quote(near) + "?)";
+  return msg;
 }
 
 } // namespace fbc::ir

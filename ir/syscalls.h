@@ -77,5 +77,13 @@ const ErrnoInfo *findErrno(std::string_view name);
 const ErrnoInfo *findErrnoNumber(int number);
 // "EACCES, EADDRINUSE, ..." (sorted), for the unknown-errno message.
 std::string supportedErrnoList();
+// deny()'s message for an errno it does not know, with the nearest name
+// ("did you mean") and the supported list: the builtin and `fbc check`
+// say the same.
+std::string unknownErrnoMessage(std::string_view name);
+// fault()/fault_start()/fault_all()'s message for a keyword that is
+// neither a syscall keyword nor one of the service's named `ops`.
+std::string unknownFaultKeywordMessage(std::string_view who, std::string_view key,
+                                       std::string_view service, llvm::ArrayRef<std::string> ops);
 
 } // namespace fbc::ir

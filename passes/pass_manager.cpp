@@ -82,6 +82,7 @@ PassManager PassManager::planPipeline(bool coverage) {
     pm.add({"coverage", runCoveragePass});
     pm.add({"suggest", runSuggestPass});
   }
+  pm.add({"body_check", runBodyCheckPass});
   pm.add({"diagnostics", runDiagnosticsPass});
   return pm;
 }

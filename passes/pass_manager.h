@@ -2,7 +2,7 @@
 // a PassManager, with a hook after each pass for `fbc ir --print-after=`,
 // then (when one is set) the lowering stage to the leaf program:
 //
-//   axes → cost → coverage → suggest → diagnostics → leaves
+//   axes → cost → coverage → suggest → body_check → diagnostics → leaves
 //
 // Between stages the verifier (ir/pipeline_verifier.h) checks the plan and
 // the leaf program: always in debug builds, and when `verifyEach` is set
@@ -37,6 +37,7 @@ void runAxesPass(const ir::Spec &spec, ir::Plan &plan);
 void runCostPass(const ir::Spec &spec, ir::Plan &plan);
 void runCoveragePass(const ir::Spec &spec, ir::Plan &plan);
 void runSuggestPass(const ir::Spec &spec, ir::Plan &plan);
+void runBodyCheckPass(const ir::Spec &spec, ir::Plan &plan);
 void runDiagnosticsPass(const ir::Spec &spec, ir::Plan &plan);
 
 // The lowering stage: backend/ provides it (passes/ cannot call backend/).
@@ -77,7 +78,7 @@ public:
   // Runs every pass on a fresh plan of `spec` (runOrAbort, no lowering).
   ir::Plan run(const ir::Spec &spec) const;
 
-  // axes, cost, coverage, suggest, diagnostics; without `coverage`, the
+  // axes, cost, coverage, suggest, body_check, diagnostics; without `coverage`, the
   // coverage and suggest passes are left out (the plan's coverage stays
   // `computed = false`).
   static PassManager planPipeline(bool coverage = true);

@@ -55,14 +55,22 @@ int64_t durationArg(const CallSite &site, Value v, const Loc &at, std::string_vi
   if (!s)
     site.fail(at, std::string(what) + ": want a duration string like \"500ms\" or \"1m30s\", got " +
                       typeOf(v));
+  if (std::optional<std::string> error = durationError(s->view(), what, allowZero))
+    site.fail(at, std::move(*error));
+  std::string ignored;
+  return *parseDuration(s->view(), ignored);
+}
+
+std::optional<std::string> durationError(std::string_view text, std::string_view what,
+                                         bool allowZero) {
   std::string error;
-  std::optional<int64_t> d = parseDuration(s->view(), error);
+  std::optional<int64_t> d = parseDuration(text, error);
   if (!d)
-    site.fail(at, std::string(what) + ": " + error);
+    return std::string(what) + ": " + error;
   if (*d < 0 || (*d == 0 && !allowZero))
-    site.fail(at, std::string(what) + ": duration must be " +
-                      (allowZero ? "zero or positive" : "positive") + ", got " + quote(s->view()));
-  return *d;
+    return std::string(what) + ": duration must be " +
+           (allowZero ? "zero or positive" : "positive") + ", got " + quote(text);
+  return std::nullopt;
 }
 
 std::string joinNames(llvm::ArrayRef<std::string_view> names) {
@@ -95,14 +103,19 @@ void failUnexpectedKeyword(const CallSite &site, std::string_view fn, std::strin
   site.fail(site.at(site.keyword(name)), std::move(msg));
 }
 
-void failUnknownKeyword(const CallSite &site, std::string_view prefix, std::string_view name,
-                        llvm::ArrayRef<std::string_view> valid) {
+std::string unknownKeywordMessage(std::string_view prefix, std::string_view name,
+                                  llvm::ArrayRef<std::string_view> valid) {
   std::string msg = std::string(prefix) + " unknown keyword argument " + quote(name) +
                     "; valid: " + joinNames(valid);
   std::string_view near = star::nearestName(name, valid);
   if (!near.empty())
     msg += " (did you mean " + quote(near) + "?)";
-  site.fail(site.at(site.keyword(name)), std::move(msg));
+  return msg;
+}
+
+void failUnknownKeyword(const CallSite &site, std::string_view prefix, std::string_view name,
+                        llvm::ArrayRef<std::string_view> valid) {
+  site.fail(site.at(site.keyword(name)), unknownKeywordMessage(prefix, name, valid));
 }
 
 } // namespace fbc::ir::builtins

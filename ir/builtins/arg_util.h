@@ -9,6 +9,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,9 +45,21 @@ bool isCallable(star::Value v);
 // negative durations are errors as well; zero only when `allowZero`.
 int64_t durationArg(const CallSite &site, star::Value v, const Loc &at, std::string_view what,
                     bool allowZero = false);
+// What durationArg says of the string `text` (nullopt: it is a valid
+// duration), for the static check of a literal.
+std::optional<std::string> durationError(std::string_view text, std::string_view what,
+                                         bool allowZero = false);
+
+// The keywords of deny()/delay(duration) and of the protocol rules
+// (response(), error(), delay(delay=), drop(), duplicate()) (faults.cpp).
+llvm::ArrayRef<std::string_view> ruleKeywords();
+llvm::ArrayRef<std::string_view> proxyRuleKeywords();
 
 // `<prefix> unknown keyword argument "k"; valid: a, b, c` plus a spelling
-// suggestion when one is close.
+// suggestion when one is close (the message alone: `fbc check` reports it
+// before the run would).
+std::string unknownKeywordMessage(std::string_view prefix, std::string_view name,
+                                  llvm::ArrayRef<std::string_view> valid);
 [[noreturn]] void failUnknownKeyword(const CallSite &site, std::string_view prefix,
                                      std::string_view name, llvm::ArrayRef<std::string_view> valid);
 

@@ -257,6 +257,14 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
 
 } // namespace
 
+llvm::ArrayRef<std::string_view> ruleKeywords() {
+  return kRuleKeywords;
+}
+
+llvm::ArrayRef<std::string_view> proxyRuleKeywords() {
+  return kProxyKeywords;
+}
+
 Value responseFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   return proxyRule(t, site, ProxyAction::Respond, args);
@@ -282,8 +290,7 @@ Value denyFn(star::Thread &t, Value, const star::Args &args) {
   star::String *name = onePositional(site, "deny", args);
   const ErrnoInfo *e = findErrno(name->view());
   if (!e)
-    site.fail(site.at(site.positional(0)), "deny(): unknown errno " + quote(name->view()) +
-                                               "; supported: " + supportedErrnoList());
+    site.fail(site.at(site.positional(0)), unknownErrnoMessage(name->view()));
   auto *fault = t.heap.make<FaultValue>();
   Fault &f = fault->data;
   f.action = FaultAction::Deny;

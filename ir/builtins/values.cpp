@@ -15,10 +15,6 @@ namespace fbc::ir::builtins {
 
 using star::Value;
 
-namespace {
-
-// The service's default interface: its only one, or the one named
-// "default". Null if there is none; `ambiguous` when there are several.
 const Interface *defaultInterface(const Service &s, bool &ambiguous) {
   ambiguous = false;
   if (s.interfaces.size() == 1)
@@ -28,6 +24,8 @@ const Interface *defaultInterface(const Service &s, bool &ambiguous) {
   ambiguous = s.interfaces.size() > 1;
   return nullptr;
 }
+
+namespace {
 
 Value makeRef(star::Thread &t, const Service &s, const Interface &i) {
   auto *ref = t.heap.make<InterfaceRefValue>();

@@ -167,5 +167,8 @@ public:
 // Bound step methods (svc.iface.get, ...): they exist so that test bodies
 // resolve, and fail when called at load time.
 star::Value stepMethod(star::Thread &t, star::Value receiver, std::string_view method);
+// The service's default interface: its only one, or the one named
+// "default". Null if there is none; `ambiguous` when there are several.
+const Interface *defaultInterface(const Service &s, bool &ambiguous);
 
 } // namespace fbc::ir::builtins

@@ -37,17 +37,8 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
     if (key == "run")
       continue;
     const ir::Op *op = svc.findOp(key);
-    if (!op && !ir::isSyscallKeyword(key)) {
-      std::string msg = std::string(who) + "() unknown keyword " + ir::quote(key) +
-                        " for service " + ir::quote(svc.name) +
-                        ". Valid syscalls: " + syscallKeywordList();
-      if (!svc.ops.empty()) {
-        msg += ". Named operations on " + svc.name + ":";
-        for (size_t i = 0; i < svc.ops.size(); ++i)
-          msg += (i ? ", " : " ") + svc.ops[i].name;
-      }
-      t.fail(msg);
-    }
+    if (!op && !ir::isSyscallKeyword(key))
+      t.fail(ir::unknownFaultKeywordMessage(who, key, svc.name, svc.opNames()));
     auto *fv = valueAs<ir::builtins::FaultValue>(k.value);
     if (!fv)
       t.fail(std::string(who) + "() " + key + "= must be a fault (delay/deny/allow), got " +

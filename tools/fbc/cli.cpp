@@ -1,6 +1,8 @@
 #include "tools/fbc/cli.h"
 
+#include "tools/fbc/check_command.h"
 #include "tools/fbc/exec_command.h"
+#include "tools/fbc/init_command.h"
 #include "tools/fbc/inspect_command.h"
 #include "tools/fbc/ir_command.h"
 #include "tools/fbc/load_for_command.h"
@@ -25,6 +27,11 @@ int runFbc(int argc, char **argv) {
   PlanOptions planOpts;
   addPlanOptions(*plan, planOpts);
   addLoadLimitOptions(*plan);
+  auto *check = app.add_subcommand(
+      "check", "Find a spec's mistakes without running it: located findings with stable codes");
+  CheckOptions checkOpts;
+  addCheckOptions(*check, checkOpts);
+  addLoadLimitOptions(*check);
   auto *ir = app.add_subcommand("ir", "Print the fault-plan IR of a spec");
   IrOptions irOpts;
   ir->add_option("spec", irOpts.spec, "spec file (.star)")->required();
@@ -35,9 +42,10 @@ int runFbc(int argc, char **argv) {
   ir->add_option("--test", irOpts.test, "--stage=leaves: only this test");
   ir->add_option("--leaf", irOpts.leaf,
                  "--stage=leaves: the leaf id to decode (default: the last)");
-  ir->add_option("--print-after", irOpts.printAfter,
-                 "Print the IR after a pass: axes, cost, coverage, suggest, diagnostics (the "
-                 "plan IR), leaves (the leaf program with each service's trap set)");
+  ir->add_option(
+      "--print-after", irOpts.printAfter,
+      "Print the IR after a pass: axes, cost, coverage, suggest, body_check, diagnostics (the "
+      "plan IR), leaves (the leaf program with each service's trap set)");
   ir->add_flag("--verify-each", irOpts.verifyEach,
                "Run the IR verifier after every pass and the lowering (debug builds always "
                "do); a broken invariant is a located error, exit 1");
@@ -62,6 +70,9 @@ int runFbc(int argc, char **argv) {
   MergeOptions mergeOpts;
   addMergeOptions(*merge, mergeOpts);
   addLoadLimitOptions(*merge);
+  auto *init = app.add_subcommand("init", "Write a starter spec, or one from a Compose file");
+  InitOptions initOpts;
+  addInitOptions(*init, initOpts);
   auto *exec = app.add_subcommand("exec", "Run a plain Starlark file");
   ExecOptions execOpts;
   exec->add_option("file", execOpts.file, "Starlark file")->required();
@@ -101,10 +112,14 @@ int runFbc(int argc, char **argv) {
     return 1;
   }
 
+  if (app.got_subcommand("init"))
+    return runInit(initOpts);
   if (app.got_subcommand("exec"))
     return runExec(execOpts);
   if (app.got_subcommand("ir"))
     return runIr(irOpts);
+  if (app.got_subcommand("check"))
+    return runCheck(checkOpts);
   if (app.got_subcommand("plan"))
     return runPlan(planOpts);
   if (app.got_subcommand("run"))

@@ -2,7 +2,7 @@
 //  [--test T] [--leaf ID]`: load a spec, verify its IR, print it; with
 // --stage=plan, run the plan passes and print the plan IR; with
 // --print-after, print the plan IR after the named pass (axes, cost,
-// coverage, suggest, diagnostics); with --stage=leaves, lower the plan to
+// coverage, suggest, body_check, diagnostics); with --stage=leaves, lower the plan to
 // the leaf program and print per test its axes, leaf count and the
 // assignment of leaf ID (default: the last leaf).
 #pragma once

@@ -14,8 +14,8 @@ class App;
 namespace fbc::tools {
 
 // The flags that set the budgets of loading a spec (ir/load_limits.h):
-// --max-load-steps N, --max-load-memory MiB, for plan, ir, run, replay and
-// merge.
+// --max-load-steps N, --max-load-memory MiB, for plan, check, ir, run, replay
+// and merge.
 void addLoadLimitOptions(CLI::App &sub);
 
 // The loaded spec, or null when loading or verification failed (the

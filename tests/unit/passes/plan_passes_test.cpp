@@ -99,9 +99,11 @@ def test_x():
   EXPECT_EQ(*t.axes()[3].size, 2u);
   // The options as constants, for test(assume=) (ir::OptionConstant).
   using K = ir::OptionConstant::Kind;
-  std::vector<ir::OptionConstant> lit = {
-      {K::Int, 1, 0, ""}, {K::Int, -2, 0, ""}, {K::Float, 0, 2.5, ""}, {K::Bool, 1, 0, ""},
-      {K::String, 0, 0, "s"}};
+  std::vector<ir::OptionConstant> lit = {{K::Int, 1, 0, ""},
+                                         {K::Int, -2, 0, ""},
+                                         {K::Float, 0, 2.5, ""},
+                                         {K::Bool, 1, 0, ""},
+                                         {K::String, 0, 0, "s"}};
   EXPECT_EQ(t.axes()[0].constants, lit);
   std::vector<ir::OptionConstant> consts = {
       {K::String, 0, 0, "a"}, {K::String, 0, 0, "b"}, {K::String, 0, 0, "c"}};
@@ -130,7 +132,7 @@ def test_y():
   EXPECT_EQ(t.helperChooses()[0].helper, "helper");
   EXPECT_EQ(t.helperChooses()[0].axis, "deep");
   ASSERT_EQ(l.plan.diagnostics.size(), 1u);
-  EXPECT_EQ(l.plan.diagnostics[0].code, "helper_choose");
+  EXPECT_EQ(l.plan.diagnostics[0].code, ir::DiagCode::HelperChoose);
   EXPECT_EQ(l.plan.total.str(), "1");
 }
 
@@ -300,13 +302,13 @@ TEST(PassManager, RunsNamedPassesInOrder) {
   std::vector<std::string> names;
   for (const passes::Pass &p : pm.passes())
     names.push_back(p.name);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"axes", "cost", "coverage", "suggest", "diagnostics"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"axes", "cost", "coverage", "suggest", "body_check",
+                                             "diagnostics"}));
   std::vector<std::string> lean;
   passes::PassManager leanPm = passes::PassManager::planPipeline(false);
   for (const passes::Pass &p : leanPm.passes())
     lean.push_back(p.name);
-  EXPECT_EQ(lean, (std::vector<std::string>{"axes", "cost", "diagnostics"}));
+  EXPECT_EQ(lean, (std::vector<std::string>{"axes", "cost", "body_check", "diagnostics"}));
   EXPECT_TRUE(pm.has("cost"));
   EXPECT_FALSE(pm.has("lower"));
 }

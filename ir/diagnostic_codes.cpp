@@ -1,0 +1,121 @@
+#include "ir/diagnostic_codes.h"
+
+#include <cassert>
+
+namespace fbc::ir {
+
+namespace {
+
+using enum DiagCode;
+constexpr DiagStage kCheck = DiagStage::Check;
+constexpr DiagStage kRun = DiagStage::Run;
+
+// In the enum's order (codeInfo indexes it).
+constexpr DiagCodeInfo kCodes[] = {
+    {SpecLoadFailed, "SPEC_LOAD_FAILED", kCheck,
+     "the spec did not load: a syntax, type or validation error while it ran",
+     "Fix the located error; `fbc check` reports the first one the loader meets."},
+    {UnknownErrno, "UNKNOWN_ERRNO", kCheck, "deny() names an errno fbc does not know",
+     "Use an errno name from the supported list (EIO, ENOSPC, ECONNREFUSED, ...); names are "
+     "case-insensitive."},
+    {BadDuration, "BAD_DURATION", kCheck, "a duration string that does not parse",
+     "Write a Go duration with a unit: \"500ms\", \"2s\", \"1m30s\"."},
+    {UnknownKeyword, "UNKNOWN_KEYWORD", kCheck, "a keyword argument the builtin does not take",
+     "Check the keyword's spelling against the builtin's list in docs/ir.md."},
+    {BadProbability, "BAD_PROBABILITY", kCheck, "probability= outside [0, 1] or not a number",
+     "Give a number in [0, 1] (values above 1 are percentages) or a string like \"30%\"."},
+    {BadMaxFires, "BAD_MAX_FIRES", kCheck, "max_fires= that the run rejects",
+     "Give max_fires= a positive integer, with probability < 1 and without "
+     "mode=\"stochastic\"."},
+    {BadMode, "BAD_MODE", kCheck, "mode= that the run rejects",
+     "Use mode=\"exhaustive\" (with max_fires=) or mode=\"stochastic\"."},
+    {UnknownSyscall, "UNKNOWN_SYSCALL", kCheck,
+     "a fault() keyword that is neither a syscall keyword nor a named op of the service",
+     "Name a syscall keyword (write, read, connect, openat, fsync, ...) or an op() of the "
+     "service."},
+    {UnknownInterface, "UNKNOWN_INTERFACE", kCheck,
+     "an attribute of a service that is none of its interfaces, fields or step methods",
+     "Use one of the service's interface names as declared in service(..., "
+     "interface(NAME, ...))."},
+    {UnknownStep, "UNKNOWN_STEP", kCheck, "a step method the interface's protocol does not have",
+     "Call a step method of the interface's protocol (docs/run.md lists them per protocol)."},
+    {UnsupportedStep, "UNSUPPORTED_STEP", kCheck,
+     "a step the reference's protocol has and fbc has no step client for (a warning)",
+     "Leave the call out of tests run by fbc for now: the run fails the test when its body "
+     "reaches it."},
+    {DeclarationInBody, "DECLARATION_IN_BODY", kCheck,
+     "a declaration builtin (service(), fault_scenario(), ...) called from a test body",
+     "Declare at load time: at top level or in a function the top level calls."},
+    {BadArgument, "BAD_ARGUMENT", kCheck,
+     "a literal argument of a body builtin that the run rejects",
+     "Change the argument as the message says; the run would fail the test with it."},
+    {UnmodeledFanout, "UNMODELED_FANOUT", kCheck,
+     "a probability < 1 rule without max_fires=: the plan counts it once",
+     "Add max_fires=N to explore all 2^N outcomes, or mode=\"stochastic\" to say it is meant."},
+    {HelperChoose, "HELPER_CHOOSE", kCheck,
+     "a named choose() reached only through a helper function: not a plan axis",
+     "Call choose() in the test body itself to make it an axis."},
+    {PlanCostExceeded, "PLAN_COST_EXCEEDED", kCheck,
+     "the plan has more instances than --max-instances allows",
+     "Reduce a choose() axis, or raise --max-instances if the cost is intended; `fbc plan` "
+     "shows which axes multiply."},
+    {TestNoAssertions, "TEST_NO_ASSERTIONS", kCheck,
+     "a test that asserts nothing and sets no expectation: it can only pass",
+     "Assert on what the test does (assert_eq, assert_true, expect_*) or give it expect=."},
+    {NoPositiveControl, "NO_POSITIVE_CONTROL", kCheck,
+     "a fault test whose scenario no test runs without faults: a pass proves nothing about "
+     "the fault",
+     "Add a test that runs the same scenario unfaulted (fault_scenario without faults=, or a "
+     "def test calling it)."},
+    {AssertionFailed, "ASSERTION_FAILED", kRun, "an assertion in the body failed",
+     "Read the traceback and the trace: the system behaved otherwise under the fault."},
+    {ExpectationViolated, "EXPECTATION_VIOLATED", kRun,
+     "the test's expect= (or a temporal property) did not hold",
+     "Compare the expectation with the trace; fix the system or the expectation."},
+    {BodyError, "BODY_ERROR", kRun, "the body raised a Starlark error that is not an assertion",
+     "Fix the body at the traceback's innermost frame."},
+    {FaultNotFired, "FAULT_NOT_FIRED", kRun,
+     "a fault the test required (require_faults_fire) never fired",
+     "Make the scenario reach the faulted syscall, or target the syscall the service really "
+     "makes (`fbc run -v` shows the trace)."},
+    {FaultNotFilterable, "FAULT_NOT_FILTERABLE", kRun,
+     "a fault on a syscall the service's filter does not trap: it could not fire",
+     "Write the target and the syscall in the fault() call itself so the static scan sees "
+     "them."},
+    {ServiceCrashed, "SERVICE_CRASHED", kRun, "a service exited or was killed during the test",
+     "Read the service's output in the bundle (services/NAME.log) for why it died."},
+    {HealthcheckTimeout, "HEALTHCHECK_TIMEOUT", kRun, "a service never passed its healthcheck",
+     "Check the service starts on its own and listens where the healthcheck looks; raise "
+     "the healthcheck's timeout= if it is slow."},
+    {TestTimeout, "TEST_TIMEOUT", kRun, "the body did not finish within the test's timeout",
+     "Find where the body waited in the report; raise timeout= only if the wait is expected."},
+    {CannotRun, "CANNOT_RUN", kRun,
+     "the test needs something this machine does not have (a container engine, a gateway, "
+     "a privilege)",
+     "Install what the row's reason names, or run the test where it is available."},
+    {Interrupted, "INTERRUPTED", kRun, "the run was interrupted before the test finished",
+     "Re-run the test; nothing about it was decided."},
+};
+
+static_assert(std::size(kCodes) == size_t(DiagCode::Interrupted) + 1, "every DiagCode has a row");
+
+} // namespace
+
+llvm::ArrayRef<DiagCodeInfo> diagnosticCodes() {
+  return kCodes;
+}
+
+const DiagCodeInfo &codeInfo(DiagCode c) {
+  const DiagCodeInfo &info = kCodes[size_t(c)];
+  assert(info.code == c && "kCodes is in the enum's order");
+  return info;
+}
+
+const DiagCodeInfo *findDiagCode(std::string_view name) {
+  for (const DiagCodeInfo &i : kCodes)
+    if (i.name == name)
+      return &i;
+  return nullptr;
+}
+
+} // namespace fbc::ir
