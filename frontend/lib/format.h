@@ -15,4 +15,9 @@ namespace fbc::star {
 // Errors use Go's wording ("not enough arguments for format string").
 Value formatPercent(Thread &t, std::string_view format, Value args);
 
+// `v` appended as %s / {} converts it (a string as it is, anything else as
+// str() prints it; repr: as repr() prints it, strings quoted): the `s` and
+// `r` conversions of both `%` and str.format.
+void appendConverted(std::string &out, Value v, bool repr);
+
 } // namespace fbc::star

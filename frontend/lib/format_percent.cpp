@@ -83,18 +83,9 @@ void appendChar(Thread &t, std::string &out, Value arg) {
 void appendConversion(Thread &t, std::string &out, char verb, Value arg) {
   switch (verb) {
   case 's':
-  case 'r': {
-    String *s = arg.as<String>();
-    if (s && verb == 's') {
-      out.append(s->view());
-    } else {
-      Printer p;
-      p.out = std::move(out);
-      p.repr(arg);
-      out = std::move(p.out);
-    }
+  case 'r':
+    appendConverted(out, arg, verb == 'r');
     break;
-  }
   case 'd':
   case 'i':
   case 'o':
@@ -134,6 +125,17 @@ void appendConversion(Thread &t, std::string &out, char verb, Value arg) {
 }
 
 } // namespace
+
+void appendConverted(std::string &out, Value v, bool repr) {
+  if (String *s = v.as<String>(); s && !repr) {
+    out.append(s->view());
+    return;
+  }
+  Printer p;
+  p.out = std::move(out);
+  p.repr(v);
+  out = std::move(p.out);
+}
 
 Value formatPercent(Thread &t, std::string_view format, Value args) {
   Tuple *tuple = args.as<Tuple>();

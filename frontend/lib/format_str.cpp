@@ -2,6 +2,7 @@
 // format specs, attribute and index syntax are rejected with Go's messages.
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
+#include "frontend/lib/format.h"
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 
@@ -137,15 +138,7 @@ Value string_format(Thread &t, Value self, const Args &args) {
       t.fail("format spec features not supported in replacement fields: " + std::string(spec));
 
     if (conv == "s" || conv == "r") {
-      String *s = arg.as<String>();
-      if (s && conv == "s") {
-        out.append(s->view());
-      } else {
-        Printer p;
-        p.out = std::move(out);
-        p.repr(arg);
-        out = std::move(p.out);
-      }
+      appendConverted(out, arg, conv == "r");
     } else {
       t.fail("format: unknown conversion " + utf8::quote(conv));
     }

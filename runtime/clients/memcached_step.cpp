@@ -5,8 +5,6 @@
 #include "runtime/os/clock.h"
 #include "runtime/protocols/proto_memcached.h"
 
-#include <unistd.h>
-
 namespace fbc::rt {
 namespace {
 
@@ -15,36 +13,17 @@ MemcachedStepResult roundTrip(const std::string &host, uint16_t port, const std:
                               const std::function<bool()> &cancelled) {
   MemcachedStepResult out;
   int64_t t0 = monotonicNs();
-  auto done = [&](std::string error) {
-    out.error = std::move(error);
-    out.durationMs = (monotonicNs() - t0) / 1000000;
-    return out;
-  };
-  std::string dialError;
-  int fd = dialForStep(host, port, dialDeadline, cancelled, dialError);
-  if (fd < 0)
-    return done(dialError);
-  int64_t ioDeadline = monotonicNs() + ioTimeoutMs * 1000000;
-  if (std::string e = sendAll(fd, request, ioDeadline, cancelled); !e.empty()) {
-    close(fd);
-    return done(e);
-  }
   MemcachedReplyReader reader;
-  for (;;) {
-    std::string chunk, error;
-    long n = recvSome(fd, chunk, ioDeadline, cancelled, error);
-    if (n <= 0) {
-      close(fd);
-      return done(n == 0 ? "connection closed before a reply" : error);
-    }
-    reader.feed(chunk);
-    if (!reader.next(out.status, out.line, out.value, out.hasValue))
-      continue;
-    close(fd);
-    out.ok = true;
-    out.durationMs = (monotonicNs() - t0) / 1000000;
-    return out;
-  }
+  out.error = exchangeOnce(host, port, request, dialDeadline, ioTimeoutMs, cancelled,
+                           [&](std::string_view chunk, std::string &) {
+                             reader.feed(chunk);
+                             return reader.next(out.status, out.line, out.value, out.hasValue)
+                                        ? ReplyState::Done
+                                        : ReplyState::NeedMore;
+                           });
+  out.ok = out.error.empty();
+  out.durationMs = (monotonicNs() - t0) / 1000000;
+  return out;
 }
 
 } // namespace

@@ -16,44 +16,27 @@ RedisStepResult roundTrip(const std::string &host, uint16_t port,
                           int64_t ioTimeoutMs, const std::function<bool()> &cancelled) {
   RedisStepResult out;
   int64_t t0 = monotonicNs();
-  auto done = [&](std::string error) {
-    out.error = std::move(error);
-    out.durationMs = (monotonicNs() - t0) / 1000000;
-    return out;
-  };
-  std::string dialError;
-  int fd = dialForStep(host, port, dialDeadline, cancelled, dialError);
-  if (fd < 0)
-    return done(dialError);
   std::vector<RespValue> elems;
   for (const std::string &a : args)
     elems.push_back(RespValue::string(a));
-  int64_t ioDeadline = monotonicNs() + ioTimeoutMs * 1000000;
-  if (std::string e =
-          sendAll(fd, encodeResp(RespValue::array(std::move(elems))), ioDeadline, cancelled);
-      !e.empty()) {
-    close(fd);
-    return done(e);
-  }
   RespReplyReader reader;
-  for (;;) {
-    std::string chunk, error;
-    long n = recvSome(fd, chunk, ioDeadline, cancelled, error);
-    if (n <= 0) {
-      close(fd);
-      return done(n == 0 ? "connection closed before a reply" : error);
-    }
-    reader.feed(chunk);
-    RespReplyReader::Next next = reader.next(out.reply, error);
-    if (next == RespReplyReader::Next::NeedMore)
-      continue;
-    close(fd);
-    if (next == RespReplyReader::Next::ProtocolError)
-      return done("protocol error: " + error);
-    out.ok = true;
-    out.durationMs = (monotonicNs() - t0) / 1000000;
-    return out;
-  }
+  out.error = exchangeOnce(host, port, encodeResp(RespValue::array(std::move(elems))), dialDeadline,
+                           ioTimeoutMs, cancelled, [&](std::string_view chunk, std::string &error) {
+                             reader.feed(chunk);
+                             switch (reader.next(out.reply, error)) {
+                             case RespReplyReader::Next::NeedMore:
+                               return ReplyState::NeedMore;
+                             case RespReplyReader::Next::ProtocolError:
+                               error = "protocol error: " + error;
+                               return ReplyState::Failed;
+                             case RespReplyReader::Next::Reply:
+                               break;
+                             }
+                             return ReplyState::Done;
+                           });
+  out.ok = out.error.empty();
+  out.durationMs = (monotonicNs() - t0) / 1000000;
+  return out;
 }
 
 } // namespace

@@ -133,53 +133,34 @@ TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string 
                       const std::function<bool()> &cancelled) {
   TcpStepResult out;
   int64_t t0 = monotonicNs();
-  auto done = [&](std::string error) {
-    out.error = std::move(error);
-    out.durationMs = (monotonicNs() - t0) / 1000000;
-    return out;
-  };
-  std::string dialError;
-  int fd = dialForStep(host, port, t0 + 5 * 1000000000LL, cancelled, dialError);
-  if (fd < 0)
-    return done(dialError);
   std::string line = data;
   if (line.empty() || line.back() != '\n')
     line += '\n';
-  int64_t ioDeadline = monotonicNs() + 10 * 1000000000LL;
-  if (std::string e = sendAll(fd, line, ioDeadline, cancelled); !e.empty()) {
-    close(fd);
-    return done(e);
-  }
   std::string reply;
-  for (;;) {
-    size_t before = reply.size();
-    std::string error;
-    long n = recvSome(fd, reply, ioDeadline, cancelled, error);
-    if (n < 0) {
-      close(fd);
-      return done(error);
-    }
-    if (n == 0) {
-      // EOF before a newline: the reply line never came whole (a service
-      // that closes without answering must not read as an empty success).
-      close(fd);
-      return done("connection closed before a reply line");
-    }
-    if (reply.find('\n', before) != std::string::npos)
-      break;
-    if (reply.size() > kMaxTcpReply) {
-      close(fd);
-      return done("read: the reply exceeds " + std::to_string(kMaxTcpReply) +
-                  " bytes without a newline");
-    }
-  }
-  close(fd);
+  // EOF before a newline is an error: the reply line never came whole (a
+  // service that closes without answering must not read as an empty success).
+  out.error = exchangeOnce(
+      host, port, line, t0 + 5 * 1000000000LL, 10000, cancelled,
+      [&](std::string_view chunk, std::string &error) {
+        size_t before = reply.size();
+        reply.append(chunk);
+        if (reply.find('\n', before) != std::string::npos)
+          return ReplyState::Done;
+        if (reply.size() <= kMaxTcpReply)
+          return ReplyState::NeedMore;
+        error =
+            "read: the reply exceeds " + std::to_string(kMaxTcpReply) + " bytes without a newline";
+        return ReplyState::Failed;
+      },
+      "connection closed before a reply line");
+  out.durationMs = (monotonicNs() - t0) / 1000000;
+  if (!out.error.empty())
+    return out;
   reply.resize(reply.find('\n'));
   while (!reply.empty() && (reply.back() == '\r' || reply.back() == ' '))
     reply.pop_back();
   out.ok = true;
   out.reply = std::move(reply);
-  out.durationMs = (monotonicNs() - t0) / 1000000;
   return out;
 }
 

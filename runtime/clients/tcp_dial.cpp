@@ -124,4 +124,26 @@ long recvSome(int fd, std::string &out, int64_t deadlineNs, const std::function<
   }
 }
 
+std::string exchangeOnce(const std::string &host, uint16_t port, std::string_view request,
+                         int64_t dialDeadlineNs, int64_t ioTimeoutMs,
+                         const std::function<bool()> &cancelled, const ReplyReaderFn &read,
+                         std::string_view closedBeforeReply) {
+  std::string error;
+  int fd = dialForStep(host, port, dialDeadlineNs, cancelled, error);
+  if (fd < 0)
+    return error;
+  int64_t ioDeadline = monotonicNs() + ioTimeoutMs * 1000000;
+  error = sendAll(fd, request, ioDeadline, cancelled);
+  for (ReplyState state = ReplyState::NeedMore; error.empty() && state == ReplyState::NeedMore;) {
+    std::string chunk;
+    long n = recvSome(fd, chunk, ioDeadline, cancelled, error);
+    if (n == 0)
+      error = closedBeforeReply;
+    if (n > 0)
+      state = read(chunk, error);
+  }
+  close(fd);
+  return error;
+}
+
 } // namespace fbc::rt

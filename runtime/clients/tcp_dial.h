@@ -36,4 +36,19 @@ std::string sendAll(int fd, std::string_view data, int64_t deadlineNs,
 long recvSome(int fd, std::string &out, int64_t deadlineNs, const std::function<bool()> &cancelled,
               std::string &error);
 
+// What a reply reader says of the bytes received so far.
+enum class ReplyState { NeedMore, Done, Failed };
+using ReplyReaderFn = std::function<ReplyState(std::string_view chunk, std::string &error)>;
+
+// One request and its reply over a fresh connection, as the TCP, Redis and
+// memcached steps and probes make it: dial host:port by `dialDeadlineNs`
+// (dialForStep's error), send `request`, and feed each chunk read to `read`
+// until it says Done, or Failed with its error, all within `ioTimeoutMs`.
+// "" when Done, else why: the dial's, the write's or the read's error,
+// `closedBeforeReply` at EOF, or what `read` set.
+std::string exchangeOnce(const std::string &host, uint16_t port, std::string_view request,
+                         int64_t dialDeadlineNs, int64_t ioTimeoutMs,
+                         const std::function<bool()> &cancelled, const ReplyReaderFn &read,
+                         std::string_view closedBeforeReply = "connection closed before a reply");
+
 } // namespace fbc::rt
