@@ -209,6 +209,42 @@ std::string ContainerRun::network(std::string &error) {
   return network_;
 }
 
+std::string ContainerRun::gateway(std::string &error) {
+  std::string net = network(error);
+  std::lock_guard lock(mu_);
+  if (!gateway_.empty() || net.empty())
+    return gateway_;
+  EngineResponse r = engine().get("/networks/" + urlEncode(net));
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  simdjson::dom::array configs;
+  if (r.ok() && !parser.parse(r.body).get(doc) && !doc["IPAM"]["Config"].get(configs))
+    for (simdjson::dom::element c : configs) {
+      std::string_view gw;
+      if (!c["Gateway"].get(gw) && gw.find('.') != std::string_view::npos) {
+        gateway_ = std::string(gw);
+        break;
+      }
+    }
+  if (gateway_.empty())
+    error = "the run's container network " + net + " names no IPv4 gateway: " + r.message();
+  return gateway_;
+}
+
+std::shared_ptr<HostRelay> ContainerRun::relayTo(uint16_t port, std::string &error) {
+  std::string gw = gateway(error);
+  if (gw.empty())
+    return nullptr;
+  std::lock_guard lock(mu_);
+  if (std::shared_ptr<HostRelay> r = relays_[port].lock())
+    return r;
+  if (reachableOnGateway(gw, port))
+    return nullptr; // bound to every address: reachable as it is
+  std::shared_ptr<HostRelay> r = HostRelay::open(gw, port, error);
+  relays_[port] = r;
+  return r;
+}
+
 std::string ContainerRun::shimDir(std::string &error) {
   std::lock_guard lock(mu_);
   std::string dir = shimDirOf(runId_);

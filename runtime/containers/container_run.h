@@ -18,7 +18,9 @@
 #pragma once
 
 #include "runtime/containers/engine.h"
+#include "runtime/containers/host_relay.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -44,6 +46,13 @@ public:
   // The run's network (created on first use), where containers reach each
   // other by service name; "" with `error` when it cannot be created.
   std::string network(std::string &error);
+  // The host's address on the run's network (its gateway: what Podman
+  // names host.containers.internal); "" with `error`.
+  std::string gateway(std::string &error);
+  // A relay from gateway:`port` to 127.0.0.1:`port` (host_relay.h), shared
+  // by the containers that use it and closed with the last; null with
+  // `error`. Null without an error when something already answers there.
+  std::shared_ptr<HostRelay> relayTo(uint16_t port, std::string &error);
   // The directory of the run's fbc-shim sockets (created on first use,
   // removed by close() and by the watchdog); "" with `error`.
   std::string shimDir(std::string &error);
@@ -61,6 +70,8 @@ private:
   std::mutex mu_;
   std::string network_;
   bool shimDirMade_ = false;
+  std::string gateway_;
+  std::map<uint16_t, std::weak_ptr<HostRelay>> relays_;
   unsigned counter_ = 0;
   int watchdogFd_ = -1; // write end of the watchdog's pipe
   bool closed_ = false;

@@ -58,8 +58,30 @@ std::vector<std::string> stringsOf(simdjson::dom::element e) {
 
 } // namespace
 
-ContainerConfig containerConfig(const ir::Service &s, const std::vector<std::string> &env,
-                                const std::string &dir, int64_t stopGraceMs) {
+namespace {
+
+// The services `s` depends on, transitively (each once).
+std::vector<const ir::Service *> dependencies(const ir::Spec &spec, const ir::Service &s) {
+  std::vector<const ir::Service *> out;
+  std::vector<const ir::Service *> todo{&s};
+  while (!todo.empty()) {
+    const ir::Service *cur = todo.back();
+    todo.pop_back();
+    for (const ir::Dependency &d : cur->dependsOn)
+      if (const ir::Service *dep = spec.findService(d.name);
+          dep && std::find(out.begin(), out.end(), dep) == out.end()) {
+        out.push_back(dep);
+        todo.push_back(dep);
+      }
+  }
+  return out;
+}
+
+} // namespace
+
+ContainerConfig containerConfig(const ir::Spec &spec, const ir::Service &s,
+                                const std::vector<std::string> &env, const std::string &dir,
+                                int64_t stopGraceMs) {
   ContainerConfig c;
   c.service = s.name;
   c.image = s.image;
@@ -79,7 +101,58 @@ ContainerConfig containerConfig(const ir::Service &s, const std::vector<std::str
     if (i.port > 0 && i.port <= 65535)
       c.ports.emplace_back(static_cast<int>(i.port), static_cast<int>(s.addressOrLoopback(i).port));
   c.stopGraceMs = stopGraceMs;
+  for (const ir::Service &other : spec.services)
+    if (other.isContainer() && other.name != s.name)
+      for (const ir::Interface &i : other.interfaces)
+        c.peers[static_cast<int>(other.addressOrLoopback(i).port)] =
+            other.name + ":" + std::to_string(i.port);
+  for (const ir::Service *dep : dependencies(spec, s))
+    if (!dep->isContainer() && !dep->isRemote())
+      for (const ir::Interface &i : dep->interfaces)
+        c.hostDeps.push_back(static_cast<int>(dep->addressOrLoopback(i).port));
   return c;
+}
+
+bool ContainerService::wire(std::vector<std::string> &env, std::vector<std::string> &args,
+                            std::string &error) {
+  relays_.clear();
+  std::string gateway;
+  bool failed = false;
+  auto relay = [&](int port) {
+    if (failed || port <= 0 || port > 65535)
+      return;
+    if (gateway.empty() && (gateway = run_.gateway(error)).empty()) {
+      failed = true;
+      return;
+    }
+    std::string why;
+    if (std::shared_ptr<HostRelay> r = run_.relayTo(static_cast<uint16_t>(port), why))
+      relays_.push_back(std::move(r));
+    else if (!why.empty()) {
+      error = why;
+      failed = true;
+    }
+  };
+  for (int port : cfg_.hostDeps)
+    relay(port);
+  auto to = [&](uint16_t port) -> std::optional<std::string> {
+    for (const auto &[inside, host] : cfg_.ports)
+      if (host == port)
+        return std::nullopt; // its own address
+    if (auto it = cfg_.peers.find(port); it != cfg_.peers.end())
+      return it->second;
+    relay(port);
+    return failed ? std::nullopt : std::optional(gateway + ":" + std::to_string(port));
+  };
+  env.clear();
+  for (const std::string &kv : cfg_.env) {
+    size_t eq = kv.find('=');
+    env.push_back(kv.substr(0, eq + 1) + rewriteLoopback(std::string_view(kv).substr(eq + 1), to));
+  }
+  args.clear();
+  for (const std::string &a : cfg_.args)
+    args.push_back(rewriteLoopback(a, to));
+  return !failed;
 }
 
 void demuxLogs(std::string_view stream, std::string &out, std::string &err) {
@@ -152,7 +225,7 @@ std::string ContainerService::createBody(const std::string &network) const {
   ir::JsonWriter w(body);
   w.beginObject().field("Image", cfg_.image);
   w.key("Env").beginArray();
-  for (const std::string &kv : cfg_.env)
+  for (const std::string &kv : env_)
     w.value(kv);
   w.endArray();
   if (shim_) {
@@ -161,12 +234,12 @@ std::string ContainerService::createBody(const std::string &network) const {
     w.key("Cmd").beginArray();
     for (const std::string &a : entrypoint_)
       w.value(a);
-    for (const std::string &a : cfg_.args.empty() ? cmd_ : cfg_.args)
+    for (const std::string &a : args_.empty() ? cmd_ : args_)
       w.value(a);
     w.endArray();
-  } else if (!cfg_.args.empty()) {
+  } else if (!args_.empty()) {
     w.key("Cmd").beginArray();
-    for (const std::string &a : cfg_.args)
+    for (const std::string &a : args_)
       w.value(a);
     w.endArray();
   }
@@ -214,6 +287,9 @@ std::string ContainerService::createBody(const std::string &network) const {
           .endObject();
   w.endArray();
   w.field("NetworkMode", network);
+  // The host as Podman names it on every engine (Docker has no such name).
+  if (std::string why, gw = run_.gateway(why); !gw.empty())
+    w.key("ExtraHosts").beginArray().value("host.containers.internal:" + gw).endArray();
   w.endObject();
   w.key("NetworkingConfig").beginObject().key("EndpointsConfig").beginObject();
   w.key(network).beginObject().key("Aliases").beginArray().value(cfg_.service).endArray();
@@ -230,7 +306,7 @@ bool ContainerService::start(std::string &error) {
     return false;
   const Engine &e = run_.engine();
   std::string name = run_.containerName(cfg_.service);
-  if (!prepareShim(name, error))
+  if (!wire(env_, args_, error) || !prepareShim(name, error))
     return false;
   EngineResponse r =
       e.call("POST", "/containers/create?name=" + urlEncode(name), createBody(network));
@@ -315,6 +391,7 @@ void ContainerService::stop() {
   fetchLogs();
   e.call("DELETE", "/containers/" + id_ + "?force=1&v=1");
   id_.clear();
+  relays_.clear();
 }
 
 std::vector<std::pair<std::string, std::string>> ContainerService::startedFields() const {
@@ -376,7 +453,7 @@ ServiceSpec containerServiceSpec(const ir::Spec &spec, const ir::Service &s, con
   std::string why;
   if (containers::ContainerRun *run = containers::sharedRun(why))
     out.inProcess = std::make_shared<containers::ContainerService>(
-        *run, containers::containerConfig(s, launched.launch.env, dir, stopGraceMs));
+        *run, containers::containerConfig(spec, s, launched.launch.env, dir, stopGraceMs));
   else
     out.inProcess = std::make_shared<NoEngine>(why);
   return out;

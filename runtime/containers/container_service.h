@@ -20,6 +20,7 @@
 #include "runtime/supervisor/service.h"
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -38,12 +39,20 @@ struct ContainerConfig {
   // container port -> host port (on 127.0.0.1).
   std::vector<std::pair<int, int>> ports;
   int64_t stopGraceMs = 2000;
+  // How env= and args= name other services (host_relay.h): another
+  // container's published host port -> "<service>:<container port>" on the
+  // run's network; the host-loopback ports of the services fbc runs on the
+  // host that this one depends on (depends_on, transitively), relayed from
+  // the network's gateway whether its env names them or not.
+  std::map<int, std::string> peers;
+  std::vector<int> hostDeps;
 };
 
 // The config of container service `s` (`env` its environment as
 // launchConfig() rewrote it; relative volume paths resolved against `dir`).
-ContainerConfig containerConfig(const ir::Service &s, const std::vector<std::string> &env,
-                                const std::string &dir, int64_t stopGraceMs);
+ContainerConfig containerConfig(const ir::Spec &spec, const ir::Service &s,
+                                const std::vector<std::string> &env, const std::string &dir,
+                                int64_t stopGraceMs);
 
 class ContainerService final : public InProcessService {
 public:
@@ -68,6 +77,10 @@ public:
 private:
   bool ensureImage(std::string &error);
   std::string createBody(const std::string &network) const;
+  // cfg_.env and cfg_.args as the container must see them: loopback
+  // addresses of peers by name, of host services through the gateway
+  // (holding their relays); false with `error`.
+  bool wire(std::vector<std::string> &env, std::vector<std::string> &args, std::string &error);
   // With a filter: the socket fbc-shim connects to; false with `error`.
   bool prepareShim(const std::string &name, std::string &error);
   void fetchLogs();
@@ -86,7 +99,9 @@ private:
   std::vector<sock_filter> filter_; // empty: no shim
   std::string shimBinary_;
   std::unique_ptr<ShimSocket> shim_;
-  int listener_ = -1; // until takeListener()
+  int listener_ = -1;                              // until takeListener()
+  std::vector<std::string> env_, args_;            // wired (wire())
+  std::vector<std::shared_ptr<HostRelay>> relays_; // while it runs
 };
 
 } // namespace fbc::rt::containers

@@ -116,6 +116,20 @@ TEST(Containers, ContainersReachEachOtherByName) {
   runGolden(spec, 0, "wiring");
 }
 
+// A binary stores in a container at its published address; a container
+// reaches that binary at host.containers.internal:<its port> (the gateway
+// relay fbc opens for what a container depends on).
+TEST(Containers, BinariesAndContainersReachEachOtherBothWays) {
+  ContainerSpec spec("wiring_binary");
+  std::ofstream(spec.dir.file("front.conf"))
+      << "server {\n"
+         "    listen 80;\n"
+         "    location / { proxy_pass http://host.containers.internal:"
+      << spec.apiPort << "; }\n"
+      << "}\n";
+  runGolden(spec, 0, "wiring_binary");
+}
+
 TEST(Containers, MissingImageIsAnErrorRowNamingIt) {
   ContainerSpec spec("missing_image");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
