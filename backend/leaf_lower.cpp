@@ -25,7 +25,7 @@ namespace {
 // The trap sets (passes/trap_scan.h) as numbers: what every leaf traps,
 // and what the leaves taking one option of a planned choose() add; what
 // each filter observes; the proxied interfaces.
-void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt) {
+void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt, const ir::ExploreOptions &explore) {
   std::vector<passes::ChoiceSite> choices;
   for (size_t a = 0; a < lt.axes.size(); ++a) {
     const ir::PlanAxis &p = lt.axes[a].plan;
@@ -35,6 +35,22 @@ void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt) {
   }
   passes::TrapScan scan = passes::scanTraps(spec, *lt.test, choices);
   lt.traps = trapNumbers(scan.all);
+  lt.holds.assign(spec.services.size(), {});
+  if (explore.policy != ir::ExploreOptions::Policy::None && scan.parallel && lt.axes.empty()) {
+    std::set<int> held;
+    for (const char *kw : ir::kExploreHeld)
+      for (int nr : ir::syscallNumbers(kw))
+        held.insert(nr);
+    for (size_t s = 0; s < spec.services.size(); ++s) {
+      if (!spec.services[s].seccomp || spec.services[s].isRemote() || spec.services[s].mock ||
+          spec.services[s].isContainer())
+        continue;
+      lt.holds[s].assign(held.begin(), held.end());
+      std::set<int> traps(lt.traps[s].begin(), lt.traps[s].end());
+      traps.insert(held.begin(), held.end());
+      lt.traps[s].assign(traps.begin(), traps.end());
+    }
+  }
   std::map<std::tuple<size_t, uint64_t, size_t>, std::set<int>> extra;
   for (const passes::TrapScan::Option &o : scan.options) {
     std::vector<std::vector<int>> sets = trapNumbers(o.traps);
@@ -102,8 +118,13 @@ std::vector<std::vector<int>> trapNumbers(const std::vector<std::vector<std::str
 }
 
 ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
+  return lowerExploring(plan, ir::ExploreOptions{});
+}
+
+ir::LeafProgram lowerExploring(const ir::Plan &plan, const ir::ExploreOptions &explore) {
   ir::LeafProgram out;
   out.spec = plan.spec;
+  out.explore = explore;
   out.assumptions = lowerAssumptions(*plan.spec);
   out.tests.reserve(plan.tests.size());
   for (const ir::PlanTest &pt : plan.tests) {
@@ -119,17 +140,17 @@ ir::LeafProgram lowerToLeaves(const ir::Plan &plan) {
         continue;
       lt.axes.push_back(ax);
     }
+    lowerTraps(*plan.spec, lt, explore);
     lt.recount();
-    lowerTraps(*plan.spec, lt);
     out.total += lt.count;
     out.tests.push_back(std::move(lt));
   }
   return out;
 }
 
-passes::PassManager leafPipeline(bool coverage) {
+passes::PassManager leafPipeline(bool coverage, ir::ExploreOptions explore) {
   passes::PassManager pm = passes::PassManager::planPipeline(coverage);
-  pm.setLowering({"leaves", lowerToLeaves});
+  pm.setLowering({"leaves", [explore](const ir::Plan &p) { return lowerExploring(p, explore); }});
   return pm;
 }
 

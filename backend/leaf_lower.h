@@ -9,6 +9,10 @@
 namespace fbc::backend {
 
 ir::LeafProgram lowerToLeaves(const ir::Plan &plan);
+// With fbc run --explore: every test that reaches a parallel() call and has
+// no fan-out axis holds ir::kExploreHeld on each service with a seccomp
+// filter (trapped there too); `explore` is the program's.
+ir::LeafProgram lowerExploring(const ir::Plan &plan, const ir::ExploreOptions &explore);
 
 // Per service, the syscall keywords and names its rules could name, as the
 // sorted native numbers its filter traps: families expanded
@@ -19,6 +23,6 @@ std::vector<std::vector<int>> trapNumbers(const std::vector<std::vector<std::str
 
 // The plan pipeline (passes::PassManager::planPipeline) with the lowering
 // as its last stage, named "leaves".
-passes::PassManager leafPipeline(bool coverage = true);
+passes::PassManager leafPipeline(bool coverage = true, ir::ExploreOptions explore = {});
 
 } // namespace fbc::backend

@@ -84,6 +84,25 @@ struct Reader {
       return true;
     });
   }
+  bool strings(object o, const char *key, std::vector<std::string> &out) {
+    element e;
+    if (o[key].get(e))
+      return true;
+    simdjson::dom::array a;
+    if (e.get(a)) {
+      error = std::string("\"") + key + "\" is not an array";
+      return false;
+    }
+    for (element x : a) {
+      std::string_view v;
+      if (x.get(v)) {
+        error = std::string("\"") + key + "\" has an element that is not a string";
+        return false;
+      }
+      out.emplace_back(v);
+    }
+    return true;
+  }
   bool vectorMap(object o, const char *key, std::map<std::string, std::vector<bool>> &out) {
     return members(o, key, [&](const std::string &k, element v) {
       simdjson::dom::array a;
@@ -149,6 +168,14 @@ std::string formatManifestJson(const Manifest &m) {
   if (!m.specDir.empty())
     w.field("spec_dir", m.specDir);
   w.field("interrupted", m.interrupted);
+  if (m.explore.policy != ir::ExploreOptions::Policy::None) {
+    w.key("explore").beginObject();
+    w.field("policy", ir::explorePolicyName(m.explore.policy));
+    w.field("budget", m.explore.budget);
+    w.field("settle_ns", m.explore.settleNs);
+    w.field("quiet_bound_ns", m.explore.quietBoundNs);
+    w.endObject();
+  }
   w.key("tests").beginArray();
   for (const TestRow &t : m.tests) {
     w.beginObject();
@@ -189,6 +216,13 @@ std::string formatManifestJson(const Manifest &m) {
         for (const auto &[k, v] : t.leaf.interleavings)
           w.field(k, v);
         w.endObject();
+      }
+      if (!t.leaf.schedule.empty()) {
+        w.field("leaf_schedule", t.leaf.schedule);
+        w.key("leaf_released").beginArray();
+        for (const std::string &c : t.released)
+          w.value(c);
+        w.endArray();
       }
     }
     w.endObject();
@@ -253,6 +287,21 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
       !r.boolean(o, "interrupted", interrupted))
     return fail(r.error);
   m.interrupted = interrupted;
+  element explore;
+  if (!o["explore"].get(explore)) {
+    object e;
+    std::string policy;
+    if (explore.get(e) || !r.str(e, "policy", policy) || !r.u64(e, "budget", m.explore.budget) ||
+        !r.i64(e, "settle_ns", m.explore.settleNs) ||
+        !r.i64(e, "quiet_bound_ns", m.explore.quietBoundNs))
+      return fail("explore: " + (r.error.empty() ? std::string("not an object") : r.error));
+    for (auto p : {ir::ExploreOptions::Policy::All, ir::ExploreOptions::Policy::Sample})
+      if (policy == ir::explorePolicyName(p))
+        m.explore.policy = p;
+    if (m.explore.policy == ir::ExploreOptions::Policy::None || m.explore.budget == 0 ||
+        m.explore.settleNs < 0 || m.explore.quietBoundNs <= 0)
+      return fail("explore: not a policy fbc runs");
+  }
   element tests;
   if (!o["tests"].get(tests) && !tests.is_null()) {
     simdjson::dom::array rows;
@@ -272,7 +321,9 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
           !r.str(row, "leaf_id", leafId) || !r.indexMap(row, "leaf_choices", t.leaf.choices) ||
           !r.stringMap(row, "leaf_choice_values", t.leaf.choiceValues) ||
           !r.vectorMap(row, "leaf_probability_outcomes", t.leaf.probability) ||
-          !r.indexMap(row, "leaf_interleavings", t.leaf.interleavings))
+          !r.indexMap(row, "leaf_interleavings", t.leaf.interleavings) ||
+          !r.str(row, "leaf_schedule", t.leaf.schedule) ||
+          !r.strings(row, "leaf_released", t.released))
         return fail("tests[" + std::to_string(i) + "]: " + r.error);
       if (hasLeaf && !leafId.empty())
         t.leafId = leafId;

@@ -34,7 +34,10 @@ struct TestRow {
   std::string reason;      // why a row did not pass; "" otherwise
   // Fan-out leaves only: a test without fan-out has no leaf_* keys at all.
   std::optional<std::string> leafId;
-  ir::LeafFields leaf; // leaf_choices, leaf_probability_outcomes, leaf_interleavings
+  ir::LeafFields leaf; // leaf_choices, leaf_probability_outcomes, leaf_interleavings, leaf_schedule
+  // fbc run --explore: the calls the leaf released, in order (leaf_released):
+  // what fbc replay releases in the same order.
+  std::vector<std::string> released;
 
   // "retries=1, wal[10], spec.star:7#0" (ir::leafLabel).
   std::string leafLabel() const { return ir::leafLabel(leaf); }
@@ -61,6 +64,9 @@ struct Manifest {
   std::string specEntry; // the root spec's entry in the snapshot, "spec/x.star"
   std::string specDir;   // the folder the spec ran from (services' cwd)
   bool interrupted = false;
+  // fbc run --explore's settings ("explore": absent without it): a replay
+  // lowers the spec with them again.
+  ir::ExploreOptions explore;
   std::vector<TestRow> tests;
   Summary summary;
   // A bundle `fbc merge` wrote (bundle/merge.h): the shard bundles it

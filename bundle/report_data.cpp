@@ -157,6 +157,8 @@ std::optional<std::string> traceDisplayName(element t) {
     for (auto kv : object(m))
       if (uint64_t v; !kv.value.get(v))
         f.interleavings.emplace(std::string(kv.key), v);
+  if (std::string_view v; !t["leaf_schedule"].get(v))
+    f.schedule = std::string(v);
   return ir::leafDisplayName(name, id, ir::leafLabel(f));
 }
 

@@ -53,6 +53,8 @@ TestRow rowOf(const rt::TestOutcome &t) {
     r.leaf.choiceValues.insert(t.leaf->choiceValues.begin(), t.leaf->choiceValues.end());
     r.leaf.probability.insert(t.leaf->probability.begin(), t.leaf->probability.end());
     r.leaf.interleavings.insert(t.leaf->interleavings.begin(), t.leaf->interleavings.end());
+    r.leaf.schedule = t.leaf->scheduleChoices;
+    r.released = t.leaf->schedule;
   }
   return r;
 }
@@ -240,6 +242,7 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
   m.specEntry = specEntry;
   m.specDir = report.serviceDir;
   m.interrupted = report.interrupted;
+  m.explore = info.explore;
   for (const rt::TestOutcome &t : report.tests)
     m.tests.push_back(rowOf(t));
   m.summary = summarize(m.tests, report.notRun);

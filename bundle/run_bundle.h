@@ -31,6 +31,8 @@ struct RunBundleInfo {
   std::vector<const frontend::SourceFile *> sources;
   // The remote services' interfaces the run dialled (env.json "remotes").
   std::vector<EnvRemote> remotes;
+  // fbc run --explore's settings (manifest "explore").
+  ir::ExploreOptions explore;
 };
 
 // "run-2026-05-13T14-22-08-42.fb": the run's UTC start and its seed.

@@ -76,6 +76,31 @@ void LeafTest::recount() {
   count = Count{1, true};
   for (const LeafAxis &ax : axes)
     count *= Count{std::max<uint64_t>(1, ax.size), ax.known};
+  if (explored())
+    count.exact = false;
+}
+
+bool LeafTest::explored() const {
+  for (const std::vector<int> &h : holds)
+    if (!h.empty())
+      return true;
+  return false;
+}
+
+uint64_t defaultExploreBudget(ExploreOptions::Policy p) {
+  return p == ExploreOptions::Policy::Sample ? 100 : 1000;
+}
+
+const char *explorePolicyName(ExploreOptions::Policy p) {
+  switch (p) {
+  case ExploreOptions::Policy::None:
+    return "none";
+  case ExploreOptions::Policy::All:
+    return "all";
+  case ExploreOptions::Policy::Sample:
+    return "sample";
+  }
+  return "none";
 }
 
 const LeafTest *LeafProgram::find(std::string_view testName) const {
@@ -151,6 +176,8 @@ std::string leafLabel(const LeafFields &f) {
     add(k + "[" + fireBits(v) + "]");
   for (const auto &[k, d] : f.interleavings)
     add(basename(k) + "#" + std::to_string(d));
+  if (!f.schedule.empty())
+    add("schedule=" + f.schedule);
   return out;
 }
 

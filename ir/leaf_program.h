@@ -89,9 +89,16 @@ struct LeafTest {
   // run checks them before the test's first leaf: one error row for the
   // test when something is missing.
   std::vector<HostNeed> needs;
-  Count count; // product of the axis sizes; "at least" while an axis is unknown
+  // fbc run --explore (LeafProgram::explore): per service, sorted, the
+  // syscall numbers held while a parallel() call's branches run (also in
+  // `traps`); empty everywhere when the test is not explored.
+  std::vector<std::vector<int>> holds;
+  Count count; // product of the axis sizes; "at least" while an axis is unknown or explored
 
   bool fansOut() const { return !axes.empty(); }
+  // Whether the run explores release orders: its leaves are schedules,
+  // found while it runs (count "at least 1").
+  bool explored() const;
   // Leaf `index` (< count.value): rem = index; digit = rem % size; rem /= size.
   LeafAssignment decode(uint64_t index) const;
   // The trap sets of leaf `a`, per service, sorted: `traps` with the
@@ -134,8 +141,27 @@ struct LoweredAssumption {
   std::vector<LoweredRule> rules;
 };
 
+// fbc run --explore=all|sample (docs/run.md, "Exploring orderings"): the
+// tests that call parallel() and fan out on nothing else hold the calls
+// the reference's explore mode holds (kExploreHeld) on every service with
+// a seccomp filter, and each leaf releases them in an order of its own.
+struct ExploreOptions {
+  enum class Policy { None, All, Sample };
+  Policy policy = Policy::None;
+  uint64_t budget = 0;               // at most this many leaves (schedules) per test
+  int64_t settleNs = 2000000;        // the two reads of a quiescence check are this far apart
+  int64_t quietBoundNs = 1000000000; // past this wait, release without quiescence
+};
+const char *explorePolicyName(ExploreOptions::Policy p); // "none", "all", "sample"
+// --explore-budget's default: all 1000, sample 100 (the reference's runs).
+uint64_t defaultExploreBudget(ExploreOptions::Policy p);
+// The syscall keywords explore mode holds: the reference's list.
+inline constexpr const char *kExploreHeld[] = {"write", "read",   "connect",  "openat",
+                                               "fsync", "sendto", "recvfrom", "writev"};
+
 struct LeafProgram {
   const Spec *spec = nullptr;
+  ExploreOptions explore;
   std::vector<LeafTest> tests; // parallel to Spec::tests
   Count total{0, true};
   // Every fault_assumption of the spec, lowered, in declaration order: what
@@ -159,12 +185,16 @@ struct LeafFields {
   std::map<std::string, std::string> choiceValues;      // axis -> the option ("1000")
   std::map<std::string, std::vector<bool>> probability; // site -> fired vector
   std::map<std::string, uint64_t> interleavings;        // "file:line" -> ordering
+  // fbc run --explore: the index released at each step that had a choice,
+  // "1.0.2" ("-": no step had one); "" for a leaf that is not explored.
+  std::string schedule;
 };
 // A fired vector as the labels write it: "10" (occurrence 0 first).
 std::string fireBits(const std::vector<bool> &v);
 // "retries=1, wal[10], spec.star:7#0": choices (the option's value, its
 // index where the value is not known), vectors, interleavings, each kind
-// sorted by key; "" when there are no axes.
+// sorted by key, then "schedule=1.0" for an explored leaf; "" when there
+// are no axes.
 std::string leafLabel(const LeafFields &f);
 std::string leafAxesLabel(const LeafTest &t, const LeafAssignment &a);
 // "test_x [leaf 3 — retries=1]" ("test_x [leaf 0]" with an empty label): the

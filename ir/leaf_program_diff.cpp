@@ -73,6 +73,10 @@ std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b) {
         return where + "rule " + std::to_string(k);
     }
   }
+  const ExploreOptions &ea = a.explore, &eb = b.explore;
+  if (ea.policy != eb.policy || ea.budget != eb.budget || ea.settleNs != eb.settleNs ||
+      ea.quietBoundNs != eb.quietBoundNs)
+    return "explore";
   if (a.tests.size() != b.tests.size())
     return std::to_string(a.tests.size()) + " tests vs " + std::to_string(b.tests.size());
   if (a.total.str() != b.total.str())
@@ -103,6 +107,8 @@ std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b) {
       return t + "observes";
     if (x.proxies != y.proxies)
       return t + "proxies";
+    if (x.holds != y.holds)
+      return t + "holds";
     if (x.needs.size() != y.needs.size())
       return t + "needs";
     for (size_t k = 0; k < x.needs.size(); ++k)

@@ -160,6 +160,8 @@ private:
       return header(r);
     if (line.starts_with("test "))
       return test(r);
+    if (line.starts_with("explore "))
+      return explore(r);
     if (line.starts_with("total "))
       return total(r);
     if (line.starts_with("assumption "))
@@ -174,7 +176,8 @@ private:
       return plan(r);
     if (line.starts_with("    rule_site "))
       return ruleSite(r);
-    if (line.starts_with("  traps ") || line.starts_with("  observes "))
+    if (line.starts_with("  traps ") || line.starts_with("  observes ") ||
+        line.starts_with("  holds "))
       return set(r);
     if (line.starts_with("  proxy "))
       return proxy(r);
@@ -274,6 +277,26 @@ private:
     return true;
   }
 
+  // explore all budget=N settle_ns=N quiet_bound_ns=N
+  bool explore(LineReader &r) {
+    if (cur_ || out_.explore.policy != ExploreOptions::Policy::None)
+      return fail(r.where() + "one explore line, before the tests");
+    r.word();
+    std::string policy = r.word();
+    for (auto p : {ExploreOptions::Policy::All, ExploreOptions::Policy::Sample})
+      if (policy == explorePolicyName(p))
+        out_.explore.policy = p;
+    if (out_.explore.policy == ExploreOptions::Policy::None)
+      return fail(r.where() + "explore policy is all or sample, not " + quote(policy));
+    if (!r.eatKey("budget") || !parseNumber(r.word(), out_.explore.budget) ||
+        out_.explore.budget == 0 || !r.eatKey("settle_ns") ||
+        !parseNumber(r.word(), out_.explore.settleNs) || out_.explore.settleNs < 0 ||
+        !r.eatKey("quiet_bound_ns") || !parseNumber(r.word(), out_.explore.quietBoundNs) ||
+        out_.explore.quietBoundNs <= 0 || !r.atEnd())
+      return fail(r.where() + "explore POLICY budget=N settle_ns=N quiet_bound_ns=N");
+    return true;
+  }
+
   bool header(LineReader &r) {
     r.word();
     if (!r.quoted())
@@ -299,6 +322,7 @@ private:
     cur_->traps.resize(services);
     cur_->observes.resize(services);
     cur_->proxies.resize(services);
+    cur_->holds.resize(services);
     if (!r.eatKey("kind") || r.token() != testKindName(t->kind))
       return fail(r.where() + "test " + quote(t->name) + ": kind is not the spec's");
     if (!r.eatKey("leaves"))
@@ -565,6 +589,8 @@ private:
       cur_->observes[*sv] = names;
       return true;
     }
+    if (what == "holds" && out_.explore.policy == ExploreOptions::Policy::None)
+      return fail(r.where() + "holds without an explore line");
     std::vector<int> nrs;
     for (const std::string &n : names) {
       int nr = syscallNumber(n);
@@ -578,6 +604,8 @@ private:
     if (option) {
       option->syscalls = std::move(nrs);
       cur_->optionTraps.push_back(std::move(*option));
+    } else if (what == "holds") {
+      cur_->holds[*sv] = std::move(nrs);
     } else {
       cur_->traps[*sv] = std::move(nrs);
     }

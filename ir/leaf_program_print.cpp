@@ -220,6 +220,14 @@ void printTest(llvm::raw_ostream &os, const Spec &spec, const LeafTest &t,
     if (sv < t.observes.size())
       printSet(os, "observes", spec.services[sv].name, "", t.observes[sv]);
   }
+  for (size_t sv = 0; sv < t.holds.size(); ++sv)
+    if (!t.holds[sv].empty()) {
+      std::vector<std::string> names;
+      for (int nr : t.holds[sv])
+        names.push_back(syscallNameOf(nr));
+      std::sort(names.begin(), names.end());
+      printSet(os, "holds", spec.services[sv].name, "", names);
+    }
   for (const LeafTest::OptionTraps &o : t.optionTraps)
     printTraps(os, spec.services[o.service].name,
                " when axis " + std::to_string(o.axis) + " option=" + std::to_string(o.option),
@@ -271,6 +279,10 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
     }
   }
   os << "leaves " << quote(p.spec ? p.spec->path : "") << '\n';
+  if (p.explore.policy != ExploreOptions::Policy::None)
+    os << "explore " << explorePolicyName(p.explore.policy) << " budget=" << p.explore.budget
+       << " settle_ns=" << p.explore.settleNs << " quiet_bound_ns=" << p.explore.quietBoundNs
+       << '\n';
   for (const LoweredAssumption &a : p.assumptions) {
     if (only)
       break;

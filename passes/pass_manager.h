@@ -41,7 +41,7 @@ void runBodyCheckPass(const ir::Spec &spec, ir::Plan &plan);
 void runDiagnosticsPass(const ir::Spec &spec, ir::Plan &plan);
 
 // The lowering stage: backend/ provides it (passes/ cannot call backend/).
-using LowerFn = ir::LeafProgram (*)(const ir::Plan &);
+using LowerFn = std::function<ir::LeafProgram(const ir::Plan &)>;
 struct Lowering {
   const char *name;
   LowerFn run;

@@ -94,6 +94,7 @@ public:
   }
 
   const std::vector<ir::HostNeed> &needs() const { return needs_; }
+  bool callsParallel() const { return parallel_; }
 
   std::vector<std::vector<std::string>> result(bool proxies) const {
     std::vector<std::vector<std::string>> out;
@@ -257,6 +258,8 @@ private:
       return;
     if (auto *c = llvm::dyn_cast<CallExpr>(e)) {
       neededCall(*c);
+      if (isBuiltinCall(c, "parallel"))
+        parallel_ = true;
       if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start"))
         faultCall(*c);
       else if (isBuiltinCall(c, "fault_all"))
@@ -282,6 +285,7 @@ private:
   std::set<const syntax::Function *> visited_;
   std::vector<star::Value> pending_;
   std::vector<ir::HostNeed> needs_;
+  bool parallel_ = false;
 };
 
 } // namespace
@@ -307,6 +311,7 @@ TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const Choi
   };
   addProxies(scan);
   out.needs = scan.needs();
+  out.parallel = scan.callsParallel();
   for (const Scanner::Option &o : scan.options()) {
     Scanner one(spec);
     one.option(o);

@@ -61,6 +61,9 @@ struct TrapScan {
   // packet_*(), partition(), watch(), ...), in the order found, each
   // (subject, what) once; in any leaf.
   std::vector<ir::HostNeed> needs;
+  // Whether a parallel() call is reachable (fbc run --explore holds calls
+  // while its branches run).
+  bool parallel = false;
 };
 
 TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t,

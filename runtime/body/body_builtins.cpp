@@ -13,6 +13,7 @@
 #include "ir/fanout_sites.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
+#include "runtime/explore/hold_window.h"
 
 #include <algorithm>
 #include <chrono>
@@ -182,8 +183,21 @@ Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &ar
     }
   }
   llvm::ArrayRef<Value> fns(args.positional.data(), b);
-  std::vector<BranchResult> results =
-      order ? body_.runInOrder(t, fns, *order) : body_.runConcurrently(t, fns);
+  std::vector<BranchResult> results;
+  if (order) {
+    results = body_.runInOrder(t, fns, *order);
+  } else if (std::unique_ptr<explore::HoldWindow> window = openHoldWindow(b)) {
+    // fbc run --explore: the services' calls are held while the branches
+    // run and released in the leaf's order; the window closes once they
+    // have returned and nothing is held.
+    BodyThreads::BranchWatch watch{[&](pid_t tid) { window->branchStarted(tid); },
+                                   [&](pid_t tid) { window->branchEnded(tid); }};
+    results = body_.runConcurrently(t, fns, &watch);
+    InterpreterLock::Released waiting(body_.lock());
+    window.reset();
+  } else {
+    results = body_.runConcurrently(t, fns);
+  }
   // Every branch has finished; the first failing one (by argument index)
   // fails the call.
   std::vector<Value> values;

@@ -8,6 +8,7 @@
 #include <exception>
 #include <system_error>
 #include <thread>
+#include <unistd.h>
 
 namespace fbc::rt {
 
@@ -72,15 +73,26 @@ void BodyThreads::runBranch(star::Thread &parent, Value fn, BranchResult &out) {
 }
 
 std::vector<BranchResult> BodyThreads::runConcurrently(star::Thread &parent,
-                                                       llvm::ArrayRef<Value> fns) {
+                                                       llvm::ArrayRef<Value> fns,
+                                                       const BranchWatch *watch) {
   std::vector<BranchResult> results(fns.size());
   std::vector<std::thread> threads;
   threads.reserve(fns.size());
   for (size_t i = 0; i < fns.size(); ++i) {
     try {
-      threads.emplace_back(
-          [this, &parent, fn = fns[i], &out = results[i]] { runBranch(parent, fn, out); });
+      threads.emplace_back([this, &parent, fn = fns[i], &out = results[i], watch] {
+        pid_t tid = gettid();
+        if (watch)
+          watch->started(tid);
+        runBranch(parent, fn, out);
+        if (watch)
+          watch->ended(tid);
+      });
     } catch (const std::system_error &) {
+      if (watch) {
+        watch->started(0);
+        watch->ended(0);
+      }
       results[i].failed = true;
       results[i].exception = std::current_exception();
       results[i].value = star::none();

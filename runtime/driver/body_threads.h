@@ -12,8 +12,10 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace fbc::star {
@@ -56,7 +58,13 @@ public:
   // Calls each of `fns` with no arguments on its own OS thread and its own
   // Starlark thread, all at once, and waits for every one. The caller holds
   // the lock and gives it up while it waits. Results in argument order.
-  std::vector<BranchResult> runConcurrently(star::Thread &parent, llvm::ArrayRef<star::Value> fns);
+  // `watch` (fbc run --explore) hears of each branch thread first and last
+  // thing, with its thread id.
+  struct BranchWatch {
+    std::function<void(pid_t)> started, ended;
+  };
+  std::vector<BranchResult> runConcurrently(star::Thread &parent, llvm::ArrayRef<star::Value> fns,
+                                            const BranchWatch *watch = nullptr);
   // Calls fns[order[0]], fns[order[1]], ... one after another on the
   // caller's thread (a leaf's launch order). Results in argument order.
   std::vector<BranchResult> runInOrder(star::Thread &parent, llvm::ArrayRef<star::Value> fns,

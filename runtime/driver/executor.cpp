@@ -9,6 +9,7 @@
 
 #include "frontend/eval/thread.h"
 #include "runtime/driver/leaf_job.h"
+#include "runtime/explore/hold_window.h"
 #include "runtime/os/host_check.h"
 #include "runtime/supervisor/launch_config.h"
 #include "runtime/supervisor/supervisor.h"
@@ -83,12 +84,16 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   report.serviceDir = serviceDir();
   report.seed = cfg_.seed;
   report.serviceNames = serviceNames(); // services, then clients (their trace ids)
+  report.exploreFlags = exploreFlags(cfg_.leaves->explore);
   int64_t t0 = monotonicNs();
   dispatch_ = std::make_unique<LeafDispatch>(*this);
   loaded_.setBodyRuntime(dispatch_.get());
   std::vector<std::unique_ptr<ir::LeafTest>> work;
   Jobs jobs = planJobs(tests, work);
-  size_t ran = cfg_.jobs > 1 ? runJobsConcurrently(jobs, report) : runJobsInline(jobs, report);
+  // Explored leaves follow from the ones before them: one at a time.
+  bool exploring = cfg_.leaves->explore.policy != ir::ExploreOptions::Policy::None;
+  size_t ran =
+      cfg_.jobs > 1 && !exploring ? runJobsConcurrently(jobs, report) : runJobsInline(jobs, report);
   if (ran < jobs.size()) {
     // That leaf and those after it are not run: counted in rows, as the
     // plan and the progress line count them.
@@ -152,6 +157,10 @@ Executor::Jobs Executor::planJobs(const std::vector<const ir::Test *> &tests,
         o.reason = std::move(why);
         errorRow(i, std::move(o));
       }
+      continue;
+    }
+    if (lt->explored()) {
+      planExplore(i, *lt, jobs);
       continue;
     }
     if (!lt->fansOut()) {
@@ -253,6 +262,7 @@ size_t Executor::runJobsInline(Jobs &jobs, RunReport &report) {
       if (job.interrupted)
         return i;
       finishJob(job);
+      exploreNext(jobs, i);
     }
     job.finished = true;
     recordReady(jobs, recorded, report);
@@ -271,8 +281,24 @@ void Executor::runJob(LeafJob &job) {
     if (sizing_)
       sized_.assign(lt.axes.size(), 0);
   }
+  if (job.explore.on) {
+    if (job.explore.sample)
+      chooser_ = std::make_unique<explore::SampleChooser>(*job.explore.sample);
+    else
+      chooser_ = std::make_unique<explore::PrefixChooser>(job.explore.prefix);
+    schedule_ = std::make_unique<explore::LeafSchedule>();
+    schedule_->chooser = chooser_.get();
+    exploring_ = &lt;
+  }
   bool intr = false;
   TestOutcome o = runTestGuarded(lt, intr);
+  if (job.explore.on) {
+    job.explore.steps = std::move(schedule_->steps);
+    job.explore.diverged = chooser_->diverged();
+    schedule_.reset();
+    chooser_.reset();
+    exploring_ = nullptr;
+  }
   leafTest_ = nullptr;
   sizing_ = false;
   if (job.sizing)
@@ -349,6 +375,20 @@ std::optional<uint64_t> Executor::leafDigitAt(ir::AxisKind kind, const ir::Loc &
 
 std::optional<uint64_t> Executor::leafDigitAt(const ir::RuleSite &site, uint64_t size) {
   return leafTest_ ? leafDigit(leafTest_->findAxis(site), size) : std::nullopt;
+}
+
+std::string exploreFlags(const ir::ExploreOptions &e) {
+  if (e.policy == ir::ExploreOptions::Policy::None)
+    return "";
+  ir::ExploreOptions d; // the defaults, which go unsaid
+  std::string s = std::string(" --explore=") + ir::explorePolicyName(e.policy);
+  if (e.budget != ir::defaultExploreBudget(e.policy))
+    s += " --explore-budget=" + std::to_string(e.budget);
+  if (e.settleNs != d.settleNs)
+    s += " --explore-settle=" + std::to_string(e.settleNs) + "ns";
+  if (e.quietBoundNs != d.quietBoundNs)
+    s += " --explore-quiet-bound=" + std::to_string(e.quietBoundNs) + "ns";
+  return s;
 }
 
 // The row of `t` before it runs: its identity, no result yet.

@@ -63,6 +63,11 @@ namespace fbc::rt {
 
 class Supervisor;
 class ProxyHub;
+namespace explore {
+class HoldWindow;
+class Chooser;
+struct LeafSchedule;
+} // namespace explore
 
 struct RunConfig {
   uint64_t seed = 0;
@@ -95,7 +100,19 @@ struct RunConfig {
   // row), so a long run's results can be shown as they come. Rows are
   // recorded in plan order whatever order leaves finish in.
   std::function<void(const RunReport &, const TestOutcome &)> onOutcome;
+  // fbc replay of an explored run: the schedules its rows released, per
+  // test name and leaf id; such a test runs exactly these leaves.
+  struct Schedule {
+    std::string test;
+    uint64_t leaf = 0;
+    std::vector<std::string> released;
+  };
+  std::vector<Schedule> schedules;
 };
+
+// " --explore=all --explore-budget=5": the flags that make fbc run explore
+// as `e` says, defaults left out ("" when not exploring).
+std::string exploreFlags(const ir::ExploreOptions &e);
 
 // Thrown by halt() through the body's Starlark frames (not an EvalError, so
 // nothing on the way that handles Starlark errors can swallow it).
@@ -162,6 +179,14 @@ private:
   void expandRest(Jobs &jobs, size_t at) const;
   // The rows a job stands for (not_run when it never ran).
   uint64_t rowsOf(const LeafJob &job) const;
+  // ---- explored tests (explore_jobs.cpp)
+  // The first jobs of explored test `lt` (leaf 0, or the replayed leaves).
+  void planExplore(size_t pos, const ir::LeafTest &lt, Jobs &jobs) const;
+  // After the explored leaf at `at` ran: the next one, if any, after it.
+  void exploreNext(Jobs &jobs, size_t at);
+  // The running leaf's hold window for a parallel() call (null: the leaf
+  // is not explored), around its branches.
+  std::unique_ptr<explore::HoldWindow> openHoldWindow(size_t branches);
   // Runs a leaf job on this Executor (any thread); fills its result.
   void runJob(LeafJob &job);
   // After `job` ran (on the driver's thread): the axes it sized, its row's
@@ -357,6 +382,10 @@ private:
   // The running leaf (null for a test without fan-out).
   const ir::LeafTest *leafTest_ = nullptr;
   ir::LeafAssignment leaf_;
+  // The running explored leaf's schedule and chooser (null otherwise).
+  std::unique_ptr<explore::Chooser> chooser_;
+  std::unique_ptr<explore::LeafSchedule> schedule_;
+  const ir::LeafTest *exploring_ = nullptr;
   bool sizing_ = false;         // leaf 0 of a test with an axis of unknown size
   std::vector<uint64_t> sized_; // per axis: the size seen during leaf 0 (0: not reached)
   std::vector<std::string> warnedAt_;

@@ -5,11 +5,13 @@
 
 #include "ir/leaf_program.h"
 #include "runtime/driver/executor.h"
+#include "runtime/explore/schedule.h"
 #include "runtime/trace/outcome.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace fbc::rt {
@@ -23,6 +25,17 @@ struct Executor::LeafJob {
   ir::LeafTest *sizing = nullptr;
   bool report = true; // false: run to size the axes for a --leaf, no row
   bool rest = false;  // stands for the leaves after the sizing one (expandRest())
+
+  // A leaf of an explored test (ir::LeafTest::explored()): the release
+  // order it follows, and what it released.
+  struct Explore {
+    bool on = false;
+    std::vector<std::string> prefix; // released first, in order (then the first waiting)
+    std::optional<uint64_t> sample;  // --explore=sample: the seed of its random order
+    bool pinned = false;             // a replayed schedule: nothing follows from it
+    std::vector<explore::Step> steps;
+    std::optional<size_t> diverged;
+  } explore;
 
   // The result: the row (set up front for an error row), or interrupted.
   std::optional<TestOutcome> row;

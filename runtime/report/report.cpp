@@ -93,7 +93,8 @@ std::string shellWord(std::string_view s) {
 
 std::string replayCommand(const RunReport &r, const TestOutcome &t) {
   return "fbc run " + shellWord(r.starFile) + " --test " + shellWord(t.name) + " --seed " +
-         std::to_string(t.seed) + (t.leaf ? " --leaf " + shellWord(t.leaf->id) : "");
+         std::to_string(t.seed) + r.exploreFlags +
+         (t.leaf ? " --leaf " + shellWord(t.leaf->id) : "");
 }
 
 std::string tracebackAndReplay(const RunReport &r, const TestOutcome &t, std::string_view indent) {

@@ -111,6 +111,13 @@ std::string formatJsonReport(const RunReport &r) {
           w.field(k, v);
         w.endObject();
       }
+      if (!t.leaf->scheduleChoices.empty()) {
+        w.field("leaf_schedule", t.leaf->scheduleChoices);
+        w.key("leaf_released").beginArray();
+        for (const std::string &c : t.leaf->schedule)
+          w.value(c);
+        w.endArray();
+      }
     }
     w.field("result", resultName(t.result));
     if (!t.reason.empty())

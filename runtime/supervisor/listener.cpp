@@ -57,6 +57,7 @@ void NotificationListener::receiveLoop() {
   sigemptyset(&set);
   sigaddset(&set, wakeSignal());
   pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  tid_.store(gettid(), std::memory_order_release);
   while (!stopping_.load(std::memory_order_acquire)) {
     // The kernel insists on a zeroed request.
     std::memset(&req_, 0, sizeof req_);
@@ -115,6 +116,7 @@ void NotificationListener::recordUnanswered() {
 }
 
 void NotificationListener::releasePending() {
+  releaseHeld();
   recordUnanswered();
   std::map<uint64_t, PendingDelay> released;
   released.swap(pending_); // their timers find nothing to answer
@@ -126,6 +128,7 @@ void NotificationListener::close() {
   if (fd_ < 0)
     return;
   stopThread();
+  forgetHeld();
   recordUnanswered();
   pending_.clear();
   ::close(fd_);
@@ -184,11 +187,26 @@ void NotificationListener::handle() {
   }
   if (d.fired && d.action.faults())
     stats_.faulted.fetch_add(1, std::memory_order_relaxed);
-  if (d.fired && d.action.kind == ActionKind::Delay) {
+  {
+    std::lock_guard lock(heldMu_);
+    if (holdSink_ && size_t(req_.data.nr) < holdNrs_.size() && holdNrs_[size_t(req_.data.nr)]) {
+      // Decided, not answered: the thread waits in the kernel until the
+      // explorer releases it (release()).
+      held_.emplace(req_.id, Held{t0, record, std::move(rec), d.action});
+      holdSink_->held(
+          HeldCall{this, service_, req_.id, static_cast<int32_t>(req_.pid), req_.data.nr});
+      return;
+    }
+  }
+  answer(req_.id, t0, d.action, record, std::move(rec));
+}
+
+void NotificationListener::answer(uint64_t id, int64_t t0, const Action &action, bool record,
+                                  SyscallRecord rec) {
+  if (action.kind == ActionKind::Delay) {
     // Answered later by the event loop's timer: this thread goes straight
     // back to receiving, so other syscalls of the service are not held up.
-    uint64_t id = req_.id;
-    int64_t deadline = addSaturating(t0, d.action.delayNs);
+    int64_t deadline = addSaturating(monotonicNs(), action.delayNs);
     loop_.post([this, id, t0, deadline, record, rec = std::move(rec)]() mutable {
       pending_.emplace(id, PendingDelay{t0, record, std::move(rec)});
       loop_.addTimer(deadline, [this, id] { answerDelay(id); });
@@ -201,7 +219,54 @@ void NotificationListener::handle() {
     rec.latencyNs = monotonicNs() - t0;
     trace_.recordSyscall(service_, std::move(rec));
   }
-  respond(req_.id, d.action);
+  respond(id, action);
+}
+
+void NotificationListener::hold(HoldSink *sink, const std::vector<int> &nrs) {
+  std::lock_guard lock(heldMu_);
+  holdSink_ = sink;
+  holdNrs_.assign(kMaxSyscall, false);
+  for (int nr : nrs)
+    if (nr >= 0 && size_t(nr) < holdNrs_.size())
+      holdNrs_[size_t(nr)] = true;
+}
+
+bool NotificationListener::release(uint64_t id) {
+  std::lock_guard lock(heldMu_);
+  auto it = held_.find(id);
+  if (it == held_.end())
+    return false;
+  Held h = std::move(it->second);
+  held_.erase(it);
+  answer(id, h.receivedNs, h.action, h.record, std::move(h.rec));
+  return true;
+}
+
+void NotificationListener::forgetHeld() {
+  HoldSink *sink = nullptr;
+  {
+    std::lock_guard lock(heldMu_);
+    // Closing (loop thread): a held delay runs no timer; the call goes on now.
+    for (auto &[id, h] : held_) {
+      if (h.action.kind == ActionKind::Delay) {
+        h.action = Action::allow();
+        h.rec.unanswered = true;
+      }
+      answer(id, h.receivedNs, h.action, h.record, std::move(h.rec));
+    }
+    held_.clear();
+    sink = holdSink_;
+    holdSink_ = nullptr;
+  }
+  if (sink)
+    sink->forget(this);
+}
+
+void NotificationListener::releaseHeld() {
+  std::lock_guard lock(heldMu_);
+  for (auto &[id, h] : held_)
+    answer(id, h.receivedNs, h.action, h.record, std::move(h.rec));
+  held_.clear();
 }
 
 void NotificationListener::quiesce() {

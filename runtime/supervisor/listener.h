@@ -26,6 +26,7 @@
 #include "runtime/trace/trace.h"
 
 #include <linux/seccomp.h>
+#include <sys/types.h>
 
 #include <atomic>
 #include <cstdint>
@@ -33,8 +34,31 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace fbc::rt {
+
+class NotificationListener;
+
+// A trapped syscall the listener decided and has not answered: its thread
+// waits in the kernel until runtime/explore/ releases it (hold()).
+struct HeldCall {
+  NotificationListener *listener = nullptr;
+  ServiceId service = kNoService;
+  uint64_t id = 0; // the kernel's notification id (arrival order per listener)
+  int32_t tid = 0; // the thread that made the call
+  int nr = -1;
+};
+
+// Where held calls go (runtime/explore/hold_queue.h implements it).
+class HoldSink {
+public:
+  virtual ~HoldSink() = default;
+  // A call was held (the listener's receive thread).
+  virtual void held(const HeldCall &c) = 0;
+  // `l` answered every call it held and is closing: forget them.
+  virtual void forget(const NotificationListener *l) = 0;
+};
 
 struct ListenerStats {
   std::atomic<uint64_t> notifications{0};
@@ -67,7 +91,22 @@ public:
   // otherwise wait out the delay.
   void releasePending();
 
+  // From now on, a trapped call whose number is in `nrs` is decided (its
+  // counters move, as for any call) but not answered: it goes to `sink`
+  // and waits until release(). A null sink stops holding new calls (those
+  // already held stay held). Any thread.
+  void hold(HoldSink *sink, const std::vector<int> &nrs);
+  // Answers held call `id` as it was decided (a delay starts its timer
+  // now) and records its syscall event; false when it is no longer held
+  // (the listener released it while closing). Any thread.
+  bool release(uint64_t id);
+  // Answers every held call, in arrival order. Any thread.
+  void releaseHeld();
+
   const ListenerStats &stats() const { return stats_; }
+  // The receive thread's id (0 before it started): a quiescence check
+  // watches it (a call it has not received yet wakes it).
+  pid_t receiveTid() const { return tid_.load(std::memory_order_acquire); }
 
 private:
   void respond(uint64_t id, const Action &a);
@@ -86,6 +125,23 @@ private:
   };
   std::map<uint64_t, PendingDelay> pending_;
 
+  // Held calls (hold()), by notification id, and what answers them.
+  struct Held {
+    int64_t receivedNs;
+    bool record;
+    SyscallRecord rec;
+    Action action;
+  };
+  // Answers a call that was decided `action` (received at t0): a delay is
+  // handed to a loop timer, anything else recorded and answered now.
+  void answer(uint64_t id, int64_t t0, const Action &action, bool record, SyscallRecord rec);
+  // close(): answers what is held and tells the sink.
+  void forgetHeld();
+  std::mutex heldMu_; // held_, holdSink_, holdNrs_
+  std::map<uint64_t, Held> held_;
+  HoldSink *holdSink_ = nullptr;
+  std::vector<bool> holdNrs_;
+
   EventLoop &loop_;
   int fd_;
   ServiceId service_;
@@ -96,6 +152,7 @@ private:
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> exited_{false};
+  std::atomic<pid_t> tid_{0};
   std::mutex handleMu_; // held while a notification is handled
   ListenerStats stats_;
   seccomp_notif req_{};

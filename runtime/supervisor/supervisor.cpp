@@ -553,4 +553,9 @@ const ListenerStats *Supervisor::listenerStats(ServiceId id) const {
   return inc && inc->listener ? &inc->listener->stats() : nullptr;
 }
 
+NotificationListener *Supervisor::listener(ServiceId id) const {
+  Incarnation *inc = current(id);
+  return inc && !inc->tornDown ? inc->listener.get() : nullptr;
+}
+
 } // namespace fbc::rt

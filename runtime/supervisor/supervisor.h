@@ -92,6 +92,9 @@ public:
   std::string stderrText(ServiceId id) const;
   bool syncWakeUp(ServiceId id) const;
   const ListenerStats *listenerStats(ServiceId id) const;
+  // The running service's seccomp listener (null when it has none or is
+  // not running): runtime/explore/ holds and releases its calls.
+  NotificationListener *listener(ServiceId id) const;
   // Whether the services run in cgroups (else process groups only).
   bool contained() const { return leaf_ != nullptr; }
 

@@ -24,6 +24,10 @@ struct LeafInfo {
   std::vector<std::pair<std::string, std::string>> choiceValues; // the options ("1000")
   std::vector<std::pair<std::string, std::vector<bool>>> probability;
   std::vector<std::pair<std::string, uint64_t>> interleavings;
+  // fbc run --explore: the calls the leaf released, in order
+  // ("api/t1#2 sendto"), and its choices label (ir::LeafFields::schedule).
+  std::vector<std::string> schedule;
+  std::string scheduleChoices;
 };
 
 // A run-time warning at a spec location (a choose() that is not a planned
@@ -149,6 +153,9 @@ struct RunReport {
   size_t notRun = 0; // rows (leaves) not run because of the interrupt
   std::vector<RunWarning> warnings;
   ResultCounts counts() const;
+  // fbc run --explore's flags as the replay line repeats them
+  // (" --explore=all --explore-budget=5"); "" without it.
+  std::string exploreFlags;
 };
 
 // Applied/removed pairs of every fault rule in `events`, in application

@@ -51,6 +51,8 @@ std::string_view eventTypeName(EventType t) {
     return "client_return";
   case EventType::ContractViolation:
     return "contract_violation";
+  case EventType::Release:
+    return "release";
   }
   return "unknown";
 }

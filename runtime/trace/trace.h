@@ -60,6 +60,11 @@ enum class EventType : uint8_t {
   ClientCall,
   ClientReturn,
   ContractViolation,
+  // fbc run --explore (runtime/explore/hold_window.h): a held call
+  // released, on its service: call ("api/t1#2 sendto"), step, waiting (how
+  // many calls were held then), quiet ("false": released after the
+  // quiescence bound).
+  Release,
 };
 
 // A test's trace keeps at most this many syscall events (a deny hit in a

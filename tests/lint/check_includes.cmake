@@ -33,8 +33,8 @@ endforeach()
 # include only frontend/support/. No runtime file includes passes/: the
 # runtime reads the leaf program the backend lowered, it plans nothing, and
 # it scans no AST (no frontend/syntax/).
-set(rooms os rules trace protocols clients proxy supervisor containers mock values temporal driver body report)
-set(starlark_free os rules trace protocols clients proxy supervisor containers)
+set(rooms os rules trace protocols clients proxy supervisor explore containers mock values temporal driver body report)
+set(starlark_free os rules trace protocols clients proxy supervisor explore containers)
 list(JOIN rooms "|" rooms_re)
 file(GLOB_RECURSE runtime_files RELATIVE "${FBC_SOURCE_DIR}/runtime"
      "${FBC_SOURCE_DIR}/runtime/*.h" "${FBC_SOURCE_DIR}/runtime/*.cpp")

@@ -46,6 +46,7 @@ int runFbc(int argc, char **argv) {
       "--print-after", irOpts.printAfter,
       "Print the IR after a pass: axes, cost, coverage, suggest, body_check, diagnostics (the "
       "plan IR), leaves (the leaf program with each service's trap set)");
+  addExploreOptions(*ir, irOpts.explore);
   ir->add_flag("--verify-each", irOpts.verifyEach,
                "Run the IR verifier after every pass and the lowering (debug builds always "
                "do); a broken invariant is a located error, exit 1");

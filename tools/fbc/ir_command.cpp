@@ -35,8 +35,16 @@ int runIr(const IrOptions &opts) {
                          "--print-after)\n");
     return 1;
   }
+  ir::ExploreOptions explore;
+  {
+    std::string error;
+    if (!exploreOptions(opts.explore, explore, error)) {
+      std::fprintf(stderr, "fbc: error: %s\n", error.c_str());
+      return 1;
+    }
+  }
   // The whole pipeline: the plan passes, then the lowering to leaves.
-  passes::PassManager pm = backend::leafPipeline();
+  passes::PassManager pm = backend::leafPipeline(true, explore);
   pm.verifyEach = opts.verifyEach;
   bool planStage = opts.stage == "plan" || !opts.printAfter.empty();
   if (!opts.printAfter.empty() && !pm.has(opts.printAfter)) {

@@ -7,6 +7,8 @@
 // assignment of leaf ID (default: the last leaf).
 #pragma once
 
+#include "tools/fbc/explore_options.h"
+
 #include <string>
 
 namespace fbc::tools {
@@ -19,6 +21,7 @@ struct IrOptions {
   std::string test;            // --stage=leaves: one test
   std::string leaf;            // --stage=leaves: a leaf id, "" for the last
   bool verifyEach = false;     // run the verifier after every stage
+  ExploreFlags explore;        // --stage=leaves: lower as fbc run --explore=... does
 };
 
 // Returns the process exit code: 0, or 1 on any load or validation error

@@ -38,6 +38,14 @@ int runReplay(const ReplayOptions &opts) {
     run.seed = std::to_string(m.seed);
   run.serviceDir = setup->serviceDir;
   run.specRoot = m.specRoot;
+  if (m.explore.policy != ir::ExploreOptions::Policy::None) {
+    // The leaves the run explored, each in the order it released its
+    // calls: replayed exactly, nothing explored anew.
+    run.replayExplore = m.explore;
+    for (const bundle::TestRow &row : m.tests)
+      if (row.leafId && !row.leaf.schedule.empty())
+        run.schedules.push_back({row.name, std::stoull(*row.leafId), row.released});
+  }
   if (const bundle::Entry *plan = setup->bundle.contents.find("plan.json"))
     run.driftAgainst = plan->data;
   std::fprintf(stderr, "Replaying %s from %s with seed %s (%zu spec files in %s)\n",

@@ -162,6 +162,7 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
   sub.add_option("--leaf-program", opts.leafProgram,
                  "run the leaf program in FILE (the text fbc ir --stage=leaves prints, edited or "
                  "not) instead of the spec's own lowering");
+  addExploreOptions(sub, opts.explore);
   sub.add_option("-j,--jobs", opts.jobs,
                  "run up to N leaves at once, each in its own network namespace (needs root); "
                  "auto = the number of CPUs (default 1)");
@@ -263,6 +264,30 @@ int runRun(const RunOptions &opts) {
     }
     cfg.jobs = std::stoi(j);
   }
+  ir::ExploreOptions explore;
+  {
+    std::string error;
+    if (!exploreOptions(opts.explore, explore, error)) {
+      std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
+      return 1;
+    }
+    if (opts.replayExplore)
+      explore = *opts.replayExplore;
+  }
+  bool exploring = explore.policy != ir::ExploreOptions::Policy::None;
+  if (exploring && cfg.jobs > 1) {
+    std::fprintf(stderr,
+                 "%s: warning: --explore runs one leaf at a time (each leaf's order follows from "
+                 "the last one's)\n",
+                 cmd);
+    cfg.jobs = 1;
+  }
+  if (exploring && shard) {
+    std::fprintf(stderr, "%s: error: --explore finds its leaves as it runs: it cannot be sharded\n",
+                 cmd);
+    return 1;
+  }
+  cfg.schedules = opts.schedules;
   cfg.streamFd = opts.verbose ? STDERR_FILENO : -1;
   cfg.interrupted = &gInterrupted;
   bool bundling = !opts.noBundle;
@@ -328,7 +353,7 @@ int runRun(const RunOptions &opts) {
     // ir` prints is what this run does.
     ir::Plan plan;
     ir::LeafProgram leaves;
-    backend::leafPipeline(/*coverage=*/planJson).runOrAbort(loaded->spec(), plan, &leaves);
+    backend::leafPipeline(/*coverage=*/planJson, explore).runOrAbort(loaded->spec(), plan, &leaves);
     std::optional<std::string> planText;
     if (planJson) {
       std::string text;
@@ -469,6 +494,7 @@ int runRun(const RunOptions &opts) {
                       ? shown
                       : opts.bundleBaseDir + "/" + shown;
       info.specPath = opts.specRoot.empty() ? opts.spec : opts.specRoot;
+      info.explore = explore;
       info.runId = bundle::newRunId();
       info.startUnix = startUnix;
       info.version = FBC_VERSION;

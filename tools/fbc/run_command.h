@@ -3,6 +3,9 @@
 // binds flags, selects tests, handles SIGINT/SIGTERM and prints.
 #pragma once
 
+#include "runtime/driver/executor.h"
+#include "tools/fbc/explore_options.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +33,7 @@ struct RunOptions {
   std::string durationsFrom;       // --durations-from BUNDLE
   std::string junit;               // --junit FILE ("" = $XML_OUTPUT_FILE, Bazel's, if set)
   std::string leafProgram;         // --leaf-program FILE: run this leaf program's text form
+  ExploreFlags explore;            // --explore=all|sample and its settings
 
   // Set by `fbc replay`, not by flags:
   std::string command = "fbc run"; // error prefix
@@ -39,6 +43,10 @@ struct RunOptions {
   // The replayed bundle's plan.json: the new plan is compared with it and
   // each difference printed as a "plan drift:" warning.
   std::optional<std::string> driftAgainst;
+  // An explored run's settings and the schedules its rows released: the
+  // replay explores nothing, it runs those leaves in those orders.
+  std::optional<ir::ExploreOptions> replayExplore;
+  std::vector<rt::RunConfig::Schedule> schedules;
 };
 
 // Declares the subcommand's positional arguments and flags on `sub`.

@@ -30,8 +30,21 @@ std::string print(const ir::LeafProgram &p) {
   return out;
 }
 
+// Prints, parses back, compares and prints again.
+void roundTrips(const ir::LeafProgram &leaves, const ir::LoadedSpec &spec,
+                const std::string &path) {
+  std::string text = print(leaves);
+  ir::LeafProgram back;
+  std::string err;
+  EXPECT_TRUE(ir::parseLeafProgramText(text, spec.spec(), spec.sources(), back, err))
+      << path << ": " << err << "\n"
+      << text;
+  EXPECT_EQ(ir::leafProgramDifference(leaves, back), "") << path;
+  EXPECT_EQ(print(back), text) << path;
+}
+
 TEST(LeafText, EveryGoldenSpecRoundTrips) {
-  size_t specs = 0, axes = 0, ruleSites = 0, traps = 0, rules = 0;
+  size_t specs = 0, axes = 0, ruleSites = 0, traps = 0, rules = 0, explored = 0;
   for (const std::string &path : testing::goldenSpecs()) {
     star::runWithLargeStack([&] {
       std::unique_ptr<ir::LoadedSpec> spec = ir::loadSpec(path);
@@ -40,14 +53,13 @@ TEST(LeafText, EveryGoldenSpecRoundTrips) {
       ++specs;
       ir::Plan plan = passes::buildPlan(spec->spec());
       ir::LeafProgram leaves = backend::lowerToLeaves(plan);
-      std::string text = print(leaves);
-      ir::LeafProgram back;
-      std::string err;
-      EXPECT_TRUE(ir::parseLeafProgramText(text, spec->spec(), spec->sources(), back, err))
-          << path << ": " << err << "\n"
-          << text;
-      EXPECT_EQ(ir::leafProgramDifference(leaves, back), "") << path;
-      EXPECT_EQ(print(back), text) << path;
+      roundTrips(leaves, *spec, path);
+      // And as fbc run --explore lowers it (explore and holds lines).
+      ir::ExploreOptions ex{ir::ExploreOptions::Policy::Sample, 7, 3000000, 500000000};
+      ir::LeafProgram exploring = backend::lowerExploring(plan, ex);
+      roundTrips(exploring, *spec, path);
+      for (const ir::LeafTest &t : exploring.tests)
+        explored += t.explored();
       for (const ir::LoweredAssumption &a : leaves.assumptions)
         rules += a.rules.size();
       for (const ir::LeafTest &t : leaves.tests) {
@@ -66,6 +78,7 @@ TEST(LeafText, EveryGoldenSpecRoundTrips) {
   EXPECT_GT(ruleSites, 10u);
   EXPECT_GT(traps, 100u);
   EXPECT_GT(rules, 50u);
+  EXPECT_GT(explored, 2u);
 }
 
 class LeafTextErrors : public ::testing::Test {
@@ -148,6 +161,17 @@ TEST_F(LeafTextErrors, ANumberThatIsNotOne) {
 TEST_F(LeafTextErrors, EverySpecTestInTheSpecsOrder) {
   std::string none = "leaves \"spec.star\"\n\ntotal 0\n";
   EXPECT_EQ(parseError(none), "test \"test_x\" is missing or out of the spec's order");
+}
+
+TEST_F(LeafTextErrors, ExploreLines) {
+  EXPECT_EQ(
+      parseError(replaced("\ntest ", "explore dfs budget=1 settle_ns=0 quiet_bound_ns=1\n\ntest ")),
+      "line 2: explore policy is all or sample, not \"dfs\"");
+  EXPECT_EQ(
+      parseError(replaced("\ntest ", "explore all budget=0 settle_ns=0 quiet_bound_ns=1\n\ntest ")),
+      "line 2: explore POLICY budget=N settle_ns=N quiet_bound_ns=N");
+  EXPECT_EQ(parseError(replaced("  axis 0", "  holds \"db\": read\n  axis 0")),
+            "line 4: holds without an explore line");
 }
 
 TEST_F(LeafTextErrors, ALocationInNoSourceFile) {

@@ -1,0 +1,107 @@
+// The hold queue at work: while a parallel() call's branches run, the
+// trapped calls of the held services (the leaf program's `holds` lines)
+// wait in the kernel, and a scheduler thread releases them one at a time,
+// each time the system is quiet (quiescence.h), in the order the leaf's
+// Chooser picks (schedule.h). Every release is a trace event ("release":
+// call, step, waiting, quiet) recorded before the call is answered as the
+// rules decided it, and a Step of the leaf's schedule.
+//
+// The window ends once every branch has returned and the system is quiet
+// with nothing held; calls that arrive after that are not held.
+#pragma once
+
+#include "runtime/explore/schedule.h"
+#include "runtime/supervisor/listener.h"
+
+#include <sys/types.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace fbc::rt {
+class Supervisor;
+}
+
+namespace fbc::rt::explore {
+
+struct HoldSettings {
+  // How far apart the two reads of a quiescence check are.
+  int64_t settleNs = 2000000;
+  // The longest wait for quiescence: past it the next call is released
+  // anyway (its step says quiet=false).
+  int64_t quietBoundNs = 1000000000;
+};
+
+// What a leaf's exploration keeps across its windows (a body may call
+// parallel() more than once): the chooser, the steps so far, and the
+// names given to threads.
+struct LeafSchedule {
+  Chooser *chooser = nullptr;
+  std::vector<Step> steps;
+  std::map<std::pair<ServiceId, pid_t>, uint32_t> threadOrdinal;
+  std::map<ServiceId, uint32_t> threadsNamed; // per service
+  std::map<pid_t, uint32_t> callsSeen;        // per thread: held calls so far
+};
+
+class HoldWindow final : public HoldSink {
+public:
+  // `holds`: per held service, the syscall numbers held. `branches`: how
+  // many branch threads will report in (branchStarted()).
+  HoldWindow(Supervisor &sup, const std::vector<std::pair<ServiceId, std::vector<int>>> &holds,
+             const HoldSettings &settings, LeafSchedule &leaf, size_t branches);
+  // Waits for the end (every branch returned, quiet, nothing held), then
+  // stops holding.
+  ~HoldWindow() override;
+  HoldWindow(const HoldWindow &) = delete;
+  HoldWindow &operator=(const HoldWindow &) = delete;
+
+  // From each branch thread, first and last thing it does.
+  void branchStarted(pid_t tid);
+  void branchEnded(pid_t tid);
+
+  // HoldSink
+  void held(const HeldCall &c) override;
+  void forget(const NotificationListener *l) override;
+
+private:
+  struct Waiting {
+    HeldCall call;
+    uint32_t seq; // the thread's count of held calls before this one
+  };
+  void schedule(); // the scheduler thread
+  // Returns once the system is quiet (with `branches`: and every branch
+  // thread has started), or the quiescence bound passed (`bounded` set).
+  void waitQuiet(bool &bounded, bool branches);
+  // Releases the waiting call the chooser picks (`first`: the first by
+  // name, without asking it).
+  void releaseOne(bool quiet, bool first);
+  std::string nameOf(const Waiting &w);
+  std::vector<pid_t> servicePids() const;
+  std::vector<pid_t> watchedTids();
+  std::set<pid_t> heldTids();
+
+  Supervisor &sup_;
+  std::vector<ServiceId> held_;
+  HoldSettings settings_;
+  LeafSchedule &leaf_;
+  size_t branches_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Waiting> waiting_; // arrival order
+  std::vector<pid_t> running_;   // branch threads that started and have not ended
+  size_t started_ = 0, ended_ = 0;
+  std::thread thread_;
+  // Held while a listener is released, so forget() cannot pass it (lock
+  // order: useMu_, then the listener's; never mu_ while releasing).
+  std::mutex useMu_;
+  std::set<const NotificationListener *> gone_;
+};
+
+} // namespace fbc::rt::explore

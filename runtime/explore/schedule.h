@@ -1,0 +1,84 @@
+// A leaf's schedule: the sequence of held calls the explorer released, and
+// at each release what else was waiting (the choices), and how the next
+// leaf's schedule follows from the last (--explore=all: depth first over
+// every release order; --explore=sample: seeded random orders; a replay:
+// the bundle's schedule).
+//
+// A held call is named by what a rerun of the same schedule reproduces:
+// its service, its thread's ordinal in that service (threads are numbered
+// from 0 as their first held call is seen, ties by thread id), the count of
+// calls that thread had held before it, and the syscall:
+// "api/t1#2 sendto". Kernel thread ids differ between runs; these names do
+// not, as long as the services do the same work for the same release order.
+#pragma once
+
+#include "runtime/rules/rng.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fbc::rt::explore {
+
+// One release: the calls waiting (names, sorted) and which one went.
+struct Step {
+  std::vector<std::string> waiting;
+  size_t chosen = 0;
+  bool quiet = true; // false: released after the quiescence bound, not at quiescence
+  const std::string &released() const { return waiting[chosen]; }
+};
+
+// Decides which waiting call a leaf releases at each step.
+class Chooser {
+public:
+  virtual ~Chooser() = default;
+  // The index in `waiting` (sorted names, not empty) to release at `step`.
+  virtual size_t choose(size_t step, const std::vector<std::string> &waiting) = 0;
+  // The first step where the leaf could not follow the schedule it was
+  // given (a name it had to release was not waiting); nullopt: followed.
+  virtual std::optional<size_t> diverged() const { return std::nullopt; }
+};
+
+// Releases `prefix[k]` at step k, then always the first waiting call
+// (depth first's leftmost branch). A prefix name that is not waiting is a
+// divergence: the first call goes instead.
+class PrefixChooser final : public Chooser {
+public:
+  explicit PrefixChooser(std::vector<std::string> prefix) : prefix_(std::move(prefix)) {}
+  size_t choose(size_t step, const std::vector<std::string> &waiting) override;
+  std::optional<size_t> diverged() const override { return diverged_; }
+
+private:
+  std::vector<std::string> prefix_;
+  std::optional<size_t> diverged_;
+};
+
+// A uniformly random waiting call at every step, from a seeded stream.
+class SampleChooser final : public Chooser {
+public:
+  explicit SampleChooser(uint64_t seed) : rng_(seed) {}
+  size_t choose(size_t step, const std::vector<std::string> &waiting) override;
+
+private:
+  SplitMix64 rng_;
+};
+
+// Depth first over release orders: the prefix of the leaf after the one
+// that ran `steps` (the deepest step with a later waiting call takes it),
+// or nullopt when every order has been run.
+std::optional<std::vector<std::string>> nextDepthFirst(const std::vector<Step> &steps);
+
+// The released names, in order.
+std::vector<std::string> releasedNames(const std::vector<Step> &steps);
+
+// The choices of the steps that had any, for a row's label: "1.0.2"
+// (the index released at each step with two or more waiting calls); "-"
+// when no step had a choice.
+std::string choiceLabel(const std::vector<Step> &steps);
+
+// "api/t1#2 sendto".
+std::string callName(const std::string &service, uint32_t thread, uint32_t seq,
+                     const std::string &syscall);
+
+} // namespace fbc::rt::explore

@@ -1,0 +1,222 @@
+// fbc run --explore end to end (issue #30, docs/run.md "Exploring
+// orderings"): run_specs/explore.star's counter fixture, whose two
+// concurrent INCRs make four held calls each. --explore=all runs each of
+// the C(8,4) = 70 release orders once; the 36 where both reads come before
+// either write lose an update; a failing leaf's schedule replays from the
+// bundle 10 times out of 10; every release is a trace event.
+#include "bundle/archive.h"
+#include "bundle/manifest.h"
+#include "tests/e2e/fbc_run.h"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fbc::rt::e2e {
+namespace {
+
+struct Row {
+  std::string id, result, schedule;
+  std::vector<std::string> released;
+};
+
+// The rows of an `fbc run --format=json` report.
+std::vector<Row> rowsOf(const std::string &json) {
+  std::vector<Row> out;
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  if (p.parse(json).get(doc)) {
+    ADD_FAILURE() << "not JSON: " << json;
+    return out;
+  }
+  for (simdjson::dom::element t : doc["tests"].get_array()) {
+    Row r;
+    std::string_view v;
+    if (!t["leaf_id"].get(v))
+      r.id = std::string(v);
+    if (!t["result"].get(v))
+      r.result = std::string(v);
+    if (!t["leaf_schedule"].get(v))
+      r.schedule = std::string(v);
+    simdjson::dom::array a;
+    if (!t["leaf_released"].get(a))
+      for (simdjson::dom::element c : a)
+        r.released.emplace_back(std::string_view(c));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+size_t at(const std::vector<std::string> &v, const std::string &name) {
+  return size_t(std::find(v.begin(), v.end(), name) - v.begin());
+}
+
+// The lost update: each thread reads (pread64) before the other writes.
+bool losesAnUpdate(const std::vector<std::string> &released) {
+  size_t r0 = at(released, "counter/t0#1 pread64"), w0 = at(released, "counter/t0#2 pwrite64");
+  size_t r1 = at(released, "counter/t1#1 pread64"), w1 = at(released, "counter/t1#2 pwrite64");
+  return r0 < w1 && r1 < w0;
+}
+
+FbcRun explore(const Spec &spec, std::vector<std::string> extra) {
+  std::vector<std::string> args{"run", spec.path, "--seed", "1", "--test", "test_two_increments"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return runFbc(args, spec.dir.path());
+}
+
+TEST(Explore, AllRunsEveryReleaseOrderOnceAndFindsTheLostUpdate) {
+  Spec spec("explore");
+  FbcRun r = explore(spec, {"--explore=all", "--format=json", "--no-bundle"});
+  EXPECT_EQ(r.exit, 2) << r.err;
+  EXPECT_EQ(r.err, "") << r.err;
+  std::vector<Row> rows = rowsOf(r.out);
+  ASSERT_EQ(rows.size(), 70u);
+  std::set<std::vector<std::string>> orders;
+  size_t failed = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row &row = rows[i];
+    EXPECT_EQ(row.id, std::to_string(i));
+    ASSERT_EQ(row.released.size(), 8u) << i;
+    orders.insert(row.released);
+    // A row fails exactly when its order loses an update.
+    EXPECT_EQ(row.result, losesAnUpdate(row.released) ? "fail" : "pass") << i;
+    failed += row.result == "fail";
+  }
+  EXPECT_EQ(orders.size(), 70u);
+  EXPECT_EQ(failed, 36u);
+  // Leaf 0 releases the first waiting call by name at every step.
+  EXPECT_EQ(rows[0].released,
+            (std::vector<std::string>{"counter/t0#0 recvfrom", "counter/t0#1 pread64",
+                                      "counter/t0#2 pwrite64", "counter/t0#3 sendto",
+                                      "counter/t1#0 recvfrom", "counter/t1#1 pread64",
+                                      "counter/t1#2 pwrite64", "counter/t1#3 sendto"}));
+  EXPECT_EQ(rows[0].schedule, "0.0.0.0");
+}
+
+// The text report: one row per release order, the replay line repeating
+// --explore (tests/e2e/golden/explore.txt).
+TEST(Explore, TextReport) {
+  Spec spec("explore");
+  FbcRun r =
+      runFbc({"run", spec.path, "--seed", "1", "--explore=all", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.err;
+  checkGolden("explore", normalize(r.out, spec));
+}
+
+TEST(Explore, AFailingLeafReplaysTenTimesOutOfTen) {
+  Spec spec("explore");
+  FbcRun r = explore(spec, {"--explore=all", "--format=json", "--bundle", "run.fb"});
+  EXPECT_EQ(r.exit, 2) << r.err;
+  std::vector<Row> rows = rowsOf(r.out);
+  auto failing =
+      std::find_if(rows.begin(), rows.end(), [](const Row &x) { return x.result == "fail"; });
+  ASSERT_NE(failing, rows.end());
+  EXPECT_EQ(failing->id, "9");
+  // The bundle carries the settings and every leaf's schedule.
+  llvm::Expected<bundle::Contents> c = bundle::readBundle(spec.dir.file("run.fb"));
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  llvm::Expected<bundle::Manifest> m = bundle::parseManifest(c->find("manifest.json")->data);
+  ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+  EXPECT_EQ(m->explore.policy, ir::ExploreOptions::Policy::All);
+  ASSERT_EQ(m->tests.size(), 70u);
+  EXPECT_EQ(m->tests[9].released, failing->released);
+  EXPECT_EQ(m->tests[9].displayName(), "test_two_increments [leaf 9 — schedule=0.0.1.1.0.0]");
+  for (int k = 0; k < 10; ++k) {
+    FbcRun again = runFbc({"replay", "run.fb", "--test", "test_two_increments", "--leaf", "9",
+                           "--format=json", "--no-bundle"},
+                          spec.dir.path());
+    EXPECT_EQ(again.exit, 2) << again.err;
+    std::vector<Row> one = rowsOf(again.out);
+    ASSERT_EQ(one.size(), 1u) << again.out;
+    EXPECT_EQ(one[0].id, "9");
+    EXPECT_EQ(one[0].result, "fail");
+    EXPECT_EQ(one[0].released, failing->released) << k;
+  }
+}
+
+// Every release is a trace event, in the leaf's order, on its service.
+TEST(Explore, ReleasesAreTraceEvents) {
+  Spec spec("explore");
+  FbcRun r = explore(spec, {"--explore=all", "--explore-budget=3", "--bundle", "run.fb"});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "spec.star:16:1: warning: explore: test_two_increments: stopped at "
+                              "the budget of 3 leaves; release orders remain unexplored "
+                              "(--explore-budget)"))
+      << r.err;
+  llvm::Expected<bundle::Contents> c = bundle::readBundle(spec.dir.file("run.fb"));
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  simdjson::dom::parser p;
+  simdjson::dom::element trace = p.parse(c->find("trace.json")->data);
+  size_t leaves = 0;
+  for (simdjson::dom::element t : trace["tests"].get_array()) {
+    std::vector<std::string> released, calls;
+    for (simdjson::dom::element c2 : t["leaf_released"].get_array())
+      released.emplace_back(std::string_view(c2));
+    size_t step = 0;
+    for (simdjson::dom::element e : t["events"].get_array()) {
+      if (std::string_view(e["type"]) != "release")
+        continue;
+      EXPECT_EQ(std::string_view(e["service"]), "counter");
+      EXPECT_EQ(std::string_view(e["fields"]["step"]), std::to_string(step++));
+      EXPECT_EQ(std::string_view(e["fields"]["quiet"]), "true");
+      calls.emplace_back(std::string_view(e["fields"]["call"]));
+    }
+    EXPECT_EQ(calls, released);
+    ++leaves;
+  }
+  EXPECT_EQ(leaves, 3u);
+}
+
+// --explore=sample: budget leaves, each order drawn from the run seed.
+TEST(Explore, SampleIsSeeded) {
+  Spec spec("explore");
+  FbcRun a =
+      explore(spec, {"--explore=sample", "--explore-budget=4", "--format=json", "--no-bundle"});
+  FbcRun b =
+      explore(spec, {"--explore=sample", "--explore-budget=4", "--format=json", "--no-bundle"});
+  std::vector<Row> ra = rowsOf(a.out), rb = rowsOf(b.out);
+  ASSERT_EQ(ra.size(), 4u) << a.out << a.err;
+  ASSERT_EQ(rb.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(ra[i].released, rb[i].released) << i;
+    EXPECT_EQ(ra[i].result, losesAnUpdate(ra[i].released) ? "fail" : "pass") << i;
+  }
+}
+
+// What the run holds is the leaf program's (fbc ir --stage=leaves --explore=all).
+TEST(Explore, TheLeafProgramSaysWhatIsHeld) {
+  Spec spec("explore");
+  FbcRun r = runFbc({"ir", spec.path, "--stage=leaves", "--explore=all"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.err;
+  checkGolden("explore_leaves", substituteRunValues(r.out, spec));
+}
+
+TEST(Explore, BadFlags) {
+  Spec spec("explore");
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  } cases[] = {
+      {{"--explore=dpor"}, "fbc run: error: bad --explore \"dpor\": want all or sample\n"},
+      {{"--explore-budget=3"},
+       "fbc run: error: --explore-budget, --explore-settle and --explore-quiet-bound need "
+       "--explore\n"},
+      {{"--explore=all", "--explore-budget=0"},
+       "fbc run: error: bad --explore-budget \"0\": want a number of leaves (1..999999999)\n"},
+      {{"--explore=all", "--explore-quiet-bound=0s"},
+       "fbc run: error: bad --explore-quiet-bound \"0s\": must be positive\n"},
+  };
+  for (const Case &c : cases) {
+    FbcRun r = explore(spec, c.args);
+    EXPECT_EQ(r.exit, 1) << c.args[0];
+    EXPECT_EQ(r.err, c.err);
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+} // namespace
+} // namespace fbc::rt::e2e
