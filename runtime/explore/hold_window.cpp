@@ -128,6 +128,7 @@ void HoldWindow::waitQuiet(bool &bounded, bool branches) {
 }
 
 void HoldWindow::schedule() {
+  int64_t endedAt = 0; // when every branch had returned
   while (true) {
     bool bounded = false;
     waitQuiet(bounded, /*branches=*/true);
@@ -137,6 +138,12 @@ void HoldWindow::schedule() {
       empty = waiting_.empty();
       done = ended_ == branches_;
     }
+    if (done && !endedAt)
+      endedAt = monotonicNs();
+    // A service that keeps making held calls after the branches returned
+    // (a timer that logs) does not keep the window open past the bound.
+    if (done && monotonicNs() - endedAt > settings_.quietBoundNs)
+      return;
     if (!empty) {
       releaseOne(!bounded, /*first=*/false);
     } else if (done) {
