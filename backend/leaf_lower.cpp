@@ -43,7 +43,7 @@ void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt, const ir::ExploreOptions
         held.insert(nr);
     for (size_t s = 0; s < spec.services.size(); ++s) {
       if (!spec.services[s].seccomp || spec.services[s].isRemote() || spec.services[s].mock ||
-          spec.services[s].isContainer())
+          spec.services[s].isContainer() || scan.nondet[s])
         continue;
       lt.holds[s].assign(held.begin(), held.end());
       std::set<int> traps(lt.traps[s].begin(), lt.traps[s].end());

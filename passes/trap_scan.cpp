@@ -95,6 +95,18 @@ public:
 
   const std::vector<ir::HostNeed> &needs() const { return needs_; }
   bool callsParallel() const { return parallel_; }
+  const std::vector<bool> &nondet() const { return nondet_; }
+
+  // nondet(svc, ...): the services it names by a global (a computed
+  // argument names none; the run warns about it).
+  void nondetCall(const CallExpr &c) {
+    for (const Argument &a : c.args)
+      if (a.kind == Argument::Kind::Positional)
+        if (star::Value v = moduleGlobal(a.value, module_))
+          if (auto *s = ir::builtins::valueAs<ir::builtins::ServiceValue>(v))
+            if (const ir::Service *svc = spec_.findService(s->data.name))
+              nondet_[size_t(svc - spec_.services.data())] = true;
+  }
 
   std::vector<std::vector<std::string>> result(bool proxies) const {
     std::vector<std::vector<std::string>> out;
@@ -260,6 +272,8 @@ private:
       neededCall(*c);
       if (isBuiltinCall(c, "parallel"))
         parallel_ = true;
+      if (isBuiltinCall(c, "nondet"))
+        nondetCall(*c);
       if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start"))
         faultCall(*c);
       else if (isBuiltinCall(c, "fault_all"))
@@ -286,6 +300,7 @@ private:
   std::vector<star::Value> pending_;
   std::vector<ir::HostNeed> needs_;
   bool parallel_ = false;
+  std::vector<bool> nondet_ = std::vector<bool>(spec_.services.size(), false);
 };
 
 } // namespace
@@ -312,6 +327,7 @@ TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const Choi
   addProxies(scan);
   out.needs = scan.needs();
   out.parallel = scan.callsParallel();
+  out.nondet = scan.nondet();
   for (const Scanner::Option &o : scan.options()) {
     Scanner one(spec);
     one.option(o);

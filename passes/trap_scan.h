@@ -64,6 +64,9 @@ struct TrapScan {
   // Whether a parallel() call is reachable (fbc run --explore holds calls
   // while its branches run).
   bool parallel = false;
+  // Per service: named by a reachable nondet(svc, ...) call (a global
+  // holding the service): fbc run --explore holds none of its calls.
+  std::vector<bool> nondet;
 };
 
 TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t,

@@ -9,11 +9,13 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/builtins/values.h"
 #include "ir/duration.h"
 #include "ir/fanout_sites.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/explore/hold_window.h"
+#include "runtime/supervisor/supervisor.h"
 
 #include <algorithm>
 #include <chrono>
@@ -100,18 +102,32 @@ Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::
   return (this->*(it->fn))(t, name, args);
 }
 
-// nondet(): not an axis; True, with a warning.
+// nondet(): not an axis; True, with a warning. nondet(svc, ...): the
+// services fbc run --explore holds none of the calls of. The plan reads the
+// call (passes/trap_scan.h: a global naming a service) and the leaf
+// program's holds lines leave them out; the run only checks the arguments,
+// and warns when a named service is held all the same (a computed
+// argument, which the plan could not read).
 Value Executor::nondet(star::Thread &t, std::string_view, const star::Args &args) {
   if (!args.kwargs.empty())
-    t.fail("nondet(): keyword arguments are not accepted");
-  // The reference's nondet(svc, ...) exempts services from its --explore
-  // schedule; fbc has no --explore, so the form would do nothing: refused.
-  if (!args.positional.empty())
-    t.fail("nondet(svc, ...) exempts services from the reference's --explore schedule, which "
-           "fbc does not run; call nondet() with no arguments");
-  warnOnce(t, "nondet() is not a planned axis: it returns True (its first option); name the "
-              "choice with choose(\"name\", [True, False]) to run both");
-  return star::trueValue();
+    failAt(t, "nondet(): keyword arguments are not accepted");
+  if (args.positional.empty()) {
+    warnOnce(t, "nondet() is not a planned axis: it returns True (its first option); name the "
+                "choice with choose(\"name\", [True, False]) to run both");
+    return star::trueValue();
+  }
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    auto *svc = ir::builtins::valueAs<ir::builtins::ServiceValue>(args.positional[i]);
+    if (!svc)
+      failAt(t, "nondet(): argument " + std::to_string(i + 1) + " is not a service (got " +
+                    std::string(star::typeName(args.positional[i])) + ")");
+    std::optional<ServiceId> id = sup_->findService(svc->data.name);
+    if (exploring_ && id && *id < exploring_->holds.size() && !exploring_->holds[*id].empty())
+      warnOnce(t, "nondet(" + svc->data.name +
+                      "): fbc reads nondet()'s services before the run, from globals naming "
+                      "them; this one it could not read, so its calls are held");
+  }
+  return star::none();
 }
 
 // choose("name", options) / choose(options), after chooseFn checked the

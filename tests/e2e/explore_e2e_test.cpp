@@ -195,6 +195,40 @@ TEST(Explore, TheLeafProgramSaysWhatIsHeld) {
   checkGolden("explore_leaves", substituteRunValues(r.out, spec));
 }
 
+// nondet(svc, ...): the services it names are not held (the leaf program
+// says so), and a test with nothing held is not explored.
+TEST(Explore, NondetServicesAreNotHeld) {
+  Spec spec("explore_nondet");
+  FbcRun ir = runFbc({"ir", spec.path, "--stage=leaves", "--explore=all"}, spec.dir.path());
+  EXPECT_EQ(ir.exit, 0) << ir.err;
+  checkGolden("explore_nondet_leaves", substituteRunValues(ir.out, spec));
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--explore=all", "--explore-budget=3",
+                     "--format=json", "--no-bundle"},
+                    spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.err;
+  simdjson::dom::parser p;
+  simdjson::dom::element doc = p.parse(r.out);
+  std::vector<std::string> rows;
+  for (simdjson::dom::element t : doc["tests"].get_array()) {
+    std::string row = std::string(std::string_view(t["name"]));
+    std::string_view v;
+    if (!t["leaf_id"].get(v))
+      row += " [leaf " + std::string(v) + "]";
+    row += " " + std::string(std::string_view(t["result"]));
+    if (!t["reason"].get(v))
+      row += ": " + std::string(v);
+    simdjson::dom::array a;
+    if (!t["leaf_released"].get(a))
+      for (simdjson::dom::element c : a)
+        row += "\n  " + std::string(std::string_view(c));
+    rows.push_back(row);
+  }
+  std::string all;
+  for (const std::string &row : rows)
+    all += row + "\n";
+  checkGolden("explore_nondet_rows", all);
+}
+
 TEST(Explore, BadFlags) {
   Spec spec("explore");
   struct Case {
