@@ -31,8 +31,7 @@ std::string print(const ir::LeafProgram &p) {
 }
 
 // Prints, parses back, compares and prints again.
-void roundTrips(const ir::LeafProgram &leaves, const ir::LoadedSpec &spec,
-                const std::string &path) {
+void roundTrips(const ir::LeafProgram &leaves, ir::LoadedSpec &spec, const std::string &path) {
   std::string text = print(leaves);
   ir::LeafProgram back;
   std::string err;
