@@ -210,17 +210,18 @@ TEST(Explore, NondetServicesAreNotHeld) {
   simdjson::dom::element doc = p.parse(r.out);
   std::vector<std::string> rows;
   for (simdjson::dom::element t : doc["tests"].get_array()) {
-    std::string row = std::string(std::string_view(t["name"]));
+    std::string row(std::string_view(t["name"]));
     std::string_view v;
-    if (!t["leaf_id"].get(v))
-      row += " [leaf " + std::string(v) + "]";
-    row += " " + std::string(std::string_view(t["result"]));
+    if (!t["leaf_id"].get(v)) {
+      row.append(" [leaf ").append(v).append("]");
+    }
+    row.append(" ").append(std::string_view(t["result"]));
     if (!t["reason"].get(v))
-      row += ": " + std::string(v);
+      row.append(": ").append(v);
     simdjson::dom::array a;
     if (!t["leaf_released"].get(a))
       for (simdjson::dom::element c : a)
-        row += "\n  " + std::string(std::string_view(c));
+        row.append("\n  ").append(std::string_view(c));
     rows.push_back(row);
   }
   std::string all;
