@@ -210,7 +210,7 @@ TEST(Explore, NondetServicesAreNotHeld) {
   simdjson::dom::element doc = p.parse(r.out);
   std::vector<std::string> rows;
   for (simdjson::dom::element t : doc["tests"].get_array()) {
-    std::string row(std::string_view(t["name"]));
+    std::string row{std::string_view(t["name"])};
     std::string_view v;
     if (!t["leaf_id"].get(v)) {
       row.append(" [leaf ").append(v).append("]");
