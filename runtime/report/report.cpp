@@ -58,6 +58,20 @@ std::string ruleText(const FaultSummary &f) {
   return s;
 }
 
+// A rule and its hits, as every faulted row prints it: "fault rule on db:
+// write=deny(EIO) → filter:[...] (0 hits)", "proxy rule on api.public:
+// error(...) (2 hits)". A trace rule observes: its hits show when it has any.
+std::string ruleLine(const FaultSummary &f) {
+  bool tracing = f.action == "trace";
+  std::string line = f.isProtocolRule()
+                         ? "proxy rule on " + f.target() + ": " + f.rule
+                         : std::string(tracing ? "trace rule on " : "fault rule on ") + f.service +
+                               ": " + ruleText(f);
+  if (f.hits || !tracing)
+    line += " (" + std::to_string(f.hits) + " hits)";
+  return line;
+}
+
 } // namespace
 
 std::string escapeControls(std::string_view s) {
@@ -263,8 +277,7 @@ void proxyLines(const RunReport &r, const TestOutcome &t, std::string &out) {
   for (const FaultSummary &f : t.faults) {
     if (!f.isProtocolRule())
       continue;
-    out += "  proxy rule on " + f.target() + ": " + f.rule + " (" + std::to_string(f.hits) +
-           " hits)\n";
+    out += "  " + ruleLine(f) + "\n";
     if (f.zeroTraffic)
       zeroTrafficLines(out, f, "    ");
   }
@@ -317,12 +330,7 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   for (const FaultSummary &f : t.faults) {
     if (f.isProtocolRule())
       continue; // proxyLines'
-    bool tracing = f.action == "trace";
-    out += std::string(tracing ? "  trace rule on " : "  fault rule on ") + f.service + ": " +
-           ruleText(f);
-    if (f.hits)
-      out += " (" + std::to_string(f.hits) + " hits)";
-    out += "\n";
+    out += "  " + ruleLine(f) + "\n";
     if (f.zeroTraffic)
       zeroTrafficLines(out, f, "    ");
   }
@@ -422,6 +430,10 @@ void matrixTable(std::string &out, const MatrixView &m) {
         out += "Failures:\n";
       header = true;
       out += "  " + s + " × " + f + ": " + it->second->reason + "\n";
+      // The cell's rules and their hits: a failure whose fault never
+      // fired says so here, not only in the JSON.
+      for (const FaultSummary &rule : it->second->faults)
+        out += "    " + ruleLine(rule) + "\n";
     }
   header = false;
   for (const std::string &s : m.scenarios)
