@@ -87,6 +87,9 @@ struct RunConfig {
   // Keep each service's stdout/stderr per test (TestOutcome::serviceOutput),
   // for the run's bundle.
   bool keepServiceOutput = false;
+  // --require-faults-fire: every test as if it said require_faults_fire=True
+  // (a pass whose fault never fired is a failure naming the rules).
+  bool requireFaultsFire = false;
   // The folder services run in and their relative binaries resolve against;
   // "" = the spec's folder. `fbc replay` runs a snapshot of the spec from a
   // temporary folder with the original folder here.

@@ -224,7 +224,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
       o.strictDeterminismViolation = true;
     }
   o.faults = faultSummaries(o.events, names);
-  decideFaultVerdict(o, t.requireFaultsFire);
+  decideFaultVerdict(o, t.requireFaultsFire || cfg_.requireFaultsFire);
   o.syscallSummary = sup->trace().syscallSummary();
   sup_ = nullptr;
   sup.reset();

@@ -831,6 +831,19 @@ TEST(FbcRunBypass, FaultsThatNeverFired) {
     EXPECT_TRUE(contains(ok.out, s)) << s << "\n" << ok.out;
 }
 
+// fbc run --require-faults-fire: every test is judged as require_faults_fire=
+// True judges one (issue #32): the bypassed passes above fail naming their
+// rules, matrix cells too (each listed with its rules and hits); a test whose
+// fault fired, and one without faults, stay passes. The whole text report:
+// tests/e2e/golden/bypass_required.txt.
+TEST(FbcRunBypass, RequireFaultsFireFlagFailsEveryBypassedPass) {
+  Spec spec("bypass");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--require-faults-fire"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  checkGolden("bypass_required", normalize(r.out, spec));
+  EXPECT_FALSE(contains(r.out, "fault_bypassed")) << r.out;
+}
+
 // ---- halt() (run_specs/halt.star)
 
 TEST(FbcRunHalt, HaltedRowsHaveNoVerdict) {

@@ -163,6 +163,9 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
                  "run the leaf program in FILE (the text fbc ir --stage=leaves prints, edited or "
                  "not) instead of the spec's own lowering");
   addExploreOptions(sub, opts.explore);
+  sub.add_flag("--require-faults-fire", opts.requireFaultsFire,
+               "a test that passes while one of its faults never fired fails (as "
+               "require_faults_fire=True does for one scenario), naming the rules");
   sub.add_option("-j,--jobs", opts.jobs,
                  "run up to N leaves at once, each in its own network namespace (needs root); "
                  "auto = the number of CPUs (default 1)");
@@ -292,6 +295,7 @@ int runRun(const RunOptions &opts) {
   cfg.interrupted = &gInterrupted;
   bool bundling = !opts.noBundle;
   cfg.keepServiceOutput = bundling;
+  cfg.requireFaultsFire = opts.requireFaultsFire;
   cfg.serviceDir = opts.serviceDir;
 
   startSignalThread();

@@ -34,6 +34,7 @@ struct RunOptions {
   std::string junit;               // --junit FILE ("" = $XML_OUTPUT_FILE, Bazel's, if set)
   std::string leafProgram;         // --leaf-program FILE: run this leaf program's text form
   ExploreFlags explore;            // --explore=all|sample and its settings
+  bool requireFaultsFire = false;  // --require-faults-fire: a fault that never fired fails its row
 
   // Set by `fbc replay`, not by flags:
   std::string command = "fbc run"; // error prefix
