@@ -25,6 +25,17 @@ std::string joinValues(const std::vector<std::string> &v) {
   return s;
 }
 
+// "faulted in: test_x", "faulted in test body: test_y", or both: "faulted
+// in: test_x; in test body: test_y" (the seed's rule first).
+std::string faultedIn(const ir::PlanEdge &e) {
+  if (e.bodyFaultTests.empty())
+    return "faulted in: " + joinValues(e.faultTests);
+  if (e.faultTests.empty())
+    return "faulted in test body: " + joinValues(e.bodyFaultTests);
+  return "faulted in: " + joinValues(e.faultTests) +
+         "; in test body: " + joinValues(e.bodyFaultTests);
+}
+
 } // namespace
 
 std::string planAxisText(const ir::PlanAxis &a) {
@@ -287,8 +298,7 @@ void emitCoverageText(const ir::Plan &plan, llvm::raw_ostream &os) {
      << (cov.edges.size() == 1 ? " dependency edge" : " dependency edges") << "\n";
   for (const ir::PlanEdge &e : cov.edges) {
     if (e.covered())
-      os << "  ✓ " << e.from << " → " << e.to << "  (faulted in: " << joinValues(e.faultTests)
-         << ")\n";
+      os << "  ✓ " << e.from << " → " << e.to << "  (" << faultedIn(e) << ")\n";
     else
       os << "  ⚠ " << e.from << " → " << e.to << "  (no fault test)\n";
   }
@@ -531,6 +541,17 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
         w.beginArray();
         for (const std::string &t : e.faultTests)
           w.value(t);
+        w.endArray();
+      }
+      if (!e.bodyFaultTests.empty()) {
+        w.key("body_fault_tests");
+        w.beginArray();
+        for (const std::string &t : e.bodyFaultTests) {
+          w.beginObject();
+          w.field("test", t);
+          w.field("via", "test body");
+          w.endObject();
+        }
         w.endArray();
       }
       w.endObject();

@@ -388,9 +388,17 @@ void writePlan(ir::JsonWriter &w, const Doc &plan) {
         w.field("protocol", str(e, "protocol"));
         w.field("via", str(e, "via"));
         stringArray(w, e, "fault_tests");
-        element ft;
+        element ft, bt;
         bool covered =
             !e["fault_tests"].get(ft) && ft.type() == element_type::ARRAY && array(ft).size() > 0;
+        // body_fault_tests: [{"test": ..., "via": "test body"}] -> the names.
+        w.key("body_fault_tests").beginArray();
+        if (!e["body_fault_tests"].get(bt) && bt.type() == element_type::ARRAY)
+          for (element x : array(bt)) {
+            w.value(str(x, "test"));
+            covered = true;
+          }
+        w.endArray();
         w.field("covered", covered);
         w.endObject();
       }

@@ -188,6 +188,10 @@ void printPlanText(const Plan &plan, llvm::raw_ostream &os) {
         os << " protocol=" << e.protocol;
       os << " fault_tests=";
       printList(os, e.faultTests);
+      if (!e.bodyFaultTests.empty()) {
+        os << " body_fault_tests=";
+        printList(os, e.bodyFaultTests);
+      }
       os << '\n';
     }
   }

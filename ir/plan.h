@@ -208,7 +208,14 @@ struct PlanEdge {
   std::string via;                     // "depends_on" | "env" | "client" (from a client())
   std::string envKey;                  // via env: the env variable
   std::vector<std::string> faultTests; // sorted test names faulting `to`
-  bool covered() const { return !faultTests.empty(); }
+  // Plain `def test_*` tests whose body (or a function of the same module
+  // it names) installs a fault on `to` with a statically known target
+  // (fault/fault_start/fault_all on the service, one of its interfaces, or
+  // an assumption targeting it), sorted. They cover the edge in the table
+  // and for --suggest (`via: "test body"` in JSON); `faultTests` keeps the
+  // seed's rule (fault_scenario and matrix cells only).
+  std::vector<std::string> bodyFaultTests;
+  bool covered() const { return !faultTests.empty() || !bodyFaultTests.empty(); }
 };
 
 struct PlanCoverage {

@@ -12,9 +12,12 @@
 //               first interface's.
 // An edge A -> B is covered iff some fault_scenario or fault_matrix cell
 // installs an assumption (or a composed one) that targets B or one of B's
-// interfaces; its fault tests are those tests, by name.
+// interfaces (its fault tests, by name: the seed's rule), or a plain
+// `def test_*` body installs a fault on B through a statically known target
+// (its body fault tests; passes/trap_scan.h `faulted`).
 #include "ir/composed_assumptions.h"
 #include "passes/pass_manager.h"
+#include "passes/trap_scan.h"
 
 #include <llvm/ADT/StringMap.h>
 
@@ -203,6 +206,13 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
     }
   }
 
+  // Services each plain `def test_*` faults in its body.
+  llvm::StringMap<std::vector<std::string>> bodyFaultTests; // service -> tests
+  for (const ir::Test &t : spec.tests)
+    if (t.kind == ir::TestKind::Def)
+      for (const std::string &svc : scanTraps(spec, t).faulted)
+        bodyFaultTests[svc].push_back(t.name);
+
   std::set<std::string> covered, all;
   for (ir::PlanEdge &e : edges) {
     auto it = faultTests.find(e.to);
@@ -210,6 +220,8 @@ void runCoveragePass(const ir::Spec &spec, ir::Plan &plan) {
     // test is appended once per service.
     if (it != faultTests.end())
       e.faultTests = it->second;
+    if (auto b = bodyFaultTests.find(e.to); b != bodyFaultTests.end())
+      e.bodyFaultTests = b->second;
     if (!e.covered())
       ++cov.uncovered;
     if (!e.protocol.empty()) {

@@ -107,6 +107,7 @@ public:
             if (const ir::Service *svc = spec_.findService(s->data.name))
               nondet_[size_t(svc - spec_.services.data())] = true;
   }
+  const std::set<std::string> &faulted() const { return faulted_; }
 
   std::vector<std::vector<std::string>> result(bool proxies) const {
     std::vector<std::vector<std::string>> out;
@@ -187,16 +188,25 @@ private:
     if (!c.rules.empty()) {
       // fault(svc.iface, error(...), ...): protocol rules, through a proxy
       // (every interface when the target is not statically known).
-      if (t && t->service && t->viaInterface)
+      if (t && t->service && t->viaInterface) {
+        faulted_.insert(t->service->name);
         return proxy(*t->service, t->interface);
+      }
       for (const ir::Service &svc : spec_.services)
         proxy(svc, "");
       return;
     }
-    if (t && direct(*t))
+    if (t && direct(*t)) {
+      if (!kws.empty())
+        faulted_.insert(t->service->name);
       return keywords(*t->service, kws);
-    if (t && !t->assumption.empty())
+    }
+    if (t && !t->assumption.empty()) {
+      for (const ir::FaultAssumption *a : ir::composedAssumptions(spec_, t->assumption))
+        if (a->target.valid() && spec_.findService(a->target.service))
+          faulted_.insert(a->target.service);
       return assumption(t->assumption);
+    }
     // Not statically known: every service may be the target, and the
     // target may be any assumption.
     widen(kws);
@@ -216,8 +226,11 @@ private:
       all = all && direct(t);
     if (!all)
       return widen(kws);
-    for (const FaultTarget &t : c.targets)
+    for (const FaultTarget &t : c.targets) {
+      if (!kws.empty())
+        faulted_.insert(t.service->name);
       keywords(*t.service, kws);
+    }
   }
 
   // trace(svc, syscalls=["write", ...]) / trace_start(...): the listed
@@ -301,6 +314,7 @@ private:
   std::vector<ir::HostNeed> needs_;
   bool parallel_ = false;
   std::vector<bool> nondet_ = std::vector<bool>(spec_.services.size(), false);
+  std::set<std::string> faulted_; // service names, statically known targets only
 };
 
 } // namespace
@@ -328,6 +342,7 @@ TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const Choi
   out.needs = scan.needs();
   out.parallel = scan.callsParallel();
   out.nondet = scan.nondet();
+  std::set<std::string> faulted = scan.faulted();
   for (const Scanner::Option &o : scan.options()) {
     Scanner one(spec);
     one.option(o);
@@ -336,10 +351,12 @@ TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const Choi
       if (std::find(out.needs.begin(), out.needs.end(), n) == out.needs.end())
         out.needs.push_back(n);
     out.options.push_back({o.axis, o.option, one.result(/*proxies=*/false)});
+    faulted.insert(one.faulted().begin(), one.faulted().end());
     addProxies(one);
   }
   for (const std::set<std::string> &p : proxies)
     out.proxies.emplace_back(p.begin(), p.end());
+  out.faulted.assign(faulted.begin(), faulted.end());
   return out;
 }
 

@@ -67,6 +67,12 @@ struct TrapScan {
   // Per service: named by a reachable nondet(svc, ...) call (a global
   // holding the service): fbc run --explore holds none of its calls.
   std::vector<bool> nondet;
+  // The services a fault(), fault_start() or fault_all() call of the test
+  // installs a fault on, where the target is statically known (a service
+  // global with rule keywords, one of its interfaces with protocol rules,
+  // an assumption global: its composed targets), sorted; what the coverage
+  // pass counts for a `def test_*` (never widened as `all` is).
+  std::vector<std::string> faulted;
 };
 
 TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t,

@@ -411,7 +411,8 @@
           C.edges.map((e) => h("tr", {class: e.covered ? "covered" : "gap"},
             h("td", {class: "mark"}, e.covered ? "\u2713" : "\u26a0"),
             h("td", {class: "mono"}, e.from + " \u2192 " + e.to), h("td", null, e.protocol),
-            h("td", null, e.via), h("td", {class: "mono"}, e.covered ? e.fault_tests.join(", ") : "no fault test")))));
+            h("td", null, e.via), h("td", {class: "mono"}, e.covered ? e.fault_tests.concat(
+              e.body_fault_tests.map((t) => t + " (test body)")).join(", ") : "no fault test")))));
       }
     }
     if (P.diagnostics.length) {

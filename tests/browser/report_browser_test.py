@@ -239,7 +239,7 @@ def case_matrix(c):
         b.eval("document.getElementById('tabbtn-plan').click()")
         edges = plan["coverage"]["edges"]
         got = b.eval("[...document.querySelectorAll('#coverage tr')].slice(1).map(r => r.cells[0].textContent + ' ' + r.cells[1].textContent)")
-        eq(got, [("\u2713 " if e.get("fault_tests") else "\u26a0 ") + e["from"] + " \u2192 " + e["to"]
+        eq(got, [("\u2713 " if e.get("fault_tests") or e.get("body_fault_tests") else "\u26a0 ") + e["from"] + " \u2192 " + e["to"]
                  for e in edges], "coverage rows")
         no_errors(b)
 

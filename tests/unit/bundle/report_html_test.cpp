@@ -142,9 +142,11 @@ TEST(ReportData, PlanInPlanWords) {
       "\u2192 6 orderings\"]}],\"faults\":[],\"matrix_cells\":[],"
       "\"expect\":\"(mixed \u2014 per-cell overrides)\",\"timeout\":\"45s\"}],"
       "\"coverage\":{\"edges\":[{\"from\":\"api\",\"to\":\"db\",\"protocol\":\"postgres\","
-      "\"via\":\"depends_on\",\"fault_tests\":[\"test_x\"],\"covered\":true},"
+      "\"via\":\"depends_on\",\"fault_tests\":[\"test_x\"],\"body_fault_tests\":[],"
+      "\"covered\":true},"
       "{\"from\":\"api\",\"to\":\"redis\",\"protocol\":\"\",\"via\":\"env\",\"fault_tests\":[],"
-      "\"covered\":false}],\"uncovered\":1,\"covered_protocols\":[],\"uncovered_protocols\":[]},"
+      "\"body_fault_tests\":[],\"covered\":false}],\"uncovered\":1,\"covered_protocols\":[],"
+      "\"uncovered_protocols\":[]},"
       "\"diagnostics\":[]},\"specs\"");
 }
 
