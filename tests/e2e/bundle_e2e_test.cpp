@@ -214,7 +214,19 @@ TEST(FbcMerge, ThreeShardsMergeIntoTheUnshardedRunsBundle) {
 TEST(FbcMerge, NamesTheLeavesNoShardRan) {
   Spec spec("leaves");
   runShards(spec, {"--seed", "1"}, 3);
-  FbcRun m = runFbc({"merge", "s1.fb", "s3.fb", "-o", "part.fb"}, spec.dir.path());
+  // A partial merge is written and fails (a shard that never uploaded must
+  // not pass in CI, issue #32); --allow-partial accepts it.
+  FbcRun failed = runFbc({"merge", "s1.fb", "s3.fb", "-o", "failed.fb"}, spec.dir.path());
+  EXPECT_EQ(failed.exit, 1) << failed.err;
+  EXPECT_TRUE(contains(failed.err, " leaves of the plan not run\nBundle: failed.fb\n"
+                                   "fbc merge: error: the merged run is partial: "))
+      << failed.err;
+  EXPECT_TRUE(contains(failed.err, " leaves of the plan not run by any shard (--allow-partial "
+                                   "accepts that)\n"))
+      << failed.err;
+  EXPECT_TRUE(exists(spec.dir.file("failed.fb")));
+  FbcRun m =
+      runFbc({"merge", "s1.fb", "s3.fb", "-o", "part.fb", "--allow-partial"}, spec.dir.path());
   ASSERT_EQ(m.exit, 0) << m.err;
   // Shard 2's rows, in plan order, are what is missing.
   llvm::Expected<bundle::Manifest> two =

@@ -27,6 +27,9 @@ int error(const std::string &msg) {
 void addMergeOptions(CLI::App &sub, MergeOptions &opts) {
   sub.add_option("bundles", opts.bundles, "the shard bundles (.fb), any order")->required();
   sub.add_option("-o,--output", opts.output, "the merged bundle to write")->required();
+  sub.add_flag("--allow-partial", opts.allowPartial,
+               "exit 0 when leaves of the plan were run by no shard (they are listed either "
+               "way)");
 }
 
 int runMerge(const MergeOptions &opts) {
@@ -79,6 +82,12 @@ int runMerge(const MergeOptions &opts) {
   std::fprintf(stderr, "Merged %zu bundles: %zu rows, %zu leaves of the plan not run\n",
                inputs.size(), merged->rows, merged->notRun.size());
   std::fprintf(stderr, "Bundle: %s\n", opts.output.c_str());
+  // A partial merge is not the run CI asked for: a missing shard (a job
+  // that never uploaded) must not pass as green.
+  if (!merged->notRun.empty() && !opts.allowPartial)
+    return error("the merged run is partial: " + std::to_string(merged->notRun.size()) +
+                 (merged->notRun.size() == 1 ? " leaf" : " leaves") +
+                 " of the plan not run by any shard (--allow-partial accepts that)");
   return 0;
 }
 

@@ -14,7 +14,8 @@ namespace fbc::tools {
 
 struct MergeOptions {
   std::vector<std::string> bundles;
-  std::string output; // -o
+  std::string output;        // -o
+  bool allowPartial = false; // --allow-partial: leaves no shard ran are not an error
 };
 
 void addMergeOptions(CLI::App &sub, MergeOptions &opts);
@@ -22,7 +23,8 @@ void addMergeOptions(CLI::App &sub, MergeOptions &opts);
 // 0 with `Merged N bundles ...` and `Bundle: PATH` on stderr (the leaves no
 // shard ran listed first); 1 with "fbc merge: error: ..." when a bundle
 // cannot be read, the bundles are not shards of one run, or the spec
-// snapshot does not load.
+// snapshot does not load, and when leaves of the plan were run by no shard
+// (the bundle is written; --allow-partial makes that exit 0).
 int runMerge(const MergeOptions &opts);
 
 } // namespace fbc::tools
