@@ -141,6 +141,8 @@ std::string exchangeOnce(const std::string &host, uint16_t port, std::string_vie
       error = closedBeforeReply;
     if (n > 0)
       state = read(chunk, error);
+    if (state == ReplyState::Failed && error.empty())
+      error = "protocol error"; // a reader that failed without a word never reads as a reply
   }
   close(fd);
   return error;

@@ -88,10 +88,15 @@ std::optional<ScopeId> RuleTable::push(std::vector<RuleSpec> specs, std::string 
       if (nr >= 0 && nr < kMaxSyscall)
         r.nrs.set(static_cast<size_t>(nr));
     // The stream depends on the run seed and on what the rule is, never on
-    // the order other rules were evaluated in: label (or target:keyword),
-    // and its position among the scopes pushed so far.
-    std::string key = ir::probabilitySiteKey(
-        s.label, s.target < names_.size() ? names_[s.target] : std::to_string(s.target), s.syscall);
+    // the order other rules were evaluated in: its site key (the lowering's;
+    // a trace() rule, which has none, gets the same scheme here) and its
+    // position among the scopes pushed so far.
+    std::string key =
+        !s.siteKey.empty()
+            ? s.siteKey
+            : ir::probabilitySiteKey(
+                  s.label, s.target < names_.size() ? names_[s.target] : std::to_string(s.target),
+                  s.syscall);
     r.rng = ruleStream(seed_, key, scope.id, i);
     r.spec = std::move(s);
     scope.rules.push_back(std::move(r));

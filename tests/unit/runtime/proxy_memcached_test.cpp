@@ -1,0 +1,98 @@
+// The proxy with the memcached codec in front of a server (a thread of the
+// test that reads and never answers): a request sent with `noreply` is owed
+// no reply, so a rule's answer to the next request goes out at once instead
+// of waiting behind a reply that never comes.
+#include "runtime/proxy/proxy.h"
+#include "runtime/trace/trace.h"
+
+#include <gtest/gtest.h>
+
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+
+namespace fbc::rt {
+namespace {
+
+int listenLoopback(uint16_t &port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (bind(fd, reinterpret_cast<sockaddr *>(&a), len) != 0 || listen(fd, 4) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) != 0)
+    return -1;
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
+int dialLoopback(uint16_t port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(port);
+  return connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 ? fd : -1;
+}
+
+// What arrives on fd until `want` bytes or 5 s without more.
+std::string readUpTo(int fd, size_t want) {
+  std::string got;
+  char buf[256];
+  while (got.size() < want) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 5000) <= 0)
+      break;
+    ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0)
+      break;
+    got.append(buf, size_t(n));
+  }
+  return got;
+}
+
+TEST(ProxyMemcached, ANoreplyRequestIsOwedNoReply) {
+  uint16_t serverPort = 0;
+  int ls = listenLoopback(serverPort);
+  ASSERT_GE(ls, 0);
+  std::thread server([ls] { // reads what the proxy forwards, answers nothing
+    int c = accept(ls, nullptr, nullptr);
+    char buf[256];
+    while (c >= 0 && recv(c, buf, sizeof buf, 0) > 0) {
+    }
+    if (c >= 0)
+      close(c);
+  });
+  Trace trace;
+  {
+    ProxyHub hub(trace);
+    std::string error;
+    ASSERT_TRUE(hub.add({0, "cache", "main", "memcached", serverPort, 0, ""}, error)) << error;
+    hub.start();
+    ProxyRuleSpec spec;
+    spec.rule.action = ir::ProxyAction::Error;
+    spec.rule.command = "get";
+    spec.siteKey = "cache.main:error";
+    std::vector<ProxyRuleSpec> rules;
+    rules.push_back(spec);
+    hub.rules().push(std::move(rules));
+    int client = dialLoopback(hub.endpoints()[0].proxyPort);
+    ASSERT_GE(client, 0);
+    std::string req = "set k 0 0 1 noreply\r\nx\r\nget k\r\n";
+    ASSERT_EQ(send(client, req.data(), req.size(), MSG_NOSIGNAL), ssize_t(req.size()));
+    std::string want = "SERVER_ERROR injected by fbc\r\n";
+    EXPECT_EQ(readUpTo(client, want.size()), want);
+    close(client);
+  }
+  shutdown(ls, SHUT_RDWR);
+  close(ls);
+  server.join();
+}
+
+} // namespace
+} // namespace fbc::rt
