@@ -98,6 +98,8 @@ public:
   const StmtCode *block(llvm::ArrayRef<syntax::Stmt *> stmts);
   const StmtCode *stmt(const syntax::Stmt *s);
   const TargetCode *target(const syntax::Expr *e);
+  // The target a binding use (x = ..., def x, load(..., x=...)) assigns.
+  const TargetCode *bindingTarget(const syntax::Ident *id);
   FunctionCode *function(const syntax::Function &fn, llvm::ArrayRef<syntax::Binding *> locals,
                          llvm::ArrayRef<syntax::Binding *> freevars, std::string name);
 
