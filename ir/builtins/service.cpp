@@ -19,30 +19,6 @@ using star::Value;
 
 namespace {
 
-// The reference tool's service() keywords, in its order (the message lists
-// them all, including those fbc does not support yet).
-constexpr std::string_view kServiceKeywords[] = {
-    "binary",
-    "image",
-    "build",
-    "remote",
-    "healthcheck",
-    "env",
-    "args",
-    "depends_on",
-    "volumes",
-    "ports",
-    "observe",
-    "ops",
-    "reuse",
-    "seed",
-    "reset",
-    "seccomp",
-    "nondeterministic_ok",
-    "pids_max", // fbc's: the service's cgroup pids limit (docs/run.md)
-    "user",     // fbc's: the account the service runs as (docs/run.md)
-};
-
 // Keywords a remote service cannot have (it is not fbc's process), in the
 // reference's order.
 constexpr std::string_view kNotOnRemote[] = {"seed",  "reset", "reuse",   "volumes",
@@ -300,6 +276,143 @@ void parseUser(const CallSite &site, Service &svc, Value v) {
   svc.user = std::string(u);
 }
 
+// One value read per keyword: `at` is the keyword's value in the call.
+void readBinaryKw(const CallSite &site, Service &s, Value v, const std::string &prefix) {
+  Loc at = site.at(site.keywordValue("binary"));
+  auto *bin = v.as<star::String>();
+  if (!bin)
+    site.fail(at, "service() binary must be a string, got " + typeOf(v));
+  if (!s.binary.empty())
+    site.fail(at,
+              prefix + ": more than one binary: " + quote(s.binary) + " and " + quote(bin->view()));
+  s.binary = std::string(bin->view());
+}
+
+void readHealthcheckKw(const CallSite &site, Service &s, Value v, const std::string &) {
+  if (isNone(v))
+    return;
+  auto *hc = valueAs<HealthcheckValue>(v);
+  if (!hc)
+    site.fail(site.at(site.keywordValue("healthcheck")),
+              "service() healthcheck must be a tcp(), http(), redis(), postgres(), "
+              "kafka_ready() or ready() value, got " +
+                  typeOf(v));
+  s.healthcheck = hc->data;
+}
+
+void readSeccompKw(const CallSite &site, Service &s, Value v, const std::string &) {
+  auto *flag = v.as<star::Bool>();
+  if (!flag)
+    site.fail(site.at(site.keywordValue("seccomp")),
+              "service() seccomp must be a bool, got " + typeOf(v));
+  s.seccomp = flag->value;
+}
+
+void readPidsMaxKw(const CallSite &site, Service &s, Value v, const std::string &) {
+  if (!v.isSmallInt() || v.smallInt() < 1 || v.smallInt() > 4194304)
+    site.fail(site.at(site.keywordValue("pids_max")),
+              "service() pids_max must be an int from 1 to 4194304 (processes and "
+              "threads the service may have at once), got " +
+                  (v.isInt() ? star::repr(v) : typeOf(v)));
+  s.pidsMax = static_cast<uint64_t>(v.smallInt());
+}
+
+// image= and build=: a string each.
+template <std::string Service::*Field, const char *Name>
+void readStringKw(const CallSite &site, Service &s, Value v, const std::string &) {
+  auto *str = v.as<star::String>();
+  if (!str)
+    site.fail(site.at(site.keywordValue(Name)),
+              "service() " + std::string(Name) + " must be a string, got " + typeOf(v));
+  s.*Field = std::string(str->view());
+}
+constexpr char kImage[] = "image", kBuild[] = "build", kSeed[] = "seed", kReset[] = "reset";
+
+void readReuseKw(const CallSite &site, Service &s, Value v, const std::string &) {
+  auto *flag = v.as<star::Bool>();
+  if (!flag)
+    site.fail(site.at(site.keywordValue("reuse")), "service() reuse must be a bool");
+  s.reuse = flag->value;
+}
+
+// seed= and reset=: a callable each.
+template <std::shared_ptr<const FunctionRef> Service::*Field, const char *Name>
+void readCallbackKw(const CallSite &site, Service &s, Value v, const std::string &) {
+  s.*Field = callback(site, Name, v);
+}
+
+// A reader that needs no prefix.
+template <void (*Read)(const CallSite &, Service &, Value)>
+void plainKw(const CallSite &site, Service &s, Value v, const std::string &) {
+  Read(site, s, v);
+}
+
+// service()'s keywords: the reference tool's, in its order (messages list
+// them all, including those fbc does not run yet), then fbc's own; each
+// with how its value is read. The one list for the dispatch and the
+// messages.
+struct ServiceKeyword {
+  std::string_view name;
+  void (*read)(const CallSite &site, Service &s, Value v, const std::string &prefix);
+};
+constexpr ServiceKeyword kServiceKeywordTable[] = {
+    {"binary", readBinaryKw},
+    {"image", readStringKw<&Service::image, kImage>},
+    {"build", readStringKw<&Service::build, kBuild>},
+    {"remote", plainKw<parseRemote>},
+    {"healthcheck", readHealthcheckKw},
+    {"env", plainKw<parseEnv>},
+    {"args", plainKw<parseArgsList>},
+    {"depends_on", plainKw<parseDependsOn>},
+    {"volumes", plainKw<parseVolumes>},
+    {"ports", plainKw<parsePorts>},
+    {"observe", plainKw<parseObserve>},
+    {"ops", plainKw<parseOps>},
+    {"reuse", readReuseKw},
+    {"seed", readCallbackKw<&Service::seed, kSeed>},
+    {"reset", readCallbackKw<&Service::reset, kReset>},
+    {"seccomp", readSeccompKw},
+    {"nondeterministic_ok", plainKw<parseCategories>},
+    {"pids_max", readPidsMaxKw},  // fbc's: the service's cgroup pids limit (docs/run.md)
+    {"user", plainKw<parseUser>}, // fbc's: the account the service runs as (docs/run.md)
+};
+
+llvm::ArrayRef<std::string_view> serviceKeywordNames() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> out;
+    for (const ServiceKeyword &k : kServiceKeywordTable)
+      out.push_back(k.name);
+    return out;
+  }();
+  return names;
+}
+
+// Keywords users reach for that service() does not have, with where what
+// they mean is written instead.
+constexpr std::pair<std::string_view, std::string_view> kMisplacedKeywords[] = {
+    {"cmd", "the command is the binary, positional or binary=, plus args="},
+    {"entrypoint", "the command is the binary, positional or binary=, plus args="},
+    {"http", "interfaces are positional: service(\"api\", \"/bin/api\", "
+             "interface(\"main\", \"http\", 8080)); a healthcheck is "
+             "healthcheck=http(\"localhost:8080/health\")"},
+    {"tcp", "interfaces are positional: service(\"api\", \"/bin/api\", "
+            "interface(\"main\", \"http\", 8080)); a healthcheck is "
+            "healthcheck=http(\"localhost:8080/health\")"},
+};
+
+void readServiceKeyword(const CallSite &site, Service &s, std::string_view k, Value v,
+                        const std::string &prefix) {
+  for (const ServiceKeyword &kw : kServiceKeywordTable)
+    if (kw.name == k)
+      return kw.read(site, s, v, prefix);
+  for (const auto &[name, hint] : kMisplacedKeywords)
+    if (name == k)
+      site.fail(site.at(site.keyword(k)), prefix + ": unknown keyword argument " + quote(k) +
+                                              "; valid: " + joinNames(serviceKeywordNames()) +
+                                              " (" + std::string(hint) + ")");
+  failUnknownKeyword(site, prefix + ":", k, serviceKeywordNames());
+}
+
 } // namespace
 
 Value serviceFn(star::Thread &t, Value, const star::Args &args) {
@@ -344,86 +457,8 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
     }
   }
 
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    Value v = kw.value;
-    Loc at = site.at(site.keywordValue(k));
-    if (k == "binary") {
-      auto *bin = v.as<star::String>();
-      if (!bin)
-        site.fail(at, "service() binary must be a string, got " + typeOf(v));
-      if (!s.binary.empty())
-        site.fail(at, prefix + ": more than one binary: " + quote(s.binary) + " and " +
-                          quote(bin->view()));
-      s.binary = std::string(bin->view());
-    } else if (k == "healthcheck") {
-      if (isNone(v))
-        continue;
-      auto *hc = valueAs<HealthcheckValue>(v);
-      if (!hc)
-        site.fail(at, "service() healthcheck must be a tcp(), http(), redis(), postgres(), "
-                      "kafka_ready() or ready() value, got " +
-                          typeOf(v));
-      s.healthcheck = hc->data;
-    } else if (k == "env") {
-      parseEnv(site, s, v);
-    } else if (k == "args") {
-      parseArgsList(site, s, v);
-    } else if (k == "depends_on") {
-      parseDependsOn(site, s, v);
-    } else if (k == "seccomp") {
-      auto *flag = v.as<star::Bool>();
-      if (!flag)
-        site.fail(at, "service() seccomp must be a bool, got " + typeOf(v));
-      s.seccomp = flag->value;
-    } else if (k == "nondeterministic_ok") {
-      parseCategories(site, s, v);
-    } else if (k == "pids_max") {
-      if (!v.isSmallInt() || v.smallInt() < 1 || v.smallInt() > 4194304)
-        site.fail(at, "service() pids_max must be an int from 1 to 4194304 (processes and "
-                      "threads the service may have at once), got " +
-                          (v.isInt() ? star::repr(v) : typeOf(v)));
-      s.pidsMax = static_cast<uint64_t>(v.smallInt());
-    } else if (k == "ops") {
-      parseOps(site, s, v);
-    } else if (k == "user") {
-      parseUser(site, s, v);
-    } else if (k == "image" || k == "build") {
-      auto *str = v.as<star::String>();
-      if (!str)
-        site.fail(at, "service() " + std::string(k) + " must be a string, got " + typeOf(v));
-      (k == "image" ? s.image : s.build) = std::string(str->view());
-    } else if (k == "remote") {
-      parseRemote(site, s, v);
-    } else if (k == "volumes") {
-      parseVolumes(site, s, v);
-    } else if (k == "ports") {
-      parsePorts(site, s, v);
-    } else if (k == "reuse") {
-      auto *flag = v.as<star::Bool>();
-      if (!flag)
-        site.fail(at, "service() reuse must be a bool");
-      s.reuse = flag->value;
-    } else if (k == "seed" || k == "reset") {
-      (k == "seed" ? s.seed : s.reset) = callback(site, k, v);
-    } else if (k == "observe") {
-      parseObserve(site, s, v);
-    } else if (k == "cmd" || k == "entrypoint") {
-      site.fail(site.at(site.keyword(k)),
-                prefix + ": unknown keyword argument " + quote(k) +
-                    "; valid: " + joinNames(kServiceKeywords) +
-                    " (the command is the binary, positional or binary=, plus args=)");
-    } else if (k == "http" || k == "tcp") {
-      site.fail(site.at(site.keyword(k)),
-                prefix + ": unknown keyword argument " + quote(k) +
-                    "; valid: " + joinNames(kServiceKeywords) +
-                    " (interfaces are positional: service(\"api\", \"/bin/api\", "
-                    "interface(\"main\", \"http\", 8080)); a healthcheck is "
-                    "healthcheck=http(\"localhost:8080/health\"))");
-    } else {
-      failUnknownKeyword(site, prefix + ":", k, kServiceKeywords);
-    }
-  }
+  for (const star::Kwarg &kw : args.kwargs)
+    readServiceKeyword(site, s, kw.name->view(), kw.value, prefix);
 
   int sources = !s.binary.empty() + !s.image.empty() + !s.build.empty() + s.isRemote();
   if (sources == 0)
