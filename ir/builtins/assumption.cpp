@@ -35,6 +35,149 @@ void appendUnique(std::vector<std::string> &out, const std::vector<std::string> 
       out.push_back(s);
 }
 
+// The state of one fault_assumption() call while its keywords are read.
+struct AssumptionReader {
+  SpecBuilder &b;
+  CallSite &site;
+  FaultAssumption &a;
+  std::string prefix;
+  const ServiceValue *targetService = nullptr;
+
+  void target(Value v, const syntax::Expr *lit) {
+    if (auto *svc = valueAs<ServiceValue>(v)) {
+      targetService = svc;
+      a.target = {svc->data.name, ""};
+    } else if (auto *ref = valueAs<InterfaceRefValue>(v)) {
+      targetService = b.findService(ref->service);
+      a.target = {ref->service, ref->iface.name};
+    } else {
+      site.fail(site.at(lit), prefix +
+                                  ": target= must be a service or an interface "
+                                  "reference (svc.iface), got " +
+                                  typeOf(v));
+    }
+  }
+
+  void description(Value v, const syntax::Expr *lit) {
+    auto *s = v.as<star::String>();
+    if (!s)
+      site.fail(site.at(lit), "fault_assumption() description= must be a string, got " + typeOf(v));
+    a.description = std::string(s->view());
+  }
+
+  // faults=: the assumptions this one composes.
+  void composed(Value v, const syntax::Expr *lit) {
+    std::vector<Value> items;
+    if (!listItems(v, items))
+      site.fail(site.at(lit),
+                "fault_assumption() faults= must be a list of fault_assumption values, got " +
+                    typeOf(v));
+    for (size_t i = 0; i < items.size(); ++i) {
+      auto *child = valueAs<AssumptionValue>(items[i]);
+      if (!child)
+        site.fail(site.at(CallSite::element(lit, i)),
+                  "fault_assumption() faults= items must be fault_assumption values, got " +
+                      typeOf(items[i]));
+      a.faults.push_back(child->data.name);
+    }
+  }
+
+  // rules=: protocol rules (and packet rules) on the target interface.
+  void rules(Value v, const syntax::Expr *lit) {
+    std::vector<Value> items;
+    if (!listItems(v, items))
+      site.fail(site.at(lit), prefix +
+                                  ": rules= must be a list of response()/error()/"
+                                  "delay()/drop() rules, got " +
+                                  typeOf(v));
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (auto *packet = valueAs<PacketRuleValue>(items[i])) {
+        a.packetRules.push_back(packet->data);
+        continue;
+      }
+      auto *rule = valueAs<ProxyRuleValue>(items[i]);
+      if (!rule)
+        site.fail(site.at(CallSite::element(lit, i)),
+                  prefix + ": rules= items must be response()/error()/delay()/drop(), got " +
+                      typeOf(items[i]));
+      a.proxyRules.push_back(rule->data);
+    }
+  }
+
+  // A keyword that is neither a parameter, a syscall nor an op of the target.
+  [[noreturn]] void unknownKeyword(std::string_view keyword, const syntax::Argument *arg) {
+    std::vector<std::string_view> valid = validKeywords();
+    std::string ops;
+    if (targetService)
+      for (const Op &o : targetService->data.ops) {
+        valid.push_back(o.name);
+        ops += ops.empty() ? "" : ", ";
+        ops += o.name;
+      }
+    std::string extra = ops.empty() ? "" : "; ops of " + a.target.service + ": " + ops;
+    std::string msg = prefix + ": unknown keyword argument " + quote(keyword) +
+                      " (not a parameter, a syscall or an op of the target); valid: " +
+                      joinNames(validKeywords()) + ", any other syscall name" + extra;
+    std::string_view near = star::nearestName(keyword, valid);
+    if (!near.empty())
+      msg += " (did you mean " + quote(near) + "?)";
+    site.fail(site.at(arg), std::move(msg));
+  }
+
+  // A syscall keyword, once the target (and its ops) is known: a named op
+  // of the target first, then the syscall families, then any other syscall
+  // name (itself).
+  void syscallRule(std::string_view keyword, Value value) {
+    const syntax::Argument *arg = site.keyword(keyword);
+    const Op *op = targetService ? targetService->data.findOp(keyword) : nullptr;
+    if (!op && !isSyscallName(keyword))
+      unknownKeyword(keyword, arg);
+    const FaultValue *fault = valueAs<FaultValue>(value);
+    if (!fault)
+      site.fail(site.at(site.keywordValue(keyword)),
+                "fault_assumption() " + std::string(keyword) +
+                    "= must be a fault (delay/deny/allow), got " + typeOf(value));
+    if (!a.target.valid())
+      site.fail(site.at(arg), "fault_assumption() requires target= when syscall faults are "
+                              "specified");
+    if (targetService && targetService->data.isRemote())
+      site.fail(site.at(arg), remoteSyscallRefusal(prefix, targetService->data, keyword));
+    FaultRule r;
+    r.keyword = std::string(keyword);
+    r.fault = fault->data;
+    r.loc = site.at(arg);
+    if (op) {
+      r.op = op->name;
+      for (const std::string &s : op->syscalls)
+        appendUnique(r.syscalls, expandSyscallFamily(s));
+      if (r.fault.path.empty())
+        r.fault.path = op->path;
+    } else {
+      r.syscalls = expandSyscallFamily(keyword);
+    }
+    // The launch handshake stops the child with kill() before its exec
+    // (runtime/launcher.h): a filter trapping it could never start.
+    if (std::find(r.syscalls.begin(), r.syscalls.end(), "kill") != r.syscalls.end())
+      site.fail(site.at(arg), prefix + ": " + quote(keyword) +
+                                  " covers the kill syscall, which fbc cannot put a rule on "
+                                  "(it stops every service with kill() while launching it)");
+    a.rules.push_back(std::move(r));
+  }
+
+  // rules= needs an interface target whose protocol has the rules' fields.
+  void checkProxyRules(const syntax::Argument *rulesAt) {
+    if (a.target.interface.empty())
+      site.fail(site.at(rulesAt), prefix + ": rules= needs target= to be an interface "
+                                           "(svc.iface), the one the proxy stands in front of");
+    const Interface *iface =
+        targetService ? targetService->data.findInterface(a.target.interface) : nullptr;
+    for (const ProxyRule &r : a.proxyRules)
+      if (std::string why = proxyRuleMismatch(r, iface ? iface->protocol : ""); !why.empty())
+        site.fail(r.loc, prefix + ": " + why + " (interface " + a.target.service + "." +
+                             a.target.interface + ")");
+  }
+};
+
 } // namespace
 
 Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
@@ -53,156 +196,41 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
   a.loc = site.loc();
   if (a.name.empty())
     site.fail(site.at(site.positional(0)), "fault_assumption() name must not be empty");
-  std::string prefix = "fault_assumption(" + quote(a.name) + ")";
+  AssumptionReader r{b, site, a, "fault_assumption(" + quote(a.name) + ")"};
 
-  const ServiceValue *targetService = nullptr;
-  struct Pending {
-    std::string_view keyword;
-    Value value;
-  };
-  std::vector<Pending> syscallFaults;
+  std::vector<std::pair<std::string_view, Value>> syscallFaults;
   const syntax::Argument *proxyRulesAt = nullptr;
-
   for (const star::Kwarg &kw : args.kwargs) {
     std::string_view k = kw.name->view();
-    Value v = kw.value;
     const syntax::Expr *lit = site.keywordValue(k);
     if (k == "target") {
-      if (auto *svc = valueAs<ServiceValue>(v)) {
-        targetService = svc;
-        a.target = {svc->data.name, ""};
-      } else if (auto *ref = valueAs<InterfaceRefValue>(v)) {
-        targetService = b.findService(ref->service);
-        a.target = {ref->service, ref->iface.name};
-      } else {
-        site.fail(site.at(lit), prefix +
-                                    ": target= must be a service or an interface "
-                                    "reference (svc.iface), got " +
-                                    typeOf(v));
-      }
+      r.target(kw.value, lit);
     } else if (k == "description") {
-      auto *s = v.as<star::String>();
-      if (!s)
-        site.fail(site.at(lit),
-                  "fault_assumption() description= must be a string, got " + typeOf(v));
-      a.description = std::string(s->view());
+      r.description(kw.value, lit);
     } else if (k == "faults") {
-      std::vector<Value> items;
-      if (!listItems(v, items))
-        site.fail(site.at(lit),
-                  "fault_assumption() faults= must be a list of fault_assumption values, got " +
-                      typeOf(v));
-      for (size_t i = 0; i < items.size(); ++i) {
-        auto *child = valueAs<AssumptionValue>(items[i]);
-        if (!child)
-          site.fail(site.at(CallSite::element(lit, i)),
-                    "fault_assumption() faults= items must be fault_assumption values, got " +
-                        typeOf(items[i]));
-        a.faults.push_back(child->data.name);
-      }
+      r.composed(kw.value, lit);
     } else if (k == "rules") {
-      std::vector<Value> items;
-      if (!listItems(v, items))
-        site.fail(site.at(lit), prefix +
-                                    ": rules= must be a list of response()/error()/"
-                                    "delay()/drop() rules, got " +
-                                    typeOf(v));
-      for (size_t i = 0; i < items.size(); ++i) {
-        if (auto *packet = valueAs<PacketRuleValue>(items[i])) {
-          a.packetRules.push_back(packet->data);
-          continue;
-        }
-        auto *rule = valueAs<ProxyRuleValue>(items[i]);
-        if (!rule)
-          site.fail(site.at(CallSite::element(lit, i)),
-                    prefix + ": rules= items must be response()/error()/delay()/drop(), got " +
-                        typeOf(items[i]));
-        a.proxyRules.push_back(rule->data);
-      }
+      r.rules(kw.value, lit);
       proxyRulesAt = site.keyword(k);
     } else if (k == "monitors") {
-      a.monitors = claimMonitors(site, v, "fault_assumption()");
+      a.monitors = claimMonitors(site, kw.value, "fault_assumption()");
     } else {
-      syscallFaults.push_back({k, v});
+      syscallFaults.push_back({k, kw.value});
     }
   }
+  for (const auto &[keyword, v] : syscallFaults)
+    r.syscallRule(keyword, v);
+  if (proxyRulesAt)
+    r.checkProxyRules(proxyRulesAt);
 
-  // Syscall keywords are resolved once the target (and its ops) is known:
-  // a named op of the target first, then the syscall families, then any
-  // other syscall name (itself).
-  for (const Pending &p : syscallFaults) {
-    const syntax::Argument *arg = site.keyword(p.keyword);
-    const Op *op = targetService ? targetService->data.findOp(p.keyword) : nullptr;
-    if (!op && !isSyscallName(p.keyword)) {
-      std::vector<std::string_view> valid = validKeywords();
-      std::string ops;
-      if (targetService)
-        for (const Op &o : targetService->data.ops) {
-          valid.push_back(o.name);
-          ops += ops.empty() ? "" : ", ";
-          ops += o.name;
-        }
-      std::string extra = ops.empty() ? "" : "; ops of " + a.target.service + ": " + ops;
-      std::string msg = prefix + ": unknown keyword argument " + quote(p.keyword) +
-                        " (not a parameter, a syscall or an op of the target); valid: " +
-                        joinNames(validKeywords()) + ", any other syscall name" + extra;
-      std::string_view near = star::nearestName(p.keyword, valid);
-      if (!near.empty())
-        msg += " (did you mean " + quote(near) + "?)";
-      site.fail(site.at(arg), std::move(msg));
-    }
-    const FaultValue *fault = valueAs<FaultValue>(p.value);
-    if (!fault)
-      site.fail(site.at(site.keywordValue(p.keyword)),
-                "fault_assumption() " + std::string(p.keyword) +
-                    "= must be a fault (delay/deny/allow), got " + typeOf(p.value));
-    if (!a.target.valid())
-      site.fail(site.at(arg), "fault_assumption() requires target= when syscall faults are "
-                              "specified");
-    if (targetService && targetService->data.isRemote())
-      site.fail(site.at(arg), remoteSyscallRefusal(prefix, targetService->data, p.keyword));
-    FaultRule r;
-    r.keyword = std::string(p.keyword);
-    r.fault = fault->data;
-    r.loc = site.at(arg);
-    if (op) {
-      r.op = op->name;
-      for (const std::string &s : op->syscalls)
-        appendUnique(r.syscalls, expandSyscallFamily(s));
-      if (r.fault.path.empty())
-        r.fault.path = op->path;
-    } else {
-      r.syscalls = expandSyscallFamily(p.keyword);
-    }
-    // The launch handshake stops the child with kill() before its exec
-    // (runtime/launcher.h): a filter trapping it could never start.
-    if (std::find(r.syscalls.begin(), r.syscalls.end(), "kill") != r.syscalls.end())
-      site.fail(site.at(arg), prefix + ": " + quote(p.keyword) +
-                                  " covers the kill syscall, which fbc cannot put a rule on "
-                                  "(it stops every service with kill() while launching it)");
-    a.rules.push_back(std::move(r));
-  }
-
-  if (proxyRulesAt) {
-    if (a.target.interface.empty())
-      site.fail(site.at(proxyRulesAt), prefix +
-                                           ": rules= needs target= to be an interface "
-                                           "(svc.iface), the one the proxy stands in front of");
-    const Interface *iface =
-        targetService ? targetService->data.findInterface(a.target.interface) : nullptr;
-    for (const ProxyRule &r : a.proxyRules)
-      if (std::string why = proxyRuleMismatch(r, iface ? iface->protocol : ""); !why.empty())
-        site.fail(r.loc, prefix + ": " + why + " (interface " + a.target.service + "." +
-                             a.target.interface + ")");
-  }
   if (AssumptionValue *prev = b.findAssumption(a.name))
-    site.fail(site.at(site.positional(0)), prefix +
+    site.fail(site.at(site.positional(0)), r.prefix +
                                                ": duplicate fault assumption name (first "
                                                "declared at " +
                                                prev->data.loc.str() + ")");
   if (a.rules.empty() && a.proxyRules.empty() && a.packetRules.empty() && a.faults.empty())
-    b.warnings.emplace_back(a.loc, prefix + " has no fault rules and composes no other "
-                                            "assumption: applying it injects nothing");
+    b.warnings.emplace_back(a.loc, r.prefix + " has no fault rules and composes no other "
+                                              "assumption: applying it injects nothing");
   b.assumptions.push_back(value);
   return Value::object(value);
 }

@@ -115,6 +115,106 @@ void ClientValue::attrNames(std::vector<std::string> &out) const {
       out.push_back(op.name);
 }
 
+// One of client()'s optional keywords (openapi=, descriptors=, grpc_service=,
+// base_path=, headers=, rename=, before=, validate=, timeout=).
+void readClientKeyword(const CallSite &site, Client &c, const std::string &q, std::string_view k,
+                       Value v) {
+  Loc at = site.at(site.keywordValue(k));
+  auto str = [&]() {
+    auto *s = v.as<star::String>();
+    if (!s)
+      site.fail(at,
+                "client: for parameter " + std::string(k) + ": got " + typeOf(v) + ", want string");
+    return std::string(s->view());
+  };
+  if (k == "openapi")
+    c.openapi = str();
+  else if (k == "descriptors")
+    c.descriptors = str();
+  else if (k == "grpc_service")
+    c.grpcService = str();
+  else if (k == "base_path")
+    c.basePath = str();
+  else if (k == "headers")
+    c.headers = stringDict(site, at, q + " headers=", v);
+  else if (k == "rename")
+    c.rename = stringDict(site, at, q + " rename=", v);
+  else if (k == "before") {
+    if (!isNone(v)) {
+      if (!isCallable(v))
+        site.fail(at, q + " before= must be callable (got " + typeOf(v) + ")");
+      c.before = std::make_shared<const FunctionRef>(functionRef(v));
+    }
+  } else if (k == "validate") {
+    std::string mode = llvm::StringRef(str()).trim().lower();
+    if (mode.empty())
+      mode = "off";
+    if (mode != "off" && mode != "request" && mode != "response" && mode != "strict")
+      site.fail(at, q + " validate=" + quote(str()) +
+                        ": expected one of off, request, response, strict");
+    c.validate = mode;
+  } else if (k == "timeout") {
+    c.timeoutNs = durationArg(
+        site, v, at, q + " timeout=" + (v.as<star::String>() ? quote(str()) : std::string()));
+  }
+}
+
+// The contract: openapi= or descriptors=, else the target interface's spec=
+// (its kind told by its extension).
+void readContract(const CallSite &site, Client &c, const Interface &iface, const std::string &q) {
+  Loc contractAt = site.loc();
+  if (!c.openapi.empty() && !c.descriptors.empty())
+    site.fail(q + ": pass either openapi= or descriptors=, not both");
+  std::string inherited;
+  if (c.openapi.empty() && c.descriptors.empty()) {
+    const std::string &spec = iface.spec;
+    if (spec.empty())
+      site.fail(q +
+                ": no contract; pass openapi=\"…\" or descriptors=\"…\", or declare it once "
+                "on the interface: interface(" +
+                quote(iface.name) + ", " + quote(iface.protocol) + ", " +
+                std::to_string(iface.port) + ", spec=\"./contract\")");
+    std::string ext = llvm::StringRef(spec).rsplit('.').second.lower();
+    inherited = " (inherited from interface(spec=))";
+    if (ext == "yaml" || ext == "yml" || ext == "json")
+      c.openapi = spec;
+    else if (ext == "pb" || ext == "desc" || ext == "protoset")
+      c.descriptors = spec;
+    else
+      site.fail(
+          q + ": cannot tell what kind of contract " + quote(spec) +
+          " is from its extension; pass openapi= or descriptors= explicitly (.yaml/.yml/.json "
+          "→ OpenAPI, .pb/.desc → descriptor set)");
+  } else {
+    contractAt = site.at(site.keywordValue(c.openapi.empty() ? "descriptors" : "openapi"));
+  }
+  if (!c.openapi.empty()) {
+    if (!c.grpcService.empty())
+      site.fail(site.at(site.keywordValue("grpc_service")),
+                q + ": grpc_service= applies to descriptors=, not openapi=");
+    c.contract =
+        readOpenApi(site, contractAt, q + " openapi" + inherited + ": ", c.openapi, c.rename);
+    for (const ContractOperation &op : c.contract->operations)
+      for (const auto &[n, what] : kAttributes)
+        if (op.name == n)
+          site.fail(contractAt, q + ": operation " + quote(op.name) +
+                                    " shadows the built-in client attribute " + quote(n) + " (" +
+                                    std::string(what) + "); fix: rename={\"" + op.contractName +
+                                    "\": \"<other_name>\"}");
+  } else {
+    // Read (and kept for bundles) like the reference; fbc has no
+    // protobuf descriptor reader or gRPC client: the run says so.
+    readDataFile(site, contractAt, q + " descriptors" + inherited + ": ", c.descriptors);
+    HostNeed n;
+    n.feature = HostFeature::Unbuilt;
+    n.subject = "client " + quote(c.name);
+    n.what = "gRPC clients (descriptors=) need an HTTP/2 client with gRPC framing and a "
+             "protobuf descriptor reader, which fbc does not have yet";
+    n.loc = c.loc;
+    c.needs.push_back(std::move(n));
+  }
+}
+
 Value clientFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
@@ -177,99 +277,9 @@ Value clientFn(star::Thread &t, Value, const star::Args &args) {
       site.fail(nameAt, q + " is already declared (bound to " + prev->data.service + "." +
                             prev->data.interface + ")");
 
-  for (auto [k, v] : kws) {
-    Loc at = site.at(site.keywordValue(k));
-    auto str = [&]() {
-      auto *s = v.as<star::String>();
-      if (!s)
-        site.fail(at, "client: for parameter " + std::string(k) + ": got " + typeOf(v) +
-                          ", want string");
-      return std::string(s->view());
-    };
-    if (k == "openapi")
-      c.openapi = str();
-    else if (k == "descriptors")
-      c.descriptors = str();
-    else if (k == "grpc_service")
-      c.grpcService = str();
-    else if (k == "base_path")
-      c.basePath = str();
-    else if (k == "headers")
-      c.headers = stringDict(site, at, q + " headers=", v);
-    else if (k == "rename")
-      c.rename = stringDict(site, at, q + " rename=", v);
-    else if (k == "before") {
-      if (!isNone(v)) {
-        if (!isCallable(v))
-          site.fail(at, q + " before= must be callable (got " + typeOf(v) + ")");
-        c.before = std::make_shared<const FunctionRef>(functionRef(v));
-      }
-    } else if (k == "validate") {
-      std::string mode = llvm::StringRef(str()).trim().lower();
-      if (mode.empty())
-        mode = "off";
-      if (mode != "off" && mode != "request" && mode != "response" && mode != "strict")
-        site.fail(at, q + " validate=" + quote(str()) +
-                          ": expected one of off, request, response, strict");
-      c.validate = mode;
-    } else if (k == "timeout") {
-      c.timeoutNs = durationArg(
-          site, v, at, q + " timeout=" + (v.as<star::String>() ? quote(str()) : std::string()));
-    }
-  }
-
-  // The contract: openapi= or descriptors=, else the target's spec=.
-  Loc contractAt = site.loc();
-  if (!c.openapi.empty() && !c.descriptors.empty())
-    site.fail(q + ": pass either openapi= or descriptors=, not both");
-  std::string inherited;
-  if (c.openapi.empty() && c.descriptors.empty()) {
-    const std::string &spec = ref->iface.spec;
-    if (spec.empty())
-      site.fail(q +
-                ": no contract; pass openapi=\"…\" or descriptors=\"…\", or declare it once "
-                "on the interface: interface(" +
-                quote(ref->iface.name) + ", " + quote(ref->iface.protocol) + ", " +
-                std::to_string(ref->iface.port) + ", spec=\"./contract\")");
-    std::string ext = llvm::StringRef(spec).rsplit('.').second.lower();
-    inherited = " (inherited from interface(spec=))";
-    if (ext == "yaml" || ext == "yml" || ext == "json")
-      c.openapi = spec;
-    else if (ext == "pb" || ext == "desc" || ext == "protoset")
-      c.descriptors = spec;
-    else
-      site.fail(
-          q + ": cannot tell what kind of contract " + quote(spec) +
-          " is from its extension; pass openapi= or descriptors= explicitly (.yaml/.yml/.json "
-          "→ OpenAPI, .pb/.desc → descriptor set)");
-  } else {
-    contractAt = site.at(site.keywordValue(c.openapi.empty() ? "descriptors" : "openapi"));
-  }
-  if (!c.openapi.empty()) {
-    if (!c.grpcService.empty())
-      site.fail(site.at(site.keywordValue("grpc_service")),
-                q + ": grpc_service= applies to descriptors=, not openapi=");
-    c.contract =
-        readOpenApi(site, contractAt, q + " openapi" + inherited + ": ", c.openapi, c.rename);
-    for (const ContractOperation &op : c.contract->operations)
-      for (const auto &[n, what] : kAttributes)
-        if (op.name == n)
-          site.fail(contractAt, q + ": operation " + quote(op.name) +
-                                    " shadows the built-in client attribute " + quote(n) + " (" +
-                                    std::string(what) + "); fix: rename={\"" + op.contractName +
-                                    "\": \"<other_name>\"}");
-  } else {
-    // Read (and kept for bundles) like the reference; fbc has no
-    // protobuf descriptor reader or gRPC client: the run says so.
-    readDataFile(site, contractAt, q + " descriptors" + inherited + ": ", c.descriptors);
-    HostNeed n;
-    n.feature = HostFeature::Unbuilt;
-    n.subject = "client " + quote(c.name);
-    n.what = "gRPC clients (descriptors=) need an HTTP/2 client with gRPC framing and a "
-             "protobuf descriptor reader, which fbc does not have yet";
-    n.loc = c.loc;
-    c.needs.push_back(std::move(n));
-  }
+  for (auto [k, v] : kws)
+    readClientKeyword(site, c, q, k, v);
+  readContract(site, c, ref->iface, q);
   cv->freeze();
   b.clients.push_back(cv);
   return Value::object(cv);

@@ -49,127 +49,97 @@ bool excluded(const Matrix &m, const std::string &s, const std::string &f) {
                      [&](const MatrixCell &c) { return c.scenario == s && c.fault == f; });
 }
 
-} // namespace
-
-Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
-  SpecBuilder &b = SpecBuilder::of(t);
-  CallSite site(t, b.callSites);
-  b.requireLoading(site, "fault_matrix");
-  if (!args.positional.empty())
-    site.fail(site.at(site.positional(0)), "fault_matrix() takes only keyword arguments");
-  Matrix m;
-  m.index = static_cast<uint32_t>(b.matrices.size());
-  m.loc = site.loc();
-  Value overrides;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    Value v = kw.value;
-    const syntax::Expr *lit = site.keywordValue(k);
-    Loc at = site.at(lit);
-    std::vector<Value> items;
-    if (k == "scenarios") {
-      if (!listItems(v, items))
-        site.fail(at, "fault_matrix() scenarios= must be a list of callables, got " + typeOf(v));
-      for (size_t i = 0; i < items.size(); ++i) {
-        Loc el = site.at(CallSite::element(lit, i));
-        if (!isCallable(items[i]))
-          site.fail(el, "fault_matrix() scenarios[" + std::to_string(i) +
-                            "] must be a callable, got " + typeOf(items[i]));
-        FunctionRef fn = functionRef(items[i]);
-        for (const FunctionRef &prev : m.scenarios)
-          if (prev.name == fn.name)
-            site.fail(el, "fault_matrix(): two scenarios are named " + quote(fn.name) +
-                              "; cells are named after the scenario function, so each needs its "
-                              "own name");
-        m.scenarios.push_back(std::move(fn));
-      }
-    } else if (k == "faults") {
-      if (!listItems(v, items))
-        site.fail(at, "fault_matrix() faults= must be a list of fault_assumption values, got " +
-                          typeOf(v));
-      for (size_t i = 0; i < items.size(); ++i) {
-        Loc el = site.at(CallSite::element(lit, i));
-        auto *a = valueAs<AssumptionValue>(items[i]);
-        if (!a)
-          site.fail(el, "fault_matrix() faults[" + std::to_string(i) +
-                            "] must be a fault_assumption, got " + typeOf(items[i]));
-        if (std::find(m.faults.begin(), m.faults.end(), a->data.name) != m.faults.end())
-          site.fail(el, "fault_matrix(): fault " + quote(a->data.name) + " is listed twice");
-        m.faults.push_back(a->data.name);
-      }
-    } else if (k == "default_expect") {
-      if (isNone(v))
-        continue;
-      if (!isCallable(v))
-        site.fail(at, "fault_matrix() default_expect= must be a callable, got " + typeOf(v));
-      m.defaultExpect = std::make_shared<const Expect>(expectFrom(v));
-    } else if (k == "overrides") {
-      overrides = v; // read once scenarios and faults are known
-    } else if (k == "exclude") {
-      if (!listItems(v, items))
-        site.fail(at, "fault_matrix() exclude= must be a list of (scenario, fault) tuples, got " +
-                          typeOf(v));
-      for (size_t i = 0; i < items.size(); ++i) {
-        MatrixCell c;
-        c.loc = site.at(CallSite::element(lit, i));
-        if (!readCell(items[i], c))
-          site.fail(c.loc, "fault_matrix() exclude[" + std::to_string(i) +
-                               "] must be a (scenario, fault) tuple");
-        m.exclude.push_back(std::move(c));
-      }
-    } else if (k == "monitors") {
-      m.monitors = claimMonitors(site, v, "fault_matrix()");
-    } else if (k == "require_faults_fire") {
-      auto *flag = v.as<star::Bool>();
-      if (!flag)
-        site.fail(at, "fault_matrix() require_faults_fire= must be a bool, got " + typeOf(v));
-      m.requireFaultsFire = flag->value;
-    } else {
-      failUnexpectedKeyword(site, "fault_matrix", k,
-                            {"scenarios", "faults", "default_expect", "overrides", "exclude",
-                             "monitors", "require_faults_fire"});
-    }
+// scenarios=: callables, each named once (cells are named after them).
+void readScenarios(const CallSite &site, Matrix &m, Value v, const syntax::Expr *lit) {
+  Loc at = site.at(lit);
+  std::vector<Value> items;
+  if (!listItems(v, items))
+    site.fail(at, "fault_matrix() scenarios= must be a list of callables, got " + typeOf(v));
+  for (size_t i = 0; i < items.size(); ++i) {
+    Loc el = site.at(CallSite::element(lit, i));
+    if (!isCallable(items[i]))
+      site.fail(el, "fault_matrix() scenarios[" + std::to_string(i) + "] must be a callable, got " +
+                        typeOf(items[i]));
+    FunctionRef fn = functionRef(items[i]);
+    for (const FunctionRef &prev : m.scenarios)
+      if (prev.name == fn.name)
+        site.fail(el, "fault_matrix(): two scenarios are named " + quote(fn.name) +
+                          "; cells are named after the scenario function, so each needs its "
+                          "own name");
+    m.scenarios.push_back(std::move(fn));
   }
-  if (m.scenarios.empty())
-    site.fail(site.at(site.keywordValue("scenarios")),
-              "fault_matrix() requires scenarios= with at least one scenario");
-  if (m.faults.empty())
-    site.fail(site.at(site.keywordValue("faults")),
-              "fault_matrix() requires faults= with at least one fault_assumption");
-  for (const MatrixCell &c : m.exclude)
-    if (!hasCell(m, c))
-      site.fail(c.loc,
-                "fault_matrix(): exclude entry " + cellText(c) + " is not a cell of this matrix");
+}
 
-  if (overrides && !isNone(overrides)) {
-    const syntax::Expr *lit = site.keywordValue("overrides");
-    auto *d = overrides.as<star::Dict>();
-    if (!d)
-      site.fail(site.at(lit), "fault_matrix() overrides= must be a dict, got " + typeOf(overrides));
-    size_t i = 0;
-    for (const star::HashTable::Entry &e : d->table.entries()) {
-      if (e.value.isNull())
-        continue;
-      MatrixOverride o;
-      o.cell.loc = site.at(CallSite::element(lit, i++));
-      if (!readCell(e.key, o.cell))
-        site.fail(o.cell.loc, "fault_matrix() overrides keys must be (scenario, fault) tuples, "
-                              "got " +
-                                  typeOf(e.key));
-      if (!isCallable(e.value))
-        site.fail(o.cell.loc,
-                  "fault_matrix() overrides values must be callables, got " + typeOf(e.value));
-      if (!hasCell(m, o.cell))
-        site.fail(o.cell.loc, "fault_matrix(): overrides key " + cellText(o.cell) +
-                                  " is not a cell of this matrix");
-      if (excluded(m, o.cell.scenario, o.cell.fault))
-        site.fail(o.cell.loc,
-                  "fault_matrix(): overrides key " + cellText(o.cell) + " names an excluded cell");
-      o.expect = expectFrom(e.value);
-      m.overrides.push_back(std::move(o));
-    }
+// faults=: fault_assumption values, each listed once.
+void readFaults(const CallSite &site, Matrix &m, Value v, const syntax::Expr *lit) {
+  Loc at = site.at(lit);
+  std::vector<Value> items;
+  if (!listItems(v, items))
+    site.fail(at,
+              "fault_matrix() faults= must be a list of fault_assumption values, got " + typeOf(v));
+  for (size_t i = 0; i < items.size(); ++i) {
+    Loc el = site.at(CallSite::element(lit, i));
+    auto *a = valueAs<AssumptionValue>(items[i]);
+    if (!a)
+      site.fail(el, "fault_matrix() faults[" + std::to_string(i) +
+                        "] must be a fault_assumption, got " + typeOf(items[i]));
+    if (std::find(m.faults.begin(), m.faults.end(), a->data.name) != m.faults.end())
+      site.fail(el, "fault_matrix(): fault " + quote(a->data.name) + " is listed twice");
+    m.faults.push_back(a->data.name);
   }
+}
 
+// exclude=: (scenario, fault) tuples.
+void readExclude(const CallSite &site, Matrix &m, Value v, const syntax::Expr *lit) {
+  Loc at = site.at(lit);
+  std::vector<Value> items;
+  if (!listItems(v, items))
+    site.fail(at, "fault_matrix() exclude= must be a list of (scenario, fault) tuples, got " +
+                      typeOf(v));
+  for (size_t i = 0; i < items.size(); ++i) {
+    MatrixCell c;
+    c.loc = site.at(CallSite::element(lit, i));
+    if (!readCell(items[i], c))
+      site.fail(c.loc, "fault_matrix() exclude[" + std::to_string(i) +
+                           "] must be a (scenario, fault) tuple");
+    m.exclude.push_back(std::move(c));
+  }
+}
+
+// overrides=: {(scenario, fault): expect}, read once scenarios, faults and
+// exclusions are known.
+void readOverrides(const CallSite &site, Matrix &m, Value overrides) {
+  const syntax::Expr *lit = site.keywordValue("overrides");
+  auto *d = overrides.as<star::Dict>();
+  if (!d)
+    site.fail(site.at(lit), "fault_matrix() overrides= must be a dict, got " + typeOf(overrides));
+  size_t i = 0;
+  for (const star::HashTable::Entry &e : d->table.entries()) {
+    if (e.value.isNull())
+      continue;
+    MatrixOverride o;
+    o.cell.loc = site.at(CallSite::element(lit, i++));
+    if (!readCell(e.key, o.cell))
+      site.fail(o.cell.loc, "fault_matrix() overrides keys must be (scenario, fault) tuples, "
+                            "got " +
+                                typeOf(e.key));
+    if (!isCallable(e.value))
+      site.fail(o.cell.loc,
+                "fault_matrix() overrides values must be callables, got " + typeOf(e.value));
+    if (!hasCell(m, o.cell))
+      site.fail(o.cell.loc, "fault_matrix(): overrides key " + cellText(o.cell) +
+                                " is not a cell of this matrix");
+    if (excluded(m, o.cell.scenario, o.cell.fault))
+      site.fail(o.cell.loc,
+                "fault_matrix(): overrides key " + cellText(o.cell) + " names an excluded cell");
+    o.expect = expectFrom(e.value);
+    m.overrides.push_back(std::move(o));
+  }
+}
+
+// The matrix's cells: one fault_matrix test per (scenario, fault) not
+// excluded, in scenario-major order.
+std::vector<Test> matrixCells(const CallSite &site, SpecBuilder &b, const Matrix &m) {
   std::vector<Test> cells;
   std::shared_ptr<const TestTemporal> monitors; // shared by the cells
   if (!m.monitors.empty())
@@ -201,6 +171,68 @@ Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
           site.fail("fault_matrix(): two cells are both named " + quote(c.name));
       cells.push_back(std::move(c));
     }
+  return cells;
+}
+
+} // namespace
+
+Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
+  SpecBuilder &b = SpecBuilder::of(t);
+  CallSite site(t, b.callSites);
+  b.requireLoading(site, "fault_matrix");
+  if (!args.positional.empty())
+    site.fail(site.at(site.positional(0)), "fault_matrix() takes only keyword arguments");
+  Matrix m;
+  m.index = static_cast<uint32_t>(b.matrices.size());
+  m.loc = site.loc();
+  Value overrides;
+  for (const star::Kwarg &kw : args.kwargs) {
+    std::string_view k = kw.name->view();
+    Value v = kw.value;
+    const syntax::Expr *lit = site.keywordValue(k);
+    Loc at = site.at(lit);
+    if (k == "scenarios") {
+      readScenarios(site, m, v, lit);
+    } else if (k == "faults") {
+      readFaults(site, m, v, lit);
+    } else if (k == "default_expect") {
+      if (isNone(v))
+        continue;
+      if (!isCallable(v))
+        site.fail(at, "fault_matrix() default_expect= must be a callable, got " + typeOf(v));
+      m.defaultExpect = std::make_shared<const Expect>(expectFrom(v));
+    } else if (k == "overrides") {
+      overrides = v; // read once scenarios and faults are known
+    } else if (k == "exclude") {
+      readExclude(site, m, v, lit);
+    } else if (k == "monitors") {
+      m.monitors = claimMonitors(site, v, "fault_matrix()");
+    } else if (k == "require_faults_fire") {
+      auto *flag = v.as<star::Bool>();
+      if (!flag)
+        site.fail(at, "fault_matrix() require_faults_fire= must be a bool, got " + typeOf(v));
+      m.requireFaultsFire = flag->value;
+    } else {
+      failUnexpectedKeyword(site, "fault_matrix", k,
+                            {"scenarios", "faults", "default_expect", "overrides", "exclude",
+                             "monitors", "require_faults_fire"});
+    }
+  }
+  if (m.scenarios.empty())
+    site.fail(site.at(site.keywordValue("scenarios")),
+              "fault_matrix() requires scenarios= with at least one scenario");
+  if (m.faults.empty())
+    site.fail(site.at(site.keywordValue("faults")),
+              "fault_matrix() requires faults= with at least one fault_assumption");
+  for (const MatrixCell &c : m.exclude)
+    if (!hasCell(m, c))
+      site.fail(c.loc,
+                "fault_matrix(): exclude entry " + cellText(c) + " is not a cell of this matrix");
+
+  if (overrides && !isNone(overrides))
+    readOverrides(site, m, overrides);
+
+  std::vector<Test> cells = matrixCells(site, b, m);
   for (Test &c : cells)
     b.faultScenarioTests.push_back(std::move(c));
   b.matrices.push_back(std::move(m));
