@@ -42,6 +42,8 @@ struct Spec {
   std::string name; // the run_specs/ file, and its golden's name
 
   explicit Spec(const std::string &name);
+  // The same from any spec file (run_cases/'s), `name` naming it.
+  Spec(const std::string &name, const std::string &file);
 };
 
 struct FbcRun {

@@ -106,8 +106,8 @@ std::vector<int> waitForTwoHeld(const Spec &spec) {
 
 // Every e2e spec with a golden report: -j 4 prints the bytes the golden
 // holds (which run_e2e_tests checks for the default, one leaf at a time),
-// exit code included. port_in_use is left out on purpose: under -j N a
-// port held on the host does not collide with a leaf's namespace.
+// exit code included (the file tests of run_cases/ check their own). port_in_use is left out on
+// purpose: under -j N a port held on the host does not collide with a leaf's namespace.
 TEST(FbcRunJobs, SameReportBytesAsOneLeafAtATime) {
   struct Case {
     const char *spec, *golden, *seed;
@@ -119,13 +119,8 @@ TEST(FbcRunJobs, SameReportBytesAsOneLeafAtATime) {
       {"matrix", "matrix", "3", {}, 2},
       {"crash", "crash", "1", {}, 2},
       {"hang", "hang", "1", {"--timeout", "2s"}, 3},
-      {"declarations", "declarations", "1", {}, 2},
       {"ops", "ops", "1", {}, 0},
       {"panic", "panic", "1", {}, 2},
-      {"queries", "queries", "1", {}, 2},
-      {"fault_all", "fault_all", "1", {}, 2},
-      {"trace", "trace", "1", {}, 2},
-      {"halt", "halt", "1", {}, 2},
       {"parallel", "parallel_overlap", "1", {"--test", "~test_(overlap|spin_yields)"}, 0},
       {"bypass", "bypass", "1", {}, 2},
       {"unmediated_bypass", "unmediated_bypass", "1", {}, 0},
@@ -136,9 +131,6 @@ TEST(FbcRunJobs, SameReportBytesAsOneLeafAtATime) {
       {"crash", "crash", "1", {}, 2},
       {"hang", "hang", "1", {"--timeout", "2s"}, 3},
       {"leaves", "leaves", "1", {"--test", "~^test_(choose|wal)$"}, 0},
-      {"queries", "queries", "1", {}, 2},
-      {"trace", "trace", "1", {}, 2},
-      {"halt", "halt", "1", {}, 2},
       {"bypass", "bypass", "1", {}, 2},
       {"unmediated_bypass", "unmediated_bypass", "1", {}, 0},
   };

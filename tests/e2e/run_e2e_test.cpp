@@ -222,18 +222,6 @@ TEST(FbcRun, HealthcheckTimeoutIsAnError) {
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
 
-// expect_hang() passes a scenario that does not return within its timeout
-// and fails one that returns (None included); expect_error_within on a TCP
-// step's string names the string (run_specs/expectations.star).
-TEST(FbcRun, ExpectationsSayWhatTheScenarioDid) {
-  // golden/expectations.txt: test_store_hangs passes; test_store_returns and
-  // test_store_returns_none fail with "expect_hang: scenario returned \"OK\"
-  // (None) — expected no return within 1s"; test_ping_error_within with
-  // "expect_error_within(ms=1000): scenario returned \"PONG\" — expected an
-  // error"; the JSON report is checked in FbcRunJson.ReportsMatchTheirGoldens.
-  runWithGolden(Spec("expectations"), 2);
-}
-
 TEST(FbcRun, BodyHangingPastTimeoutIsInconclusive) {
   Spec spec("hang");
   auto t0 = std::chrono::steady_clock::now();
@@ -681,82 +669,6 @@ TEST(FbcRunBodyHeap, FreedAfterEachLeaf) {
   EXPECT_LT(usage.ru_maxrss, 200 * 1024) << "peak RSS (KiB)";
 }
 
-// ---- declarations from a test body (run_specs/declarations.star)
-
-TEST(FbcRunDeclarations, RefusedFromATestBody) {
-  Spec spec("declarations");
-  FbcRun r = runWithGolden(spec, 2);
-  for (const char *fn : {"service", "fault_scenario"})
-    EXPECT_TRUE(contains(r.out, std::string("  reason: ") + fn +
-                                    "() declares the spec: call it while the spec loads (at top "
-                                    "level or from a function the top level calls), not from a "
-                                    "test body\n"))
-        << fn << "\n"
-        << r.out;
-}
-
-// ---- assert_before (run_specs/queries.star)
-
-TEST(FbcRunQueries, AssertBeforeComparesFirstMatches) {
-  Spec spec("queries");
-  FbcRun r = runWithGolden(spec, 2);
-  EXPECT_TRUE(contains(r.out, "--- PASS: test_write_before_fsync (")) << r.out;
-  EXPECT_TRUE(RE2::PartialMatch(r.out,
-                                R"(--- FAIL: test_fsync_not_before_write \(\d+ms\) ---\n)"
-                                R"(  reason: assert_before: 'first' event \(seq=(\d+)\) did )"
-                                R"(not occur before 'then' event \(seq=(\d+)\)\n)"))
-      << r.out;
-  for (const char *s : {"  reason: assert_before: no event matching 'then' filters "
-                        "(syscall=\"fsync\", service=\"kv\")\n",
-                        "  reason: assert_before: requires first={...} and then={...} keyword "
-                        "arguments\n"})
-    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
-}
-
-// ---- fault_all (run_specs/fault_all.star)
-
-TEST(FbcRunFaultAll, SameRulesOnEveryListedService) {
-  Spec spec("fault_all");
-  FbcRun r = runWithGolden(spec, 2);
-  for (const char *s : {"--- PASS: test_both_services (", "--- FAIL: test_empty_list (",
-                        "  reason: fault_all() requires at least one service in the list\n",
-                        "  reason: fault_all() list element 1 must be a service, got string\n"})
-    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
-  // One probability site per listed service, both planned: 4 leaves, no
-  // "not a planned axis" warning.
-  EXPECT_EQ(allMatches(r.out, R"(--- PASS: test_sites_per_service \[leaf (\d) )"),
-            (std::vector<std::string>{"0", "1", "2", "3"}))
-      << r.out;
-  EXPECT_FALSE(contains(r.err, "not a planned axis")) << r.err;
-}
-
-// ---- trace / trace_start / trace_stop (run_specs/trace.star)
-
-TEST(FbcRunTrace, TracedSyscallsRunAndAreRecorded) {
-  Spec spec("trace");
-  FbcRun r = runWithGolden(spec, 2);
-  for (const char *s :
-       {"--- PASS: test_trace (", "--- PASS: test_trace_and_fault (", "--- PASS: test_start_stop (",
-        "  trace rule on kv: write → filter:[write,writev,pwrite64,pwritev,pwritev2] (1 hits)\n",
-        "  trace rule on kv: fsync → filter:[fsync,fdatasync] (1 hits)\n",
-        "  reason: trace(): unknown syscall \"frobnicate\". Valid syscalls: write, read,",
-        "  reason: trace_start() requires syscalls= keyword with a list of syscall names\n"})
-    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
-  EXPECT_TRUE(RE2::PartialMatch(r.out, R"(kv +write +trace  \S+/kv\.wal\n)")) << r.out;
-}
-
-// The syscall trace's count is what it lists, the allowed calls left out
-// are counted, and the list stops at 50 lines (run_specs/trace_long.star).
-TEST(FbcRunTrace, LongSyscallTraceIsCutAt50Lines) {
-  Spec spec("trace_long");
-  FbcRun r = runWithGolden(spec, 0);
-  EXPECT_TRUE(
-      RE2::PartialMatch(r.out, R"(  syscall trace \(60 events; \d+ allowed calls not listed\):\n)"))
-      << r.out;
-  EXPECT_EQ(allMatches(r.out, R"((\n    #\d+  kv +write +trace))").size(), 50u) << r.out;
-  EXPECT_TRUE(contains(r.out, "\n    ... 10 more (see --format=json)\n")) << r.out;
-}
-
 // ---- the JSON report, whole, against tests/e2e/golden/<name>.json
 
 // panic.star is not here: its service's exit and the step's reply race, so
@@ -773,11 +685,7 @@ TEST(FbcRunJson, ReportsMatchTheirGoldens) {
       {"crash", "1", {}, 2},
       {"hang", "1", {"--timeout", "2s"}, 3},
       {"leaves", "1", {"--test", "~^test_(choose|wal)$"}, 0},
-      {"queries", "1", {}, 2},
-      {"trace", "1", {}, 2},
-      {"halt", "1", {}, 2},
       {"bypass", "1", {}, 2},
-      {"expectations", "1", {}, 2},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.spec);
@@ -842,29 +750,6 @@ TEST(FbcRunBypass, RequireFaultsFireFlagFailsEveryBypassedPass) {
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
   checkGolden("bypass_required", normalize(r.out, spec));
   EXPECT_FALSE(contains(r.out, "fault_bypassed")) << r.out;
-}
-
-// ---- halt() (run_specs/halt.star)
-
-TEST(FbcRunHalt, HaltedRowsHaveNoVerdict) {
-  Spec spec("halt");
-  FbcRun r = runWithGolden(spec, 2); // test_halt_bad_args fails
-  for (const char *s : {"--- HALTED: test_halt_plain (", "  reason: halt()\n",
-                        "--- HALTED: test_halt_pruned_leaf [leaf 1 — retries=1] (",
-                        "  reason: halt: retries=1 is covered elsewhere\n",
-                        "--- PASS: test_halt_pruned_leaf [leaf 2 — retries=3] (",
-                        "--- HALTED: test_halt_in_branch (", "  reason: halt: from a branch\n",
-                        "  reason: halt() takes at most one argument (a reason)\n",
-                        "\n2 passed, 1 failed, 3 halted\n"})
-    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
-  // Halted rows do not change the exit code.
-  FbcRun ok =
-      runFbc({"run", spec.path, "--seed", "1", "--test", "~halt_(plain|pruned)", "--format=json"},
-             spec.dir.path());
-  EXPECT_EQ(ok.exit, 0) << ok.out << ok.err;
-  for (const char *s : {"  \"pass\": 2,\n  \"fail\": 0,\n  \"halted\": 2,\n",
-                        "\"result\": \"halted\",\n      \"reason\": \"halt()\""})
-    EXPECT_TRUE(contains(ok.out, s)) << s << "\n" << ok.out;
 }
 
 } // namespace

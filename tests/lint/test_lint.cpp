@@ -51,7 +51,7 @@ bool contains(const std::string &s, const std::string &what) {
 void checkGoldens(const fs::path &root) {
   const char *harness[] = {"=== exit 126\n",    "=== exit 127\n",    "missing golden",
                            "FBC_UPDATE_GOLDEN", "did not finish in", "the report is not JSON"};
-  for (const char *dir : {"tests/golden", "tests/e2e/golden"}) {
+  for (const char *dir : {"tests/golden", "tests/e2e/golden", "tests/e2e/run_cases"}) {
     for (const auto &e : fs::recursive_directory_iterator(root / dir)) {
       if (!e.is_regular_file())
         continue;
