@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
+#include <type_traits>
 
 namespace fbc::syntax {
 namespace {
@@ -138,29 +140,27 @@ public:
     out += ')';
   }
 
+  // "(head part ...)", or "(part ...)" for an empty head: each part is an
+  // expression (dumped), a word, or a function that writes itself; parts
+  // are separated by spaces.
+  template <typename... Parts> void form(std::string_view head, const Parts &...parts) {
+    out += '(';
+    out += head;
+    bool first = head.empty();
+    ((out += first ? "" : " ", first = false, part(parts)), ...);
+    out += ')';
+  }
+  void part(const Expr *e) { expr(e); }
+  void part(std::string_view word) { out += word; }
+  void part(llvm::StringRef word) { out += word; }
+  template <typename F>
+  requires std::is_invocable_v<const F &>
+  void part(const F &write) { write(); }
+
   void expr(const Expr *e) {
+    if (literal(e))
+      return;
     switch (e->kind()) {
-    case Node::Kind::Ident:
-      ident(llvm::cast<Ident>(e));
-      return;
-    case Node::Kind::IntLit: {
-      auto *lit = llvm::cast<IntLit>(e);
-      if (!lit->bigText.empty())
-        out += lit->bigText;
-      else
-        out += std::to_string(lit->value);
-      return;
-    }
-    case Node::Kind::FloatLit:
-      out += formatFloat(llvm::cast<FloatLit>(e)->value);
-      return;
-    case Node::Kind::StringLit:
-      quote(out, llvm::cast<StringLit>(e)->value);
-      return;
-    case Node::Kind::BytesLit:
-      out += 'b';
-      quote(out, llvm::cast<BytesLit>(e)->value);
-      return;
     case Node::Kind::ListExpr:
       out += "(list";
       exprs(llvm::cast<ListExpr>(e)->elems);
@@ -174,153 +174,121 @@ public:
     case Node::Kind::DictExpr:
       out += "(dict";
       for (const DictEntry &entry : llvm::cast<DictExpr>(e)->entries) {
-        out += " (";
-        expr(entry.key);
         out += ' ';
-        expr(entry.value);
-        out += ')';
+        form("", entry.key, entry.value);
       }
       out += ')';
       return;
     case Node::Kind::ParenExpr:
-      out += "(paren ";
-      expr(llvm::cast<ParenExpr>(e)->x);
-      out += ')';
-      return;
+      return form("paren", llvm::cast<ParenExpr>(e)->x);
     case Node::Kind::UnaryExpr: {
       auto *u = llvm::cast<UnaryExpr>(e);
-      out += '(';
-      out += opSpelling(u->op);
-      out += ' ';
-      expr(u->x);
-      out += ')';
-      return;
+      return form(opSpelling(u->op), u->x);
     }
     case Node::Kind::BinaryExpr: {
       auto *b = llvm::cast<BinaryExpr>(e);
-      out += '(';
-      out += opSpelling(b->op);
-      out += ' ';
-      expr(b->x);
-      out += ' ';
-      expr(b->y);
-      out += ')';
-      return;
+      return form(opSpelling(b->op), b->x, b->y);
     }
     case Node::Kind::CondExpr: {
       auto *c = llvm::cast<CondExpr>(e);
-      out += "(cond ";
-      expr(c->cond);
-      out += ' ';
-      expr(c->then);
-      out += ' ';
-      expr(c->otherwise);
-      out += ')';
-      return;
+      return form("cond", c->cond, c->then, c->otherwise);
     }
-    case Node::Kind::CallExpr: {
-      auto *c = llvm::cast<CallExpr>(e);
-      out += "(call ";
-      expr(c->fn);
-      for (const Argument &a : c->args) {
-        out += ' ';
-        switch (a.kind) {
-        case Argument::Kind::Positional:
-          expr(a.value);
-          break;
-        case Argument::Kind::Named:
-          out += "(kw ";
-          out += a.name->name;
-          out += ' ';
-          expr(a.value);
-          out += ')';
-          break;
-        case Argument::Kind::Star:
-          out += "(* ";
-          expr(a.value);
-          out += ')';
-          break;
-        case Argument::Kind::StarStar:
-          out += "(** ";
-          expr(a.value);
-          out += ')';
-          break;
-        }
-      }
-      out += ')';
-      return;
-    }
+    case Node::Kind::CallExpr:
+      return call(llvm::cast<CallExpr>(e));
     case Node::Kind::DotExpr: {
       auto *d = llvm::cast<DotExpr>(e);
-      out += "(dot ";
-      expr(d->x);
-      out += ' ';
-      out += d->name->name;
-      out += ')';
-      return;
+      return form("dot", d->x, d->name->name);
     }
     case Node::Kind::IndexExpr: {
       auto *i = llvm::cast<IndexExpr>(e);
-      out += "(index ";
-      expr(i->x);
-      out += ' ';
-      expr(i->index);
-      out += ')';
-      return;
+      return form("index", i->x, i->index);
     }
     case Node::Kind::SliceExpr: {
       auto *s = llvm::cast<SliceExpr>(e);
-      out += "(slice ";
-      expr(s->x);
-      out += ' ';
-      optExpr(s->lo);
-      out += ' ';
-      optExpr(s->hi);
-      out += ' ';
-      optExpr(s->step);
-      out += ')';
-      return;
+      return form(
+          "slice", s->x, [&] { optExpr(s->lo); }, [&] { optExpr(s->hi); },
+          [&] { optExpr(s->step); });
     }
     case Node::Kind::LambdaExpr: {
       const Function *fn = llvm::cast<LambdaExpr>(e)->fn;
-      out += "(lambda ";
-      params(fn->params);
-      out += ' ';
-      expr(llvm::cast<ReturnStmt>(fn->body[0])->result);
-      out += ')';
-      return;
+      return form(
+          "lambda", [&] { params(fn->params); }, llvm::cast<ReturnStmt>(fn->body[0])->result);
     }
-    case Node::Kind::Comprehension: {
-      auto *c = llvm::cast<Comprehension>(e);
-      out += c->curly ? "(dictcomp " : "(listcomp ";
-      if (c->curly) {
-        const DictEntry &entry = llvm::cast<DictExpr>(c->body)->entries[0];
-        out += '(';
-        expr(entry.key);
-        out += ' ';
-        expr(entry.value);
-        out += ')';
-      } else {
-        expr(c->body);
-      }
-      for (const Clause &cl : c->clauses) {
-        if (cl.kind == Clause::Kind::For) {
-          out += " (for ";
-          expr(cl.vars);
-          out += ' ';
-          expr(cl.x);
-        } else {
-          out += " (if ";
-          expr(cl.x);
-        }
-        out += ')';
-      }
-      out += ')';
-      return;
-    }
+    case Node::Kind::Comprehension:
+      return comprehension(llvm::cast<Comprehension>(e));
     default:
       out += "<stmt?>";
     }
+  }
+
+  // Names and literals; false for anything else.
+  bool literal(const Expr *e) {
+    switch (e->kind()) {
+    case Node::Kind::Ident:
+      ident(llvm::cast<Ident>(e));
+      return true;
+    case Node::Kind::IntLit: {
+      auto *lit = llvm::cast<IntLit>(e);
+      if (!lit->bigText.empty())
+        out += lit->bigText;
+      else
+        out += std::to_string(lit->value);
+      return true;
+    }
+    case Node::Kind::FloatLit:
+      out += formatFloat(llvm::cast<FloatLit>(e)->value);
+      return true;
+    case Node::Kind::StringLit:
+      quote(out, llvm::cast<StringLit>(e)->value);
+      return true;
+    case Node::Kind::BytesLit:
+      out += 'b';
+      quote(out, llvm::cast<BytesLit>(e)->value);
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  void call(const CallExpr *c) {
+    out += "(call ";
+    expr(c->fn);
+    for (const Argument &a : c->args) {
+      out += ' ';
+      switch (a.kind) {
+      case Argument::Kind::Positional:
+        expr(a.value);
+        break;
+      case Argument::Kind::Named:
+        form("kw", a.name->name, a.value);
+        break;
+      case Argument::Kind::Star:
+        form("*", a.value);
+        break;
+      case Argument::Kind::StarStar:
+        form("**", a.value);
+        break;
+      }
+    }
+    out += ')';
+  }
+
+  void comprehension(const Comprehension *c) {
+    out += c->curly ? "(dictcomp " : "(listcomp ";
+    if (c->curly) {
+      const DictEntry &entry = llvm::cast<DictExpr>(c->body)->entries[0];
+      form("", entry.key, entry.value);
+    } else {
+      expr(c->body);
+    }
+    for (const Clause &cl : c->clauses) {
+      out += ' ';
+      if (cl.kind == Clause::Kind::For)
+        form("for", cl.vars, cl.x);
+      else
+        form("if", cl.x);
+    }
+    out += ')';
   }
 
   void body(llvm::ArrayRef<Stmt *> stmts) {
@@ -333,18 +301,10 @@ public:
   void stmt(const Stmt *s) {
     switch (s->kind()) {
     case Node::Kind::ExprStmt:
-      expr(llvm::cast<ExprStmt>(s)->x);
-      return;
+      return expr(llvm::cast<ExprStmt>(s)->x);
     case Node::Kind::AssignStmt: {
       auto *a = llvm::cast<AssignStmt>(s);
-      out += '(';
-      out += opSpelling(a->op);
-      out += ' ';
-      expr(a->lhs);
-      out += ' ';
-      expr(a->rhs);
-      out += ')';
-      return;
+      return form(opSpelling(a->op), a->lhs, a->rhs);
     }
     case Node::Kind::DefStmt: {
       auto *d = llvm::cast<DefStmt>(s);
@@ -358,29 +318,13 @@ public:
     }
     case Node::Kind::ReturnStmt: {
       auto *r = llvm::cast<ReturnStmt>(s);
-      out += "(return";
-      if (r->result) {
-        out += ' ';
-        expr(r->result);
-      }
-      out += ')';
+      if (r->result)
+        return form("return", r->result);
+      out += "(return)";
       return;
     }
-    case Node::Kind::IfStmt: {
-      auto *i = llvm::cast<IfStmt>(s);
-      out += "(if ";
-      expr(i->cond);
-      out += " (then";
-      body(i->then);
-      out += ')';
-      if (i->elsePos.valid()) {
-        out += " (else";
-        body(i->otherwise);
-        out += ')';
-      }
-      out += ')';
-      return;
-    }
+    case Node::Kind::IfStmt:
+      return ifStmt(llvm::cast<IfStmt>(s));
     case Node::Kind::ForStmt: {
       auto *f = llvm::cast<ForStmt>(s);
       out += "(for ";
@@ -400,35 +344,50 @@ public:
       return;
     }
     case Node::Kind::BranchStmt:
-      switch (llvm::cast<BranchStmt>(s)->token) {
-      case BranchStmt::Token::Break:
-        out += "(break)";
-        return;
-      case BranchStmt::Token::Continue:
-        out += "(continue)";
-        return;
-      case BranchStmt::Token::Pass:
-        out += "(pass)";
-        return;
-      }
+      out += branchWord(llvm::cast<BranchStmt>(s)->token);
       return;
-    case Node::Kind::LoadStmt: {
-      auto *l = llvm::cast<LoadStmt>(s);
-      out += "(load ";
-      quote(out, l->module->value);
-      for (size_t i = 0; i < l->to.size(); ++i) {
-        out += " (";
-        ident(l->to[i]);
-        out += ' ';
-        quote(out, l->from[i]->name);
-        out += ')';
-      }
-      out += ')';
-      return;
-    }
+    case Node::Kind::LoadStmt:
+      return load(llvm::cast<LoadStmt>(s));
     default:
       out += "<expr?>";
     }
+  }
+
+  void ifStmt(const IfStmt *i) {
+    out += "(if ";
+    expr(i->cond);
+    out += " (then";
+    body(i->then);
+    out += ')';
+    if (i->elsePos.valid()) {
+      out += " (else";
+      body(i->otherwise);
+      out += ')';
+    }
+    out += ')';
+  }
+
+  static const char *branchWord(BranchStmt::Token t) {
+    switch (t) {
+    case BranchStmt::Token::Break:
+      return "(break)";
+    case BranchStmt::Token::Continue:
+      return "(continue)";
+    case BranchStmt::Token::Pass:
+      return "(pass)";
+    }
+    return "";
+  }
+
+  void load(const LoadStmt *l) {
+    out += "(load ";
+    quote(out, l->module->value);
+    for (size_t i = 0; i < l->to.size(); ++i) {
+      out += ' ';
+      form(
+          "", [&] { ident(l->to[i]); }, [&] { quote(out, l->from[i]->name); });
+    }
+    out += ')';
   }
 
 private:
