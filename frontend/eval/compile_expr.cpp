@@ -467,6 +467,24 @@ const ExprCode *compileIdent(Compiler &c, const syntax::Ident *id) {
   llvm_unreachable("unresolved identifier reached the compiler");
 }
 
+// [x for ...] and {k: v for ...}: the clauses in order, then the body.
+static const ExprCode *compileComprehension(Compiler &c, const syntax::Comprehension *comp) {
+  std::vector<ComprehensionNode::Clause> clauses;
+  for (const syntax::Clause &cl : comp->clauses) {
+    if (cl.kind == syntax::Clause::Kind::For)
+      clauses.push_back({true, cl.pos, c.target(cl.vars), c.expr(cl.x)});
+    else
+      clauses.push_back({false, cl.pos, nullptr, c.expr(cl.x)});
+  }
+  if (comp->curly) {
+    const syntax::DictEntry &entry = llvm::cast<syntax::DictExpr>(comp->body)->entries[0];
+    return c.node<ComprehensionNode>(comp->pos, true, std::move(clauses), c.expr(entry.key),
+                                     c.expr(entry.value), entry.colon);
+  }
+  return c.node<ComprehensionNode>(comp->pos, false, std::move(clauses), c.expr(comp->body),
+                                   nullptr, Pos{});
+}
+
 const ExprCode *Compiler::expr(const syntax::Expr *e) {
   using K = syntax::Node::Kind;
   switch (e->kind()) {
@@ -538,23 +556,8 @@ const ExprCode *Compiler::expr(const syntax::Expr *e) {
     FunctionCode *code = function(fn, fn.locals, fn.freevars, "lambda");
     return node<LambdaNode>(e->pos, code, std::move(defaults));
   }
-  case K::Comprehension: {
-    auto *comp = llvm::cast<syntax::Comprehension>(e);
-    std::vector<ComprehensionNode::Clause> clauses;
-    for (const syntax::Clause &cl : comp->clauses) {
-      if (cl.kind == syntax::Clause::Kind::For)
-        clauses.push_back({true, cl.pos, target(cl.vars), expr(cl.x)});
-      else
-        clauses.push_back({false, cl.pos, nullptr, expr(cl.x)});
-    }
-    if (comp->curly) {
-      const syntax::DictEntry &entry = llvm::cast<syntax::DictExpr>(comp->body)->entries[0];
-      return node<ComprehensionNode>(e->pos, true, std::move(clauses), expr(entry.key),
-                                     expr(entry.value), entry.colon);
-    }
-    return node<ComprehensionNode>(e->pos, false, std::move(clauses), expr(comp->body), nullptr,
-                                   Pos{});
-  }
+  case K::Comprehension:
+    return compileComprehension(*this, llvm::cast<syntax::Comprehension>(e));
   default:
     break;
   }

@@ -120,34 +120,38 @@ void Resolver::stmt(Stmt *s) {
     return;
   }
 
-  case Node::Kind::LoadStmt: {
-    auto *l = llvm::cast<LoadStmt>(s);
-    if (!atTopLevel())
-      error(l->pos, "load statement within a function");
-    else if (loops_ > 0)
-      error(l->pos, "load statement within a loop");
-    else if (ifStmts_ > 0)
-      error(l->pos, "load statement within a conditional");
-    for (size_t i = 0; i < l->from.size(); ++i) {
-      Ident *from = l->from[i];
-      if (from->name.empty()) {
-        error(from->pos, "load: empty identifier");
-        continue;
-      }
-      if (from->name.front() == '_')
-        error(from->pos,
-              "load: names with leading underscores are not exported: " + from->name.str());
-      Ident *to = l->to[i];
-      if (loadBindsGlobally_)
-        bind(to);
-      else if (bindLocal(to) && !globalReassign_)
-        error(to->pos, "cannot reassign top-level " + to->name.str());
-    }
+  case Node::Kind::LoadStmt:
+    load(llvm::cast<LoadStmt>(s));
     return;
-  }
 
   default:
     return;
+  }
+}
+
+// load(): only at top level, outside loops and conditionals; binds its
+// names (globally under loadBindsGlobally, else in the file block).
+void Resolver::load(LoadStmt *l) {
+  if (!atTopLevel())
+    error(l->pos, "load statement within a function");
+  else if (loops_ > 0)
+    error(l->pos, "load statement within a loop");
+  else if (ifStmts_ > 0)
+    error(l->pos, "load statement within a conditional");
+  for (size_t i = 0; i < l->from.size(); ++i) {
+    Ident *from = l->from[i];
+    if (from->name.empty()) {
+      error(from->pos, "load: empty identifier");
+      continue;
+    }
+    if (from->name.front() == '_')
+      error(from->pos,
+            "load: names with leading underscores are not exported: " + from->name.str());
+    Ident *to = l->to[i];
+    if (loadBindsGlobally_)
+      bind(to);
+    else if (bindLocal(to) && !globalReassign_)
+      error(to->pos, "cannot reassign top-level " + to->name.str());
   }
 }
 

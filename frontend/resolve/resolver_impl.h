@@ -126,6 +126,7 @@ private:
   bool atTopLevel() const { return container()->function == nullptr; }
 
   void stmt(Stmt *s);
+  void load(LoadStmt *l);
 
   void assign(Expr *lhs, bool augmented);
 

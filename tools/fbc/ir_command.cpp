@@ -14,27 +14,48 @@
 
 namespace fbc::tools {
 
+namespace {
+
+// What is wrong with a combination of fbc ir's flags, or "".
+std::string irUsageError(const IrOptions &opts) {
+  if (opts.format != "text" && opts.format != "json")
+    return "unknown format '" + opts.format + "' (formats: text, json)";
+  if (opts.stage != "spec" && opts.stage != "plan" && opts.stage != "leaves")
+    return "unknown stage '" + opts.stage + "' (stages: spec, plan, leaves)";
+  bool leavesStage = opts.stage == "leaves";
+  if ((!opts.test.empty() || !opts.leaf.empty()) && !leavesStage)
+    return "--test and --leaf need --stage=leaves";
+  if (leavesStage && (!opts.printAfter.empty() || opts.format != "text"))
+    return "the leaf program has a text form only (and no --print-after)";
+  return "";
+}
+
+// --print-after=PASS: the plan IR or leaf program after that pass.
+void printAfter(passes::PassManager &pm, const std::string &name) {
+  pm.afterPass = [name](const passes::Pass &p, const ir::Plan &plan) {
+    if (name != p.name)
+      return;
+    llvm::outs() << "# plan IR after pass '" << p.name << "'\n";
+    ir::printPlanText(plan, llvm::outs());
+  };
+  pm.afterLowering = [name](const passes::Lowering &l, const ir::LeafProgram &leaves) {
+    if (name != l.name)
+      return;
+    llvm::outs() << "# leaf program after pass '" << l.name << "'\n";
+    ir::LeafPrintOptions po;
+    std::string err;
+    ir::printLeafProgramText(leaves, po, llvm::outs(), err);
+  };
+}
+
+} // namespace
+
 int runIr(const IrOptions &opts) {
-  if (opts.format != "text" && opts.format != "json") {
-    std::fprintf(stderr, "fbc: error: unknown format '%s' (formats: text, json)\n",
-                 opts.format.c_str());
-    return 1;
-  }
-  if (opts.stage != "spec" && opts.stage != "plan" && opts.stage != "leaves") {
-    std::fprintf(stderr, "fbc: error: unknown stage '%s' (stages: spec, plan, leaves)\n",
-                 opts.stage.c_str());
+  if (std::string why = irUsageError(opts); !why.empty()) {
+    std::fprintf(stderr, "fbc: error: %s\n", why.c_str());
     return 1;
   }
   bool leavesStage = opts.stage == "leaves";
-  if ((!opts.test.empty() || !opts.leaf.empty()) && !leavesStage) {
-    std::fprintf(stderr, "fbc: error: --test and --leaf need --stage=leaves\n");
-    return 1;
-  }
-  if (leavesStage && (!opts.printAfter.empty() || opts.format != "text")) {
-    std::fprintf(stderr, "fbc: error: the leaf program has a text form only (and no "
-                         "--print-after)\n");
-    return 1;
-  }
   ir::ExploreOptions explore;
   {
     std::string error;
@@ -65,22 +86,8 @@ int runIr(const IrOptions &opts) {
     // verified.
     bool lower = leavesStage || opts.verifyEach || opts.printAfter == "leaves";
     bool plan = lower || planStage;
-    if (!opts.printAfter.empty()) {
-      pm.afterPass = [&](const passes::Pass &p, const ir::Plan &plan) {
-        if (opts.printAfter != p.name)
-          return;
-        llvm::outs() << "# plan IR after pass '" << p.name << "'\n";
-        ir::printPlanText(plan, llvm::outs());
-      };
-      pm.afterLowering = [&](const passes::Lowering &l, const ir::LeafProgram &leaves) {
-        if (opts.printAfter != l.name)
-          return;
-        llvm::outs() << "# leaf program after pass '" << l.name << "'\n";
-        ir::LeafPrintOptions po;
-        std::string err;
-        ir::printLeafProgramText(leaves, po, llvm::outs(), err);
-      };
-    }
+    if (!opts.printAfter.empty())
+      printAfter(pm, opts.printAfter);
     ir::Plan planIr;
     ir::LeafProgram leaves;
     if (plan) {
