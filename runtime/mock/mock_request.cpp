@@ -1,5 +1,6 @@
 #include "runtime/mock/mock_request.h"
 
+#include "frontend/eval/attr_table.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json.h"
@@ -60,26 +61,33 @@ void MockRequestValue::repr(star::Printer &p) const {
   p.write("<mock_request " + req.method + " " + ir::quote(req.path) + ">");
 }
 
+namespace {
+
+using Req = MockRequestValue;
+constexpr star::Attribute<Req> kAttributes[] = {
+    {"body", [](Req &r, star::Thread &t) { return star::makeString(t.heap, r.req.body); }},
+    {"get",
+     [](Req &r, star::Thread &t) {
+       return Value::object(t.heap.make<star::Builtin>("get", getMethod, Value::object(&r)));
+     }},
+    {"headers", [](Req &r, star::Thread &t) { return dictOf(t, r.req.headers); }},
+    {"json",
+     [](Req &r, star::Thread &t) {
+       return Value::object(t.heap.make<star::Builtin>("json", jsonMethod, Value::object(&r)));
+     }},
+    {"method", [](Req &r, star::Thread &t) { return star::makeString(t.heap, r.req.method); }},
+    {"path", [](Req &r, star::Thread &t) { return star::makeString(t.heap, r.req.path); }},
+    {"query", [](Req &r, star::Thread &t) { return dictOf(t, r.req.query); }},
+};
+
+} // namespace
+
 Value MockRequestValue::attr(star::Thread &t, std::string_view name) {
-  if (name == "method")
-    return star::makeString(t.heap, req.method);
-  if (name == "path")
-    return star::makeString(t.heap, req.path);
-  if (name == "body")
-    return star::makeString(t.heap, req.body);
-  if (name == "query")
-    return dictOf(t, req.query);
-  if (name == "headers")
-    return dictOf(t, req.headers);
-  if (name == "json")
-    return Value::object(t.heap.make<star::Builtin>("json", jsonMethod, Value::object(this)));
-  if (name == "get")
-    return Value::object(t.heap.make<star::Builtin>("get", getMethod, Value::object(this)));
-  return Value();
+  return star::lookupAttribute<Req>(kAttributes, *this, t, name);
 }
 
 void MockRequestValue::attrNames(std::vector<std::string> &out) const {
-  out.insert(out.end(), {"body", "get", "headers", "json", "method", "path", "query"});
+  star::attributeNames<Req>(kAttributes, out);
 }
 
 Value MockRequestValue::index(star::Thread &t, Value key) {

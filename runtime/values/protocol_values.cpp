@@ -1,6 +1,7 @@
 // redis_error and pg_result: see protocol_values.h.
 #include "runtime/values/protocol_values.h"
 
+#include "frontend/eval/attr_table.h"
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
@@ -17,14 +18,21 @@ void RedisErrorValue::repr(star::Printer &p) const {
   p.write("<redis_error " + ir::quote(message) + ">");
 }
 
+namespace {
+
+constexpr star::Attribute<RedisErrorValue> kRedisErrorAttributes[] = {
+    {"message",
+     [](RedisErrorValue &e, star::Thread &t) { return star::makeString(t.heap, e.message); }},
+};
+
+} // namespace
+
 Value RedisErrorValue::attr(star::Thread &t, std::string_view name) {
-  if (name == "message")
-    return star::makeString(t.heap, message);
-  return Value();
+  return star::lookupAttribute<RedisErrorValue>(kRedisErrorAttributes, *this, t, name);
 }
 
 void RedisErrorValue::attrNames(std::vector<std::string> &out) const {
-  out.push_back("message");
+  star::attributeNames<RedisErrorValue>(kRedisErrorAttributes, out);
 }
 
 Value respToStarlark(star::Thread &t, const RespValue &v) {
@@ -119,42 +127,50 @@ void PgResultValue::repr(star::Printer &p) const {
     p.write("<pg_result error=" + result.sqlstate + " " + ir::quote(result.message) + ">");
 }
 
+namespace {
+
+using Pg = PgResultValue;
+constexpr star::Attribute<Pg> kPgResultAttributes[] = {
+    {"columns",
+     [](Pg &r, star::Thread &t) {
+       std::vector<Value> cols;
+       for (const PgColumn &c : r.result.columns)
+         cols.push_back(star::makeString(t.heap, c.name));
+       return Value::object(t.heap.make<star::List>(std::move(cols)));
+     }},
+    {"command", [](Pg &r, star::Thread &t) { return star::makeString(t.heap, r.result.command); }},
+    {"duration_ms",
+     [](Pg &r, star::Thread &t) { return star::makeInt(t.heap, r.result.durationMs); }},
+    {"error",
+     [](Pg &r, star::Thread &t) {
+       return r.result.ok ? star::none() : star::makeString(t.heap, r.result.sqlstate);
+     }},
+    {"message", [](Pg &r, star::Thread &t) { return star::makeString(t.heap, r.result.message); }},
+    {"ok", [](Pg &r, star::Thread &) { return star::boolean(r.result.ok); }},
+    {"rows",
+     [](Pg &r, star::Thread &t) {
+       std::vector<Value> rows;
+       for (const auto &row : r.result.rows) {
+         auto *d = t.heap.make<star::Dict>();
+         for (size_t c = 0; c < row.size() && c < r.result.columns.size(); ++c)
+           d->table.set(t, star::makeString(t.heap, r.result.columns[c].name),
+                        pgValue(t, r.result.columns[c].typeOid, row[c]));
+         rows.push_back(Value::object(d));
+       }
+       return Value::object(t.heap.make<star::List>(std::move(rows)));
+     }},
+    {"rows_affected",
+     [](Pg &r, star::Thread &t) { return star::makeInt(t.heap, r.result.rowsAffected); }},
+};
+
+} // namespace
+
 Value PgResultValue::attr(star::Thread &t, std::string_view name) {
-  if (name == "ok")
-    return star::boolean(result.ok);
-  if (name == "error")
-    return result.ok ? star::none() : star::makeString(t.heap, result.sqlstate);
-  if (name == "message")
-    return star::makeString(t.heap, result.message);
-  if (name == "command")
-    return star::makeString(t.heap, result.command);
-  if (name == "rows_affected")
-    return star::makeInt(t.heap, result.rowsAffected);
-  if (name == "duration_ms")
-    return star::makeInt(t.heap, result.durationMs);
-  if (name == "columns") {
-    std::vector<Value> cols;
-    for (const PgColumn &c : result.columns)
-      cols.push_back(star::makeString(t.heap, c.name));
-    return Value::object(t.heap.make<star::List>(std::move(cols)));
-  }
-  if (name == "rows") {
-    std::vector<Value> rows;
-    for (const auto &row : result.rows) {
-      auto *d = t.heap.make<star::Dict>();
-      for (size_t c = 0; c < row.size() && c < result.columns.size(); ++c)
-        d->table.set(t, star::makeString(t.heap, result.columns[c].name),
-                     pgValue(t, result.columns[c].typeOid, row[c]));
-      rows.push_back(Value::object(d));
-    }
-    return Value::object(t.heap.make<star::List>(std::move(rows)));
-  }
-  return Value();
+  return star::lookupAttribute<Pg>(kPgResultAttributes, *this, t, name);
 }
 
 void PgResultValue::attrNames(std::vector<std::string> &out) const {
-  out.insert(out.end(), {"columns", "command", "duration_ms", "error", "message", "ok", "rows",
-                         "rows_affected"});
+  star::attributeNames<Pg>(kPgResultAttributes, out);
 }
 
 } // namespace fbc::rt

@@ -1,5 +1,6 @@
 #include "runtime/values/response_value.h"
 
+#include "frontend/eval/attr_table.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json.h"
@@ -36,46 +37,49 @@ void ResponseValue::repr(star::Printer &p) const {
   p.write("<response error=" + ir::quote(resp.error) + ">");
 }
 
+namespace {
+
+using Self = ResponseValue;
+constexpr star::Attribute<Self> kAttributes[] = {
+    {"body", [](Self &r, star::Thread &t) { return star::makeString(t.heap, r.resp.body); }},
+    {"client", [](Self &r, star::Thread &t) { return star::makeString(t.heap, r.client); }},
+    {"contract_error",
+     [](Self &r, star::Thread &t) { return star::makeString(t.heap, r.contractError); }},
+    {"contract_ok", [](Self &r, star::Thread &) { return star::boolean(r.contractOk); }},
+    {"data",
+     [](Self &r, star::Thread &t) {
+       try {
+         return star::decodeJson(t, r.resp.body);
+       } catch (const star::EvalError &) {
+         return star::makeString(t.heap, r.resp.body);
+       }
+     }},
+    {"duration_ms", [](Self &r, star::Thread &) { return Value::small(r.resp.durationMs); }},
+    {"error", [](Self &r, star::Thread &t) { return star::makeString(t.heap, r.resp.error); }},
+    {"headers",
+     [](Self &r, star::Thread &t) {
+       auto *d = t.heap.make<star::Dict>();
+       for (const auto &[k, v] : r.resp.headers)
+         d->table.set(t, star::makeString(t.heap, k), star::makeString(t.heap, v));
+       return Value::object(d);
+     }},
+    {"json",
+     [](Self &r, star::Thread &t) {
+       return Value::object(t.heap.make<star::Builtin>("json", jsonMethod, Value::object(&r)));
+     }},
+    {"ok", [](Self &r, star::Thread &) { return star::boolean(r.resp.ok); }},
+    {"operation", [](Self &r, star::Thread &t) { return star::makeString(t.heap, r.operation); }},
+    {"status", [](Self &r, star::Thread &) { return Value::small(r.resp.status); }},
+};
+
+} // namespace
+
 Value ResponseValue::attr(star::Thread &t, std::string_view name) {
-  if (name == "status")
-    return Value::small(resp.status);
-  if (name == "body")
-    return star::makeString(t.heap, resp.body);
-  if (name == "ok")
-    return star::boolean(resp.ok);
-  if (name == "error")
-    return star::makeString(t.heap, resp.error);
-  if (name == "duration_ms")
-    return Value::small(resp.durationMs);
-  if (name == "headers") {
-    auto *d = t.heap.make<star::Dict>();
-    for (const auto &[k, v] : resp.headers)
-      d->table.set(t, star::makeString(t.heap, k), star::makeString(t.heap, v));
-    return Value::object(d);
-  }
-  if (name == "data") {
-    try {
-      return star::decodeJson(t, resp.body);
-    } catch (const star::EvalError &) {
-      return star::makeString(t.heap, resp.body);
-    }
-  }
-  if (name == "client")
-    return star::makeString(t.heap, client);
-  if (name == "operation")
-    return star::makeString(t.heap, operation);
-  if (name == "contract_ok")
-    return star::boolean(contractOk);
-  if (name == "contract_error")
-    return star::makeString(t.heap, contractError);
-  if (name == "json")
-    return Value::object(t.heap.make<star::Builtin>("json", jsonMethod, Value::object(this)));
-  return Value();
+  return star::lookupAttribute<Self>(kAttributes, *this, t, name);
 }
 
 void ResponseValue::attrNames(std::vector<std::string> &out) const {
-  out.insert(out.end(), {"body", "client", "contract_error", "contract_ok", "data", "duration_ms",
-                         "error", "headers", "json", "ok", "operation", "status"});
+  star::attributeNames<Self>(kAttributes, out);
 }
 
 } // namespace fbc::rt
