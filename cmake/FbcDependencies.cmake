@@ -103,6 +103,13 @@ if(NOT LIBPQ_FOUND)
   fbc_missing("libpq" "libpq-dev")
 endif()
 
+# libmariadb (MariaDB Connector/C): the MySQL step and readiness probe
+# (runtime/clients/mysql_step.cpp; headers only, loaded on first use).
+pkg_check_modules(MARIADB QUIET libmariadb)
+if(NOT MARIADB_FOUND)
+  fbc_missing("libmariadb" "libmariadb-dev")
+endif()
+
 # yaml-cpp: load_yaml() (ir/builtins/loaders.cpp).
 find_package(yaml-cpp CONFIG QUIET)
 if(NOT yaml-cpp_FOUND)

@@ -128,6 +128,16 @@ const Protocol kProtocols[] = {
                     "due to administrator command\")",
      .unit = "Postgres query",
      .units = "Postgres queries"},
+    // MySQL / MariaDB: steps and ready() over libmariadb. The proxy relays
+    // it as TCP (no codec yet): a rule that needs query= or a MySQL reply
+    // is a cannot-run row; syscall faults and drop()/delay() per connection
+    // work as on any TCP interface.
+    {.name = "mysql",
+     .matchers = kSqlMatchers,
+     .targetField = "query",
+     .steps = kSqlSteps,
+     .readiness = HealthcheckKind::Mysql,
+     .referenceProxies = true},
     {.name = "grpc",
      .matchers = kGrpcMatchers,
      .referenceProxies = true,
@@ -162,7 +172,6 @@ const Protocol kProtocols[] = {
      .mockGap = "udp mocks (byte-prefix routes) are not served by fbc yet"},
     // Protocols the reference has step plugins for and fbc has nothing of
     // yet: named, so that their steps are plan warnings, not errors.
-    {.name = "mysql", .referenceSteps = "query exec"},
     {.name = "cassandra", .referenceSteps = "query exec"},
     {.name = "clickhouse", .referenceSteps = "query exec"},
 };

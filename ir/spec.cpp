@@ -50,6 +50,8 @@ const char *healthcheckKindName(HealthcheckKind k) {
     return "kafka";
   case HealthcheckKind::Memcached:
     return "memcached";
+  case HealthcheckKind::Mysql:
+    return "mysql";
   }
   return "tcp";
 }

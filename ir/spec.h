@@ -72,9 +72,9 @@ struct Interface {
   std::shared_ptr<const TlsCert> tls; // interface(tls=), null if absent
 };
 
-// Memcached comes only from ready() (the protocol table's readiness): no
-// builtin writes it.
-enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres, Kafka, Memcached };
+// Memcached and Mysql come only from ready() (the protocol table's
+// readiness): no builtin writes them.
+enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres, Kafka, Memcached, Mysql };
 const char *healthcheckKindName(HealthcheckKind k);
 
 // An interface's network address (Service::address()). `host` is the

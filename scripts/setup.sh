@@ -15,6 +15,7 @@ packages=(
   liburing-dev # tests/fixtures/nondet_fs.c: file I/O through io_uring
   libhttp-parser-dev # the fault proxy's HTTP/1.1 framing (runtime/protocols/proxy_http.cpp)
   libhiredis-dev redis-server libpq-dev postgresql-15
+  libmariadb-dev mariadb-server # MySQL steps and probe (runtime/clients/mysql_step.cpp), e2e tests
   memcached # memcached steps, proxy codec and e2e tests (runtime/protocols/proto_memcached.cpp)
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
   libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock/mock_http.cpp)

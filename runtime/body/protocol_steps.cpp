@@ -191,16 +191,16 @@ std::optional<std::string> pgParam(star::Thread &t, Value v, const std::string &
 
 } // namespace
 
-Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
-                       const star::Args &args) {
-  std::string sql;
+SqlStepArgs sqlStepArgs(star::Thread &t, const StepTarget &to, std::string_view method,
+                        const star::Args &args) {
+  SqlStepArgs out;
   bool haveSql = false;
   Value params;
   if (args.positional.size() > 2)
     t.fail(to.what + "(): got " + std::to_string(args.positional.size()) +
            " positional arguments, want at most 2 (sql, params)");
   if (!args.positional.empty()) {
-    sql = strArg(t, args.positional[0], to.what + "(): sql");
+    out.sql = strArg(t, args.positional[0], to.what + "(): sql");
     haveSql = true;
   }
   if (args.positional.size() > 1)
@@ -210,7 +210,7 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
     if (key == "sql") {
       if (haveSql)
         t.fail(to.what + "(): sql given twice");
-      sql = strArg(t, k.value, to.what + "(): sql");
+      out.sql = strArg(t, k.value, to.what + "(): sql");
       haveSql = true;
     } else if (key == "params") {
       if (params)
@@ -222,16 +222,24 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
   }
   if (!haveSql)
     t.fail(to.what + "(): requires sql=");
-  std::vector<std::optional<std::string>> bound;
   if (params && !params.is(star::Kind::None)) {
     auto *l = params.as<star::List>();
     auto *tu = params.as<star::Tuple>();
     if (!l && !tu)
       t.fail(to.what + "(): params must be a list, got " + std::string(star::typeName(params)));
     llvm::ArrayRef<Value> items = l ? llvm::ArrayRef<Value>(l->elems) : tu->elems();
-    for (size_t i = 0; i < items.size(); ++i)
-      bound.push_back(pgParam(t, items[i], to.what + "(): params[" + std::to_string(i) + "]"));
+    out.params.assign(items.begin(), items.end());
   }
+  return out;
+}
+
+Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                       const star::Args &args) {
+  SqlStepArgs in = sqlStepArgs(t, to, method, args);
+  const std::string &sql = in.sql;
+  std::vector<std::optional<std::string>> bound;
+  for (size_t i = 0; i < in.params.size(); ++i)
+    bound.push_back(pgParam(t, in.params[i], to.what + "(): params[" + std::to_string(i) + "]"));
   std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
                                                       {"interface", to.iface.name},
                                                       {"protocol", to.iface.protocol},

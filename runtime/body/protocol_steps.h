@@ -53,5 +53,18 @@ star::Value memcachedStepCall(star::Thread &t, const StepTarget &to, std::string
 std::string stepArgText(star::Thread &t, star::Value v, const std::string &what);
 star::Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                              const star::Args &args);
+// mysql: .query(sql=, params=) / .exec(...) over libmariadb (mysql_steps.cpp):
+// a mysql_result.
+star::Value mysqlStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                          const star::Args &args);
+
+// The arguments of a SQL step (postgres, mysql): sql= and params= by
+// keyword or positionally (sql, params); params a list or tuple, or None.
+struct SqlStepArgs {
+  std::string sql;
+  std::vector<star::Value> params;
+};
+SqlStepArgs sqlStepArgs(star::Thread &t, const StepTarget &to, std::string_view method,
+                        const star::Args &args);
 
 } // namespace fbc::rt

@@ -141,7 +141,7 @@ struct StepClient {
 };
 constexpr StepClient kStepClients[] = {
     {"http", httpStepCall},           {"http2", httpStepCall}, // HTTP/1.1 steps
-    {"memcached", memcachedStepCall}, {"postgres", postgresStepCall},
+    {"memcached", memcachedStepCall}, {"mysql", mysqlStepCall}, {"postgres", postgresStepCall},
     {"redis", redisStepCall},         {"tcp", tcpStepCall}};
 
 } // namespace

@@ -56,6 +56,14 @@ Healthcheck Healthcheck::memcached(std::string host, uint16_t port, int64_t time
   return h;
 }
 
+Healthcheck Healthcheck::mysql(MysqlConnParams conn, int64_t timeoutMs) {
+  Healthcheck h;
+  h.kind = Kind::Mysql;
+  h.my = std::move(conn);
+  h.timeoutMs = timeoutMs;
+  return h;
+}
+
 Healthcheck Healthcheck::postgres(PgConnParams conn, int64_t timeoutMs) {
   Healthcheck h;
   h.kind = Kind::Postgres;
@@ -80,6 +88,8 @@ std::string Healthcheck::describe() const {
     return "kafka " + host + ":" + std::to_string(port);
   case Kind::Memcached:
     return "memcached " + host + ":" + std::to_string(port);
+  case Kind::Mysql:
+    return "mysql " + my.host + ":" + std::to_string(my.port);
   }
   return "";
 }
@@ -170,6 +180,9 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       break;
     case Healthcheck::Kind::Memcached:
       ok = probeMemcached(hc.host, hc.port, probeTimeout, error);
+      break;
+    case Healthcheck::Kind::Mysql:
+      ok = probeMysql(hc.my, probeTimeout, error);
       break;
     }
     if (ok)

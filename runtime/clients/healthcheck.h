@@ -2,9 +2,11 @@
 // event loop keeps answering its syscalls: tcp (a connect succeeds), http
 // (a GET answers 2xx, over libcurl), redis (PING answers PONG, not
 // -LOADING), postgres (libpq's ping: the server accepts connections) and
-// kafka (a Metadata request names a broker and a controller).
+// kafka (a Metadata request names a broker and a controller), memcached
+// (`version`) and mysql (a login and a ping over libmariadb).
 #pragma once
 
+#include "runtime/clients/mysql_step.h"
 #include "runtime/clients/postgres_step.h"
 
 #include <cstdint>
@@ -14,11 +16,12 @@
 namespace fbc::rt {
 
 struct Healthcheck {
-  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka, Memcached };
+  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka, Memcached, Mysql };
   Kind kind = Kind::None;
   std::string host = "127.0.0.1"; // tcp, redis, kafka
   uint16_t port = 0;              // tcp, redis, kafka
   PgConnParams pg;                // postgres
+  MysqlConnParams my;             // mysql
   std::string url;                // http: "http://127.0.0.1:8080/health"
   int64_t timeoutMs = 10000;
   int64_t intervalMs = 25; // the longest pause between probes (from 1 ms, see waitHealthy)
@@ -30,6 +33,7 @@ struct Healthcheck {
   static Healthcheck kafka(std::string host, uint16_t port, int64_t timeoutMs);
   // memcached's `version` answers VERSION <v>.
   static Healthcheck memcached(std::string host, uint16_t port, int64_t timeoutMs);
+  static Healthcheck mysql(MysqlConnParams conn, int64_t timeoutMs);
   // "tcp 127.0.0.1:8080", "http http://...", "redis 127.0.0.1:6379",
   // "postgres 127.0.0.1:5432", "kafka 127.0.0.1:9092"
   std::string describe() const;

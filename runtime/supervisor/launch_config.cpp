@@ -42,6 +42,25 @@ PgConnParams pgConnParams(const ir::Service &s, const ir::Address &at) {
   return p;
 }
 
+MysqlConnParams mysqlConnParams(const ir::Service &s, const ir::Address &at) {
+  MysqlConnParams p;
+  p.host = at.dialHost();
+  p.port = static_cast<uint16_t>(at.port);
+  std::string password, rootPassword;
+  for (const auto &[k, v] : s.env) {
+    if (k == "MYSQL_USER" || k == "MARIADB_USER")
+      p.user = v;
+    else if (k == "MYSQL_PASSWORD" || k == "MARIADB_PASSWORD")
+      password = v;
+    else if (k == "MYSQL_ROOT_PASSWORD" || k == "MARIADB_ROOT_PASSWORD")
+      rootPassword = v;
+    else if (k == "MYSQL_DATABASE" || k == "MARIADB_DATABASE")
+      p.database = v;
+  }
+  p.password = p.user == "root" ? rootPassword : password;
+  return p;
+}
+
 namespace {
 
 // The probe ready() runs for a protocol whose readiness is `kind`, at `at`.
@@ -59,6 +78,8 @@ Healthcheck readinessProbe(const ir::Service &s, ir::HealthcheckKind kind, const
     return Healthcheck::kafka(at.dialHost(), port, ms);
   case ir::HealthcheckKind::Memcached:
     return Healthcheck::memcached(at.dialHost(), port, ms);
+  case ir::HealthcheckKind::Mysql:
+    return Healthcheck::mysql(mysqlConnParams(s, at), ms);
   case ir::HealthcheckKind::Tcp:
   case ir::HealthcheckKind::Ready:
     break;

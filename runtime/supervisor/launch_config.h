@@ -27,6 +27,11 @@ const ir::Interface *defaultInterface(const ir::Service &s);
 // POSTGRES_USER (default "postgres"), POSTGRES_PASSWORD, POSTGRES_DB
 // (default: the user).
 PgConnParams pgConnParams(const ir::Service &s, const ir::Address &at);
+// The same for a mysql interface, as the mysql and mariadb images name
+// them: MYSQL_USER / MARIADB_USER (default "root"), MYSQL_PASSWORD /
+// MARIADB_PASSWORD (root's: MYSQL_ROOT_PASSWORD / MARIADB_ROOT_PASSWORD),
+// MYSQL_DATABASE / MARIADB_DATABASE (default: none).
+MysqlConnParams mysqlConnParams(const ir::Service &s, const ir::Address &at);
 
 // The readiness probe of service `s`: its healthcheck= (a localhost URL
 // dialled as 127.0.0.1), or ready= of its default interface at its

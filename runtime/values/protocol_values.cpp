@@ -8,6 +8,7 @@
 #include "ir/json_writer.h"
 #include "ir/quote.h"
 
+#include <cerrno>
 #include <cstdlib>
 
 namespace fbc::rt {
@@ -171,6 +172,83 @@ Value PgResultValue::attr(star::Thread &t, std::string_view name) {
 
 void PgResultValue::attrNames(std::vector<std::string> &out) const {
   star::attributeNames<Pg>(kPgResultAttributes, out);
+}
+
+void MysqlResultValue::repr(star::Printer &p) const {
+  if (result.ok)
+    p.write("<mysql_result rows_affected=" + std::to_string(result.rowsAffected) + ">");
+  else
+    p.write("<mysql_result error=" + std::to_string(result.code) + " (" + result.sqlstate + ") " +
+            ir::quote(result.message) + ">");
+}
+
+namespace {
+
+// A column's text as the Starlark value its type suggests (an integer past
+// int64, as BIGINT UNSIGNED can be, stays text).
+Value mysqlValue(star::Thread &t, MysqlColumnKind kind, const std::optional<std::string> &text) {
+  if (!text)
+    return star::none();
+  const std::string &s = *text;
+  if (kind == MysqlColumnKind::Int) {
+    errno = 0;
+    char *end = nullptr;
+    long long v = std::strtoll(s.c_str(), &end, 10);
+    if (errno == 0 && end && *end == '\0')
+      return star::makeInt(t.heap, v);
+  } else if (kind == MysqlColumnKind::Float) {
+    return star::makeFloat(t.heap, std::strtod(s.c_str(), nullptr));
+  }
+  return star::makeString(t.heap, s);
+}
+
+using My = MysqlResultValue;
+constexpr star::Attribute<My> kMysqlResultAttributes[] = {
+    {"code",
+     [](My &r, star::Thread &t) {
+       return r.result.ok ? star::none() : star::makeInt(t.heap, int64_t(r.result.code));
+     }},
+    {"columns",
+     [](My &r, star::Thread &t) {
+       std::vector<Value> cols;
+       for (const MysqlColumn &c : r.result.columns)
+         cols.push_back(star::makeString(t.heap, c.name));
+       return Value::object(t.heap.make<star::List>(std::move(cols)));
+     }},
+    {"duration_ms",
+     [](My &r, star::Thread &t) { return star::makeInt(t.heap, r.result.durationMs); }},
+    {"error",
+     [](My &r, star::Thread &t) {
+       return r.result.ok ? star::none() : star::makeString(t.heap, r.result.sqlstate);
+     }},
+    {"last_insert_id",
+     [](My &r, star::Thread &t) { return star::makeInt(t.heap, int64_t(r.result.lastInsertId)); }},
+    {"message", [](My &r, star::Thread &t) { return star::makeString(t.heap, r.result.message); }},
+    {"ok", [](My &r, star::Thread &) { return star::boolean(r.result.ok); }},
+    {"rows",
+     [](My &r, star::Thread &t) {
+       std::vector<Value> rows;
+       for (const auto &row : r.result.rows) {
+         auto *d = t.heap.make<star::Dict>();
+         for (size_t c = 0; c < row.size() && c < r.result.columns.size(); ++c)
+           d->table.set(t, star::makeString(t.heap, r.result.columns[c].name),
+                        mysqlValue(t, r.result.columns[c].kind, row[c]));
+         rows.push_back(Value::object(d));
+       }
+       return Value::object(t.heap.make<star::List>(std::move(rows)));
+     }},
+    {"rows_affected",
+     [](My &r, star::Thread &t) { return star::makeInt(t.heap, r.result.rowsAffected); }},
+};
+
+} // namespace
+
+Value MysqlResultValue::attr(star::Thread &t, std::string_view name) {
+  return star::lookupAttribute<My>(kMysqlResultAttributes, *this, t, name);
+}
+
+void MysqlResultValue::attrNames(std::vector<std::string> &out) const {
+  star::attributeNames<My>(kMysqlResultAttributes, out);
 }
 
 } // namespace fbc::rt

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "frontend/eval/objects.h"
+#include "runtime/clients/mysql_step.h"
 #include "runtime/clients/postgres_step.h"
 #include "runtime/protocols/proto_redis.h"
 
@@ -58,6 +59,28 @@ public:
   void attrNames(std::vector<std::string> &out) const override;
 
   PostgresStepResult result;
+};
+
+// A MySQL step's result: ok, error (the SQLSTATE, None when ok), code (the
+// MySQL error number, None when ok), message, columns, rows (dicts; ints and
+// floats by column type, NULL as None, the rest text), rows_affected,
+// last_insert_id, duration_ms.
+class MysqlResultValue final : public star::Object {
+public:
+  static constexpr star::Kind kKind = star::Kind::Host;
+  static constexpr bool kNeedsDestroy = true;
+  static constexpr std::string_view kTypeName = "mysql_result";
+  explicit MysqlResultValue(MysqlStepResult r)
+      : star::Object(star::Kind::Host), result(std::move(r)) {
+    freeze();
+  }
+  std::string_view typeName() const override { return kTypeName; }
+  void repr(star::Printer &p) const override;
+  bool truth() const override { return result.ok; }
+  star::Value attr(star::Thread &t, std::string_view name) override;
+  void attrNames(std::vector<std::string> &out) const override;
+
+  MysqlStepResult result;
 };
 
 } // namespace fbc::rt

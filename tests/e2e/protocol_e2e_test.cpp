@@ -25,6 +25,7 @@ namespace {
 
 constexpr const char *kPgBin = "/usr/lib/postgresql/15/bin";
 constexpr const char *kPgUser = "postgres";
+constexpr const char *kMyUser = "mysql";
 
 // Runs argv, its output into `log`; the exit status.
 int runCommand(const std::vector<std::string> &argv, const std::string &log) {
@@ -48,7 +49,7 @@ int runCommand(const std::vector<std::string> &argv, const std::string &log) {
 // The fixtures shared by every test of this binary.
 struct Fixtures {
   TempDir dir;
-  std::string pgData, rdbDir;
+  std::string pgData, rdbDir, myData, myInit;
   std::string error; // why a fixture could not be made
 
   Fixtures() {
@@ -57,6 +58,35 @@ struct Fixtures {
     rdbDir = dir.file("rdb");
     makePgData();
     makeRdb();
+    myData = dir.file("mydata");
+    myInit = dir.file("myinit.sql");
+    makeMyData();
+  }
+
+  // A MariaDB data directory (mariadb-install-db, as the "mysql" account
+  // the mariadb-server package creates) and the init file the specs start
+  // the server with: the account and database their env names.
+  void makeMyData() {
+    passwd *pw = getpwnam(kMyUser);
+    if (!pw) {
+      error += "no account \"mysql\" (scripts/setup.sh installs mariadb-server)";
+      return;
+    }
+    mkdir(myData.c_str(), 0700);
+    if (chown(myData.c_str(), pw->pw_uid, pw->pw_gid) != 0) {
+      error += "chown " + myData + " failed";
+      return;
+    }
+    std::ofstream(myInit) << "CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY 'secret';\n"
+                             "GRANT ALL ON *.* TO 'app'@'%';\n"
+                             "CREATE DATABASE IF NOT EXISTS shop;\n";
+    chmod(myInit.c_str(), 0644);
+    std::string log = dir.file("mariadb-install-db.log");
+    if (runCommand({"runuser", "-u", kMyUser, "--", "mariadb-install-db", "--no-defaults",
+                    "--datadir=" + myData, "--auth-root-authentication-method=normal",
+                    "--skip-test-db"},
+                   log) != 0)
+      error += "mariadb-install-db failed:\n" + readFile(log);
   }
 
   void makePgData() {
@@ -125,6 +155,8 @@ struct ProtocolSpec : Spec {
     extra.emplace_back("@PG_BIN@", kPgBin);
     extra.emplace_back("@PG_DATA@", f.pgData);
     extra.emplace_back("@RDB_DIR@", f.rdbDir);
+    extra.emplace_back("@MY_DATA@", f.myData);
+    extra.emplace_back("@MY_INIT@", f.myInit);
     for (const auto &[from, to] : extra)
       for (size_t p; (p = text.find(from)) != std::string::npos;)
         text.replace(p, from.size(), to);
@@ -161,6 +193,15 @@ TEST_F(Protocol, RedisReadyWaitsForPongNotLoading) {
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "<redis_error \"LOADING Redis is loading the dataset in memory\">"))
       << r.out;
+}
+
+// MySQL (mysql_steps.star) against Debian's MariaDB: ready() logs in and
+// pings, .exec/.query with ? params (escaped, NULL, bools), typed rows,
+// the server's error numbers and SQLSTATEs, a params/placeholder mismatch,
+// and a query= rule refused as a cannot-run row (no MySQL codec yet).
+TEST_F(Protocol, MysqlStepsAgainstMariadb) {
+  ProtocolSpec spec("mysql_steps");
+  runWithGolden(spec, 2);
 }
 
 // memcached (memcached_proxy.star) against a real memcached: the steps

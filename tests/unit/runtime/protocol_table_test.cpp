@@ -66,6 +66,8 @@ rt::Healthcheck::Kind probeOf(ir::HealthcheckKind k) {
     return rt::Healthcheck::Kind::Kafka;
   case ir::HealthcheckKind::Memcached:
     return rt::Healthcheck::Kind::Memcached;
+  case ir::HealthcheckKind::Mysql:
+    return rt::Healthcheck::Kind::Mysql;
   case ir::HealthcheckKind::Tcp:
   case ir::HealthcheckKind::Ready:
     break;
