@@ -1,5 +1,7 @@
 #include "tests/e2e/fbc_run.h"
 
+#include "bundle/diff.h"
+
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 #include <simdjson.h>
@@ -14,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -256,11 +259,28 @@ const JsonMask kJsonMasks[] = {
     {"duration_ms", "wall-clock time of the run"},
     {"tests/[]/duration_ms", "wall-clock time of a test"},
     {"tests/[]/events/[]/timestamp", "wall-clock time of an event"},
+    // Event fields: each one `fbc diff --normalize` drops too
+    // (bundle::volatileField; eventFieldMasksAreTheNormalisers checks).
     {"tests/[]/events/[]/fields/pid", "process ids"},
     {"tests/[]/events/[]/fields/latency_us", "measured syscall latency"},
     {"tests/[]/events/[]/fields/duration_ms", "measured step duration"},
     {"matrix/cells/[]/duration_ms", "wall-clock time of a matrix cell"},
 };
+// The event fields masked here are the ones the shared normaliser
+// (bundle/diff.h, `fbc diff --normalize`) drops: one rule for both.
+[[maybe_unused]] const bool eventFieldMasksAreTheNormalisers = [] {
+  constexpr std::string_view kFields = "tests/[]/events/[]/fields/";
+  for (const JsonMask &m : kJsonMasks) {
+    std::string_view path = m.path;
+    if (path.starts_with(kFields) && !bundle::volatileField(path.substr(kFields.size()))) {
+      std::fprintf(stderr, "fbc_run.cpp: event field mask %s is not bundle::volatileField\n",
+                   m.path);
+      std::abort();
+    }
+  }
+  return true;
+}();
+
 // How often each rule masked a value; FbcRunJson checks none is dead.
 size_t kJsonMaskHits[std::size(kJsonMasks)] = {};
 

@@ -1,6 +1,7 @@
 #include "tools/fbc/cli.h"
 
 #include "tools/fbc/check_command.h"
+#include "tools/fbc/diff_command.h"
 #include "tools/fbc/exec_command.h"
 #include "tools/fbc/init_command.h"
 #include "tools/fbc/inspect_command.h"
@@ -71,6 +72,10 @@ int runFbc(int argc, char **argv) {
   MergeOptions mergeOpts;
   addMergeOptions(*merge, mergeOpts);
   addLoadLimitOptions(*merge);
+  auto *diff = app.add_subcommand(
+      "diff", "Compare two run bundles: rows whose outcome or trace changed, and where");
+  DiffOptions diffOpts;
+  addDiffOptions(*diff, diffOpts);
   auto *init = app.add_subcommand("init", "Write a starter spec, or one from a Compose file");
   InitOptions initOpts;
   addInitOptions(*init, initOpts);
@@ -133,6 +138,8 @@ int runFbc(int argc, char **argv) {
     return runReplay(replayOpts);
   if (app.got_subcommand("merge"))
     return runMerge(mergeOpts);
+  if (app.got_subcommand("diff"))
+    return runDiff(diffOpts);
   return 1;
 }
 
