@@ -27,6 +27,13 @@ packages=(
   podman runc conmon netavark aardvark-dns iptables catatonit
   nginx-light # tests/fixtures/containers/build_images.py: nginx:1.27-alpine
 )
+# tests/mcp (fbc mcp driven by the official MCP TypeScript SDK, installed by
+# `npm ci` from the npm registry into the build tree): Debian's Node.js and
+# npm, unless a Node.js with its own npm is installed already (NodeSource's
+# nodejs package bundles npm and conflicts with Debian's).
+if ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 
 # Podman reads its OCI runtime from containers.conf (through the API,
 # HostConfig.Runtime is not consulted). Its default ulimits (nproc 1048576)

@@ -7,6 +7,7 @@
 #include "tools/fbc/inspect_command.h"
 #include "tools/fbc/ir_command.h"
 #include "tools/fbc/load_for_command.h"
+#include "tools/fbc/mcp_command.h"
 #include "tools/fbc/merge_command.h"
 #include "tools/fbc/plan_command.h"
 #include "tools/fbc/replay_command.h"
@@ -76,6 +77,10 @@ int runFbc(int argc, char **argv) {
       "diff", "Compare two run bundles: rows whose outcome or trace changed, and where");
   DiffOptions diffOpts;
   addDiffOptions(*diff, diffOpts);
+  auto *mcp = app.add_subcommand(
+      "mcp", "Serve the Model Context Protocol on stdio: fbc's commands as tools for agents");
+  McpOptions mcpOpts;
+  addMcpOptions(*mcp, mcpOpts);
   auto *init = app.add_subcommand("init", "Write a starter spec, or one from a Compose file");
   InitOptions initOpts;
   addInitOptions(*init, initOpts);
@@ -140,6 +145,8 @@ int runFbc(int argc, char **argv) {
     return runMerge(mergeOpts);
   if (app.got_subcommand("diff"))
     return runDiff(diffOpts);
+  if (app.got_subcommand("mcp"))
+    return runMcp(mcpOpts);
   return 1;
 }
 

@@ -166,6 +166,9 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
   sub.add_flag("--require-faults-fire", opts.requireFaultsFire,
                "a test that passes while one of its faults never fired fails (as "
                "require_faults_fire=True does for one scenario), naming the rules");
+  sub.add_flag("--progress-lines", opts.progressLines,
+               "after each row, a line 'fbc-progress DONE/TOTAL passed=P failed=F NAME' on "
+               "stderr (for programs driving fbc, such as fbc mcp)");
   sub.add_option("-j,--jobs", opts.jobs,
                  "run up to N leaves at once, each in its own network namespace (needs root); "
                  "auto = the number of CPUs (default 1)");
@@ -431,7 +434,12 @@ int runRun(const RunOptions &opts) {
     // stderr): the progress line, erased around every write to stdout.
     std::optional<Progress> progress;
     std::map<std::string, int64_t> estimates; // per test, one leaf
-    if (!opts.verbose && Progress::wanted()) {
+    // --progress-lines: the same counts, one line per row, for a program.
+    struct {
+      uint64_t total = 0, done = 0, passed = 0, failed = 0;
+    } lines;
+    bool drawn = !opts.verbose && Progress::wanted();
+    if (drawn || opts.progressLines) {
       uint64_t total = 0;
       int64_t estimate = 0;
       for (size_t i = 0; i < leaves.tests.size(); ++i) {
@@ -447,10 +455,28 @@ int runRun(const RunOptions &opts) {
         total += n;
         estimate += one * int64_t(n);
       }
-      progress.emplace(total, estimate);
+      if (drawn)
+        progress.emplace(total, estimate);
+      lines.total = total;
     }
-    if (streaming || progress)
+    if (streaming || progress || opts.progressLines)
       cfg.onOutcome = [&](const rt::RunReport &r, const rt::TestOutcome &t) {
+        if (opts.progressLines) {
+          bool failed = t.result == rt::Result::Fail || t.result == rt::Result::Error;
+          lines.passed += t.result == rt::Result::Pass;
+          lines.failed += failed;
+          ++lines.done;
+          std::fprintf(
+              stderr, "fbc-progress %llu/%llu passed=%llu failed=%llu %s\n",
+              static_cast<unsigned long long>(lines.done),
+              static_cast<unsigned long long>(std::max(lines.total, lines.done)),
+              static_cast<unsigned long long>(lines.passed),
+              static_cast<unsigned long long>(lines.failed),
+              rt::escapeControls(t.leaf ? t.name + " [leaf " + t.leaf->id + "]" : t.name).c_str());
+          std::fflush(stderr);
+        }
+        if (!progress && !streaming)
+          return;
         if (!progress) {
           write(rt::textReportRow(r, t));
           return;

@@ -35,6 +35,7 @@ struct RunOptions {
   std::string leafProgram;         // --leaf-program FILE: run this leaf program's text form
   ExploreFlags explore;            // --explore=all|sample and its settings
   bool requireFaultsFire = false;  // --require-faults-fire: a fault that never fired fails its row
+  bool progressLines = false;      // --progress-lines: "fbc-progress N/M ..." on stderr per row
 
   // Set by `fbc replay`, not by flags:
   std::string command = "fbc run"; // error prefix
