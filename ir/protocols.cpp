@@ -128,16 +128,20 @@ const Protocol kProtocols[] = {
                     "due to administrator command\")",
      .unit = "Postgres query",
      .units = "Postgres queries"},
-    // MySQL / MariaDB: steps and ready() over libmariadb. The proxy relays
-    // it as TCP (no codec yet): a rule that needs query= or a MySQL reply
-    // is a cannot-run row; syscall faults and drop()/delay() per connection
-    // work as on any TCP interface.
+    // MySQL / MariaDB: steps and ready() over libmariadb; the proxy frames
+    // the client/server protocol (runtime/protocols/proto_mysql.h) and
+    // matches query= as it does Postgres'.
     {.name = "mysql",
      .matchers = kSqlMatchers,
      .targetField = "query",
      .steps = kSqlSteps,
      .readiness = HealthcheckKind::Mysql,
-     .referenceProxies = true},
+     .framed = true,
+     .errorNumbers = true,
+     .suggestRule = "error(query = \"*\", code = 1213, message = \"Deadlock found when trying to "
+                    "get lock; try restarting transaction\")",
+     .unit = "MySQL query",
+     .units = "MySQL queries"},
     {.name = "grpc",
      .matchers = kGrpcMatchers,
      .referenceProxies = true,

@@ -58,6 +58,7 @@ struct Protocol {
   bool referenceProxies = false;
   bool duplicates = false;                   // duplicate() re-delivers its messages
   bool numericStatus = false;                // status= 0-16 is its status code (gRPC)
+  bool errorNumbers = false;                 // error(code=) is its error number (MySQL)
   std::string_view suggestRule;              // the proxy rule of `fbc plan --suggest`; "" none
   std::string_view faultSyscall = "connect"; // the syscall --suggest denies
   std::string_view unit, units;              // "HTTP request", "HTTP requests" (messages)

@@ -149,9 +149,9 @@ star::String *onePositional(const CallSite &site, const char *fn, const star::Ar
 }
 
 constexpr std::string_view kProxyKeywords[] = {
-    "body",    "collection", "command", "delay",   "key",   "label", "max_fires",
-    "message", "method",     "mode",    "op",      "path",  "per",   "probability",
-    "query",   "reset",      "status",  "subject", "topic",
+    "body",        "code",    "collection", "command", "delay",   "key",   "label",
+    "max_fires",   "message", "method",     "mode",    "op",      "path",  "per",
+    "probability", "query",   "reset",      "status",  "subject", "topic",
 };
 
 constexpr std::string_view kDuplicateKeywords[] = {"label",       "max_fires", "mode",
@@ -176,7 +176,7 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
   auto allowed = [&](std::string_view k) {
     if (k == "status")
       return action == ProxyAction::Respond || action == ProxyAction::Error;
-    if (k == "message")
+    if (k == "message" || k == "code")
       return action == ProxyAction::Error;
     if (k == "body")
       return action == ProxyAction::Respond;
@@ -200,7 +200,13 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
     if (!allowed(k))
       return false;
     Loc at = site.at(site.keywordValue(k));
-    if (k == "status") {
+    if (k == "code") {
+      // A MySQL error number (ER_LOCK_DEADLOCK 1213 ...), kept where the
+      // reply's status goes: the codec writes it into the ERR packet.
+      if (!v.isSmallInt() || v.smallInt() < 1000 || v.smallInt() > 65535)
+        site.fail(at, p + "code= must be a MySQL error number (1000-65535), got " + star::repr(v));
+      r.status = v.smallInt();
+    } else if (k == "status") {
       // An HTTP status, or a gRPC status code (0-16) on a grpc interface.
       if (v.isSmallInt() && ((v.smallInt() >= 100 && v.smallInt() <= 599) ||
                              (v.smallInt() >= 0 && v.smallInt() <= 16)))

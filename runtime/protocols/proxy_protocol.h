@@ -131,6 +131,9 @@ struct ProxyProtocol {
   std::string_view name; // interface(protocol=) value: "http", "redis", "postgres"
   std::unique_ptr<ProtocolCodec> (*makeCodec)();
   PatternNormalizer normalizeTarget; // null: identity
+  // The server speaks first (MySQL's greeting): the proxy dials the real
+  // port when a client connects, not when the client's first byte arrives.
+  bool serverFirst = false;
 };
 
 // The protocol table (runtime/protocols/proxy_protocols.cpp); null for a protocol

@@ -4,6 +4,7 @@
 // does). One line per protocol; a protocol without a line is proxied as
 // plain TCP.
 #include "runtime/protocols/proto_memcached.h"
+#include "runtime/protocols/proto_mysql.h"
 #include "runtime/protocols/proto_postgres.h"
 #include "runtime/protocols/proto_redis.h"
 #include "runtime/protocols/proxy_http.h"
@@ -21,6 +22,7 @@ template <class Codec> std::unique_ptr<ProtocolCodec> make() {
 const ProxyProtocol kProxyProtocols[] = {
     {"http", makeHttpCodec, nullptr},
     {"memcached", make<MemcachedCodec>, nullptr},
+    {"mysql", make<MysqlCodec>, pgNormalizePattern, /*serverFirst=*/true},
     {"postgres", make<PostgresCodec>, pgNormalizePattern},
     {"redis", make<RedisCodec>, nullptr},
 };

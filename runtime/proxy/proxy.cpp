@@ -455,8 +455,11 @@ void ProxyHub::accept(size_t iface, int fd) {
   Conn &c = *owned;
   c.client.fd = fd;
   conns_.emplace(id, std::move(owned));
-  if (const ProxyProtocol *p = findProxyProtocol(endpoints_[iface].protocol))
+  bool dialNow = true;
+  if (const ProxyProtocol *p = findProxyProtocol(endpoints_[iface].protocol)) {
     c.codec = p->makeCodec();
+    dialNow = p->serverFirst;
+  }
   // Per-connection rules decide before anything is relayed.
   int64_t delayNs = 0;
   if (rules_.hasConnectionRules(iface)) {
@@ -477,15 +480,15 @@ void ProxyHub::accept(size_t iface, int fd) {
   loop_.add(fd, kEvents, &c.client);
   // Client-first protocols (a codec) dial the real port when the first
   // byte is forwarded, so a connection whose requests the proxy answers
-  // itself never occupies the service; plain TCP dials at once (the
-  // server may speak first).
-  auto begin = [this, id] {
+  // itself never occupies the service; plain TCP and server-first
+  // protocols (MySQL) dial at once (the server speaks first).
+  auto begin = [this, id, dialNow] {
     auto it = conns_.find(id);
     if (it == conns_.end())
       return;
     Conn &c = *it->second;
     c.held = false;
-    if (!c.codec)
+    if (dialNow)
       dial(c);
     if (!c.dead)
       c.readSide(c.client);
