@@ -41,22 +41,14 @@ Value mysqlStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
   std::vector<MysqlParam> bound;
   for (size_t i = 0; i < in.params.size(); ++i)
     bound.push_back(mysqlParam(t, in.params[i], to.what + "(): params[" + std::to_string(i) + "]"));
-  std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
-                                                      {"interface", to.iface.name},
-                                                      {"protocol", to.iface.protocol},
-                                                      {"sql", clippedField(in.sql, 200)}};
-  if (!bound.empty())
-    sf.emplace_back("params", std::to_string(bound.size()));
-  to.trace.stepSend(to.id, std::move(sf));
+  traceSqlSend(to, method, in.sql, bound.size());
   MysqlConnParams conn = mysqlConnParams(to.service, to.at);
   MysqlStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);
     r = mysqlStep(conn, in.sql, bound, to.cancelled);
   }
-  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
-                                                     {"duration_ms", std::to_string(r.durationMs)},
-                                                     {"success", r.ok ? "true" : "false"}};
+  StepFields f = sqlRecvFields(method, r.durationMs, r.ok);
   if (r.ok) {
     f.emplace_back("rows_affected", std::to_string(r.rowsAffected));
     f.emplace_back("rows", std::to_string(r.rows.size()));
@@ -65,9 +57,7 @@ Value mysqlStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
     f.emplace_back("sqlstate", r.sqlstate);
     f.emplace_back("error", clippedField(r.message, 200));
   }
-  to.trace.stepRecv(to.id, std::move(f));
-  if (to.cancelled())
-    t.fail(to.what + "(): cancelled");
+  endSqlStep(t, to, std::move(f));
   return Value::object(t.heap.make<MysqlResultValue>(std::move(r)));
 }
 

@@ -233,6 +233,29 @@ SqlStepArgs sqlStepArgs(star::Thread &t, const StepTarget &to, std::string_view 
   return out;
 }
 
+void traceSqlSend(const StepTarget &to, std::string_view method, const std::string &sql,
+                  size_t params) {
+  StepFields sf{{"method", std::string(method)},
+                {"interface", to.iface.name},
+                {"protocol", to.iface.protocol},
+                {"sql", clippedField(sql, 200)}};
+  if (params > 0)
+    sf.emplace_back("params", std::to_string(params));
+  to.trace.stepSend(to.id, std::move(sf));
+}
+
+StepFields sqlRecvFields(std::string_view method, int64_t durationMs, bool ok) {
+  return {{"method", std::string(method)},
+          {"duration_ms", std::to_string(durationMs)},
+          {"success", ok ? "true" : "false"}};
+}
+
+void endSqlStep(star::Thread &t, const StepTarget &to, StepFields f) {
+  to.trace.stepRecv(to.id, std::move(f));
+  if (to.cancelled())
+    t.fail(to.what + "(): cancelled");
+}
+
 Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                        const star::Args &args) {
   SqlStepArgs in = sqlStepArgs(t, to, method, args);
@@ -240,22 +263,14 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
   std::vector<std::optional<std::string>> bound;
   for (size_t i = 0; i < in.params.size(); ++i)
     bound.push_back(pgParam(t, in.params[i], to.what + "(): params[" + std::to_string(i) + "]"));
-  std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
-                                                      {"interface", to.iface.name},
-                                                      {"protocol", to.iface.protocol},
-                                                      {"sql", clippedField(sql, 200)}};
-  if (!bound.empty())
-    sf.emplace_back("params", std::to_string(bound.size()));
-  to.trace.stepSend(to.id, std::move(sf));
+  traceSqlSend(to, method, sql, bound.size());
   PgConnParams conn = pgConnParams(to.service, to.at);
   PostgresStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);
     r = postgresStep(conn, sql, bound, to.cancelled);
   }
-  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
-                                                     {"duration_ms", std::to_string(r.durationMs)},
-                                                     {"success", r.ok ? "true" : "false"}};
+  StepFields f = sqlRecvFields(method, r.durationMs, r.ok);
   if (r.ok) {
     f.emplace_back("command", r.command);
     f.emplace_back("rows", std::to_string(r.rows.size()));
@@ -263,9 +278,7 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
     f.emplace_back("sqlstate", r.sqlstate);
     f.emplace_back("error", clippedField(r.message, 200));
   }
-  to.trace.stepRecv(to.id, std::move(f));
-  if (to.cancelled())
-    t.fail(to.what + "(): cancelled");
+  endSqlStep(t, to, std::move(f));
   return Value::object(t.heap.make<PgResultValue>(std::move(r)));
 }
 
