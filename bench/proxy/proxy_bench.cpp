@@ -3,7 +3,8 @@
 //
 // A keep-alive HTTP/1.1 server (a thread of this process, blocking
 // sockets, one fixed 200 response per request), a line-echo TCP server and a
-// real redis-server and memcached (GET of a 5-byte value); a ProxyHub (runtime/proxy/proxy.h) in
+// real redis-server and memcached (GET of a 5-byte value) and MariaDB (SELECT 1 over a
+// connection logged in first); a ProxyHub (runtime/proxy/proxy.h) in
 // front of each with one rule in force that does not match the traffic (so every request is split,
 // matched and relayed: the cost of a proxied interface while no fault fires). The client sends N
 // sequential requests over one connection, alternating batches of 1,000 direct and 1,000 proxied so
@@ -19,7 +20,9 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pwd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +32,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -122,7 +127,7 @@ double percentile(std::vector<int64_t> v, double p) {
 // Direct vs proxied round trips to the server on `port`, whose reply to
 // `req` is `replySize` bytes.
 void bench(const char *name, const char *protocol, uint16_t port, const std::string &req,
-           size_t replySize, const ir::ProxyRule &rule, int n) {
+           size_t replySize, const ir::ProxyRule &rule, int n, void (*login)(int fd) = nullptr) {
   rt::Trace trace;
   rt::ProxyHub hub(trace);
   std::string error;
@@ -138,6 +143,10 @@ void bench(const char *name, const char *protocol, uint16_t port, const std::str
   rules.push_back(spec);
   hub.rules().push(std::move(rules));
   int direct = dial(port), proxied = dial(hub.endpoints()[0].proxyPort);
+  if (login) { // a protocol whose connections log in first (MySQL)
+    login(direct);
+    login(proxied);
+  }
   for (int i = 0; i < 1000; ++i) { // warm up both paths
     roundTrip(direct, req, replySize);
     roundTrip(proxied, req, replySize);
@@ -221,6 +230,139 @@ void benchReal(const char *name, const char *binary, std::vector<std::string> ar
   waitpid(server, nullptr, 0);
 }
 
+// MySQL: one packet (3-byte length, sequence number, payload) read whole.
+std::string readPacket(int fd) {
+  std::string head(4, '\0'), payload;
+  for (size_t got = 0; got < 4;) {
+    ssize_t n = recv(fd, head.data() + got, 4 - got, 0);
+    if (n <= 0) {
+      std::fprintf(stderr, "mysql: connection closed\n");
+      std::exit(1);
+    }
+    got += size_t(n);
+  }
+  size_t len = uint8_t(head[0]) | uint8_t(head[1]) << 8 | uint8_t(head[2]) << 16;
+  payload.resize(len);
+  for (size_t got = 0; got < len;) {
+    ssize_t n = recv(fd, payload.data() + got, len - got, 0);
+    if (n <= 0)
+      std::exit(1);
+    got += size_t(n);
+  }
+  return head + payload;
+}
+
+std::string mysqlPacket(uint8_t seq, const std::string &payload) {
+  std::string out{char(payload.size() & 0xff), char((payload.size() >> 8) & 0xff),
+                  char((payload.size() >> 16) & 0xff), char(seq)};
+  return out + payload;
+}
+
+// Logs in as `user` (no password: the empty auth response) over `fd`.
+void mysqlLogin(int fd, const std::string &user) {
+  readPacket(fd);                                           // the greeting
+  uint32_t caps = 1 | 0x200 | 0x2000 | 0x8000 | (1u << 19); // LONG_PASSWORD, PROTOCOL_41,
+  // TRANSACTIONS, SECURE_CONNECTION, PLUGIN_AUTH (no CLIENT_DEPRECATE_EOF: a result set
+  // keeps its EOFs)
+  std::string p;
+  for (int i = 0; i < 4; ++i)
+    p += char((caps >> (8 * i)) & 0xff);
+  p += std::string("\x00\x00\x00\x01", 4) + "\x21" + std::string(23, '\0') + user;
+  p += '\0';
+  p += '\0'; // auth response: empty
+  p += "mysql_native_password";
+  p += '\0';
+  std::string w = mysqlPacket(1, p);
+  send(fd, w.data(), w.size(), MSG_NOSIGNAL);
+  std::string ok = readPacket(fd);
+  if (ok.size() < 5 || ok[4] != 0) {
+    std::fprintf(stderr, "mysql: login refused: %s\n", ok.substr(4).c_str());
+    std::exit(1);
+  }
+}
+
+// The byte size of the server's reply to a `SELECT 1` (a result set: count,
+// one column definition, EOF, one row, EOF).
+size_t mysqlSelectReplySize(int fd, const std::string &query) {
+  send(fd, query.data(), query.size(), MSG_NOSIGNAL);
+  size_t size = 0;
+  for (int eofs = 0; eofs < 2;) {
+    std::string pkt = readPacket(fd);
+    size += pkt.size();
+    if (pkt.size() < 4 + 9 && uint8_t(pkt[4]) == 0xfe)
+      ++eofs;
+  }
+  return size;
+}
+
+// MariaDB (Debian's) in a data directory of its own, as the "mysql" account;
+// `SELECT 1` over connections logged in as a password-less user, direct and
+// through the proxy with a rule on INSERTs in force.
+void benchMysql(int n) {
+  namespace fs = std::filesystem;
+  passwd *pw = getpwnam("mysql");
+  if (!pw) {
+    std::fprintf(stderr, "mysql: no mysql account (scripts/setup.sh installs mariadb-server)\n");
+    return;
+  }
+  std::string dir =
+      fs::temp_directory_path() / ("fbc-proxy-bench-mysql-" + std::to_string(getpid()));
+  fs::create_directories(dir + "/data");
+  chown((dir + "/data").c_str(), pw->pw_uid, pw->pw_gid);
+  chmod(dir.c_str(), 0755);
+  std::ofstream(dir + "/init.sql") << "CREATE USER IF NOT EXISTS 'bench'@'%';\n";
+  std::string install = "runuser -u mysql -- mariadb-install-db --no-defaults --datadir=" + dir +
+                        "/data --skip-test-db >/dev/null 2>&1";
+  if (std::system(install.c_str()) != 0) {
+    std::fprintf(stderr, "mysql: mariadb-install-db failed\n");
+    return;
+  }
+  uint16_t port = 0;
+  close(listenLoopback(port));
+  pid_t server = fork();
+  if (server == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    std::string data = "--datadir=" + dir + "/data", portArg = "--port=" + std::to_string(port),
+                sock = "--socket=" + dir + "/data/s.sock", init = "--init-file=" + dir + "/init.sql";
+    execl("/usr/sbin/runuser", "runuser", "-u", "mysql", "--", "/usr/sbin/mariadbd",
+          "--no-defaults", data.c_str(), portArg.c_str(), "--bind-address=127.0.0.1", sock.c_str(),
+          init.c_str(), "--skip-log-bin", static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  int probe = -1;
+  for (int attempt = 0; attempt < 500 && probe < 0; ++attempt) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(port);
+    if (connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0)
+      probe = fd;
+    else
+      close(fd), usleep(20000);
+  }
+  if (probe < 0) {
+    std::fprintf(stderr, "mysql: mariadbd did not start\n");
+    kill(server, SIGKILL);
+    return;
+  }
+  std::string query = mysqlPacket(0, "\x03SELECT 1");
+  mysqlLogin(probe, "bench");
+  size_t replySize = mysqlSelectReplySize(probe, query);
+  close(probe);
+  ir::ProxyRule insertMiss;
+  insertMiss.action = ir::ProxyAction::Error;
+  insertMiss.query = "insert*";
+  insertMiss.status = 1213;
+  bench("mysql", "mysql", port, query, replySize, insertMiss, n,
+        [](int fd) { mysqlLogin(fd, "bench"); });
+  kill(server, SIGKILL);
+  waitpid(server, nullptr, 0);
+  fs::remove_all(dir);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -257,4 +399,5 @@ int main(int argc, char **argv) {
             {"-p", "@PORT@", "-l", "127.0.0.1", "-U", "0", "-u", "root", "-m", "8"},
             "set user:1 0 0 5\r\nalice\r\n", std::strlen("STORED\r\n"), "get user:1\r\n",
             std::strlen("VALUE user:1 0 5\r\nalice\r\nEND\r\n"), memcachedMiss, n);
+  benchMysql(n);
 }
