@@ -881,6 +881,32 @@ TEST(FbcReplay, PlanDriftNamesWhatChanged) {
       << re.err;
 }
 
+// --spec PATH: the bundle's seed against an edited spec on disk (a test
+// added), with plan drift against the bundle's plan.json and the spec that
+// ran named (issue #32).
+TEST(FbcReplay, SpecFlagRunsTheEditedSpecWithTheBundlesSeed) {
+  Spec spec("leaves");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "7", "--test", "choose", "--bundle", "a.fb"},
+                    spec.dir.path());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  std::ofstream(spec.dir.file("spec.star"), std::ios::app)
+      << "\ndef test_added():\n    assert_eq(1, 1)\n";
+  FbcRun re = runFbc(
+      {"replay", "a.fb", "--spec", "spec.star", "--test", "~choose|added", "--no-bundle"},
+      spec.dir.path());
+  EXPECT_EQ(re.exit, 0) << re.out << re.err;
+  EXPECT_TRUE(contains(re.err, "Replaying spec.star from a.fb with seed 7 (the spec given with "
+                               "--spec, not the bundle's snapshot of spec.star)\n"))
+      << re.err;
+  EXPECT_TRUE(contains(re.err, "plan drift: test_added is new, with 1 instances")) << re.err;
+  EXPECT_TRUE(contains(re.out, "--- PASS: test_added (")) << re.out;
+  EXPECT_TRUE(contains(re.out, "--- PASS: test_choose [leaf 2 ")) << re.out;
+  // Without --spec the snapshot runs: no test_added, no drift.
+  FbcRun snap = runFbc({"replay", "a.fb", "--no-bundle"}, spec.dir.path());
+  EXPECT_FALSE(contains(snap.out, "test_added")) << snap.out;
+  EXPECT_FALSE(contains(snap.err, "plan drift")) << snap.err;
+}
+
 TEST(FbcReplay, BundleWithoutPlanJsonIsNoPlanData) {
   Spec spec("ops");
   FbcRun r =

@@ -18,26 +18,24 @@ void addReplayOptions(CLI::App &sub, ReplayOptions &opts) {
   sub.add_option("--test", r.test, "replay only matching tests (as fbc run --test)");
   sub.add_option("--leaf", r.leaf, "replay only this leaf of each test");
   sub.add_option("--seed", r.seed, "override the bundle's seed");
+  sub.add_option("--spec", opts.spec,
+                 "run this spec (an edited copy) instead of the bundle's snapshot, with the "
+                 "bundle's seed and leaves; plan drift against the bundle's plan.json");
   sub.add_option("--format", r.format, "text (default) or json");
   sub.add_option("--timeout", r.timeout, "body timeout per test, e.g. 30s (default 60s)");
   sub.add_flag("-v,--verbose", r.verbose, "stream service output, prefixed by service name");
   addBundleOptions(sub, r);
 }
 
-int runReplay(const ReplayOptions &opts) {
-  llvm::Expected<bundle::ReplaySetup> setup = bundle::prepareReplay(opts.bundle);
-  if (!setup) {
-    std::fprintf(stderr, "fbc replay: error: %s\n", llvm::toString(setup.takeError()).c_str());
-    return 1;
-  }
-  const bundle::Manifest &m = setup->bundle.manifest;
-  RunOptions run = opts.run;
+namespace {
+
+// What a replay takes from the bundle whatever spec it runs: the seed, the
+// explored leaves' release orders, the plan to check drift against.
+void fromBundle(const bundle::OpenedBundle &b, RunOptions &run) {
+  const bundle::Manifest &m = b.manifest;
   run.command = "fbc replay";
-  run.spec = setup->specPath;
   if (!run.seed)
     run.seed = std::to_string(m.seed);
-  run.serviceDir = setup->serviceDir;
-  run.specRoot = m.specRoot;
   if (m.explore.policy != ir::ExploreOptions::Policy::None) {
     // The leaves the run explored, each in the order it released its
     // calls: replayed exactly, nothing explored anew.
@@ -46,8 +44,48 @@ int runReplay(const ReplayOptions &opts) {
       if (row.leafId && !row.leaf.schedule.empty())
         run.schedules.push_back({row.name, std::stoull(*row.leafId), row.released});
   }
-  if (const bundle::Entry *plan = setup->bundle.contents.find("plan.json"))
+  if (const bundle::Entry *plan = b.contents.find("plan.json"))
     run.driftAgainst = plan->data;
+}
+
+// --spec PATH: the bundle's seed and leaves against a spec on disk (an
+// edited one), from here; drift is what the edit changed in the plan.
+int replayAgainst(const ReplayOptions &opts) {
+  llvm::Expected<bundle::OpenedBundle> b = bundle::openBundle(opts.bundle);
+  if (!b) {
+    std::fprintf(stderr, "fbc replay: error: %s\n", llvm::toString(b.takeError()).c_str());
+    return 1;
+  }
+  RunOptions run = opts.run;
+  fromBundle(*b, run);
+  run.spec = opts.spec;
+  std::fprintf(stderr,
+               "Replaying %s from %s with seed %s (the spec given with --spec, not the "
+               "bundle's snapshot of %s)\n",
+               opts.spec.c_str(), opts.bundle.c_str(), run.seed->c_str(),
+               b->manifest.specRoot.c_str());
+  if (!run.driftAgainst)
+    std::fprintf(stderr, "fbc replay: the bundle has no plan.json (no plan data): plan drift "
+                         "not checked\n");
+  return runRun(run);
+}
+
+} // namespace
+
+int runReplay(const ReplayOptions &opts) {
+  if (!opts.spec.empty())
+    return replayAgainst(opts);
+  llvm::Expected<bundle::ReplaySetup> setup = bundle::prepareReplay(opts.bundle);
+  if (!setup) {
+    std::fprintf(stderr, "fbc replay: error: %s\n", llvm::toString(setup.takeError()).c_str());
+    return 1;
+  }
+  const bundle::Manifest &m = setup->bundle.manifest;
+  RunOptions run = opts.run;
+  fromBundle(setup->bundle, run);
+  run.spec = setup->specPath;
+  run.serviceDir = setup->serviceDir;
+  run.specRoot = m.specRoot;
   std::fprintf(stderr, "Replaying %s from %s with seed %s (%zu spec files in %s)\n",
                m.specRoot.c_str(), opts.bundle.c_str(), run.seed->c_str(), setup->extracted,
                setup->tempDir.c_str());

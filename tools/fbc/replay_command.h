@@ -15,7 +15,8 @@ namespace fbc::tools {
 
 struct ReplayOptions {
   std::string bundle;
-  RunOptions run; // --test, --leaf, --seed, --format, --timeout, -v, bundle flags
+  std::string spec; // --spec: run this spec instead of the snapshot ("" = the snapshot)
+  RunOptions run;   // --test, --leaf, --seed, --format, --timeout, -v, bundle flags
 };
 
 void addReplayOptions(CLI::App &sub, ReplayOptions &opts);
