@@ -10,6 +10,7 @@
 #include "tools/fbc/mcp_command.h"
 #include "tools/fbc/merge_command.h"
 #include "tools/fbc/plan_command.h"
+#include "tools/fbc/recipes_command.h"
 #include "tools/fbc/replay_command.h"
 #include "tools/fbc/report_command.h"
 #include "tools/fbc/run_command.h"
@@ -81,6 +82,10 @@ int runFbc(int argc, char **argv) {
       "mcp", "Serve the Model Context Protocol on stdio: fbc's commands as tools for agents");
   McpOptions mcpOpts;
   addMcpOptions(*mcp, mcpOpts);
+  auto *recipes = app.add_subcommand(
+      "recipes", "The shipped @faultbox/recipes modules: each recipe's signature and rule");
+  RecipesOptions recipesOpts;
+  addRecipesOptions(*recipes, recipesOpts);
   auto *init = app.add_subcommand("init", "Write a starter spec, or one from a Compose file");
   InitOptions initOpts;
   addInitOptions(*init, initOpts);
@@ -147,6 +152,8 @@ int runFbc(int argc, char **argv) {
     return runDiff(diffOpts);
   if (app.got_subcommand("mcp"))
     return runMcp(mcpOpts);
+  if (app.got_subcommand("recipes"))
+    return runRecipes(recipesOpts);
   return 1;
 }
 
