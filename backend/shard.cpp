@@ -23,7 +23,15 @@ int64_t addMs(int64_t a, int64_t b) {
   return b > INT64_MAX - a ? INT64_MAX : a + b;
 }
 
-// Delay rules of assumption `name` and those it composes (each once).
+// A delay of `ns` that fires `maxFires` times (once when unbounded).
+int64_t firesMs(int64_t ns, int64_t maxFires) {
+  int64_t one = ns / 1000000;
+  int64_t times = std::max<int64_t>(1, maxFires);
+  return one > INT64_MAX / times ? INT64_MAX : one * times;
+}
+
+// Delay rules of assumption `name` (syscall and protocol rules) and those
+// it composes (each once).
 int64_t assumptionDelayMs(const ir::Spec &spec, const std::string &name,
                           std::vector<std::string> &seen) {
   if (std::find(seen.begin(), seen.end(), name) != seen.end())
@@ -34,33 +42,43 @@ int64_t assumptionDelayMs(const ir::Spec &spec, const std::string &name,
     return 0;
   int64_t ms = 0;
   for (const ir::FaultRule &r : a->rules)
-    if (r.fault.action == ir::FaultAction::Delay) {
-      int64_t one = r.fault.delayNs / 1000000;
-      int64_t times = std::max<int64_t>(1, r.fault.maxFires);
-      ms = addMs(ms, one > INT64_MAX / times ? INT64_MAX : one * times);
-    }
+    if (r.fault.action == ir::FaultAction::Delay)
+      ms = addMs(ms, firesMs(r.fault.delayNs, r.fault.maxFires));
+  for (const ir::ProxyRule &r : a->proxyRules)
+    if (r.action == ir::ProxyAction::Delay)
+      ms = addMs(ms, firesMs(r.delayNs, r.maxFires));
   for (const std::string &f : a->faults)
     ms = addMs(ms, assumptionDelayMs(spec, f, seen));
   return ms;
 }
 
-// Literal delay("D") and sleep("D") calls in a function (nested defs and
-// lambdas included).
+// The duration a delay()/sleep() call states with a literal: its first
+// positional argument, or delay()'s delay= keyword (the protocol rule's
+// form); 0 when none.
+int64_t literalDelayMs(const syntax::CallExpr *c) {
+  const syntax::Expr *arg = nullptr;
+  for (const syntax::Argument &a : c->args)
+    if (!arg && a.kind == syntax::Argument::Kind::Positional)
+      arg = a.value;
+    else if (a.kind == syntax::Argument::Kind::Named && a.name && a.name->name == "delay")
+      arg = a.value;
+  auto *lit = arg ? llvm::dyn_cast<syntax::StringLit>(arg) : nullptr;
+  if (!lit)
+    return 0;
+  std::string error;
+  std::optional<int64_t> ns = ir::parseDuration(lit->value, error);
+  return ns && *ns > 0 ? *ns / 1000000 : 0;
+}
+
+// Literal delay("D"), delay(delay="D") and sleep("D") calls in a function
+// (nested defs and lambdas included).
 int64_t bodyDelayMs(const ir::FunctionRef &f) {
   if (!f.syntax)
     return 0;
   int64_t ms = 0;
   syntax::forEachCall(f.syntax, [&](const syntax::CallExpr *c) {
-    if (!passes::isBuiltinCall(c, "delay") && !passes::isBuiltinCall(c, "sleep"))
-      return;
-    if (c->args.empty() || c->args[0].kind != syntax::Argument::Kind::Positional)
-      return;
-    auto *lit = llvm::dyn_cast<syntax::StringLit>(c->args[0].value);
-    if (!lit)
-      return;
-    std::string error;
-    if (std::optional<int64_t> ns = ir::parseDuration(lit->value, error); ns && *ns > 0)
-      ms = addMs(ms, *ns / 1000000);
+    if (passes::isBuiltinCall(c, "delay") || passes::isBuiltinCall(c, "sleep"))
+      ms = addMs(ms, literalDelayMs(c));
   });
   return ms;
 }

@@ -27,10 +27,11 @@ class raw_ostream;
 namespace fbc::backend {
 
 // The static estimate of one leaf of `t`, in milliseconds: 50 ms (start and
-// stop its services) plus every delay the test declares (delay() rules of
-// the assumptions it installs, times max_fires when set; literal delay("D")
-// and sleep("D") calls in its body, setup and scenario), at most the
-// test's timeout as the spec states it (60 s where it states none).
+// stop its services) plus every delay the test declares (the delay rules of
+// the assumptions it installs, syscall and protocol alike, times max_fires
+// when set; literal delay("D"), delay(delay="D") and sleep("D") calls in its
+// body, setup and scenario), at most the test's timeout as the spec states
+// it (60 s where it states none).
 int64_t estimateLeafMs(const ir::Test &t, const ir::Spec &spec);
 
 // Measured durations (`--durations-from BUNDLE`): test name -> leaf id ("0"

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,34 @@ TEST(Shards, EstimateAddsDeclaredDelaysUpToTheTimeout) {
     EXPECT_EQ(backend::estimateLeafMs(*s.findTest("test_order_retries_through_flaky_db"), s), 50);
     return 0;
   });
+}
+
+// Every delay form counts: a protocol rule's delay(delay=) in an assumption
+// (times max_fires) and in a body, next to the syscall form and sleep().
+TEST(Shards, EstimateCountsEveryDelayForm) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "fbc-shard-delays";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "spec.star")
+      << "api = service(\"api\", \"/bin/api\", interface(\"main\", \"http\", 8080))\n"
+         "slow = fault_assumption(\"slow\", target = api.main,\n"
+         "    rules = [delay(path = \"/x\", delay = \"300ms\", max_fires = 2, probability = "
+         "0.5)])\n"
+         "def scenario():\n"
+         "    pass\n"
+         "fault_scenario(\"slow_api\", scenario = scenario, faults = slow)\n"
+         "def test_body():\n"
+         "    fault(api.main, delay(path = \"/y\", delay = \"200ms\"), run = lambda: None)\n"
+         "    fault(api, write = delay(\"70ms\"), run = lambda: None)\n"
+         "    sleep(\"30ms\")\n";
+  star::runWithLargeStack([&] {
+    std::unique_ptr<ir::LoadedSpec> spec = ir::loadSpec((dir / "spec.star").string());
+    EXPECT_TRUE(spec->ok());
+    const ir::Spec &s = spec->spec();
+    EXPECT_EQ(backend::estimateLeafMs(*s.findTest("test_slow_api"), s), 50 + 2 * 300);
+    EXPECT_EQ(backend::estimateLeafMs(*s.findTest("test_body"), s), 50 + 200 + 70 + 30);
+    return 0;
+  });
+  std::filesystem::remove_all(dir);
 }
 
 } // namespace
