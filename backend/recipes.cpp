@@ -15,6 +15,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace fbc::backend {
 
 namespace {
@@ -79,11 +81,20 @@ std::string literal(const syntax::Expr *e) {
   return "...";
 }
 
+// `redis.oom(key = "*")`: the parameters with the values their defaults
+// hold (a closure's default may be a variable: `query = default`).
 std::string signatureOf(const std::string &object, const std::string &name,
                         const star::Function &fn) {
   std::string out = object + name + "(";
   const syntax::Function *syn = fn.code->syntax;
-  for (size_t i = 0; syn && i < syn->params.size(); ++i) {
+  if (!syn)
+    return out + "...)";
+  // The defaults belong to the last of the named parameters (call.cpp).
+  size_t named = 0;
+  for (const syntax::Param &p : syn->params)
+    named += p.kind == syntax::Param::Kind::Required || p.kind == syntax::Param::Kind::Optional;
+  size_t firstDefault = named - std::min(named, fn.defaults.size()), index = 0;
+  for (size_t i = 0; i < syn->params.size(); ++i) {
     const syntax::Param &p = syn->params[i];
     out += i ? ", " : "";
     if (p.kind == syntax::Param::Kind::Star)
@@ -91,10 +102,16 @@ std::string signatureOf(const std::string &object, const std::string &name,
     else if (p.kind == syntax::Param::Kind::StarStar)
       out += "**";
     out += p.name ? p.name->name.str() : "";
-    if (p.kind == syntax::Param::Kind::Optional && p.defaultValue) {
-      out += " = ";
+    if (p.kind != syntax::Param::Kind::Required && p.kind != syntax::Param::Kind::Optional)
+      continue;
+    size_t at = index++;
+    if (p.kind != syntax::Param::Kind::Optional)
+      continue;
+    out += " = ";
+    if (at >= firstDefault && !fn.defaults[at - firstDefault].isNull())
+      out += star::repr(fn.defaults[at - firstDefault]);
+    else
       out += literal(p.defaultValue);
-    }
   }
   return out + ")";
 }
