@@ -20,7 +20,7 @@ def free_port():
 
 
 def prepare_spec(src, workdir, fixtures):
-    """Copies run_specs/<name>.star to workdir/spec.star with fixtures and free ports."""
+    """Copies an e2e spec (run_specs/ or run_cases/) to workdir/spec.star with fixtures and free ports."""
     text = open(src).read()
     kv, api = free_port(), free_port()
     while api == kv:
