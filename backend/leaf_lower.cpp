@@ -36,7 +36,8 @@ void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt, const ir::ExploreOptions
   passes::TrapScan scan = passes::scanTraps(spec, *lt.test, choices);
   lt.traps = trapNumbers(scan.all);
   lt.holds.assign(spec.services.size(), {});
-  if (explore.policy != ir::ExploreOptions::Policy::None && scan.parallel && lt.axes.empty()) {
+  bool exploring = explore.policy != ir::ExploreOptions::Policy::None || lt.dpor;
+  if (exploring && scan.parallel && lt.axes.empty()) {
     std::set<int> held;
     for (const char *kw : ir::kExploreHeld)
       for (int nr : ir::syscallNumbers(kw))
@@ -131,6 +132,10 @@ ir::LeafProgram lowerExploring(const ir::Plan &plan, const ir::ExploreOptions &e
     ir::LeafTest lt;
     lt.test = pt.test;
     for (const ir::PlanAxis &pa : pt.axes()) {
+      if (pa.dpor()) { // explored at run time, not a leaf axis
+        lt.dpor = ir::LeafTest::Dpor{pa.preemptions};
+        continue;
+      }
       ir::LeafAxis ax;
       ax.plan = pa;
       ax.known = pa.size.has_value() && pa.unknown == ir::UnknownReason::None;
@@ -145,6 +150,10 @@ ir::LeafProgram lowerExploring(const ir::Plan &plan, const ir::ExploreOptions &e
     out.total += lt.count;
     out.tests.push_back(std::move(lt));
   }
+  bool dpor = std::any_of(out.tests.begin(), out.tests.end(),
+                          [](const ir::LeafTest &t) { return t.dpor.has_value(); });
+  if (!out.explore.budget && dpor) // a dpor site is explored without --explore
+    out.explore.budget = ir::defaultExploreBudget(explore.policy);
   return out;
 }
 

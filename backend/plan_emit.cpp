@@ -3,6 +3,7 @@
 #include "backend/plan_emit.h"
 #include "backend/plan_shape.h"
 
+#include "ir/leaf_program.h"
 #include "ir/print.h"
 #include "ir/quote.h"
 
@@ -63,11 +64,17 @@ std::string planAxisText(const ir::PlanAxis &a) {
     s += ", interleavings=";
     if (a.policy.empty())
       s += "(computed)";
-    else if (a.policy == "all" || a.policy == "critical")
+    else if (a.policy == "all" || a.policy == "critical" || a.policy == "dpor")
       s += "\"" + a.policy + "\"";
     else
       s += a.policy;
-    if (a.size)
+    if (a.preemptions)
+      s += ", preemptions=" + std::to_string(*a.preemptions);
+    if (a.dpor())
+      s += " → at least 1 (dpor: explored at run time, at most " +
+           std::to_string(ir::defaultExploreBudget(ir::ExploreOptions::Policy::None)) +
+           " orderings (--explore-budget) of the branches' mediated calls)";
+    else if (a.size)
       s += " → " + std::to_string(*a.size) + " orderings";
     else
       s += std::string(" → ") + kComputed;
@@ -169,6 +176,11 @@ void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
     if (plan.unknownInterleaving) {
       os << "  (a parallel() branch count or interleavings= policy is computed, so its "
             "ordering count is not knowable without running the spec)\n";
+      explained = true;
+    }
+    if (plan.explored) {
+      os << "  (a parallel(interleavings=\"dpor\") site's orderings are explored at run time: "
+            "at least 1 leaf, at most --explore-budget leaves per test)\n";
       explained = true;
     }
     if (!explained)

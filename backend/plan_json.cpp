@@ -4,6 +4,7 @@
 #include "backend/plan_emit.h"
 #include "backend/plan_shape.h"
 
+#include "ir/leaf_program.h"
 #include "ir/print.h"
 
 #include <llvm/Support/raw_ostream.h>
@@ -96,6 +97,12 @@ void writeAxis(ir::JsonWriter &w, const ir::PlanAxis &a) {
       w.field("branches", int64_t(a.branches));
     if (!a.policy.empty())
       w.field("policy", a.policy);
+    if (a.preemptions)
+      w.field("preemptions", int64_t(*a.preemptions));
+    if (a.dpor()) {
+      w.field("explored_at_run_time", true);
+      w.field("max_orderings", int64_t(ir::defaultExploreBudget(ir::ExploreOptions::Policy::None)));
+    }
   }
   if (!a.size)
     w.field("estimated", true);

@@ -4,6 +4,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <map>
 
 namespace fbc::bundle {
@@ -168,7 +169,9 @@ std::string formatManifestJson(const Manifest &m) {
   if (!m.specDir.empty())
     w.field("spec_dir", m.specDir);
   w.field("interrupted", m.interrupted);
-  if (m.explore.policy != ir::ExploreOptions::Policy::None) {
+  bool scheduled = std::any_of(m.tests.begin(), m.tests.end(),
+                               [](const TestRow &t) { return !t.leaf.schedule.empty(); });
+  if (m.explore.policy != ir::ExploreOptions::Policy::None || scheduled) {
     w.key("explore").beginObject();
     w.field("policy", ir::explorePolicyName(m.explore.policy));
     w.field("budget", m.explore.budget);
@@ -295,11 +298,14 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
         !r.i64(e, "settle_ns", m.explore.settleNs) ||
         !r.i64(e, "quiet_bound_ns", m.explore.quietBoundNs))
       return fail("explore: " + (r.error.empty() ? std::string("not an object") : r.error));
-    for (auto p : {ir::ExploreOptions::Policy::All, ir::ExploreOptions::Policy::Sample})
-      if (policy == ir::explorePolicyName(p))
+    bool known = false;
+    for (auto p : {ir::ExploreOptions::Policy::None, ir::ExploreOptions::Policy::All,
+                   ir::ExploreOptions::Policy::Sample})
+      if (policy == ir::explorePolicyName(p)) {
         m.explore.policy = p;
-    if (m.explore.policy == ir::ExploreOptions::Policy::None || m.explore.budget == 0 ||
-        m.explore.settleNs < 0 || m.explore.quietBoundNs <= 0)
+        known = true;
+      }
+    if (!known || m.explore.budget == 0 || m.explore.settleNs < 0 || m.explore.quietBoundNs <= 0)
       return fail("explore: not a policy fbc runs");
   }
   element tests;

@@ -47,6 +47,8 @@ std::string ParallelPolicy::str() const {
     return "critical";
   case Kind::N:
     return std::to_string(cap);
+  case Kind::Dpor:
+    return "dpor";
   }
   return "";
 }
@@ -54,6 +56,8 @@ std::string ParallelPolicy::str() const {
 std::optional<uint64_t> ParallelPolicy::size(uint32_t branches) const {
   if (kind == Kind::Single)
     return 1;
+  if (kind == Kind::Dpor)
+    return std::nullopt;
   // B!, or 0 when it does not fit.
   uint64_t fact = 1;
   for (uint64_t i = 2; i <= branches; ++i) {
@@ -72,6 +76,7 @@ std::optional<uint64_t> ParallelPolicy::size(uint32_t branches) const {
   case Kind::N:
     return fact ? std::min(cap, fact) : cap;
   case Kind::Single:
+  case Kind::Dpor:
     break;
   }
   return 1;
@@ -104,15 +109,17 @@ std::optional<ParallelPolicy> parallelPolicyOf(std::string_view s, std::string &
     p.kind = ParallelPolicy::Kind::Critical;
     return p;
   }
-  if (s == "dpor")
-    error = "parallel(): interleavings=\"dpor\" is reserved for a future Faultbox release "
-            "(see RFC-009 — independence-relation refinement)";
-  else if (s == "sut-internal")
+  if (s == "dpor") {
+    p.kind = ParallelPolicy::Kind::Dpor;
+    return p;
+  }
+  if (s == "sut-internal")
     error = "parallel(): interleavings=\"sut-internal\" requires L5 "
             "(instruction-boundary determinism); not available in this release (see "
             "RFC-040 Appendix A)";
   else
-    error = "parallel(): interleavings= must be 1, an integer N, \"all\", or \"critical\"; got " +
+    error = "parallel(): interleavings= must be 1, an integer N, \"all\", \"critical\", or "
+            "\"dpor\"; got " +
             quote(s);
   return std::nullopt;
 }
@@ -123,6 +130,19 @@ std::string parallelPolicyTypeError(std::string_view typeName) {
 
 std::string parallelUnknownKeyword(std::string_view keyword) {
   return "parallel(): unrecognized keyword argument " + quote(keyword);
+}
+
+std::string parallelPreemptionsError(int64_t n) {
+  return "parallel(): preemptions= must be an integer from 0 to " +
+         std::to_string(kMaxPreemptions) + ", got " + std::to_string(n);
+}
+
+std::string parallelPreemptionsTypeError(std::string_view typeName) {
+  return "parallel(): preemptions= must be int, got " + std::string(typeName);
+}
+
+std::string parallelPreemptionsWithoutDpor() {
+  return "parallel(): preemptions= bounds interleavings=\"dpor\" and needs it";
 }
 
 std::string parallelTooFewBranches() {

@@ -59,16 +59,18 @@ bool fansOutByProbability(double probability, int64_t maxFires, FaultMode mode);
 std::string probabilitySiteKey(std::string_view label, std::string_view service,
                                std::string_view keyword);
 
-// parallel(f1, ..., fB, interleavings=P).
+// parallel(f1, ..., fB, interleavings=P). Dpor: the release orders of the
+// branches' mediated calls are explored at run time (docs/run.md,
+// "Exploring orderings"), no launch order and no statically known size.
 struct ParallelPolicy {
-  enum class Kind { Single, All, Critical, N };
+  enum class Kind { Single, All, Critical, N, Dpor };
   Kind kind = Kind::Single;
   uint64_t cap = 1; // N
-  // "all", "critical", "<N>"; "" for Single (no axis).
+  // "all", "critical", "<N>", "dpor"; "" for Single (no axis).
   std::string str() const;
   // The number of launch orders a site of `branches` callables has, or
   // nullopt when B! does not fit 64 bits and no cap bounds it ("all").
-  // Single: 1.
+  // Single: 1. Dpor: nullopt (found at run time).
   std::optional<uint64_t> size(uint32_t branches) const;
 };
 
@@ -76,13 +78,22 @@ struct ParallelPolicy {
 std::optional<ParallelPolicy> parallelPolicyOf(int64_t n, std::string &error);
 // interleavings=<n> that is not a positive 64-bit count (`n` as written).
 std::string parallelPolicyCountError(std::string_view n);
-// interleavings="<s>": "1", "all", "critical"; the reserved and unknown
+// interleavings="<s>": "1", "all", "critical", "dpor"; the reserved and unknown
 // values give nullopt and the message.
 std::optional<ParallelPolicy> parallelPolicyOf(std::string_view s, std::string &error);
 // interleavings= of another type (`typeName`, as Starlark's type()).
 std::string parallelPolicyTypeError(std::string_view typeName);
-// Any keyword other than interleavings=.
+// Any keyword other than interleavings= and preemptions=.
 std::string parallelUnknownKeyword(std::string_view keyword);
+// preemptions=N (interleavings="dpor" only): the most context switches
+// away from a thread that could go on that an explored order may make.
+// A negative N, or one past 1,000,000.
+std::string parallelPreemptionsError(int64_t n);
+// preemptions= of another type.
+std::string parallelPreemptionsTypeError(std::string_view typeName);
+// preemptions= without interleavings="dpor".
+std::string parallelPreemptionsWithoutDpor();
+inline constexpr int64_t kMaxPreemptions = 1000000;
 // Fewer than two callables.
 std::string parallelTooFewBranches();
 // Argument `index` (1-based) is not callable.

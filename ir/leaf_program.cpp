@@ -76,7 +76,7 @@ void LeafTest::recount() {
   count = Count{1, true};
   for (const LeafAxis &ax : axes)
     count *= Count{std::max<uint64_t>(1, ax.size), ax.known};
-  if (explored())
+  if (explored() || dpor)
     count.exact = false;
 }
 

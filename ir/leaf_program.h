@@ -93,6 +93,14 @@ struct LeafTest {
   // syscall numbers held while a parallel() call's branches run (also in
   // `traps`); empty everywhere when the test is not explored.
   std::vector<std::vector<int>> holds;
+  // The test calls parallel(..., interleavings="dpor") (a planned site):
+  // its release orders are explored by DPOR (runtime/explore/dpor.h),
+  // whatever --explore says; `preemptions` bounds them when given.
+  struct Dpor {
+    std::optional<uint32_t> preemptions;
+    bool operator==(const Dpor &) const = default;
+  };
+  std::optional<Dpor> dpor;
   Count count; // product of the axis sizes; "at least" while an axis is unknown or explored
 
   bool fansOut() const { return !axes.empty(); }
@@ -154,6 +162,7 @@ struct ExploreOptions {
 };
 const char *explorePolicyName(ExploreOptions::Policy p); // "none", "all", "sample"
 // --explore-budget's default: all 1000, sample 100 (the reference's runs).
+// (and for a parallel(interleavings="dpor") test under any policy: 1000).
 uint64_t defaultExploreBudget(ExploreOptions::Policy p);
 // The syscall keywords explore mode holds: the reference's list.
 inline constexpr const char *kExploreHeld[] = {"write", "read",   "connect",  "openat",

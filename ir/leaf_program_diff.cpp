@@ -109,6 +109,8 @@ std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b) {
       return t + "proxies";
     if (x.holds != y.holds)
       return t + "holds";
+    if (x.dpor != y.dpor)
+      return t + "dpor";
     if (x.needs.size() != y.needs.size())
       return t + "needs";
     for (size_t k = 0; k < x.needs.size(); ++k)

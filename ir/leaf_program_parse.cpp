@@ -77,6 +77,8 @@ bool LeafTextParser::parseLine(std::string_view line, LineReader &r) {
     return set(r);
   if (line.starts_with("  proxy "))
     return proxy(r);
+  if (line == "  dpor" || line.starts_with("  dpor "))
+    return dpor(r);
   if (line.starts_with("  needs "))
     return needs(r);
   if (line.starts_with("    need "))
@@ -86,21 +88,44 @@ bool LeafTextParser::parseLine(std::string_view line, LineReader &r) {
 
 // explore all budget=N settle_ns=N quiet_bound_ns=N
 bool LeafTextParser::explore(LineReader &r) {
-  if (cur_ || out_.explore.policy != ExploreOptions::Policy::None)
+  if (cur_ || explore_)
     return fail(r.where() + "one explore line, before the tests");
+  explore_ = true;
   r.word();
   std::string policy = r.word();
-  for (auto p : {ExploreOptions::Policy::All, ExploreOptions::Policy::Sample})
-    if (policy == explorePolicyName(p))
+  bool known = false;
+  for (auto p :
+       {ExploreOptions::Policy::None, ExploreOptions::Policy::All, ExploreOptions::Policy::Sample})
+    if (policy == explorePolicyName(p)) {
       out_.explore.policy = p;
-  if (out_.explore.policy == ExploreOptions::Policy::None)
-    return fail(r.where() + "explore policy is all or sample, not " + quote(policy));
+      known = true;
+    }
+  if (!known)
+    return fail(r.where() + "explore policy is none, all or sample, not " + quote(policy));
   if (!r.eatKey("budget") || !parseNumber(r.word(), out_.explore.budget) ||
       out_.explore.budget == 0 || !r.eatKey("settle_ns") ||
       !parseNumber(r.word(), out_.explore.settleNs) || out_.explore.settleNs < 0 ||
       !r.eatKey("quiet_bound_ns") || !parseNumber(r.word(), out_.explore.quietBoundNs) ||
       out_.explore.quietBoundNs <= 0 || !r.atEnd())
     return fail(r.where() + "explore POLICY budget=N settle_ns=N quiet_bound_ns=N");
+  return true;
+}
+
+// dpor [preemptions=N]
+bool LeafTextParser::dpor(LineReader &r) {
+  if (cur_->dpor)
+    return fail(r.where() + "one dpor line per test");
+  if (!explore_)
+    return fail(r.where() + "dpor without an explore line");
+  r.word();
+  LeafTest::Dpor d;
+  if (!r.atEnd()) {
+    uint32_t n = 0;
+    if (!r.eatKey("preemptions") || !parseNumber(r.word(), n) || !r.atEnd())
+      return fail(r.where() + "dpor [preemptions=N]");
+    d.preemptions = n;
+  }
+  cur_->dpor = d;
   return true;
 }
 

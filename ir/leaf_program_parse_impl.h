@@ -124,6 +124,8 @@ private:
 
   // explore all budget=N settle_ns=N quiet_bound_ns=N
   bool explore(LineReader &r);
+  // dpor [preemptions=N]
+  bool dpor(LineReader &r);
 
   bool header(LineReader &r);
 
@@ -159,6 +161,7 @@ private:
   LeafProgram &out_;
   std::string &err_;
   LeafTest *cur_ = nullptr;
+  bool explore_ = false; // an explore line was read
   std::string printedCount_;
   bool sawTotal_ = false;
 };

@@ -154,7 +154,7 @@ bool LeafTextParser::set(LineReader &r) {
     cur_->observes[*sv] = names;
     return true;
   }
-  if (what == "holds" && out_.explore.policy == ExploreOptions::Policy::None)
+  if (what == "holds" && !explore_)
     return fail(r.where() + "holds without an explore line");
   std::vector<int> nrs;
   for (const std::string &n : names) {

@@ -220,6 +220,12 @@ void printTest(llvm::raw_ostream &os, const Spec &spec, const LeafTest &t,
     if (sv < t.observes.size())
       printSet(os, "observes", spec.services[sv].name, "", t.observes[sv]);
   }
+  if (t.dpor) {
+    os << "  dpor";
+    if (t.dpor->preemptions)
+      os << " preemptions=" << *t.dpor->preemptions;
+    os << '\n';
+  }
   for (size_t sv = 0; sv < t.holds.size(); ++sv)
     if (!t.holds[sv].empty()) {
       std::vector<std::string> names;
@@ -279,7 +285,9 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
     }
   }
   os << "leaves " << quote(p.spec ? p.spec->path : "") << '\n';
-  if (p.explore.policy != ExploreOptions::Policy::None)
+  bool dpor = std::any_of(p.tests.begin(), p.tests.end(),
+                          [](const LeafTest &t) { return t.dpor.has_value(); });
+  if (p.explore.policy != ExploreOptions::Policy::None || dpor)
     os << "explore " << explorePolicyName(p.explore.policy) << " budget=" << p.explore.budget
        << " settle_ns=" << p.explore.settleNs << " quiet_bound_ns=" << p.explore.quietBoundNs
        << '\n';

@@ -133,7 +133,8 @@ bool verifyLeafProgram(const Plan &plan, const LeafProgram &leaves, std::string_
         break;
       }
       for (size_t k = next; k < found; ++k)
-        if (pt.axes()[k].size != 1u || pt.axes()[k].unknown != UnknownReason::None)
+        if (!pt.axes()[k].dpor() &&
+            (pt.axes()[k].size != 1u || pt.axes()[k].unknown != UnknownReason::None))
           c.error(pt.axes()[k].loc, what(t, pt.axes()[k]) + ": dropped by the lowering");
       next = found + 1;
       const PlanAxis &p = a.plan;
@@ -143,7 +144,7 @@ bool verifyLeafProgram(const Plan &plan, const LeafProgram &leaves, std::string_
                            " is not the plan's " + std::to_string(p.factor()));
       product *= Count{std::max<uint64_t>(1, a.size), a.known};
     }
-    if (lt.explored()) // its leaves are the release orders the run finds
+    if (lt.explored() || lt.dpor) // its leaves are the release orders the run finds
       product.exact = false;
     if (lt.count.value != product.value || lt.count.exact != product.exact)
       c.error(t.loc, "test " + quote(t.name) + ": " + lt.count.str() +

@@ -74,6 +74,8 @@ const char *unknownReasonName(UnknownReason r) {
     return "computed_policy";
   case UnknownReason::TooLarge:
     return "too_large";
+  case UnknownReason::Explored:
+    return "explored";
   }
   return "";
 }
@@ -137,6 +139,8 @@ void printPlanText(const Plan &plan, llvm::raw_ostream &os) {
           os << " branches=" << a.branches;
         if (!a.policy.empty())
           os << " policy=" << a.policy;
+        if (a.preemptions)
+          os << " preemptions=" << *a.preemptions;
         break;
       }
       printLoc(os, a.loc);

@@ -63,6 +63,7 @@ enum class UnknownReason {
   ComputedBranches, // parallel(*fns): the branch count is computed
   ComputedPolicy,   // interleavings= is not a literal or a module constant
   TooLarge,         // 2^max_fires or B! does not fit 64 bits
+  Explored,         // parallel(interleavings="dpor"): its orderings are found at run time
 };
 // "" for None, else "computed_options", "computed_max_fires", ... "too_large".
 const char *unknownReasonName(UnknownReason r);
@@ -107,7 +108,10 @@ struct PlanAxis {
   std::vector<RuleSite> ruleSites;
   // interleaving
   uint32_t branches = 0; // 0 when unknown
-  std::string policy;    // "all", "critical", "<N>", "" when unknown
+  std::string policy;    // "all", "critical", "<N>", "dpor", "" when unknown
+  // "dpor": preemptions=N when given (the explored orders' bound).
+  std::optional<uint32_t> preemptions;
+  bool dpor() const { return kind == AxisKind::Interleaving && policy == "dpor"; }
 
   // The size used in products: the known size, else 1.
   uint64_t factor() const { return size ? *size : 1; }
@@ -245,6 +249,7 @@ struct Plan {
   Count total{0, true};
   // Which axis kinds have an unknown size somewhere (for the "at least" note).
   bool unknownChoose = false, unknownProbability = false, unknownInterleaving = false;
+  bool explored = false; // a parallel(interleavings="dpor") site (orderings found at run time)
   PlanCoverage coverage;
   bool suggested = false;
   std::vector<Suggestion> suggestions; // sorted by (from, to)

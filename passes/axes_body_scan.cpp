@@ -452,7 +452,7 @@ struct BodyScanner::State {
   void parallelSite(const CallExpr *c, const Scope &sc, BodyScan &out) {
     uint32_t branches = 0;
     bool starArgs = false;
-    const Argument *policyArg = nullptr;
+    const Argument *policyArg = nullptr, *preemptArg = nullptr;
     for (const Argument &a : c->args) {
       if (a.kind == Argument::Kind::Positional)
         ++branches;
@@ -460,6 +460,8 @@ struct BodyScanner::State {
         starArgs = true;
       else if (a.kind == Argument::Kind::Named && a.name && a.name->name == "interleavings")
         policyArg = &a;
+      else if (a.kind == Argument::Kind::Named && a.name && a.name->name == "preemptions")
+        preemptArg = &a;
     }
     ir::PlanAxis ax;
     ax.kind = ir::AxisKind::Interleaving;
@@ -480,10 +482,25 @@ struct BodyScanner::State {
       }
     }
     for (const Argument &a : c->args)
-      if (a.kind == Argument::Kind::Named && a.name && a.name->name != "interleavings")
+      if (a.kind == Argument::Kind::Named && a.name && a.name->name != "interleavings" &&
+          a.name->name != "preemptions")
         return argError(ir::parallelUnknownKeyword(a.name->name.str()));
     if (!starArgs && branches < 2)
       return argError(ir::parallelTooFewBranches());
+    if (preemptArg) {
+      bool dporOrComputed =
+          policyArg && (!policy || policy->kind == ir::ParallelPolicy::Kind::Dpor);
+      if (std::optional<std::string> e = preemptionsError(*preemptArg, dporOrComputed, sc, ax))
+        return argError(*e);
+    }
+    if (policy && policy->kind == ir::ParallelPolicy::Kind::Dpor) {
+      // Not a launch-order axis: the run explores the release orders of
+      // the branches' mediated calls (at least one leaf).
+      ax.policy = policy->str();
+      ax.branches = starArgs ? 0 : branches;
+      ax.unknown = ir::UnknownReason::Explored;
+      return addUnique(out.interleaving, std::move(ax));
+    }
     if (!policyArg || (policy && policy->kind == ir::ParallelPolicy::Kind::Single))
       return; // single execution
     if (policy)
@@ -503,6 +520,19 @@ struct BodyScanner::State {
         ax.unknown = ir::UnknownReason::TooLarge; // B! does not fit and nothing caps it
     }
     addUnique(out.interleaving, std::move(ax));
+  }
+
+  // preemptions=N: an error message, or nullopt with a literal N in `ax`.
+  static std::optional<std::string> preemptionsError(const Argument &arg, bool dporOrComputed,
+                                                     const Scope &sc, ir::PlanAxis &ax) {
+    if (!dporOrComputed)
+      return ir::parallelPreemptionsWithoutDpor();
+    if (auto n = intConst(arg.value, sc)) {
+      if (*n < 0 || *n > ir::kMaxPreemptions)
+        return ir::parallelPreemptionsError(*n);
+      ax.preemptions = uint32_t(*n);
+    }
+    return std::nullopt;
   }
 
   // The first named choose() a module function reaches (through further

@@ -33,7 +33,7 @@ void countTest(ir::Plan &plan, ir::PlanTest &t) {
       plan.unknownProbability = true;
       break;
     case ir::AxisKind::Interleaving:
-      plan.unknownInterleaving = true;
+      (a.unknown == ir::UnknownReason::Explored ? plan.explored : plan.unknownInterleaving) = true;
       break;
     }
   }
@@ -127,6 +127,7 @@ void summarizeMatrixEntry(const ir::Spec &spec, const ir::Plan &plan, ir::PlanEn
 void runCostPass(const ir::Spec &spec, ir::Plan &plan) {
   plan.entries.clear();
   plan.unknownChoose = plan.unknownProbability = plan.unknownInterleaving = false;
+  plan.explored = false;
   for (ir::PlanTest &t : plan.tests)
     countTest(plan, t);
   buildEntries(spec, plan);

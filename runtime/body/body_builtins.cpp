@@ -175,18 +175,29 @@ Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &ar
     policy = p ? parallelPolicyArg(t, p) : ir::ParallelPolicy{};
   }
   for (const star::Kwarg &k : args.kwargs)
-    if (k.name->view() != "interleavings")
+    if (k.name->view() != "interleavings" && k.name->view() != "preemptions")
       failAt(t, ir::parallelUnknownKeyword(k.name->view()));
   size_t b = args.positional.size();
   if (b < 2)
     failAt(t, ir::parallelTooFewBranches());
+  bool dpor = policy && policy->kind == ir::ParallelPolicy::Kind::Dpor;
+  if (Value n = kwarg(args, "preemptions")) {
+    // The plan read a literal bound into the leaf program; checked here
+    // as it checks one.
+    if (!dpor)
+      failAt(t, ir::parallelPreemptionsWithoutDpor());
+    if (!n.isInt())
+      failAt(t, ir::parallelPreemptionsTypeError(star::typeName(n)));
+    if (!n.isSmallInt() || n.smallInt() < 0 || n.smallInt() > ir::kMaxPreemptions)
+      failAt(t, ir::parallelPreemptionsError(n.isSmallInt() ? n.smallInt() : -1));
+  }
   for (size_t i = 0; i < b; ++i) {
     Value f = args.positional[i];
     if (!f.isObject() || !f.obj()->callable())
       failAt(t, ir::parallelNotCallable(i + 1, star::typeName(f)));
   }
   std::optional<std::vector<uint32_t>> order;
-  if (planned || policy->kind != ir::ParallelPolicy::Kind::Single) {
+  if (!dpor && (planned || policy->kind != ir::ParallelPolicy::Kind::Single)) {
     uint64_t size = planned ? planned->size : policy->size(uint32_t(b)).value_or(UINT64_MAX);
     if (std::optional<uint64_t> d = leafDigit(axis, size)) {
       order = ir::launchOrder(*d < size ? *d : 0, uint32_t(b));
@@ -212,6 +223,15 @@ Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &ar
     InterpreterLock::Released waiting(body_.lock());
     window.reset();
   } else {
+    if (dpor) {
+      std::string site = loc.str();
+      if (size_t c = site.rfind(':'); c != std::string::npos)
+        site.resize(c);
+      warnOnce(t, "parallel(interleavings=\"dpor\") site " + ir::quote(site) +
+                      " is not explored in this leaf (a site fbc plan does not see, or a test "
+                      "that also fans out on another axis): its branches run once, "
+                      "concurrently");
+    }
     results = body_.runConcurrently(t, fns);
   }
   // Every branch has finished; the first failing one (by argument index)

@@ -91,7 +91,9 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   std::vector<std::unique_ptr<ir::LeafTest>> work;
   Jobs jobs = planJobs(tests, work);
   // Explored leaves follow from the ones before them: one at a time.
-  bool exploring = cfg_.leaves->explore.policy != ir::ExploreOptions::Policy::None;
+  bool exploring = cfg_.leaves->explore.policy != ir::ExploreOptions::Policy::None ||
+                   std::any_of(cfg_.leaves->tests.begin(), cfg_.leaves->tests.end(),
+                               [](const ir::LeafTest &t) { return t.dpor.has_value(); });
   size_t ran =
       cfg_.jobs > 1 && !exploring ? runJobsConcurrently(jobs, report) : runJobsInline(jobs, report);
   if (ran < jobs.size()) {
@@ -285,7 +287,8 @@ void Executor::runJob(LeafJob &job) {
     if (job.explore.sample)
       chooser_ = std::make_unique<explore::SampleChooser>(*job.explore.sample);
     else
-      chooser_ = std::make_unique<explore::PrefixChooser>(job.explore.prefix);
+      chooser_ =
+          std::make_unique<explore::PrefixChooser>(job.explore.prefix, job.explore.dpor != nullptr);
     schedule_ = std::make_unique<explore::LeafSchedule>();
     schedule_->chooser = chooser_.get();
     exploring_ = &lt;
@@ -378,11 +381,11 @@ std::optional<uint64_t> Executor::leafDigitAt(const ir::RuleSite &site, uint64_t
 }
 
 std::string exploreFlags(const ir::ExploreOptions &e) {
-  if (e.policy == ir::ExploreOptions::Policy::None)
-    return "";
   ir::ExploreOptions d; // the defaults, which go unsaid
-  std::string s = std::string(" --explore=") + ir::explorePolicyName(e.policy);
-  if (e.budget != ir::defaultExploreBudget(e.policy))
+  std::string s;
+  if (e.policy != ir::ExploreOptions::Policy::None)
+    s = std::string(" --explore=") + ir::explorePolicyName(e.policy);
+  if (e.budget && e.budget != ir::defaultExploreBudget(e.policy))
     s += " --explore-budget=" + std::to_string(e.budget);
   if (e.settleNs != d.settleNs)
     s += " --explore-settle=" + std::to_string(e.settleNs) + "ns";

@@ -57,7 +57,9 @@ void Executor::planExplore(size_t pos, const ir::LeafTest &lt, Jobs &jobs) const
   }
   LeafJob first = LeafJob::leaf(&lt, 0);
   first.explore.on = true;
-  if (cfg_.leaves->explore.policy == ir::ExploreOptions::Policy::Sample)
+  if (lt.dpor)
+    first.explore.dpor = std::make_shared<explore::Dpor>(lt.dpor->preemptions);
+  else if (cfg_.leaves->explore.policy == ir::ExploreOptions::Policy::Sample)
     first.explore.sample = sampleSeed(cfg_.seed, lt.test->name, 0);
   first.report = !only || *only == 0;
   add(std::move(first));
@@ -96,12 +98,25 @@ void Executor::exploreNext(Jobs &jobs, size_t at) {
   follow.explore.on = true;
   follow.testPos = job.testPos;
   follow.report = !only || *only == next;
-  if (ex.policy == ir::ExploreOptions::Policy::Sample) {
+  if (ex.policy == ir::ExploreOptions::Policy::Sample && !job.explore.dpor) {
     if (next >= ex.budget)
       return;
     follow.explore.sample = sampleSeed(cfg_.seed, lt.test->name, next);
   } else {
-    std::optional<std::vector<std::string>> prefix = explore::nextDepthFirst(job.explore.steps);
+    std::optional<std::vector<std::string>> prefix;
+    if (explore::Dpor *dpor = job.explore.dpor.get()) {
+      dpor->ran(job.explore.steps, job.explore.diverged);
+      prefix = dpor->next();
+      follow.explore.dpor = job.explore.dpor;
+      if (!prefix && dpor->cut())
+        job.warnings.push_back(
+            {lt.test->loc, "explore: " + lt.test->name +
+                               ": preemptions=" + std::to_string(*lt.dpor->preemptions) +
+                               " left out " + std::to_string(dpor->cut()) + " backtrack choice" +
+                               (dpor->cut() == 1 ? "" : "s") + " (orders with more preemptions)"});
+    } else {
+      prefix = explore::nextDepthFirst(job.explore.steps);
+    }
     if (!prefix) {
       if (only) {
         LeafJob error;

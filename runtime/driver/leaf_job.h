@@ -5,11 +5,13 @@
 
 #include "ir/leaf_program.h"
 #include "runtime/driver/executor.h"
+#include "runtime/explore/dpor.h"
 #include "runtime/explore/schedule.h"
 #include "runtime/trace/outcome.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,9 @@ struct Executor::LeafJob {
     std::vector<std::string> prefix; // released first, in order (then the first waiting)
     std::optional<uint64_t> sample;  // --explore=sample: the seed of its random order
     bool pinned = false;             // a replayed schedule: nothing follows from it
+    // parallel(interleavings="dpor"): the test's exploration, shared by its
+    // leaves (each next leaf is the one it asks for).
+    std::shared_ptr<explore::Dpor> dpor;
     std::vector<explore::Step> steps;
     std::optional<size_t> diverged;
   } explore;

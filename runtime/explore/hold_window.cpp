@@ -58,8 +58,11 @@ void HoldWindow::branchEnded(pid_t tid) {
 }
 
 void HoldWindow::held(const HeldCall &c) {
+  // Read while the thread waits in the kernel: its descriptors are as the
+  // call sees them.
+  Access access = accessOf(c.tid, c.nr, c.args);
   std::lock_guard lock(mu_);
-  waiting_.push_back({c, leaf_.callsSeen[c.tid]++});
+  waiting_.push_back({c, leaf_.callsSeen[c.tid]++, std::move(access)});
   cv_.notify_all();
 }
 
@@ -184,11 +187,14 @@ void HoldWindow::releaseOne(bool quiet, bool first) {
       named.emplace_back(nameOf(waiting_[i]), i);
     std::sort(named.begin(), named.end());
     Step s;
-    for (const auto &n : named)
+    for (const auto &n : named) {
       s.waiting.push_back(n.first);
+      s.access.push_back(waiting_[n.second].access);
+    }
     step = leaf_.steps.size();
     s.chosen = first ? 0 : leaf_.chooser->choose(step, s.waiting);
     s.quiet = quiet;
+    s.forced = first;
     count = s.waiting.size();
     name = s.waiting[s.chosen];
     w = waiting_[named[s.chosen].second];

@@ -72,7 +72,8 @@ public:
 private:
   struct Waiting {
     HeldCall call;
-    uint32_t seq; // the thread's count of held calls before this one
+    uint32_t seq;  // the thread's count of held calls before this one
+    Access access; // what it touches (read when it was held)
   };
   void schedule(); // the scheduler thread
   // Returns once the system is quiet (with `branches`: and every branch

@@ -4,15 +4,28 @@
 
 namespace fbc::rt::explore {
 
+std::string threadOf(const std::string &call) {
+  return call.substr(0, call.find('#'));
+}
+
 size_t PrefixChooser::choose(size_t step, const std::vector<std::string> &waiting) {
-  if (step >= prefix_.size() || diverged_)
-    return 0;
-  auto it = std::find(waiting.begin(), waiting.end(), prefix_[step]);
-  if (it == waiting.end()) {
+  size_t k = pick(step, waiting);
+  last_ = threadOf(waiting[k]);
+  return k;
+}
+
+size_t PrefixChooser::pick(size_t step, const std::vector<std::string> &waiting) {
+  if (step < prefix_.size() && !diverged_) {
+    auto it = std::find(waiting.begin(), waiting.end(), prefix_[step]);
+    if (it != waiting.end())
+      return size_t(it - waiting.begin());
     diverged_ = step;
-    return 0;
   }
-  return size_t(it - waiting.begin());
+  if (stick_)
+    for (size_t k = 0; k < waiting.size(); ++k)
+      if (threadOf(waiting[k]) == last_)
+        return k;
+  return 0;
 }
 
 size_t SampleChooser::choose(size_t, const std::vector<std::string> &waiting) {
@@ -22,7 +35,7 @@ size_t SampleChooser::choose(size_t, const std::vector<std::string> &waiting) {
 std::optional<std::vector<std::string>> nextDepthFirst(const std::vector<Step> &steps) {
   for (size_t d = steps.size(); d-- > 0;) {
     const Step &s = steps[d];
-    if (s.chosen + 1 < s.waiting.size()) {
+    if (!s.forced && s.chosen + 1 < s.waiting.size()) {
       std::vector<std::string> prefix;
       for (size_t k = 0; k < d; ++k)
         prefix.push_back(steps[k].released());

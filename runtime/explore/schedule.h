@@ -12,6 +12,7 @@
 // not, as long as the services do the same work for the same release order.
 #pragma once
 
+#include "runtime/explore/resources.h"
 #include "runtime/rules/rng.h"
 
 #include <cstdint>
@@ -24,10 +25,15 @@ namespace fbc::rt::explore {
 // One release: the calls waiting (names, sorted) and which one went.
 struct Step {
   std::vector<std::string> waiting;
+  std::vector<Access> access; // parallel to `waiting`: what each touches (DPOR)
   size_t chosen = 0;
-  bool quiet = true; // false: released after the quiescence bound, not at quiescence
+  bool quiet = true;   // false: released after the quiescence bound, not at quiescence
+  bool forced = false; // released as the window closed: no chooser was asked
   const std::string &released() const { return waiting[chosen]; }
 };
+
+// The thread part of a call's name: "api/t1" of "api/t1#2 sendto".
+std::string threadOf(const std::string &call);
 
 // Decides which waiting call a leaf releases at each step.
 class Chooser {
@@ -41,16 +47,22 @@ public:
 };
 
 // Releases `prefix[k]` at step k, then always the first waiting call
-// (depth first's leftmost branch). A prefix name that is not waiting is a
-// divergence: the first call goes instead.
+// (depth first's leftmost branch), or with `stick` the call of the thread
+// released last when it is waiting (no preemption: DPOR's default order).
+// A prefix name that is not waiting is a divergence: the first call goes
+// instead.
 class PrefixChooser final : public Chooser {
 public:
-  explicit PrefixChooser(std::vector<std::string> prefix) : prefix_(std::move(prefix)) {}
+  explicit PrefixChooser(std::vector<std::string> prefix, bool stick = false)
+      : prefix_(std::move(prefix)), stick_(stick) {}
   size_t choose(size_t step, const std::vector<std::string> &waiting) override;
   std::optional<size_t> diverged() const override { return diverged_; }
 
 private:
+  size_t pick(size_t step, const std::vector<std::string> &waiting);
   std::vector<std::string> prefix_;
+  bool stick_;
+  std::string last_; // the thread released last
   std::optional<size_t> diverged_;
 };
 

@@ -9,8 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 
 namespace fbc::rt {
 
@@ -193,8 +195,9 @@ void NotificationListener::handle() {
       // Decided, not answered: the thread waits in the kernel until the
       // explorer releases it (release()).
       held_.emplace(req_.id, Held{t0, record, std::move(rec), d.action});
-      holdSink_->held(
-          HeldCall{this, service_, req_.id, static_cast<int32_t>(req_.pid), req_.data.nr});
+      HeldCall c{this, service_, req_.id, static_cast<int32_t>(req_.pid), req_.data.nr};
+      std::copy(std::begin(req_.data.args), std::end(req_.data.args), std::begin(c.args));
+      holdSink_->held(c);
       return;
     }
   }

@@ -48,6 +48,7 @@ struct HeldCall {
   uint64_t id = 0; // the kernel's notification id (arrival order per listener)
   int32_t tid = 0; // the thread that made the call
   int nr = -1;
+  uint64_t args[6] = {}; // its arguments (what it touches is read from them)
 };
 
 // Where held calls go (runtime/explore/hold_queue.h implements it).

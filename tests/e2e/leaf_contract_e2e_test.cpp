@@ -290,12 +290,12 @@ TEST_F(LeafContract, PerLeafTrapSetsFollowAnEditedProgram) {
   EXPECT_NE(leaves[1]->reason.find("pwritev2"), std::string::npos) << leaves[1]->reason;
 }
 
-// interleavings="dpor" is reserved: the plan makes no axis of it and a
-// scan of the call would reject it.
+// interleavings="sut-internal" is reserved: the plan makes no axis of it
+// and a scan of the call would reject it.
 constexpr const char *kParallelSpec = R"(
 def test_par():
     order = []
-    parallel(lambda: order.append(1), lambda: order.append(2), interleavings = "dpor")
+    parallel(lambda: order.append(1), lambda: order.append(2), interleavings = "sut-internal")
     return order
 )";
 
@@ -307,7 +307,8 @@ TEST_F(LeafContract, ParallelPolicyComesFromTheProgram) {
   RunReport bare = run();
   ASSERT_EQ(bare.tests.size(), 1u);
   EXPECT_EQ(bare.tests[0].result, Result::Fail);
-  EXPECT_NE(bare.tests[0].reason.find("interleavings=\"dpor\" is reserved"), std::string::npos)
+  EXPECT_NE(bare.tests[0].reason.find("interleavings=\"sut-internal\" requires L5"),
+            std::string::npos)
       << bare.tests[0].reason;
   // The program plans the site as a two-order interleaving axis: the run
   // takes the policy from it, parses nothing, and runs both orders.

@@ -11,7 +11,7 @@ void addExploreOptions(CLI::App &sub, ExploreFlags &flags) {
                  "hold the services' calls while parallel() branches run and release them in "
                  "every order (all) or in random orders (sample), one leaf per order");
   sub.add_option("--explore-budget", flags.budget,
-                 "at most N leaves per explored test (default: all 1000, sample 100)");
+                 "at most N leaves per explored test (default: all and dpor 1000, sample 100)");
   sub.add_option("--explore-settle", flags.settle,
                  "how far apart the two reads of a quiescence check are (default 2ms)");
   sub.add_option("--explore-quiet-bound", flags.quietBound,
@@ -36,14 +36,10 @@ bool duration(const std::string &flag, const std::string &v, bool zeroOk, int64_
 
 bool exploreOptions(const ExploreFlags &flags, ir::ExploreOptions &out, std::string &error) {
   out = ir::ExploreOptions{};
+  // Without --explore the other flags set how parallel(interleavings="dpor")
+  // sites are explored.
   if (flags.policy.empty()) {
-    if (!flags.budget.empty() || !flags.settle.empty() || !flags.quietBound.empty()) {
-      error = "--explore-budget, --explore-settle and --explore-quiet-bound need --explore";
-      return false;
-    }
-    return true;
-  }
-  if (flags.policy == "all") {
+  } else if (flags.policy == "all") {
     out.policy = ir::ExploreOptions::Policy::All;
   } else if (flags.policy == "sample") {
     out.policy = ir::ExploreOptions::Policy::Sample;

@@ -36,14 +36,13 @@ void fromBundle(const bundle::OpenedBundle &b, RunOptions &run) {
   run.command = "fbc replay";
   if (!run.seed)
     run.seed = std::to_string(m.seed);
-  if (m.explore.policy != ir::ExploreOptions::Policy::None) {
-    // The leaves the run explored, each in the order it released its
-    // calls: replayed exactly, nothing explored anew.
+  // The leaves the run explored (--explore, or a dpor site), each in the
+  // order it released its calls: replayed exactly, nothing explored anew.
+  for (const bundle::TestRow &row : m.tests)
+    if (row.leafId && !row.leaf.schedule.empty())
+      run.schedules.push_back({row.name, std::stoull(*row.leafId), row.released});
+  if (m.explore.policy != ir::ExploreOptions::Policy::None || !run.schedules.empty())
     run.replayExplore = m.explore;
-    for (const bundle::TestRow &row : m.tests)
-      if (row.leafId && !row.leaf.schedule.empty())
-        run.schedules.push_back({row.name, std::stoull(*row.leafId), row.released});
-  }
   if (const bundle::Entry *plan = b.contents.find("plan.json"))
     run.driftAgainst = plan->data;
 }

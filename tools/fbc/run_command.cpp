@@ -393,6 +393,24 @@ int runRun(const RunOptions &opts) {
                    cmd, opts.leafProgram.c_str());
     }
     cfg.leaves = &leaves;
+    bool dpor = std::any_of(leaves.tests.begin(), leaves.tests.end(),
+                            [](const ir::LeafTest &t) { return t.dpor.has_value(); });
+    bool tuned = !opts.explore.budget.empty() || !opts.explore.settle.empty() ||
+                 !opts.explore.quietBound.empty();
+    if (tuned && !exploring && !dpor) {
+      std::fprintf(stderr,
+                   "%s: error: --explore-budget, --explore-settle and --explore-quiet-bound need "
+                   "--explore or a parallel(interleavings=\"dpor\") site\n",
+                   cmd);
+      return 1;
+    }
+    if (dpor && shard) {
+      std::fprintf(stderr,
+                   "%s: error: a parallel(interleavings=\"dpor\") test finds its leaves as it "
+                   "runs: it cannot be sharded\n",
+                   cmd);
+      return 1;
+    }
     backend::LeafSelection selection;
     std::vector<bool> include(leaves.tests.size(), false);
     for (size_t i = 0; i < leaves.tests.size(); ++i)

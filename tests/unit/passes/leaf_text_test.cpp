@@ -165,7 +165,7 @@ TEST_F(LeafTextErrors, EverySpecTestInTheSpecsOrder) {
 TEST_F(LeafTextErrors, ExploreLines) {
   EXPECT_EQ(
       parseError(replaced("\ntest ", "explore dfs budget=1 settle_ns=0 quiet_bound_ns=1\n\ntest ")),
-      "line 2: explore policy is all or sample, not \"dfs\"");
+      "line 2: explore policy is none, all or sample, not \"dfs\"");
   EXPECT_EQ(
       parseError(replaced("\ntest ", "explore all budget=0 settle_ns=0 quiet_bound_ns=1\n\ntest ")),
       "line 2: explore POLICY budget=N settle_ns=N quiet_bound_ns=N");
