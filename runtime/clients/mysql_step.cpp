@@ -48,8 +48,8 @@ bool drive(MYSQL *m, int status, Cont &&cont, int64_t deadline,
     if (status & MYSQL_WAIT_TIMEOUT)
       until = std::min<int64_t>(deadline,
                                 monotonicNs() + int64_t(mysql_get_timeout_value_ms(m)) * 1000000);
-    int w = events ? waitFd(mysql_get_socket(m), events, until, cancelled)
-                   : (cancelled && cancelled() ? -1 : 0);
+    // A wait for the timeout alone polls no socket: it sleeps until then.
+    int w = waitFd(events ? mysql_get_socket(m) : -1, events, until, cancelled);
     if (w < 0) {
       why = "cancelled";
       return false;

@@ -83,8 +83,8 @@ enum class Owed { Results, Prepare, Single };
 // Where the reply being read is.
 enum class ReplyStep { Start, Columns, ColumnsEof, Rows, PrepareDefs };
 
-} // namespace
-
+// The SQLSTATE MySQL sends with error number `code` ("40001" for 1213), or
+// "HY000" for one fbc does not know.
 std::string_view mysqlSqlstateOf(int code) {
   switch (code) {
   case 1040: // ER_CON_COUNT_ERROR
@@ -109,6 +109,8 @@ std::string_view mysqlSqlstateOf(int code) {
     return "HY000";
   }
 }
+
+} // namespace
 
 struct MysqlCodec::Impl {
   enum class Phase { Greeting, Auth, Command, Opaque } phase = Phase::Greeting;

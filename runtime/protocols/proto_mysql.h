@@ -46,10 +46,6 @@
 
 namespace fbc::rt {
 
-// The SQLSTATE MySQL sends with error number `code` ("40001" for 1213), or
-// "HY000" for one fbc does not know.
-std::string_view mysqlSqlstateOf(int code);
-
 class MysqlCodec final : public ProtocolCodec {
 public:
   MysqlCodec();

@@ -98,6 +98,31 @@ std::string respToJson(const RespValue &v) {
 
 namespace {
 
+// A SQL step's cell: its text, or nullopt for NULL.
+using Cell = std::optional<std::string>;
+
+// A SQL step's column names as a list, and its rows as dicts keyed by them,
+// each cell converted by `value(column, cell)` (postgres and mysql results).
+template <typename Column> Value columnNames(star::Thread &t, const std::vector<Column> &columns) {
+  std::vector<Value> names;
+  for (const Column &c : columns)
+    names.push_back(star::makeString(t.heap, c.name));
+  return Value::object(t.heap.make<star::List>(std::move(names)));
+}
+
+template <typename Column, typename Convert>
+Value rowDicts(star::Thread &t, const std::vector<Column> &columns,
+               const std::vector<std::vector<Cell>> &rows, Convert value) {
+  std::vector<Value> out;
+  for (const std::vector<Cell> &row : rows) {
+    auto *d = t.heap.make<star::Dict>();
+    for (size_t c = 0; c < row.size() && c < columns.size(); ++c)
+      d->table.set(t, star::makeString(t.heap, columns[c].name), value(columns[c], row[c]));
+    out.push_back(Value::object(d));
+  }
+  return Value::object(t.heap.make<star::List>(std::move(out)));
+}
+
 // A column's text form as the Starlark value its type suggests.
 Value pgValue(star::Thread &t, uint32_t typeOid, const std::optional<std::string> &text) {
   if (!text)
@@ -132,13 +157,7 @@ namespace {
 
 using Pg = PgResultValue;
 constexpr star::Attribute<Pg> kPgResultAttributes[] = {
-    {"columns",
-     [](Pg &r, star::Thread &t) {
-       std::vector<Value> cols;
-       for (const PgColumn &c : r.result.columns)
-         cols.push_back(star::makeString(t.heap, c.name));
-       return Value::object(t.heap.make<star::List>(std::move(cols)));
-     }},
+    {"columns", [](Pg &r, star::Thread &t) { return columnNames(t, r.result.columns); }},
     {"command", [](Pg &r, star::Thread &t) { return star::makeString(t.heap, r.result.command); }},
     {"duration_ms",
      [](Pg &r, star::Thread &t) { return star::makeInt(t.heap, r.result.durationMs); }},
@@ -150,15 +169,8 @@ constexpr star::Attribute<Pg> kPgResultAttributes[] = {
     {"ok", [](Pg &r, star::Thread &) { return star::boolean(r.result.ok); }},
     {"rows",
      [](Pg &r, star::Thread &t) {
-       std::vector<Value> rows;
-       for (const auto &row : r.result.rows) {
-         auto *d = t.heap.make<star::Dict>();
-         for (size_t c = 0; c < row.size() && c < r.result.columns.size(); ++c)
-           d->table.set(t, star::makeString(t.heap, r.result.columns[c].name),
-                        pgValue(t, r.result.columns[c].typeOid, row[c]));
-         rows.push_back(Value::object(d));
-       }
-       return Value::object(t.heap.make<star::List>(std::move(rows)));
+       return rowDicts(t, r.result.columns, r.result.rows,
+                       [&](const PgColumn &c, const Cell &v) { return pgValue(t, c.typeOid, v); });
      }},
     {"rows_affected",
      [](Pg &r, star::Thread &t) { return star::makeInt(t.heap, r.result.rowsAffected); }},
@@ -208,13 +220,7 @@ constexpr star::Attribute<My> kMysqlResultAttributes[] = {
      [](My &r, star::Thread &t) {
        return r.result.ok ? star::none() : star::makeInt(t.heap, int64_t(r.result.code));
      }},
-    {"columns",
-     [](My &r, star::Thread &t) {
-       std::vector<Value> cols;
-       for (const MysqlColumn &c : r.result.columns)
-         cols.push_back(star::makeString(t.heap, c.name));
-       return Value::object(t.heap.make<star::List>(std::move(cols)));
-     }},
+    {"columns", [](My &r, star::Thread &t) { return columnNames(t, r.result.columns); }},
     {"duration_ms",
      [](My &r, star::Thread &t) { return star::makeInt(t.heap, r.result.durationMs); }},
     {"error",
@@ -227,15 +233,9 @@ constexpr star::Attribute<My> kMysqlResultAttributes[] = {
     {"ok", [](My &r, star::Thread &) { return star::boolean(r.result.ok); }},
     {"rows",
      [](My &r, star::Thread &t) {
-       std::vector<Value> rows;
-       for (const auto &row : r.result.rows) {
-         auto *d = t.heap.make<star::Dict>();
-         for (size_t c = 0; c < row.size() && c < r.result.columns.size(); ++c)
-           d->table.set(t, star::makeString(t.heap, r.result.columns[c].name),
-                        mysqlValue(t, r.result.columns[c].kind, row[c]));
-         rows.push_back(Value::object(d));
-       }
-       return Value::object(t.heap.make<star::List>(std::move(rows)));
+       return rowDicts(
+           t, r.result.columns, r.result.rows,
+           [&](const MysqlColumn &c, const Cell &v) { return mysqlValue(t, c.kind, v); });
      }},
     {"rows_affected",
      [](My &r, star::Thread &t) { return star::makeInt(t.heap, r.result.rowsAffected); }},

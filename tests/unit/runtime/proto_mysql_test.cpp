@@ -180,10 +180,19 @@ TEST(ProtoMysql, RepliesAreErrAndOkPackets) {
   ReplySpec fine;
   fine.kind = ReplyKind::Response;
   EXPECT_EQ(codec.reply(fine, req), pkt(1, std::string("\x00\x00\x00\x02\x00\x00\x00", 7)));
-  // Answered here: no reply is owed by the server for those requests.
+  // Answered here: the server owes no reply for it, so the next request's
+  // reply is read as that request's (a prepare's OK does not end it: its
+  // parameter definition and EOF follow).
   std::string status;
-  ASSERT_EQ(codec.splitRequest(command(0x0e)).split, Split::Request);
-  EXPECT_EQ(codec.feedResponse(ok(1), status), 1u);
+  ASSERT_EQ(codec.splitRequest(command(0x16, "SELECT ?")).split, Split::Request);
+  EXPECT_EQ(
+      codec.feedResponse(pkt(1, nul + le(1, 4) + le(0, 2) + le(1, 2) + nul + le(0, 2)), status),
+      0u);
+  EXPECT_EQ(codec.feedResponse(pkt(2, "\x03"
+                                      "def"),
+                               status),
+            0u);
+  EXPECT_EQ(codec.feedResponse(eof(3), status), 1u);
 }
 
 } // namespace
