@@ -891,16 +891,20 @@ TEST(FbcReplay, SpecFlagRunsTheEditedSpecWithTheBundlesSeed) {
   ASSERT_EQ(r.exit, 0) << r.err;
   std::ofstream(spec.dir.file("spec.star"), std::ios::app)
       << "\ndef test_added():\n    assert_eq(1, 1)\n";
-  FbcRun re = runFbc(
-      {"replay", "a.fb", "--spec", "spec.star", "--test", "~choose|added", "--no-bundle"},
-      spec.dir.path());
+  FbcRun re =
+      runFbc({"replay", "a.fb", "--spec", "spec.star", "--test", "~choose|added", "--no-bundle"},
+             spec.dir.path());
   EXPECT_EQ(re.exit, 0) << re.out << re.err;
-  EXPECT_TRUE(contains(re.err, "Replaying spec.star from a.fb with seed 7 (the spec given with "
-                               "--spec, not the bundle's snapshot of spec.star)\n"))
-      << re.err;
-  EXPECT_TRUE(contains(re.err, "plan drift: test_added is new, with 1 instances")) << re.err;
-  EXPECT_TRUE(contains(re.out, "--- PASS: test_added (")) << re.out;
-  EXPECT_TRUE(contains(re.out, "--- PASS: test_choose [leaf 2 ")) << re.out;
+  EXPECT_EQ(re.err, "Replaying spec.star from a.fb with seed 7 (the spec given with --spec, not "
+                    "the bundle's snapshot of spec.star)\n"
+                    "plan drift: test_added is new, with 1 instances\n"
+                    "retries=0\nretries=1\nretries=3\n");
+  EXPECT_EQ(normalize(re.out, spec), "Seed: 7\n\n"
+                                     "--- PASS: test_added (Nms) ---\n\n"
+                                     "--- PASS: test_choose [leaf 0 — retries=0] (Nms) ---\n\n"
+                                     "--- PASS: test_choose [leaf 1 — retries=1] (Nms) ---\n\n"
+                                     "--- PASS: test_choose [leaf 2 — retries=3] (Nms) ---\n\n"
+                                     "4 passed, 0 failed\n");
   // Without --spec the snapshot runs: no test_added, no drift.
   FbcRun snap = runFbc({"replay", "a.fb", "--no-bundle"}, spec.dir.path());
   EXPECT_FALSE(contains(snap.out, "test_added")) << snap.out;
