@@ -108,11 +108,11 @@ std::string ProxyRule::display() const {
     first = false;
     out.append(k).append("=").append(v);
   };
-  if (status >= 1000) // error(code=): a MySQL error number
-    arg("code", std::to_string(status));
+  if (errorNumber)
+    arg("code", std::to_string(errorNumber));
   if (!code.empty())
     arg("status", quote(code));
-  else if (status && status < 1000)
+  else if (status)
     arg("status", std::to_string(status));
   if (!message.empty())
     arg("message", quote(message));
@@ -179,8 +179,8 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
   if (r.action == ProxyAction::Duplicate && !(p && p->duplicates))
     return "duplicate() re-delivers Kafka and NATS messages; " + name + " traffic has none";
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
-  if (r.status >= 1000 && !(p && p->errorNumbers))
-    return "code=" + std::to_string(r.status) + " is a MySQL error number; " +
+  if (r.errorNumber && !(p && p->errorNumbers))
+    return "code=" + std::to_string(r.errorNumber) + " is a MySQL error number; " +
            (name.empty() ? "this interface" : name) + " traffic has none";
   if (r.status > 0 && r.status < 100 && !(p && p->numericStatus))
     return "status=" + std::to_string(r.status) + " is a gRPC status code; " + name +

@@ -291,10 +291,11 @@ struct ProxyRule {
   // protocols as TCP, so a rule that needs them is a cannot-run row
   // (proxyRuleGap()).
   std::string topic, subject, op, collection;
-  int64_t status = 0;  // response()/error() status=<int> (0: the protocol's default; 0-16 on gRPC)
-  std::string code;    // error(status="57P01"): a SQLSTATE given as a string
-  std::string message; // error(message=)
-  std::string body;    // response(body=)
+  int64_t status = 0; // response()/error() status=<int> (0: the protocol's default; 0-16 on gRPC)
+  std::string code;   // error(status="57P01"): a SQLSTATE given as a string
+  int64_t errorNumber = 0; // error(code=1213): a MySQL error number (0: none)
+  std::string message;     // error(message=)
+  std::string body;        // response(body=)
   bool hasBody = false;
   int64_t delayNs = 0;        // delay(delay=)
   bool reset = false;         // drop(reset=True): RST instead of FIN

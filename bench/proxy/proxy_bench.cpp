@@ -355,7 +355,7 @@ void benchMysql(int n) {
   ir::ProxyRule insertMiss;
   insertMiss.action = ir::ProxyAction::Error;
   insertMiss.query = "insert*";
-  insertMiss.status = 1213;
+  insertMiss.errorNumber = 1213;
   bench("mysql", "mysql", port, query, replySize, insertMiss, n,
         [](int fd) { mysqlLogin(fd, "bench"); });
   kill(server, SIGKILL);

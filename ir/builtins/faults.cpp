@@ -201,11 +201,11 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
       return false;
     Loc at = site.at(site.keywordValue(k));
     if (k == "code") {
-      // A MySQL error number (ER_LOCK_DEADLOCK 1213 ...), kept where the
-      // reply's status goes: the codec writes it into the ERR packet.
+      // A MySQL error number (ER_LOCK_DEADLOCK 1213 ...): the codec writes
+      // it into the ERR packet.
       if (!v.isSmallInt() || v.smallInt() < 1000 || v.smallInt() > 65535)
         site.fail(at, p + "code= must be a MySQL error number (1000-65535), got " + star::repr(v));
-      r.status = v.smallInt();
+      r.errorNumber = v.smallInt();
     } else if (k == "status") {
       // An HTTP status, or a gRPC status code (0-16) on a grpc interface.
       if (v.isSmallInt() && ((v.smallInt() >= 100 && v.smallInt() <= 599) ||

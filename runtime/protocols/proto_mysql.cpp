@@ -365,7 +365,7 @@ struct MysqlCodec::Impl {
       p += '\x00';
       return packet(1, p);
     }
-    int code = spec.status >= 1000 && spec.status <= 65535 ? spec.status : 1105;
+    int code = spec.errorNumber ? spec.errorNumber : 1105;
     std::string state = spec.code.size() == 5 ? spec.code : std::string(mysqlSqlstateOf(code));
     p += '\xff';
     p += char(code & 0xff);

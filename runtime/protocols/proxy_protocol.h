@@ -88,6 +88,7 @@ enum class ReplyKind {
 struct ReplySpec {
   ReplyKind kind = ReplyKind::Error;
   int status = 0;      // http: the status code (0: 500 for Error, 200 for Response)
+  int errorNumber = 0; // error(code=): MySQL's error number (0: the codec's default, 1105)
   std::string code;    // error(status="57P01") given as a string: the Postgres
                        // SQLSTATE ("" : the codec's default, XX000); unused elsewhere
   std::string message; // error(message=): "" means the codec's default text

@@ -47,6 +47,7 @@ ReplySpec replySpec(const ir::ProxyRule &r) {
   s.kind = r.action == ir::ProxyAction::Respond ? ReplyKind::Response : ReplyKind::Error;
   s.status = static_cast<int>(r.status);
   s.code = r.code;
+  s.errorNumber = static_cast<int>(r.errorNumber);
   s.message = r.message;
   s.body = r.body;
   s.hasBody = r.hasBody;

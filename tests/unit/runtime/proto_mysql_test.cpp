@@ -170,7 +170,7 @@ TEST(ProtoMysql, RepliesAreErrAndOkPackets) {
   RequestInfo req = codec.splitRequest(command(0x03, "INSERT INTO t VALUES (1)"));
   ReplySpec deadlock;
   deadlock.kind = ReplyKind::Error;
-  deadlock.status = 1213;
+  deadlock.errorNumber = 1213;
   deadlock.message = "Deadlock found";
   EXPECT_EQ(codec.reply(deadlock, req), pkt(1, "\xff" + le(1213, 2) + "#40001Deadlock found"));
   ReplySpec plain;
