@@ -21,9 +21,11 @@
 #include "bundle/report_html.h"
 #include "ir/json_writer.h"
 #include "ir/leaf_program.h"
+#include "runtime/trace/event_schema.h"
 
 #include <simdjson.h>
 
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -241,6 +243,39 @@ logSections(std::string_view log, const std::set<std::string> &displays) {
     pos = end;
   }
   return out;
+}
+
+// An event's "fields" object (the event itself when it has none: str() of
+// a missing key is "").
+element fieldsOf(element e) {
+  element f;
+  return e.type() == element_type::OBJECT && !e["fields"].get(f) ? f : e;
+}
+
+// "kinds": how the page shows each event of trace entry `t`, in order
+// (rt::reportKind: the event schema's classes, a syscall's deny or delay);
+// "failed": the indices of the step replies that failed (not a success, an
+// error, or a 5xx status). The page only lays these out.
+void writeEventKinds(ir::JsonWriter &w, element t) {
+  element events;
+  bool any = !t["events"].get(events) && events.type() == element_type::ARRAY;
+  w.key("kinds").beginArray();
+  if (any)
+    for (element e : array(events))
+      w.value(rt::reportKind(str(e, "type"), str(fieldsOf(e), "decision")));
+  w.endArray();
+  w.key("failed").beginArray();
+  int64_t i = 0;
+  if (any)
+    for (element e : array(events)) {
+      element f = fieldsOf(e);
+      if (rt::reportKind(str(e, "type"), "") == "step" &&
+          (str(f, "success") == "false" || !str(f, "error").empty() ||
+           std::atoll(str(f, "status_code").c_str()) >= 500))
+        w.value(i);
+      ++i;
+    }
+  w.endArray();
 }
 
 // ------------------------------------------------------------ plan
@@ -551,6 +586,7 @@ llvm::Expected<std::string> reportData(const Contents &c, const std::string &bun
         w.endObject();
       }
     w.endArray();
+    writeEventKinds(w, t);
     w.key("entry");
     copyValue(w, t);
     w.endObject();

@@ -138,25 +138,9 @@
     tracePanel));
   if (!D.rows.length) tracePanel.replaceChildren(h("p", {class: "muted"}, "No tests ran."));
 
-  // Event kinds, for lane markers and log filters.
-  function eventKind(e) {
-    const t = e.type || "";
-    if (t === "syscall") {
-      const d = (e.fields && e.fields.decision) || "";
-      return d.startsWith("deny") ? "deny" : d.startsWith("delay") ? "delay" : "syscall";
-    }
-    if (t.startsWith("service_")) return "lifecycle";
-    if (t.startsWith("fault_")) return "fault";
-    if (t.startsWith("step_")) return "step";
-    return "other";
-  }
   function eventDetails(e) {
     const f = e.fields || {};
     return Object.keys(f).map((k) => k + "=" + f[k]).join("  ");
-  }
-  function stepFailed(e) {
-    const f = e.fields || {};
-    return f.success === "false" || !!f.error || Number(f.status_code) >= 500;
   }
   const KIND_LABEL = {lifecycle: "lifecycle", fault: "fault rule", deny: "denied syscall",
     delay: "delayed syscall", syscall: "traced syscall", step: "step", other: "other"};
@@ -229,8 +213,9 @@
     if (!events.length) {
       kids.push(h("p", {class: "muted"}, "No events were recorded for this test."));
     } else {
-      const log = eventLog(events);
-      kids.push(lanes(events, log.select), legend(), h("h4", null, "Event log"), log.root);
+      const log = eventLog(events, t.kinds);
+      kids.push(lanes(events, t.kinds, new Set(t.failed), log.select), legend(),
+        h("h4", null, "Event log"), log.root);
     }
     tracePanel.replaceChildren(...kids);
   }
@@ -243,8 +228,10 @@
   }
 
   // One lane per service (the test's own steps on "test"), a marker per
-  // event at its rank in seq order.
-  function lanes(events, select) {
+  // event at its rank in seq order. kinds[i]: how event i is shown (the
+  // report data classifies, the page only lays out); failed: the indices of
+  // failed step replies.
+  function lanes(events, kinds, failed, select) {
     const names = [];
     for (const e of events) if (!names.includes(e.service || "test")) names.push(e.service || "test");
     const W = 1000, left = 110, right = 16, laneH = 30, top = 10;
@@ -262,8 +249,8 @@
       const lane = names.indexOf(e.service || "test");
       const x = events.length === 1 ? (left + W - right) / 2 : left + (i / span) * (W - left - right);
       const y = top + lane * laneH + laneH / 2;
-      const kind = eventKind(e);
-      const cls = "m " + kind + (kind === "step" && stepFailed(e) ? " failed" : "");
+      const kind = kinds[i];
+      const cls = "m " + kind + (failed.has(i) ? " failed" : "");
       let m;
       if (kind === "lifecycle") m = s("rect", {x: x - 5, y: y - 5, width: 10, height: 10, class: cls});
       else if (kind === "fault")
@@ -284,10 +271,10 @@
   }
 
   // The event log with its filters; select(i) marks event i in both views.
-  function eventLog(events) {
+  function eventLog(events, kindOf) {
     const t0 = Date.parse(events[0].timestamp);
     const kinds = ["lifecycle", "fault", "deny", "delay", "syscall", "step", "other"]
-      .filter((k) => events.some((e) => eventKind(e) === k));
+      .filter((k) => kindOf.includes(k));
     const services = [];
     for (const e of events) if (!services.includes(e.service || "test")) services.push(e.service || "test");
     const on = {kind: new Set(kinds), service: new Set(services)};
@@ -301,7 +288,7 @@
     const tb = h("tbody");
     const trs = events.map((e, i) => {
       const rel = Date.parse(e.timestamp) - t0;
-      const tr = h("tr", {data: {seq: e.seq, kind: eventKind(e), service: e.service || "test"},
+      const tr = h("tr", {data: {seq: e.seq, kind: kindOf[i], service: e.service || "test"},
         onclick: () => select(i)},
         h("td", null, e.seq), h("td", null, isNaN(rel) ? "" : "+" + rel + "ms"),
         h("td", null, e.service || "test"), h("td", null, e.type),
@@ -313,7 +300,7 @@
       const q = search.value.toLowerCase();
       let n = 0;
       events.forEach((e, i) => {
-        const ok = on.kind.has(eventKind(e)) && on.service.has(e.service || "test") &&
+        const ok = on.kind.has(kindOf[i]) && on.service.has(e.service || "test") &&
           (q === "" || (e.type + " " + (e.service || "") + " " + eventDetails(e)).toLowerCase().includes(q));
         trs[i].hidden = !ok;
         if (ok) n++;

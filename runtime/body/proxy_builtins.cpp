@@ -102,6 +102,18 @@ proxyZeroTrafficFields(const ProxyEndpoint &ep, const std::string &where, const 
   return f;
 }
 
+// Records a proxy_fault_* / fault_zero_traffic event of protocol rule `r`,
+// its action typed (TraceEvent::rule).
+void recordProxyRuleEvent(Trace &trace, EventType type, ServiceId service, const ir::ProxyRule &r,
+                          std::vector<std::pair<std::string, std::string>> fields) {
+  TraceEvent e;
+  e.type = type;
+  e.service = service;
+  e.rule.proxyAction = std::string(ir::proxyActionName(r.action));
+  e.fields = std::move(fields);
+  trace.record(std::move(e));
+}
+
 } // namespace
 
 ir::Address Executor::dialAddress(const std::string &service, const ir::Interface &iface) const {
@@ -153,7 +165,8 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
         {"interface", iface}, {"protocol", ep.protocol}, {"rule", r.display()}};
     if (!source.empty())
       fields.emplace_back("source", source);
-    sup_->trace().record(EventType::ProxyFaultApplied, ep.service, std::move(fields));
+    recordProxyRuleEvent(sup_->trace(), EventType::ProxyFaultApplied, ep.service, r,
+                         std::move(fields));
     specs.push_back(std::move(s));
   }
   scope.id = proxies_->rules().push(std::move(specs));
@@ -176,9 +189,9 @@ void Executor::popProxyRules(uint64_t id) {
   for (size_t i = 0; i < stats.size() && i < it->rules.size(); ++i) {
     const ir::ProxyRule &r = it->rules[i];
     if (stats[i].matches == 0)
-      sup_->trace().record(EventType::FaultZeroTraffic, ep.service,
+      recordProxyRuleEvent(sup_->trace(), EventType::FaultZeroTraffic, ep.service, r,
                            proxyZeroTrafficFields(ep, where, r, stats[i], matched));
-    sup_->trace().record(EventType::ProxyFaultRemoved, ep.service,
+    recordProxyRuleEvent(sup_->trace(), EventType::ProxyFaultRemoved, ep.service, r,
                          {{"interface", ep.interface},
                           {"protocol", ep.protocol},
                           {"rule", r.display()},

@@ -18,20 +18,51 @@ std::string errnoLabel(int err) {
   return "errno(" + std::to_string(err) + ")";
 }
 
-std::string describeAction(const Action &a) {
-  switch (a.kind) {
+namespace {
+constexpr ActionKind kActionKinds[] = {ActionKind::Allow, ActionKind::Deny, ActionKind::Delay,
+                                       ActionKind::Trace};
+} // namespace
+
+std::string_view actionWord(ActionKind k) {
+  switch (k) {
   case ActionKind::Allow:
     return "allow";
   case ActionKind::Deny:
-    if (const ir::ErrnoInfo *e = ir::findErrnoNumber(a.err))
-      return "deny(" + std::string(e->text) + ")";
-    return "deny(errno " + std::to_string(a.err) + ")";
+    return "deny";
   case ActionKind::Delay:
-    return "delay(" + ir::formatDuration(a.delayNs) + ")";
+    return "delay";
   case ActionKind::Trace:
     return "trace";
   }
   return "allow";
+}
+
+std::string describeAction(const Action &a) {
+  std::string word(actionWord(a.kind));
+  switch (a.kind) {
+  case ActionKind::Allow:
+  case ActionKind::Trace:
+    return word;
+  case ActionKind::Deny:
+    if (const ir::ErrnoInfo *e = ir::findErrnoNumber(a.err))
+      return word + "(" + std::string(e->text) + ")";
+    return word + "(errno " + std::to_string(a.err) + ")";
+  case ActionKind::Delay:
+    return word + "(" + ir::formatDuration(a.delayNs) + ")";
+  }
+  return word;
+}
+
+std::optional<ActionKind> actionKindOfDecision(std::string_view decision) {
+  for (ActionKind k : kActionKinds) {
+    std::string_view w = actionWord(k);
+    bool args = k == ActionKind::Deny || k == ActionKind::Delay;
+    if (decision.starts_with(w) &&
+        (args ? decision.substr(w.size()).starts_with("(")
+              : decision.size() == w.size() || decision.substr(w.size()) == " (system path)"))
+      return k;
+  }
+  return std::nullopt;
 }
 
 bool isSystemPath(std::string_view path) {

@@ -70,6 +70,11 @@ inline bool decidedByRule(bool fired, const Action &a) {
 // "allow", "deny(input/output error)", "delay(500ms)", "trace": the reference's
 // decision strings (Go strerror text, Go duration form).
 std::string describeAction(const Action &a);
+// "allow", "deny", "delay", "trace": the word describeAction() starts with.
+std::string_view actionWord(ActionKind k);
+// The kind a describeAction() text names (what a bundle's trace.json
+// carries as a syscall event's decision); nullopt for any other text.
+std::optional<ActionKind> actionKindOfDecision(std::string_view decision);
 // "EIO" (or "errno(N)" for a number without a supported name).
 std::string errnoLabel(int err);
 

@@ -146,13 +146,17 @@ private:
     ServiceId target;
     std::string syscall;
     std::string label;
-    std::string action; // describeAction(): pairs the removal with its application
+    Action action;
     std::string filter; // the syscalls it watched: "fsync,fdatasync"
     std::string pathGlob;
     bool tracing = false; // a trace rule: an observation, never zero traffic
     bool faults = false;  // deny or delay
     std::string fault;    // RuleSpec::fault
   };
+  // Records a fault_applied / fault_removed / fault_zero_traffic event of
+  // `r`, its action typed (TraceEvent::rule).
+  void recordRuleEvent(EventType type, const AppliedRule &r,
+                       std::vector<std::pair<std::string, std::string>> fields);
   // fault_zero_traffic's fields for a rule removed without one match.
   std::vector<std::pair<std::string, std::string>>
   zeroTrafficFields(const AppliedRule &r, const RuleStats &s, bool faultMatched) const;

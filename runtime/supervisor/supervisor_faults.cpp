@@ -18,7 +18,7 @@ std::optional<ScopeId> Supervisor::applyFaults(std::vector<RuleSpec> rules, std:
   std::vector<std::vector<std::pair<std::string, std::string>>> events;
   for (const RuleSpec &r : rules) {
     std::string filter = ir::syscallFilterText(r.syscall);
-    applied.push_back({r.target, r.syscall, r.label, describeAction(r.action), filter, r.pathGlob,
+    applied.push_back({r.target, r.syscall, r.label, r.action, filter, r.pathGlob,
                        r.action.kind == ActionKind::Trace, r.action.faults(), r.fault});
     std::vector<std::pair<std::string, std::string>> f{
         {"syscall", r.syscall}, {"action", describeAction(r.action)}, {"filter", filter}};
@@ -36,7 +36,7 @@ std::optional<ScopeId> Supervisor::applyFaults(std::vector<RuleSpec> rules, std:
   if (!scope)
     return std::nullopt;
   for (size_t i = 0; i < applied.size(); ++i)
-    trace_.record(EventType::FaultApplied, applied[i].target, std::move(events[i]));
+    recordRuleEvent(EventType::FaultApplied, applied[i], std::move(events[i]));
   scopes_.emplace_back(*scope, std::move(applied));
   return scope;
 }
@@ -59,19 +59,29 @@ void Supervisor::removeFaults(ScopeId scope) {
   for (size_t i = 0; i < it->second.size(); ++i) {
     const AppliedRule &r = it->second[i];
     std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall},
-                                                       {"action", r.action}};
+                                                       {"action", describeAction(r.action)}};
     if (i < stats.size()) {
       if (stats[i].matches == 0 && !r.tracing)
-        trace_.record(EventType::FaultZeroTraffic, r.target,
-                      zeroTrafficFields(r, stats[i], faultMatched(r.fault)));
+        recordRuleEvent(EventType::FaultZeroTraffic, r,
+                        zeroTrafficFields(r, stats[i], faultMatched(r.fault)));
       f.emplace_back("matches", std::to_string(stats[i].matches));
       f.emplace_back("hits", std::to_string(stats[i].fires));
     }
     if (!r.label.empty())
       f.emplace_back("label", r.label);
-    trace_.record(EventType::FaultRemoved, r.target, std::move(f));
+    recordRuleEvent(EventType::FaultRemoved, r, std::move(f));
   }
   scopes_.erase(it);
+}
+
+void Supervisor::recordRuleEvent(EventType type, const AppliedRule &r,
+                                 std::vector<std::pair<std::string, std::string>> fields) {
+  TraceEvent e;
+  e.type = type;
+  e.service = r.target;
+  e.rule.action = r.action;
+  e.fields = std::move(fields);
+  trace_.record(std::move(e));
 }
 
 namespace {
@@ -89,7 +99,8 @@ std::vector<std::pair<std::string, std::string>>
 Supervisor::zeroTrafficFields(const AppliedRule &r, const RuleStats &st, bool faultMatched) const {
   const SeenInstead &seen = st.seen;
   std::string svc = trace_.serviceName(r.target);
-  std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall}, {"action", r.action}};
+  std::vector<std::pair<std::string, std::string>> f{{"syscall", r.syscall},
+                                                     {"action", describeAction(r.action)}};
   if (!r.label.empty())
     f.emplace_back("label", r.label);
   if (!r.pathGlob.empty())

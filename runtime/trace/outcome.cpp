@@ -2,8 +2,9 @@
 // row (each rule's applied/removed pair from the trace).
 #include "runtime/trace/outcome.h"
 
+#include "ir/duration.h"
+
 #include <algorithm>
-#include <cstdlib>
 
 namespace fbc::rt {
 
@@ -120,9 +121,9 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
   // keyword, label and action, or interface and rule (scopes end innermost
   // first).
   auto openRule = [&](const TraceEvent &e) -> FaultSummary * {
-    std::string iface = e.field("interface"), rule = e.field("rule");
-    std::string sc = e.field("syscall"), label = e.field("label"), action = e.field("action");
-    action = action.substr(0, action.find('('));
+    std::string iface = e.text(EventField::Interface), rule = e.text(EventField::Rule);
+    std::string sc = e.text(EventField::Syscall), label = e.text(EventField::Label);
+    std::string_view action = actionWord(e.rule.action.kind);
     for (auto it = open.rbegin(); it != open.rend(); ++it) {
       FaultSummary &f = out[it->second];
       if (it->first != e.service || f.interface != iface)
@@ -140,31 +141,31 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
     if (e.type == EventType::FaultApplied) {
       FaultSummary f;
       f.service = serviceName(e.service);
-      f.syscall = e.field("syscall");
-      std::string action = e.field("action");
-      f.action = action.substr(0, action.find('('));
-      if (f.action == "deny")
-        f.errnoName = e.field("errno");
-      if (f.action == "delay" && action.size() > 7)
-        f.delay = action.substr(6, action.size() - 7);
-      f.label = e.field("label");
-      f.path = e.field("path");
-      f.filter = e.field("filter");
+      f.syscall = e.text(EventField::Syscall);
+      const Action &a = e.rule.action;
+      f.action = actionWord(a.kind);
+      if (a.kind == ActionKind::Deny)
+        f.errnoName = errnoLabel(a.err);
+      if (a.kind == ActionKind::Delay)
+        f.delay = ir::formatDuration(a.delayNs);
+      f.label = e.text(EventField::Label);
+      f.path = e.text(EventField::Path);
+      f.filter = e.text(EventField::Filter);
       open.emplace_back(e.service, out.size());
       out.push_back(std::move(f));
     } else if (e.type == EventType::ProxyFaultApplied) {
       FaultSummary f;
       f.service = serviceName(e.service);
-      f.interface = e.field("interface");
-      f.protocol = e.field("protocol");
-      f.rule = e.field("rule");
-      f.action = f.rule.substr(0, f.rule.find('('));
+      f.interface = e.text(EventField::Interface);
+      f.protocol = e.text(EventField::Protocol);
+      f.rule = e.text(EventField::Rule);
+      f.action = e.rule.proxyAction;
       open.emplace_back(e.service, out.size());
       out.push_back(std::move(f));
     } else if (e.type == EventType::FaultRemoved || e.type == EventType::ProxyFaultRemoved) {
       if (FaultSummary *f = openRule(e)) {
-        f->hits = std::strtoull(e.field("hits").c_str(), nullptr, 10);
-        f->matches = std::strtoull(e.field("matches").c_str(), nullptr, 10);
+        f->hits = e.count(EventField::Hits);
+        f->matches = e.count(EventField::Matches);
         open.erase(std::find_if(open.begin(), open.end(),
                                 [&](const auto &o) { return &out[o.second] == f; }));
       }
@@ -172,12 +173,12 @@ std::vector<FaultSummary> faultSummaries(const std::vector<TraceEvent> &events,
       // Recorded just before its rule's fault_removed (proxy_fault_removed).
       if (FaultSummary *f = openRule(e)) {
         f->zeroTraffic = true;
-        f->watched = e.field("watched");
-        f->seenPaths = e.field("seen_paths");
-        f->seenDestinations = e.field("seen_destinations");
-        f->seenRequests = e.field("seen_requests");
-        f->hint = e.field("hint");
-        f->faultBypassed = e.field("bypassed") == "true";
+        f->watched = e.text(EventField::Watched);
+        f->seenPaths = e.text(EventField::SeenPaths);
+        f->seenDestinations = e.text(EventField::SeenDestinations);
+        f->seenRequests = e.text(EventField::SeenRequests);
+        f->hint = e.text(EventField::Hint);
+        f->faultBypassed = e.flag(EventField::Bypassed);
       }
     }
   }

@@ -7,6 +7,7 @@
 
 #include "runtime/os/clock.h"
 #include "runtime/rules/rules.h"
+#include "runtime/trace/event_schema.h"
 
 #include <cstdint>
 #include <map>
@@ -15,57 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace fbc::ir {
-class JsonWriter;
-}
-
 namespace fbc::rt {
-
-enum class EventType : uint8_t {
-  ServiceStarted,
-  ServiceReady,
-  ServiceStopped,
-  Syscall,
-  FaultApplied,
-  FaultRemoved,
-  StepSend,
-  StepRecv,
-  ResourceLimit,  // a service's cgroup limit refused something (fields: resource, limit, refused)
-  TraceTruncated, // the trace reached kMaxTraceEvents; later events were dropped
-  // A fault rule removed without ever matching (fields: syscall, action,
-  // label?, path?, watched, passed_over, seen_paths?, seen_destinations?,
-  // unresolved_paths?, fault?, hint, bypassed): recorded just before its
-  // fault_removed. For a protocol rule: interface, protocol, rule, watched,
-  // passed_over, seen_requests?, unframed_chunks?, hint, bypassed, just
-  // before its proxy_fault_removed.
-  FaultZeroTraffic,
-  UnmediatedIo,      // I/O the rules cannot see (unmediated_io.h): category, syscall, pid, detail?
-  Proxy,             // a proxy rule decided a request (runtime/proxy/proxy.h)
-  ProxyFaultApplied, // fields: interface, protocol, rule
-  ProxyFaultRemoved, // fields: interface, protocol, rule, matches, hits
-  // A request an HTTP mock_service answered (runtime/mock/mock_http.h): interface,
-  // method, path, route (the pattern; "default"; "none": 404), status,
-  // body_size, req_size, error? (a dynamic handler's failure).
-  Mock,
-  // A line of an observed service stream (service(observe=[...]),
-  // runtime/trace/log_observe.h): the decoder's fields, or "raw".
-  Stdout,
-  Stderr,
-  // A client() call (runtime/body/client_call.cpp), its service being the
-  // client: client, target, interface, protocol, operation, contract,
-  // method, path, params, body?; then client_return (client, target,
-  // operation, status_code, duration_ms, success, contract_ok, error?,
-  // contract_error?, body? on non-2xx) and, for a violation validate=
-  // found, contract_violation (client, target, operation, contract, detail).
-  ClientCall,
-  ClientReturn,
-  ContractViolation,
-  // fbc run --explore (runtime/explore/hold_window.h): a held call
-  // released, on its service: call ("api/t1#2 sendto"), step, waiting (how
-  // many calls were held then), quiet ("false": released after the
-  // quiescence bound).
-  Release,
-};
 
 // A test's trace keeps at most this many syscall events (a deny hit in a
 // retry loop would otherwise grow it without bound); the next one becomes a
@@ -73,9 +24,6 @@ enum class EventType : uint8_t {
 // are counted in its "dropped" field. Other events (lifecycle, faults,
 // steps) are always kept, and syscall counts (syscallSummary) stay exact.
 inline constexpr size_t kMaxTraceEvents = 100000;
-
-// "service_started", "syscall", "step_recv", ...
-std::string_view eventTypeName(EventType t);
 
 // The syscall-specific part of an event.
 struct SyscallRecord {
@@ -93,12 +41,24 @@ struct SyscallRecord {
   bool unanswered = false;
 };
 
+// The rule a fault_applied, fault_removed, fault_zero_traffic or
+// proxy_fault_* event is about, typed: its "action" and "rule" fields are
+// this formatted, and what reads the event back (faultSummaries) reads this
+// rather than parse them.
+struct RuleRecord {
+  Action action;           // a syscall rule's
+  std::string proxyAction; // a protocol rule's ir::proxyActionName: "error", "response", ...
+};
+
+// One event. Its kind's fields are declared in runtime/trace/events.def
+// (event_schema.h); the outputs write them as strings, in `fields` order.
 struct TraceEvent {
   uint64_t seq = 0;
   int64_t timeNs = 0; // monotonic, relative to the trace's start
   EventType type = EventType::Syscall;
   ServiceId service = kNoService;                          // kNoService: the test itself ("test")
   SyscallRecord syscall;                                   // type == Syscall
+  RuleRecord rule;                                         // the fault rule events
   std::vector<std::pair<std::string, std::string>> fields; // everything else, in order
 
   // The value of field `key`, "" when the event has none.
@@ -108,6 +68,12 @@ struct TraceEvent {
         return v;
     return "";
   }
+  std::string text(EventField f) const { return field(fieldKey(f)); }
+  // A Count field's value (0 when absent), a Flag field's.
+  uint64_t count(EventField f) const;
+  bool flag(EventField f) const { return field(fieldKey(f)) == "true"; }
+  // Whether every field is one events.def declares for the kind.
+  bool fieldsDeclared() const;
 };
 
 // Per-service syscall counts for summaries (total, faulted, per syscall).
@@ -148,11 +114,6 @@ public:
   size_t size() const;
   void clear(); // also restarts seq at 1 and the clock at 0
   std::map<std::string, SyscallSummary> syscallSummary() const;
-
-  // {"events":[...]} with keys in a fixed order.
-  std::string toJson(int indent = 0) const;
-  // One event as a JSON object (into `w`).
-  void writeEvent(ir::JsonWriter &w, const TraceEvent &e) const;
 
 private:
   mutable std::mutex mu_;

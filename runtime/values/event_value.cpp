@@ -8,6 +8,8 @@
 
 #include <fnmatch.h>
 
+#include <optional>
+
 namespace fbc::rt {
 
 using star::Value;
@@ -19,6 +21,35 @@ const std::string *FlatEvent::field(std::string_view name) const {
   return nullptr;
 }
 
+namespace {
+
+// A syscall event's field `f` (one of events.def's Syscall fields), from its
+// record; nullopt when the event leaves it out.
+std::optional<std::string> syscallField(const SyscallRecord &s, EventField f) {
+  switch (f) {
+  case EventField::Syscall:
+    return std::string(syscallName(s.nr));
+  case EventField::Pid:
+    return std::to_string(s.pid);
+  case EventField::Decision:
+    return s.systemPathExempt && !s.fired ? "allow (system path)" : describeAction(s.action);
+  case EventField::Path:
+    return s.path.empty() ? std::nullopt : std::optional(s.path);
+  case EventField::Dest:
+    return s.dest.empty() ? std::nullopt : std::optional(s.dest);
+  case EventField::Label:
+    return s.label.empty() ? std::nullopt : std::optional(s.label);
+  case EventField::LatencyUs:
+    return std::to_string(s.latencyNs / 1000);
+  case EventField::Unanswered:
+    return s.unanswered ? std::optional<std::string>("true") : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
 FlatEvent flattenEvent(const TraceEvent &e, const std::vector<std::string> &names) {
   FlatEvent f;
   f.seq = e.seq;
@@ -27,48 +58,16 @@ FlatEvent flattenEvent(const TraceEvent &e, const std::vector<std::string> &name
   f.service = e.service == kNoService    ? "test"
               : e.service < names.size() ? names[e.service]
                                          : "service#" + std::to_string(e.service);
-  switch (e.type) {
-  case EventType::ServiceStarted:
-    f.eventType = "lifecycle.started";
-    break;
-  case EventType::ServiceReady:
-    f.eventType = "lifecycle.ready";
-    break;
-  case EventType::ServiceStopped:
-    f.eventType = "lifecycle.stopped";
-    break;
-  case EventType::Syscall:
-    f.eventType = "syscall." + std::string(syscallName(e.syscall.nr));
-    break;
-  default:
-    f.eventType = f.type;
-    break;
-  }
-  if (e.type == EventType::Syscall) {
-    const SyscallRecord &s = e.syscall;
-    f.fields.emplace_back("syscall", std::string(syscallName(s.nr)));
-    f.fields.emplace_back("pid", std::to_string(s.pid));
-    f.fields.emplace_back("decision", s.systemPathExempt && !s.fired ? "allow (system path)"
-                                                                     : describeAction(s.action));
-    if (!s.path.empty())
-      f.fields.emplace_back("path", s.path);
-    if (!s.dest.empty())
-      f.fields.emplace_back("dest", s.dest);
-    if (!s.label.empty())
-      f.fields.emplace_back("label", s.label);
-    f.fields.emplace_back("latency_us", std::to_string(s.latencyNs / 1000));
-    if (s.unanswered)
-      f.fields.emplace_back("unanswered", "true");
-  }
+  if (e.type == EventType::Syscall)
+    for (EventField k : eventFields(EventType::Syscall))
+      if (std::optional<std::string> v = syscallField(e.syscall, k))
+        f.fields.emplace_back(std::string(fieldKey(k)), std::move(*v));
   for (const auto &kv : e.fields)
     f.fields.push_back(kv);
-  if (e.type == EventType::StepSend || e.type == EventType::StepRecv)
-    if (const std::string *target = f.field("target"))
-      f.eventType += "." + *target;
-  // The reference's dotted name: unmediated_io.getrandom, unmediated_io.connect.
-  if (e.type == EventType::UnmediatedIo)
-    if (const std::string *syscall = f.field("syscall"))
-      f.eventType += "." + *syscall;
+  f.eventType = std::string(eventDottedName(e.type));
+  if (std::optional<EventField> suffix = eventSuffix(e.type))
+    if (const std::string *v = f.field(fieldKey(*suffix)))
+      f.eventType += "." + *v;
   return f;
 }
 

@@ -177,10 +177,16 @@ TEST_F(KvApiTest, WriteDenyEioMakesTheApiAnswer5xx) {
   EXPECT_EQ(syscallName(denied[0].syscall.nr), "write");
   EXPECT_EQ(denied[0].syscall.path, wal());
   EXPECT_EQ(describeAction(denied[0].syscall.action), "deny(input/output error)");
-  std::string json = sup->trace().toJson();
-  EXPECT_NE(json.find("\"type\":\"fault_applied\""), std::string::npos);
-  EXPECT_NE(json.find("\"type\":\"fault_removed\""), std::string::npos);
-  EXPECT_NE(json.find("\"errno\":\"EIO\""), std::string::npos);
+  std::vector<TraceEvent> events = sup->trace().events();
+  auto of = [&](EventType type) {
+    return std::find_if(events.begin(), events.end(),
+                        [&](const TraceEvent &e) { return e.type == type; });
+  };
+  ASSERT_NE(of(EventType::FaultApplied), events.end());
+  EXPECT_EQ(of(EventType::FaultApplied)->text(EventField::Errno), "EIO");
+  EXPECT_EQ(of(EventType::FaultApplied)->rule.action.err, errnoOf("EIO"));
+  ASSERT_NE(of(EventType::FaultRemoved), events.end());
+  EXPECT_EQ(of(EventType::FaultRemoved)->count(EventField::Hits), 1u);
   // The WAL holds the two successful SETs only.
   EXPECT_EQ(e2e::readFile(wal()), "SET a 1\nSET c 3\n");
 }

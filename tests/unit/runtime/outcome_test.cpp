@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 #include <string>
 #include <vector>
 
@@ -16,6 +18,14 @@ TraceEvent event(EventType type, ServiceId service,
   e.type = type;
   e.service = service;
   e.fields = std::move(fields);
+  return e;
+}
+
+// A fault rule event: its rule typed as the recorders set it.
+TraceEvent ruleEvent(EventType type, ServiceId service, RuleRecord rule,
+                     std::vector<std::pair<std::string, std::string>> fields) {
+  TraceEvent e = event(type, service, std::move(fields));
+  e.rule = std::move(rule);
   return e;
 }
 
@@ -32,8 +42,9 @@ std::vector<TraceEvent> proxyScope(bool scopeBypassed, uint64_t secondHits) {
     return std::vector<std::pair<std::string, std::string>>{
         {"interface", "public"}, {"protocol", "http"}, {"rule", rule}};
   };
-  std::vector<TraceEvent> out{event(EventType::ProxyFaultApplied, 1, fields(kOrders)),
-                              event(EventType::ProxyFaultApplied, 1, fields(delay))};
+  std::vector<TraceEvent> out{
+      ruleEvent(EventType::ProxyFaultApplied, 1, {{}, "error"}, fields(kOrders)),
+      ruleEvent(EventType::ProxyFaultApplied, 1, {{}, "delay"}, fields(delay))};
   std::vector<std::pair<std::string, std::string>> zero = fields(kOrders);
   zero.insert(zero.end(), {{"watched", "HTTP requests"},
                            {"passed_over", "2"},
@@ -90,17 +101,17 @@ TEST(FaultSummaries, AProxyScopeThatSawNothingMakesAPassFaultBypassed) {
 // A syscall rule and a protocol rule in one test: each removal finds its
 // own application, the syscall rule's text is unchanged.
 TEST(FaultSummaries, SyscallAndProtocolRulesSideBySide) {
-  std::vector<TraceEvent> ev{
-      event(EventType::FaultApplied, 0,
-            {{"syscall", "fsync"}, {"action", "deny(EIO)"}, {"errno", "EIO"}, {"label", "wal"}})};
+  std::vector<TraceEvent> ev{ruleEvent(
+      EventType::FaultApplied, 0, {Action::deny(EIO), ""},
+      {{"syscall", "fsync"}, {"action", "deny(EIO)"}, {"errno", "EIO"}, {"label", "wal"}})};
   std::vector<TraceEvent> proxy = proxyScope(true, 0);
   ev.insert(ev.end(), proxy.begin(), proxy.end());
-  ev.push_back(event(EventType::FaultRemoved, 0,
-                     {{"syscall", "fsync"},
-                      {"action", "deny(EIO)"},
-                      {"matches", "1"},
-                      {"hits", "1"},
-                      {"label", "wal"}}));
+  ev.push_back(ruleEvent(EventType::FaultRemoved, 0, {Action::deny(EIO), ""},
+                         {{"syscall", "fsync"},
+                          {"action", "deny(EIO)"},
+                          {"matches", "1"},
+                          {"hits", "1"},
+                          {"label", "wal"}}));
   std::vector<FaultSummary> s = faultSummaries(ev, kNames);
   ASSERT_EQ(s.size(), 3u);
   EXPECT_FALSE(s[0].isProtocolRule());
