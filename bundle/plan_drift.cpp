@@ -1,6 +1,6 @@
 #include "bundle/plan_drift.h"
 
-#include <simdjson.h>
+#include "bundle/plan_reader.h"
 
 #include <map>
 #include <optional>
@@ -8,6 +8,8 @@
 namespace fbc::bundle {
 namespace {
 
+// An axis of a test as drift compares it: its composition's kind, and its
+// size (the listed values' count when plan.json gives values but no size).
 struct Axis {
   std::string kind; // choose, probability, interleaving, fault_matrix
   std::string name;
@@ -22,58 +24,20 @@ struct PlanTest {
   std::vector<Axis> axes;
 };
 
-llvm::Error fail(const char *which, const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 std::string(which) + " plan: " + msg);
-}
-
 llvm::Expected<std::vector<PlanTest>> parsePlan(std::string_view json, const char *which) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (auto err = parser.parse(json.data(), json.size()).get(root))
-    return fail(which, std::string("not valid JSON: ") + simdjson::error_message(err));
-  simdjson::dom::array tests;
-  if (root["tests"].get(tests))
-    return fail(which, "no \"tests\" array");
+  llvm::Expected<PlanJson> plan = readPlanJson(json);
+  if (!plan)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   std::string(which) + " plan: " + toString(plan.takeError()));
   std::vector<PlanTest> out;
-  for (simdjson::dom::element t : tests) {
-    PlanTest p;
-    std::string_view name;
-    if (t["name"].get(name) || t["instances"].get(p.instances))
-      return fail(which, "a test without \"name\" or \"instances\"");
-    p.name = std::string(name);
-    bool estimated = false;
-    if (!t["estimated"].get(estimated))
-      p.estimated = estimated;
-    simdjson::dom::array comps;
-    if (!t["compositions"].get(comps))
-      for (simdjson::dom::element c : comps) {
-        std::string_view kind;
-        simdjson::dom::array axes;
-        if (c["kind"].get(kind) || c["axes"].get(axes))
-          return fail(which, "test " + p.name + ": a composition without kind or axes");
-        for (simdjson::dom::element a : axes) {
-          Axis ax;
-          ax.kind = std::string(kind);
-          std::string_view an;
-          if (a["name"].get(an))
-            return fail(which, "test " + p.name + ": an axis without a name");
-          ax.name = std::string(an);
-          uint64_t size;
-          if (!a["size"].get(size))
-            ax.size = size;
-          simdjson::dom::array values;
-          if (!a["values"].get(values)) {
-            for (simdjson::dom::element v : values) {
-              std::string_view s;
-              if (!v.get(s))
-                ax.values.emplace_back(s);
-            }
-            if (!ax.size)
-              ax.size = ax.values.size();
-          }
-          p.axes.push_back(std::move(ax));
-        }
+  for (const PlanJsonTest &t : plan->tests) {
+    PlanTest p{t.name, t.instances, t.estimated, {}};
+    for (const PlanJsonComposition &c : t.compositions)
+      for (const PlanJsonAxis &a : c.axes) {
+        std::optional<uint64_t> size = a.size;
+        if (!size && a.valuesListed)
+          size = a.values.size();
+        p.axes.push_back({c.kind, a.name, size, a.values});
       }
     out.push_back(std::move(p));
   }

@@ -18,6 +18,7 @@
 //     the snapshot and a line.
 #include "backend/plan_emit.h"
 #include "bundle/manifest.h"
+#include "bundle/plan_reader.h"
 #include "bundle/report_html.h"
 #include "ir/json_writer.h"
 #include "ir/leaf_program.h"
@@ -245,6 +246,10 @@ logSections(std::string_view log, const std::set<std::string> &displays) {
   return out;
 }
 
+// "kinds": how the page shows each event of trace entry `t`, in order
+// (rt::reportKind: the event schema's classes, a syscall's deny or delay);
+// "failed": the indices of the step replies that failed (not a success, an
+// error, or a 5xx status). The page only lays these out.
 // An event's "fields" object (the event itself when it has none: str() of
 // a missing key is "").
 element fieldsOf(element e) {
@@ -252,10 +257,6 @@ element fieldsOf(element e) {
   return e.type() == element_type::OBJECT && !e["fields"].get(f) ? f : e;
 }
 
-// "kinds": how the page shows each event of trace entry `t`, in order
-// (rt::reportKind: the event schema's classes, a syscall's deny or delay);
-// "failed": the indices of the step replies that failed (not a success, an
-// error, or a 5xx status). The page only lays these out.
 void writeEventKinds(ir::JsonWriter &w, element t) {
   element events;
   bool any = !t["events"].get(events) && events.type() == element_type::ARRAY;
@@ -281,31 +282,32 @@ void writeEventKinds(ir::JsonWriter &w, element t) {
 // ------------------------------------------------------------ plan
 
 // ir::PlanAxis from a plan.json axis, for backend::planAxisText.
-ir::PlanAxis planAxis(const std::string &kind, element a) {
+ir::PlanAxis planAxis(const std::string &kind, const PlanJsonAxis &a) {
   ir::PlanAxis ax;
   ax.kind = kind == "probability"    ? ir::AxisKind::Probability
             : kind == "interleaving" ? ir::AxisKind::Interleaving
                                      : ir::AxisKind::Choose;
-  ax.name = str(a, "name");
-  element v;
-  if (!a["values"].get(v) && v.type() == element_type::ARRAY)
-    for (element x : array(v))
-      ax.values.push_back(scalarText(x));
-  uint64_t n;
-  if (!a["size"].get(n))
-    ax.size = n;
-  int64_t mf;
-  if (!a["max_fires"].get(mf))
-    ax.maxFires = mf;
-  ax.fault = str(a, "fault");
-  if (!a["branches"].get(n))
-    ax.branches = uint32_t(n);
-  ax.policy = str(a, "policy");
+  ax.name = a.name;
+  ax.values = a.values;
+  ax.size = a.size;
+  if (a.maxFires)
+    ax.maxFires = *a.maxFires;
+  ax.fault = a.fault;
+  if (a.branches)
+    ax.branches = *a.branches;
+  ax.policy = a.policy;
   // The JSON says only "estimated"; a probability axis whose max_fires is
   // known but whose size is not is one too large for 64 bits.
   if (!ax.size && ax.kind == ir::AxisKind::Probability && ax.maxFires)
     ax.unknown = ir::UnknownReason::TooLarge;
   return ax;
+}
+
+void strings(ir::JsonWriter &w, const char *key, const std::vector<std::string> &values) {
+  w.key(key).beginArray();
+  for (const std::string &v : values)
+    w.value(v);
+  w.endArray();
 }
 
 void stringArray(ir::JsonWriter &w, element parent, const char *key) {
@@ -330,131 +332,102 @@ bool flag(element parent, const char *key) {
   return !parent[key].get(b) && b;
 }
 
-void writePlan(ir::JsonWriter &w, const Doc &plan) {
-  if (!plan.present) {
+// One composition's lines as `fbc plan` prints them.
+void writeCompositionLines(ir::JsonWriter &w, const PlanJsonComposition &c) {
+  w.key("lines").beginArray();
+  for (const PlanJsonAxis &a : c.axes) {
+    if (c.kind != "fault_matrix") {
+      w.value(backend::planAxisText(planAxis(c.kind, a)));
+      continue;
+    }
+    std::string line = a.name + ": [";
+    for (size_t k = 0; k < a.values.size(); ++k)
+      line += (k ? ", " : "") + a.values[k];
+    w.value(line + "]");
+  }
+  w.endArray();
+}
+
+void writePlanTest(ir::JsonWriter &w, const PlanJsonTest &t) {
+  w.beginObject();
+  w.field("name", t.name);
+  w.field("kind", t.kind);
+  w.field("instances", backend::planInstancesText(ir::Count{t.instances, !t.estimated}));
+  w.key("compositions").beginArray();
+  for (const PlanJsonComposition &c : t.compositions) {
+    w.beginObject();
+    w.field("kind", c.kind);
+    writeCompositionLines(w, c);
+    w.endObject();
+  }
+  w.endArray();
+  strings(w, "faults", t.faults);
+  strings(w, "matrix_cells", t.matrixCells);
+  w.field("expect", t.expect == "(mixed)" ? "(mixed \u2014 per-cell overrides)" : t.expect);
+  w.field("timeout", t.timeout);
+  w.endObject();
+}
+
+void writeCoverage(ir::JsonWriter &w, const std::optional<PlanJsonCoverage> &cov) {
+  if (!cov) {
+    w.key("coverage").null();
+    return;
+  }
+  w.key("coverage").beginObject();
+  w.key("edges").beginArray();
+  for (const PlanJsonEdge &e : cov->edges) {
+    w.beginObject();
+    w.field("from", e.from);
+    w.field("to", e.to);
+    w.field("protocol", e.protocol);
+    w.field("via", e.via);
+    strings(w, "fault_tests", e.faultTests);
+    strings(w, "body_fault_tests", e.bodyFaultTests);
+    w.field("covered", !e.faultTests.empty() || !e.bodyFaultTests.empty());
+    w.endObject();
+  }
+  w.endArray();
+  w.field("uncovered", cov->uncoveredEdges);
+  strings(w, "covered_protocols", cov->coveredProtocols);
+  strings(w, "uncovered_protocols", cov->uncoveredProtocols);
+  w.endObject();
+}
+
+void writePlan(ir::JsonWriter &w, const std::optional<PlanJson> &plan) {
+  if (!plan) {
     w.null();
     return;
   }
-  element p = plan.root;
+  const PlanJson &p = *plan;
   w.beginObject();
-  w.field("spec_path", str(p, "spec_path"));
-  element d;
+  w.field("spec_path", p.specPath);
   std::string det;
-  if (!p["determinism"].get(d)) {
-    det = str(d, "level");
-    if (flag(d, "strict"))
+  if (p.determinism) {
+    det = p.determinism->level;
+    if (p.determinism->strict)
       det += " (strict)";
-    if (!flag(d, "explicit"))
+    if (!p.determinism->isExplicit)
       det += " \u2014 default; spec did not call determinism()";
   }
   w.field("determinism", det);
-  element totals;
-  ir::Count total{0, true};
-  if (!p["totals"].get(totals)) {
-    total = ir::Count{num<uint64_t>(totals, "instances", 0), !flag(totals, "estimated")};
-  }
+  ir::Count total{p.totalInstances, !p.totalEstimated};
   w.field("total", "Total: " + total.str() + " plan instance" + (total.value == 1 ? "" : "s"));
   w.field("estimated", !total.exact);
-  element topo, services;
-  w.key("services").beginArray();
-  if (!p["topology"].get(topo) && !topo["services"].get(services) &&
-      services.type() == element_type::ARRAY)
-    for (element s : array(services))
-      w.value(str(s, "name"));
-  w.endArray();
-
+  strings(w, "services", p.services);
   w.key("tests").beginArray();
-  element tests;
-  if (!p["tests"].get(tests) && tests.type() == element_type::ARRAY)
-    for (element t : array(tests)) {
-      w.beginObject();
-      w.field("name", str(t, "name"));
-      w.field("kind", str(t, "kind"));
-      w.field("instances", backend::planInstancesText(
-                               ir::Count{num<uint64_t>(t, "instances", 1), !flag(t, "estimated")}));
-      w.key("compositions").beginArray();
-      element comps;
-      if (!t["compositions"].get(comps) && comps.type() == element_type::ARRAY)
-        for (element c : array(comps)) {
-          std::string kind = str(c, "kind");
-          w.beginObject();
-          w.field("kind", kind);
-          w.key("lines").beginArray();
-          element axes;
-          if (!c["axes"].get(axes) && axes.type() == element_type::ARRAY)
-            for (element a : array(axes)) {
-              if (kind == "fault_matrix") {
-                std::string line = str(a, "name") + ": [";
-                element v;
-                size_t k = 0;
-                if (!a["values"].get(v) && v.type() == element_type::ARRAY)
-                  for (element x : array(v))
-                    line += (k++ ? ", " : "") + scalarText(x);
-                w.value(line + "]");
-              } else {
-                w.value(backend::planAxisText(planAxis(kind, a)));
-              }
-            }
-          w.endArray();
-          w.endObject();
-        }
-      w.endArray();
-      stringArray(w, t, "faults");
-      stringArray(w, t, "matrix_cells");
-      std::string expect = str(t, "expect");
-      w.field("expect", expect == "(mixed)" ? "(mixed \u2014 per-cell overrides)" : expect);
-      w.field("timeout", str(t, "timeout"));
-      w.endObject();
-    }
+  for (const PlanJsonTest &t : p.tests)
+    writePlanTest(w, t);
   w.endArray();
-
-  element cov;
-  if (p["coverage"].get(cov) || cov.type() != element_type::OBJECT) {
-    w.key("coverage").null();
-  } else {
-    w.key("coverage").beginObject();
-    w.key("edges").beginArray();
-    element edges;
-    if (!cov["edges"].get(edges) && edges.type() == element_type::ARRAY)
-      for (element e : array(edges)) {
-        w.beginObject();
-        w.field("from", str(e, "from"));
-        w.field("to", str(e, "to"));
-        w.field("protocol", str(e, "protocol"));
-        w.field("via", str(e, "via"));
-        stringArray(w, e, "fault_tests");
-        element ft, bt;
-        bool covered =
-            !e["fault_tests"].get(ft) && ft.type() == element_type::ARRAY && array(ft).size() > 0;
-        // body_fault_tests: [{"test": ..., "via": "test body"}] -> the names.
-        w.key("body_fault_tests").beginArray();
-        if (!e["body_fault_tests"].get(bt) && bt.type() == element_type::ARRAY)
-          for (element x : array(bt)) {
-            w.value(str(x, "test"));
-            covered = true;
-          }
-        w.endArray();
-        w.field("covered", covered);
-        w.endObject();
-      }
-    w.endArray();
-    w.field("uncovered", num<uint64_t>(cov, "uncovered_edges", 0));
-    stringArray(w, cov, "covered_protocols");
-    stringArray(w, cov, "uncovered_protocols");
+  writeCoverage(w, p.coverage);
+  w.key("diagnostics").beginArray();
+  for (const PlanJsonDiagnostic &d : p.diagnostics) {
+    w.beginObject();
+    w.field("severity", d.severity);
+    w.field("code", d.code);
+    w.field("message", d.message);
+    w.field("location", d.location);
     w.endObject();
   }
-
-  w.key("diagnostics").beginArray();
-  element diags;
-  if (!p["diagnostics"].get(diags) && diags.type() == element_type::ARRAY)
-    for (element dg : array(diags)) {
-      w.beginObject();
-      w.field("severity", str(dg, "severity"));
-      w.field("code", str(dg, "code"));
-      w.field("message", str(dg, "message"));
-      w.field("location", str(dg, "location"));
-      w.endObject();
-    }
   w.endArray();
   w.endObject();
 }
@@ -474,6 +447,13 @@ llvm::Expected<std::string> reportData(const Contents &c, const std::string &bun
     return err;
   if (auto err = parseEntry(c, "plan.json", plan))
     return err;
+  std::optional<PlanJson> planJson;
+  if (plan.present) {
+    llvm::Expected<PlanJson> read = readPlanJson(plan.root);
+    if (!read)
+      return fail("plan.json: " + llvm::toString(read.takeError()));
+    planJson = std::move(*read);
+  }
   if (auto err = parseEntry(c, "env.json", env))
     return err;
 
@@ -632,7 +612,7 @@ llvm::Expected<std::string> reportData(const Contents &c, const std::string &bun
   }
 
   w.key("plan");
-  writePlan(w, plan);
+  writePlan(w, planJson);
 
   w.key("specs").beginArray();
   for (const SpecFile &s : specs) {
