@@ -142,18 +142,11 @@ std::string mergedTrace(const std::vector<Row> &rows, const std::vector<element>
   std::string out;
   ir::JsonWriter w(out, 2);
   w.beginObject();
-  w.field("version", 2);
-  w.field("star_file", stringAt(traces.front(), "star_file"));
   uint64_t seed = 0;
   if (traces.front()["seed"].get(seed))
     seed = 0;
-  w.field("seed", seed);
-  w.field("duration_ms", duration);
-  rt::writeCountFields(w, counts);
-  if (interrupted) {
-    w.field("interrupted", true);
-    w.field("not_run", notRun);
-  }
+  rt::writeJsonReportHeader(
+      w, {stringAt(traces.front(), "star_file"), seed, duration, counts, interrupted, notRun});
   w.key("tests").beginArray();
   for (const Row &r : rows)
     rewrite(w, r.trace);
@@ -180,42 +173,32 @@ std::string mergedTrace(const std::vector<Row> &rows, const std::vector<element>
     m.cells[{s, f}] = &r;
   }
   if (!matrices.empty()) {
-    w.key("matrix").beginObject();
-    std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>> axes;
-    for (const auto &[idx, m] : matrices)
+    rt::MatrixAxes axes;
+    std::vector<rt::JsonMatrixCell> cells;
+    for (const auto &[idx, m] : matrices) {
       axes.emplace_back(&m.scenarios, &m.faults);
-    rt::writeMatrixAxes(w, axes);
-    uint64_t total = 0, passed = 0;
-    w.key("cells").beginArray();
-    for (const auto &[idx, m] : matrices)
       for (const std::string &s : m.scenarios)
         for (const std::string &f : m.faults) {
           auto it = m.cells.find({s, f});
           if (it == m.cells.end())
             continue;
           element row = it->second->trace;
-          bool ok = stringAt(row, "result") == "pass";
-          ++total;
-          passed += ok;
-          w.beginObject();
-          w.field("scenario", s);
-          w.field("fault", f);
-          w.field("passed", ok);
-          w.field("outcome", stringAt(row, "outcome"));
-          if (std::string_view e = stringAt(row, "expectation"); !e.empty())
-            w.field("expectation", e);
-          w.field("duration_ms", intAt(row, "duration_ms"));
-          if (element rules; !row["bypassed_rules"].get(rules)) {
-            w.key("bypassed_rules");
-            rewrite(w, rules);
-          }
-          w.endObject();
+          rt::JsonMatrixCell c{s,
+                               f,
+                               stringAt(row, "outcome"),
+                               stringAt(row, "expectation"),
+                               stringAt(row, "result") == "pass",
+                               intAt(row, "duration_ms"),
+                               {}};
+          if (element rules; !row["bypassed_rules"].get(rules))
+            c.bypassedRules = [rules](ir::JsonWriter &w) {
+              w.key("bypassed_rules");
+              rewrite(w, rules);
+            };
+          cells.push_back(std::move(c));
         }
-    w.endArray();
-    w.field("total", total);
-    w.field("passed", passed);
-    w.field("failed", total - passed);
-    w.endObject();
+    }
+    rt::writeJsonMatrix(w, axes, cells);
   }
   w.endObject();
   out += '\n';

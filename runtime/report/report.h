@@ -9,6 +9,7 @@
 #include "runtime/trace/outcome.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -56,14 +57,37 @@ bool isRuleDecision(const TraceEvent &e);
 // "#9  kv           write            deny(input/output error)  /srv/kv.wal".
 std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e);
 
-// The "scenarios" and "faults" members of the JSON report's "matrix": the
-// lists of each fault matrix (scenarios, faults), in declaration order,
-// joined with the first appearance of a name kept (fbc merge rebuilds the
-// matrix of merged rows through it too).
-void writeMatrixAxes(
-    ir::JsonWriter &w,
-    const std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>
-        &matrices);
+// The JSON report's header, written after its opening brace: version,
+// star_file, seed, duration_ms, the counts (writeCountFields), then
+// interrupted and not_run when interrupted. formatJsonReport and fbc merge
+// write it through here.
+struct JsonReportHeader {
+  std::string_view starFile;
+  uint64_t seed = 0;
+  int64_t durationMs = 0;
+  ResultCounts counts;
+  bool interrupted = false;
+  uint64_t notRun = 0;
+};
+void writeJsonReportHeader(ir::JsonWriter &w, const JsonReportHeader &h);
+
+// One cell of the JSON report's matrix. `bypassedRules`, when set, writes
+// the cell's "bypassed_rules" (key and value).
+struct JsonMatrixCell {
+  std::string_view scenario, fault, outcome, expectation;
+  bool passed = false;
+  int64_t durationMs = 0;
+  std::function<void(ir::JsonWriter &)> bypassedRules;
+};
+// The JSON report's "matrix" (key and object): the scenario and fault lists
+// of each fault matrix (scenarios, faults), in declaration order, joined with
+// the first appearance of a name kept; the cells in that order; total,
+// passed, failed. formatJsonReport and fbc merge (which rebuilds the matrix
+// of merged rows) write it through here.
+using MatrixAxes =
+    std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>;
+void writeJsonMatrix(ir::JsonWriter &w, const MatrixAxes &axes,
+                     const std::vector<JsonMatrixCell> &cells);
 
 // "9 passed (1 fault_bypassed)": a count and the fault_bypassed rows among
 // it (the text report's closing line and matrix, `fbc inspect`).

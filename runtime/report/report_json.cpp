@@ -62,21 +62,43 @@ void writeEvent(ir::JsonWriter &w, const RunReport &r, const TestOutcome &t, con
   w.endObject();
 }
 
+// The report's "matrix": one matrix object (the reference's shape); with
+// several matrices their cells are concatenated in declaration order.
+void writeReportMatrix(ir::JsonWriter &w, const RunReport &r) {
+  std::map<uint32_t, MatrixView> ms = matrices(r);
+  if (ms.empty())
+    return;
+  MatrixAxes axes;
+  std::vector<JsonMatrixCell> cells;
+  std::vector<std::string> outcomes; // the cells' outcome words, which they view
+  for (const auto &[idx, m] : ms) {
+    axes.emplace_back(&m.scenarios, &m.faults);
+    for (const std::string &s : m.scenarios)
+      for (const std::string &f : m.faults) {
+        auto it = m.cells.find({s, f});
+        if (it == m.cells.end())
+          continue;
+        const TestOutcome &t = *it->second;
+        JsonMatrixCell c{s, f, {}, t.expectation, t.result == Result::Pass, t.durationMs, {}};
+        outcomes.push_back(t.outcomeWord());
+        if (t.faultBypassed)
+          c.bypassedRules = [&t](ir::JsonWriter &w) { writeBypassedRules(w, t); };
+        cells.push_back(std::move(c));
+      }
+  }
+  for (size_t i = 0; i < cells.size(); ++i)
+    cells[i].outcome = outcomes[i];
+  writeJsonMatrix(w, axes, cells);
+}
+
 } // namespace
 
 std::string formatJsonReport(const RunReport &r) {
   std::string out;
   ir::JsonWriter w(out, 2);
   w.beginObject();
-  w.field("version", 2);
-  w.field("star_file", r.starFile);
-  w.field("seed", r.seed);
-  w.field("duration_ms", r.durationMs);
-  writeCountFields(w, r.counts());
-  if (r.interrupted) {
-    w.field("interrupted", true);
-    w.field("not_run", static_cast<uint64_t>(r.notRun));
-  }
+  writeJsonReportHeader(w, {r.starFile, r.seed, r.durationMs, r.counts(), r.interrupted,
+                            static_cast<uint64_t>(r.notRun)});
   w.key("tests").beginArray();
   for (const TestOutcome &t : r.tests) {
     w.beginObject();
@@ -189,55 +211,29 @@ std::string formatJsonReport(const RunReport &r) {
     w.endObject();
   }
   w.endArray();
-  std::map<uint32_t, MatrixView> ms = matrices(r);
-  if (!ms.empty()) {
-    // One matrix object (the reference's shape); with several matrices
-    // their cells are concatenated in declaration order.
-    w.key("matrix").beginObject();
-    size_t total = 0, passed = 0;
-    std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>> axes;
-    for (const auto &[idx, m] : ms)
-      axes.emplace_back(&m.scenarios, &m.faults);
-    writeMatrixAxes(w, axes);
-    w.key("cells").beginArray();
-    for (const auto &[idx, m] : ms)
-      for (const std::string &s : m.scenarios)
-        for (const std::string &f : m.faults) {
-          auto it = m.cells.find({s, f});
-          if (it == m.cells.end())
-            continue;
-          const TestOutcome &t = *it->second;
-          ++total;
-          passed += t.result == Result::Pass;
-          w.beginObject();
-          w.field("scenario", s);
-          w.field("fault", f);
-          w.field("passed", t.result == Result::Pass);
-          w.field("outcome", t.outcomeWord());
-          if (!t.expectation.empty())
-            w.field("expectation", t.expectation);
-          w.field("duration_ms", t.durationMs);
-          if (t.faultBypassed)
-            writeBypassedRules(w, t);
-          w.endObject();
-        }
-    w.endArray();
-    w.field("total", static_cast<uint64_t>(total));
-    w.field("passed", static_cast<uint64_t>(passed));
-    w.field("failed", static_cast<uint64_t>(total - passed));
-    w.endObject();
-  }
+  writeReportMatrix(w, r);
   w.endObject();
   out += '\n';
   return out;
 }
 
-void writeMatrixAxes(
-    ir::JsonWriter &w,
-    const std::vector<std::pair<const std::vector<std::string> *, const std::vector<std::string> *>>
-        &matrices) {
+void writeJsonReportHeader(ir::JsonWriter &w, const JsonReportHeader &h) {
+  w.field("version", 2);
+  w.field("star_file", h.starFile);
+  w.field("seed", h.seed);
+  w.field("duration_ms", h.durationMs);
+  writeCountFields(w, h.counts);
+  if (h.interrupted) {
+    w.field("interrupted", true);
+    w.field("not_run", h.notRun);
+  }
+}
+
+void writeJsonMatrix(ir::JsonWriter &w, const MatrixAxes &axes,
+                     const std::vector<JsonMatrixCell> &cells) {
+  w.key("matrix").beginObject();
   std::vector<std::string> joined[2];
-  for (const auto &[scenarios, faults] : matrices)
+  for (const auto &[scenarios, faults] : axes)
     for (int k = 0; k < 2; ++k)
       for (const std::string &x : *(k == 0 ? scenarios : faults))
         if (std::find(joined[k].begin(), joined[k].end(), x) == joined[k].end())
@@ -248,6 +244,27 @@ void writeMatrixAxes(
       w.value(x);
     w.endArray();
   }
+  uint64_t passed = 0;
+  w.key("cells").beginArray();
+  for (const JsonMatrixCell &c : cells) {
+    passed += c.passed;
+    w.beginObject();
+    w.field("scenario", c.scenario);
+    w.field("fault", c.fault);
+    w.field("passed", c.passed);
+    w.field("outcome", c.outcome);
+    if (!c.expectation.empty())
+      w.field("expectation", c.expectation);
+    w.field("duration_ms", c.durationMs);
+    if (c.bypassedRules)
+      c.bypassedRules(w);
+    w.endObject();
+  }
+  w.endArray();
+  w.field("total", static_cast<uint64_t>(cells.size()));
+  w.field("passed", passed);
+  w.field("failed", static_cast<uint64_t>(cells.size()) - passed);
+  w.endObject();
 }
 
 } // namespace fbc::rt
