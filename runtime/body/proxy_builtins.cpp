@@ -14,9 +14,8 @@
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/proxy/proxy.h"
+#include "runtime/proxy/proxy_scopes.h"
 #include "runtime/supervisor/supervisor.h"
-
-#include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
 
@@ -55,65 +54,6 @@ std::vector<ir::ProxyRule> ruleArgs(star::Thread &t, const char *who, const Inte
   return out;
 }
 
-// What a rule on `protocol` decides one at a time, singular and plural.
-std::pair<std::string, std::string> unitNouns(const ir::ProxyRule &r, const std::string &protocol) {
-  if (r.perConnection)
-    return {"connection", "connections"};
-  if (const ir::Protocol *p = ir::findProtocol(protocol); p && !p->unit.empty())
-    return {std::string(p->unit), std::string(p->units)};
-  return {"TCP chunk", "TCP chunks"};
-}
-
-// fault_zero_traffic's fields for protocol rule `r` on `where`
-// ("api.public"), removed without one match: what it watched, what it saw
-// instead, and whether its whole scope saw nothing (`bypassed`: every
-// protocol rule is a fault, none is an observation).
-std::vector<std::pair<std::string, std::string>>
-proxyZeroTrafficFields(const ProxyEndpoint &ep, const std::string &where, const ir::ProxyRule &r,
-                       const ProxyRuleStats &st, bool scopeMatched) {
-  auto [unit, units] = unitNouns(r, ep.protocol);
-  std::vector<std::pair<std::string, std::string>> f{
-      {"interface", ep.interface},
-      {"protocol", ep.protocol},
-      {"rule", r.display()},
-      {"watched", units},
-      {"passed_over", std::to_string(st.passedOver)}};
-  if (!st.seen.empty())
-    f.emplace_back("seen_requests", llvm::join(st.seen, ", "));
-  if (st.unframed)
-    f.emplace_back("unframed_chunks", std::to_string(st.unframed));
-  std::string hint;
-  if (st.passedOver == 1)
-    hint = "the one " + unit + " to " + where + " did not match " + r.matchers();
-  else if (st.passedOver > 1)
-    hint = "none of the " + std::to_string(st.passedOver) + " " + units + " to " + where +
-           " matched " + r.matchers();
-  else
-    hint = "no " + unit + " to " + where + " reached the rule";
-  hint += " while it was in force";
-  if (st.unframed)
-    hint += std::string(st.unframed == 1 ? "; the chunk it saw was" : "; the chunks it saw were") +
-            " not " + ep.protocol + " (relayed as TCP), which " + ir::proxyActionName(r.action) +
-            "() cannot answer";
-  if (scopeMatched)
-    hint += " (not bypassed: another rule of the same fault matched)";
-  f.emplace_back("hint", hint);
-  f.emplace_back("bypassed", scopeMatched ? "false" : "true");
-  return f;
-}
-
-// Records a proxy_fault_* / fault_zero_traffic event of protocol rule `r`,
-// its action typed (TraceEvent::rule).
-void recordProxyRuleEvent(Trace &trace, EventType type, ServiceId service, const ir::ProxyRule &r,
-                          std::vector<std::pair<std::string, std::string>> fields) {
-  TraceEvent e;
-  e.type = type;
-  e.service = service;
-  e.rule.proxyAction = std::string(ir::proxyActionName(r.action));
-  e.fields = std::move(fields);
-  trace.record(std::move(e));
-}
-
 } // namespace
 
 ir::Address Executor::dialAddress(const std::string &service, const ir::Interface &iface) const {
@@ -136,7 +76,6 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
            name + ", error(...), run=...)");
   const ProxyEndpoint &ep = proxies_->endpoints()[*index];
   std::vector<ProxyRuleSpec> specs;
-  ProxyScope scope{0, *index, {}};
   for (const ir::ProxyRule &r : rules) {
     if (std::string why = ir::proxyRuleMismatch(r, ep.protocol); !why.empty())
       t.fail(std::string(who) + "(" + name + ", ...): " + why);
@@ -160,45 +99,14 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
       ir::RuleSite site{r.loc, at, std::string(ir::proxyActionName(r.action)), int(ep.service)};
       s.decisionOverride = leafOverride(t, who, site, s.siteKey, s.leafBits);
     }
-    scope.rules.push_back(r);
-    std::vector<std::pair<std::string, std::string>> fields{
-        {"interface", iface}, {"protocol", ep.protocol}, {"rule", r.display()}};
-    if (!source.empty())
-      fields.emplace_back("source", source);
-    recordProxyRuleEvent(sup_->trace(), EventType::ProxyFaultApplied, ep.service, r,
-                         std::move(fields));
     specs.push_back(std::move(s));
   }
-  scope.id = proxies_->rules().push(std::move(specs));
-  proxyScopes_.push_back(std::move(scope));
-  return proxyScopes_.back().id;
+  return proxyFaults_->push(*index, std::move(specs), rules, source);
 }
 
 void Executor::popProxyRules(uint64_t id) {
-  auto it = std::find_if(proxyScopes_.begin(), proxyScopes_.end(),
-                         [&](const ProxyScope &s) { return s.id == id; });
-  if (it == proxyScopes_.end())
-    return;
-  const ProxyEndpoint &ep = proxies_->endpoints()[it->iface];
-  std::vector<ProxyRuleStats> stats = proxies_->rules().pop(id);
-  // A scope is one fault (an assumption's rules=, or one call's rules):
-  // it happened if any of its rules matched.
-  bool matched = std::any_of(stats.begin(), stats.end(),
-                             [](const ProxyRuleStats &s) { return s.matches > 0; });
-  std::string where = sup_->trace().serviceName(ep.service) + "." + ep.interface;
-  for (size_t i = 0; i < stats.size() && i < it->rules.size(); ++i) {
-    const ir::ProxyRule &r = it->rules[i];
-    if (stats[i].matches == 0)
-      recordProxyRuleEvent(sup_->trace(), EventType::FaultZeroTraffic, ep.service, r,
-                           proxyZeroTrafficFields(ep, where, r, stats[i], matched));
-    recordProxyRuleEvent(sup_->trace(), EventType::ProxyFaultRemoved, ep.service, r,
-                         {{"interface", ep.interface},
-                          {"protocol", ep.protocol},
-                          {"rule", r.display()},
-                          {"matches", std::to_string(stats[i].matches)},
-                          {"hits", std::to_string(stats[i].fires)}});
-  }
-  proxyScopes_.erase(it);
+  if (proxyFaults_)
+    proxyFaults_->pop(id);
 }
 
 Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
@@ -246,7 +154,7 @@ Value Executor::faultStartInterface(star::Thread &t, const InterfaceRefValue &re
   std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault_start", ref, args);
   uint64_t scope =
       pushProxyRules(t, "fault_start", ref.service, ref.iface.name, rules, callerLoc(t));
-  proxyStarted_[proxies_->find(ref.service, ref.iface.name).value()].push_back(scope);
+  proxyFaults_->start(proxies_->find(ref.service, ref.iface.name).value(), scope);
   return star::none();
 }
 
@@ -254,10 +162,7 @@ Value Executor::faultStopInterface(const InterfaceRefValue &ref) {
   std::optional<size_t> i = proxies_ ? proxies_->find(ref.service, ref.iface.name) : std::nullopt;
   if (!i)
     return star::none();
-  std::vector<uint64_t> &scopes = proxyStarted_[*i];
-  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
-    popProxyRules(*it);
-  scopes.clear();
+  proxyFaults_->stop(*i);
   return star::none();
 }
 

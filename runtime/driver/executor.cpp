@@ -11,6 +11,7 @@
 #include "runtime/driver/leaf_job.h"
 #include "runtime/explore/hold_window.h"
 #include "runtime/os/host_check.h"
+#include "runtime/proxy/proxy_scopes.h"
 #include "runtime/supervisor/launch_config.h"
 #include "runtime/supervisor/supervisor.h"
 

@@ -63,6 +63,7 @@ namespace fbc::rt {
 
 class Supervisor;
 class ProxyHub;
+class ProxyFaultScopes;
 namespace explore {
 class HoldWindow;
 class Chooser;
@@ -372,13 +373,7 @@ private:
   std::map<ServiceId, std::vector<uint64_t>> started_;      // fault_start scopes per service
   std::map<ServiceId, std::vector<uint64_t>> traceStarted_; // trace_start scopes per service
   ProxyHub *proxies_ = nullptr;                             // the running test's proxies
-  std::map<size_t, std::vector<uint64_t>> proxyStarted_;    // fault_start scopes per interface
-  struct ProxyScope {
-    uint64_t id;
-    size_t iface;
-    std::vector<ir::ProxyRule> rules; // as written, for proxy_fault_removed
-  };
-  std::vector<ProxyScope> proxyScopes_;
+  std::unique_ptr<ProxyFaultScopes> proxyFaults_;           // their fault scopes (proxy/)
   BodyThreads body_; // the body's Starlark threads, their lock and cancellation
   std::mutex sleepMu_;
   std::condition_variable sleepCv_;

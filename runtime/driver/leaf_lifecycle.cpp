@@ -16,6 +16,7 @@
 #include "runtime/mock/mock_services.h"
 #include "runtime/os/leaf_isolation.h"
 #include "runtime/proxy/proxy.h"
+#include "runtime/proxy/proxy_scopes.h"
 #include "runtime/rules/rules_from_ir.h"
 #include "runtime/supervisor/launch_config.h"
 #include "runtime/supervisor/remote_service.h"
@@ -164,8 +165,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   }
   sup_ = sup.get();
   proxies_ = hub.get();
-  proxyStarted_.clear();
-  proxyScopes_.clear();
+  proxyFaults_ = std::make_unique<ProxyFaultScopes>(*hub, sup->trace());
   started_.clear();
   traceStarted_.clear();
 
@@ -194,11 +194,9 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
       endScopes(scopes);
     open->clear();
   }
-  for (auto &[iface, scopes] : proxyStarted_)
-    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
-      popProxyRules(*it);
-  proxyStarted_.clear();
+  proxyFaults_->stopAll();
   sup->stopAll();
+  proxyFaults_.reset();
   proxies_ = nullptr;
   hub.reset(); // its events are in the trace; no connection outlives the test
   // A service that reached its pids limit (a fork bomb, a leak) makes the
