@@ -18,6 +18,14 @@ timed part of the floor and inside fbc's (fbc pays for it once per run).
   python3 tests/fixtures/containers/build_images.py redis
   bench/containers/run.py --fbc build/release/tools/fbc/fbc [--leaves 20] [--rounds 3]
 Prints the median per-leaf times and the ratio (target: at most 1.2x).
+
+  bench/containers/run.py --fbc ... --suite [--tests 20]
+The reuse suite instead: TESTS tests on one postgres:16-alpine service
+(trust auth, ready(); a seed= that creates a table; each test inserts a row
+and counts them), run once with reuse=True (one container for the run,
+seed= once, reset= truncating the table before each later test) and once
+with fresh containers (the seed= runs after every start); prints both run
+times and the ratio fresh / reused (the reference claims 5-10x).
 """
 import argparse
 import http.client
@@ -52,6 +60,57 @@ def test_leaf():
     n = choose("n", list(range({leaves})))
     cache.main.command("SET", "k%d" % n, "v")
 '''
+
+
+SUITE = """def seed():
+    db.main.exec("CREATE TABLE orders (id int)")
+
+def reset():
+    db.main.exec("TRUNCATE orders")
+
+db = service("db", interface("main", "postgres", 5432),
+    image = "postgres:16-alpine",
+    env = {{"POSTGRES_HOST_AUTH_METHOD": "trust"}},
+    ports = {{5432: {port}}},
+    healthcheck = ready(),
+    reuse = {reuse},
+    seed = seed,
+    reset = reset,
+)
+"""
+
+SUITE_TEST = """
+def test_{n}():
+    db.main.exec("INSERT INTO orders VALUES ({n})")
+    assert_eq(db.main.query("SELECT count(*) AS n FROM orders").rows, [{{"n": 1}}])
+"""
+
+
+def suite_run(fbc, tests, reuse):
+    d = tempfile.mkdtemp(prefix="fbc-bench-suite-")
+    try:
+        with open(os.path.join(d, "spec.star"), "w") as f:
+            f.write(SUITE.format(port=free_port(), reuse=reuse))
+            for n in range(tests):
+                f.write(SUITE_TEST.format(n=n))
+        t0 = time.monotonic()
+        r = subprocess.run([fbc, "run", "spec.star", "--seed", "1", "--no-bundle"], cwd=d,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        took = time.monotonic() - t0
+        if r.returncode != 0:
+            raise SystemExit(f"fbc run failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
+        return took
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def suite(fbc, tests):
+    reused = suite_run(fbc, tests, True)
+    fresh = suite_run(fbc, tests, False)
+    print(f"suite: {tests} tests on one postgres:16-alpine service")
+    print(f"reuse=True: {reused:.1f} s (one container, seed= once, reset= before each later test)")
+    print(f"fresh:      {fresh:.1f} s (a container per test, seed= after each start)")
+    print(f"ratio: {fresh / reused:.1f}x (the reference claims 5-10x)")
 
 
 def redis_ping(port):
@@ -127,7 +186,12 @@ def main():
     ap.add_argument("--fbc", required=True)
     ap.add_argument("--leaves", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--suite", action="store_true", help="the reuse=True suite instead")
+    ap.add_argument("--tests", type=int, default=20)
     a = ap.parse_args()
+    if a.suite:
+        suite(a.fbc, a.tests)
+        return
     fbc_times, floor_times = [], []
     for _ in range(a.rounds):
         fbc_times.append(fbc_round(a.fbc, a.leaves))

@@ -153,8 +153,6 @@ void recordNeeds(Service &s) {
       }
     };
     unbuilt(!s.build.empty(), "build= (an image built from a Dockerfile) is not built yet");
-    unbuilt(s.reuse || s.seed || s.reset,
-            "reuse=, seed= and reset= are not built yet (fbc starts every service fresh per test)");
     unbuilt(!s.observe.empty(), "observe= on a container service is not built yet");
     unbuilt(
         std::any_of(s.ports.begin(), s.ports.end(), [](const auto &p) { return p.second == 0; }),

@@ -3,6 +3,7 @@
 
 #include "ir/json_writer.h"
 #include "ir/quote.h"
+#include "runtime/os/output_capture.h"
 #include "runtime/supervisor/launch_config.h"
 
 #include <simdjson.h>
@@ -325,6 +326,8 @@ bool ContainerService::start(std::string &error) {
     std::lock_guard lock(mu_);
     id_ = std::string(id);
     exit_.reset();
+    ownEnd_.reset();
+    endedNoted_ = false;
     stdout_.clear();
     stderr_.clear();
   }
@@ -348,7 +351,9 @@ bool ContainerService::start(std::string &error) {
 
 std::optional<std::string> ContainerService::exited() {
   std::lock_guard lock(mu_);
-  if (exit_ || id_.empty())
+  if (id_.empty()) // stopped: how it ended, if on its own
+    return ownEnd_ ? ownEnd_ : exit_;
+  if (exit_)
     return exit_;
   // The healthcheck loop asks every few milliseconds; the engine need not.
   auto now = std::chrono::steady_clock::now();
@@ -374,6 +379,14 @@ std::optional<std::string> ContainerService::exited() {
   return exit_;
 }
 
+std::optional<std::string> ContainerService::exitedNow() {
+  {
+    std::lock_guard lock(mu_);
+    lastCheck_ = {};
+  }
+  return exited();
+}
+
 void ContainerService::fetchLogs() {
   EngineResponse logs = run_.engine().get("/containers/" + id_ + "/logs?stdout=1&stderr=1");
   stdout_.clear();
@@ -381,13 +394,36 @@ void ContainerService::fetchLogs() {
   demuxLogs(logs.body, stdout_, stderr_);
 }
 
+std::optional<std::string> ContainerService::endedOnItsOwn(bool evenRunning) const {
+  EngineResponse r = run_.engine().get("/containers/" + id_ + "/json");
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::string_view status;
+  int64_t code = 0;
+  if (!r.ok() || parser.parse(r.body).get(doc) || doc["State"]["Status"].get(status) ||
+      doc["State"]["ExitCode"].get(code) ||
+      (!evenRunning && status != "exited" && status != "dead"))
+    return std::nullopt;
+  return describeExit(CLD_EXITED, static_cast<int>(code));
+}
+
 void ContainerService::stop() {
   std::lock_guard lock(mu_);
   if (id_.empty())
     return;
   const Engine &e = run_.engine();
+  // A container that ended before fbc stopped it died on its own: its
+  // service_stopped says so as a dying binary's does (unexpected, with the
+  // last lines of its logs).
+  ownEnd_ = endedOnItsOwn(false);
   long graceS = (cfg_.stopGraceMs + 999) / 1000;
-  e.call("POST", "/containers/" + id_ + "/stop?t=" + std::to_string(graceS));
+  if (!ownEnd_)
+    e.call("POST", "/containers/" + id_ + "/stop?t=" + std::to_string(graceS));
+  // The engine learns of an exit late (its monitor's cleanup runs after
+  // the service's clients saw it): one the supervisor saw (noteEnded()) is
+  // the container's own, with the status the stop leaves.
+  if (!ownEnd_ && endedNoted_)
+    ownEnd_ = endedOnItsOwn(true);
   fetchLogs();
   e.call("DELETE", "/containers/" + id_ + "?force=1&v=1");
   id_.clear();
@@ -400,7 +436,15 @@ std::vector<std::pair<std::string, std::string>> ContainerService::startedFields
 
 std::vector<std::pair<std::string, std::string>> ContainerService::stoppedFields() const {
   std::lock_guard lock(mu_);
-  return {{"exit", exit_ ? *exit_ : "stopped"}};
+  if (!ownEnd_)
+    return {{"exit", exit_ ? *exit_ : "stopped"}};
+  std::vector<std::pair<std::string, std::string>> fields = {{"exit", *ownEnd_},
+                                                             {"unexpected", "true"}};
+  for (const auto &[name, text] : {std::pair{"stdout", &stdout_}, {"stderr", &stderr_}})
+    if (std::string tail = OutputCapture::lastLinesOf(*text, OutputCapture::kTailLines);
+        !tail.empty())
+      fields.emplace_back(name, std::move(tail));
+  return fields;
 }
 
 std::string ContainerService::stdoutText() const {

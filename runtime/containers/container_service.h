@@ -66,6 +66,8 @@ public:
   std::vector<std::pair<std::string, std::string>> startedFields() const override;
   std::vector<std::pair<std::string, std::string>> stoppedFields() const override;
   std::optional<std::string> exited() override;
+  std::optional<std::string> exitedNow() override;
+  void noteEnded() override { endedNoted_ = true; }
   std::string stdoutText() const override;
   std::string stderrText() const override;
   // Its processes run under fbc's filter through fbc-shim when the leaf
@@ -84,6 +86,9 @@ private:
   // With a filter: the socket fbc-shim connects to; false with `error`.
   bool prepareShim(const std::string &name, std::string &error);
   void fetchLogs();
+  // How its container ended, from the engine's state: nullopt while it
+  // runs, unless `evenRunning` (its exit code then, whatever the state).
+  std::optional<std::string> endedOnItsOwn(bool evenRunning) const;
 
   ContainerRun &run_;
   ContainerConfig cfg_;
@@ -92,6 +97,9 @@ private:
   mutable std::mutex mu_;
   std::string stdout_, stderr_;
   std::optional<std::string> exit_; // set once it was seen exited
+  // Set by stop() when the container had ended before it: how.
+  std::optional<std::string> ownEnd_;
+  bool endedNoted_ = false; // noteEnded(): its service process is gone
   std::chrono::steady_clock::time_point lastCheck_{};
   // The image's ENTRYPOINT and CMD: fbc-shim execs them (args= replacing
   // CMD).

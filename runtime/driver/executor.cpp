@@ -6,6 +6,7 @@
 // order. --leaf picks one leaf. leafDigit() is how a body-time builtin
 // learns the running leaf's digit for its axis.
 #include "runtime/driver/executor.h"
+#include "runtime/driver/reuse_stage.h"
 
 #include "frontend/eval/thread.h"
 #include "runtime/driver/leaf_job.h"
@@ -115,6 +116,7 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
         report.warnings.push_back(std::move(w));
       }
     }
+  stage_.reset(); // the reused services stop with the run
   loaded_.setBodyRuntime(nullptr);
   report.durationMs = (monotonicNs() - t0) / 1000000;
   return report;

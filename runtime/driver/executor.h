@@ -62,6 +62,7 @@ class ClientValue; // ir/builtins/client_value.h
 namespace fbc::rt {
 
 class Supervisor;
+struct SupervisorOptions;
 class ProxyHub;
 class ProxyFaultScopes;
 namespace explore {
@@ -233,6 +234,40 @@ private:
   // How long the body may run: --timeout, else the fault_scenario / matrix
   // cell / test() timeout.
   int64_t bodyTimeoutNs(const ir::Test &t) const;
+
+  // ---- reused services (reused_services.cpp)
+  // A spec with a service(reuse=True) runs its tests on one stage: a
+  // supervisor, proxies (in front of every interface some test's protocol
+  // rules target) and a scratch directory for the reused services, opened
+  // by the first test and closed at the end of the run. Reused services
+  // keep running from test to test; the others start fresh per test.
+  struct Stage;
+  // Whether the spec has a reused service.
+  bool reusesServices() const;
+  // The run's stage (opened with `so` by the first call); null with `error`.
+  Stage *openStage(const SupervisorOptions &so, std::string &error);
+  // The service spec of service `i` in the running test: a reused one's
+  // traps every test's (the union), its scratch the stage's.
+  bool reusedSpec(size_t i) const;
+  // Of the services in start order, those the test starts: a reused service
+  // still running and answering its healthcheck is left out; one that died
+  // or stopped answering is stopped and started again (service_recreated,
+  // with the reason, in the test's trace).
+  std::vector<ServiceId> servicesToStart(const std::vector<ServiceId> &order);
+  // Once the test's services are up (`order`: all of them in start order,
+  // `started`: those the test started): the seed= and reset= functions its
+  // body runs first, in start order.
+  void planHooks(const std::vector<ServiceId> &order, const std::vector<ServiceId> &started);
+  // On the body's thread, before the body: runs them (service_seed /
+  // service_reset first); false with `error` naming the service.
+  bool runHooks(star::Thread &th, std::string &error);
+  struct Hook {
+    ServiceId service;
+    const ir::FunctionRef *fn;
+    bool seed; // else reset
+  };
+  std::vector<Hook> hooks_;
+  std::unique_ptr<Stage> stage_;
 
   // ---- plain body builtins (body_builtins.cpp)
   star::Value choose(star::Thread &t, std::string_view, const star::Args &args);

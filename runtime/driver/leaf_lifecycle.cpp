@@ -4,7 +4,7 @@
 // force, the expectation); the timeout and the interrupt; the outcome's
 // classification (pass / fail / error / inconclusive / halted, a reason and
 // a traceback); the services stopped and the trace kept.
-#include "runtime/driver/executor.h"
+#include "runtime/driver/reuse_stage.h"
 
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
@@ -60,12 +60,14 @@ TestOutcome Executor::runTestGuarded(const ir::LeafTest &lt, bool &intr) {
     return runTest(lt, intr);
   } catch (const std::system_error &e) {
     sup_ = nullptr; // the supervisor went with the unwinding (services stopped)
+    stage_.reset(); // with the services it kept
     TestOutcome o = baseOutcome(*lt.test);
     o.result = Result::Error;
     o.reason = std::string("resource exhausted: ") + e.what();
     return o;
   } catch (const std::bad_alloc &) {
     sup_ = nullptr;
+    stage_.reset();
     TestOutcome o = baseOutcome(*lt.test);
     o.result = Result::Error;
     o.reason = "resource exhausted: out of memory";
@@ -112,12 +114,34 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   // decided become events.
   so.recordAllowedSyscalls = false;
   o.startWallNs = realtimeNs();
-  auto sup = std::make_unique<Supervisor>(so);
+  // With a reused service the supervisor and proxies are the run's stage
+  // (reused_services.cpp); else the test's own.
+  bool reuse = reusesServices();
+  if (reuse && cfg_.jobs > 1) {
+    o.result = Result::Error;
+    o.reason = "service(reuse=True) under fbc run -j N is not built yet; run with -j 1";
+    o.durationMs = (monotonicNs() - t0) / 1000000;
+    return o;
+  }
+  Stage *stage = reuse ? openStage(so, error) : nullptr;
+  if (reuse && !stage) {
+    o.result = Result::Error;
+    o.reason = error;
+    o.durationMs = (monotonicNs() - t0) / 1000000;
+    return o;
+  }
+  std::unique_ptr<Supervisor> ownSup;
+  std::unique_ptr<ProxyHub> ownHub;
+  Supervisor *sup = reuse ? stage->sup.get() : (ownSup = std::make_unique<Supervisor>(so)).get();
+  ProxyHub *hub =
+      reuse ? stage->hub.get() : (ownHub = std::make_unique<ProxyHub>(sup->trace())).get();
+  if (reuse)
+    sup->beginTest();
+  else
+    hub->rules().setSeed(cfg_.seed);
   // A proxy in front of each interface the test's protocol rules can
   // target, listening before any service starts (their env names it).
-  auto hub = std::make_unique<ProxyHub>(sup->trace());
-  hub->rules().setSeed(cfg_.seed);
-  for (size_t i = 0; i < n && i < lt.proxies.size(); ++i)
+  for (size_t i = 0; !reuse && i < n && i < lt.proxies.size(); ++i)
     for (const std::string &name : lt.proxies[i]) {
       const ir::Service &svc = spec.services[i];
       const ir::Interface *iface = svc.findInterface(name);
@@ -133,7 +157,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
         return o;
       }
     }
-  if (!hub->endpoints().empty())
+  if (!reuse && !hub->endpoints().empty())
     hub->start();
   std::string dir = serviceDir();
   std::vector<ServiceId> order;
@@ -146,14 +170,23 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
       o.durationMs = (monotonicNs() - t0) / 1000000;
       return o;
     }
+    // A reused service keeps the spec it was first started with (its
+    // traps every test's, its scratch the stage's).
+    bool kept = reusedSpec(i);
+    if (kept && sup->serviceCount() > i) {
+      order.push_back(static_cast<ServiceId>(i));
+      continue;
+    }
+    const std::vector<int> &traps = kept ? stage->traps[i] : traps_[i];
+    const std::string &scr = kept ? stage->scratch->path() : scratch->path();
     ServiceSpec ss =
-        svc.isRemote()      ? remoteServiceSpec(svc)
-        : svc.isContainer() ? containerServiceSpec(spec, svc, dir, traps_[i], hub->endpoints(),
-                                                   scratch->path(), cfg_.stopGraceMs)
-        : svc.mock ? mockServiceSpec(spec, svc, dir, traps_[i], hub->endpoints(), scratch->path(),
+        svc.isRemote() ? remoteServiceSpec(svc)
+        : svc.isContainer()
+            ? containerServiceSpec(spec, svc, dir, traps, hub->endpoints(), scr, cfg_.stopGraceMs)
+        : svc.mock ? mockServiceSpec(spec, svc, dir, traps, hub->endpoints(), scr,
                                      {&sup->trace(), static_cast<ServiceId>(i), &body_.lock(),
                                       &loaded_.interpreter().thread})
-                   : launchConfig(spec, svc, dir, traps_[i], hub->endpoints(), scratch->path());
+                   : launchConfig(spec, svc, dir, traps, hub->endpoints(), scr);
     if (i < lt.observes.size() && !observedTraps(lt.observes[i], ss.observed, error)) {
       o.result = Result::Error;
       o.reason = error;
@@ -161,15 +194,31 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
       return o;
     }
     ss.detectAll = detectAll;
-    order.push_back(sup->addService(std::move(ss)));
+    if (reuse && sup->serviceCount() > i) {
+      sup->respec(static_cast<ServiceId>(i), std::move(ss));
+      order.push_back(static_cast<ServiceId>(i));
+    } else {
+      order.push_back(sup->addService(std::move(ss)));
+    }
   }
-  sup_ = sup.get();
-  proxies_ = hub.get();
+  sup_ = sup;
+  proxies_ = hub;
   proxyFaults_ = std::make_unique<ProxyFaultScopes>(*hub, sup->trace());
   started_.clear();
   traceStarted_.clear();
 
-  ServiceError se = sup->startAll(order);
+  // A reused service still up is not started again; its output so far is
+  // an earlier test's.
+  std::vector<ServiceId> toStart = reuse ? servicesToStart(order) : order;
+  std::vector<std::pair<size_t, size_t>> outputBefore;
+  for (ServiceId id : order)
+    if (std::find(toStart.begin(), toStart.end(), id) != toStart.end())
+      outputBefore.emplace_back(0, 0);
+    else
+      outputBefore.emplace_back(sup->stdoutText(id).size(), sup->stderrText(id).size());
+  ServiceError se = sup->startAll(toStart);
+  if (!se)
+    planHooks(order, toStart);
   if (!se && !interrupted())
     for (ServiceId id : order)
       if (!sup->running(id)) {
@@ -195,10 +244,13 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     open->clear();
   }
   proxyFaults_->stopAll();
-  sup->stopAll();
+  if (reuse)
+    sup->stopAllBut(stage->reused);
+  else
+    sup->stopAll();
   proxyFaults_.reset();
   proxies_ = nullptr;
-  hub.reset(); // its events are in the trace; no connection outlives the test
+  ownHub.reset(); // its events are in the trace; no connection outlives the test
   // A service that reached its pids limit (a fork bomb, a leak) makes the
   // test an error whatever the body said: it ran against a crippled service.
   for (const Supervisor::LimitHit &h : sup->limitHits()) {
@@ -210,8 +262,14 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     break;
   }
   if (cfg_.keepServiceOutput)
-    for (ServiceId id : order)
-      o.serviceOutput.emplace_back(sup->stdoutText(id), sup->stderrText(id));
+    for (size_t k = 0; k < order.size(); ++k) {
+      // A reused service's output since the test began (for an output that
+      // started afresh, all of it).
+      std::string out = sup->stdoutText(order[k]), err = sup->stderrText(order[k]);
+      auto [outAt, errAt] = outputBefore[k];
+      o.serviceOutput.emplace_back(out.substr(std::min(outAt, out.size())),
+                                   err.substr(std::min(errAt, err.size())));
+    }
   o.events = sup->trace().events();
   // Strict L1 determinism: a passing test that used an unmediated source
   // nobody tolerated fails (unmediated_io.h).
@@ -225,7 +283,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   decideFaultVerdict(o, t.requireFaultsFire || cfg_.requireFaultsFire);
   o.syscallSummary = sup->trace().syscallSummary();
   sup_ = nullptr;
-  sup.reset();
+  ownSup.reset();
   o.durationMs = (monotonicNs() - t0) / 1000000;
   return o;
 }
@@ -247,6 +305,13 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
     return v;
   };
   try {
+    // seed= / reset= of its services first (reused_services.cpp): one that
+    // fails makes the test an error, as a service that did not start does.
+    if (std::string why; !hooks_.empty() && !runHooks(th, why)) {
+      end.internal = true;
+      end.error = std::move(why);
+      return;
+    }
     th.steps = 0;
     openBody();
     Value result;

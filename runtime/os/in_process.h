@@ -33,6 +33,11 @@ public:
   // "exited with status 1", as describeExit() words a process's end. The
   // supervisor stops waiting for its healthcheck then.
   virtual std::optional<std::string> exited() { return std::nullopt; }
+  // exited(), asked now: without the pacing a healthcheck loop's calls get.
+  virtual std::optional<std::string> exitedNow() { return exited(); }
+  // The supervisor saw its processes end (its filter has none left) before
+  // stop(): they ended on their own, whatever the engine says yet.
+  virtual void noteEnded() {}
   // A service whose processes run under fbc's seccomp filter although fbc
   // does not start them (a container, through fbc-shim:
   // runtime/containers/container_shim.h). The supervisor hands it the

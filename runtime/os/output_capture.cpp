@@ -120,9 +120,8 @@ std::string OutputCapture::text() const {
   return captured_;
 }
 
-std::string OutputCapture::lastLines(size_t maxLines) const {
-  std::string all = text();
-  std::string_view rest(all);
+std::string OutputCapture::lastLinesOf(std::string_view text, size_t maxLines) {
+  std::string_view rest(text);
   while (!rest.empty() && (rest.back() == '\n' || rest.back() == '\r'))
     rest.remove_suffix(1);
   std::vector<std::string_view> lines; // last first

@@ -39,7 +39,8 @@ public:
   // The last `maxLines` lines of what was kept (no trailing newline; a line
   // over kMaxTailLine bytes ends in " [line clipped by fbc]"): what a
   // failed start or an unexpected exit reports.
-  std::string lastLines(size_t maxLines) const;
+  std::string lastLines(size_t maxLines) const { return lastLinesOf(text(), maxLines); }
+  static std::string lastLinesOf(std::string_view text, size_t maxLines);
   static constexpr size_t kTailLines = 20;
   static constexpr size_t kMaxTailLine = 512;
 

@@ -3,6 +3,7 @@
 #include "runtime/supervisor/notif_facts.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -124,6 +125,13 @@ void NotificationListener::releasePending() {
   released.swap(pending_); // their timers find nothing to answer
   for (auto &[id, p] : released)
     respond(id, Action::allow());
+}
+
+bool NotificationListener::orphaned() const {
+  if (fd_ < 0)
+    return false;
+  pollfd p{fd_, POLLIN, 0};
+  return poll(&p, 1, 0) > 0 && (p.revents & POLLHUP);
 }
 
 void NotificationListener::close() {

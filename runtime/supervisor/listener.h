@@ -104,6 +104,11 @@ public:
   // Answers every held call, in arrival order. Any thread.
   void releaseHeld();
 
+  // Whether no process is left under the filter (the kernel reports it
+  // once the last one is reaped): a container's service process ended,
+  // seen before the engine knows. Not after close().
+  bool orphaned() const;
+
   const ListenerStats &stats() const { return stats_; }
   // The receive thread's id (0 before it started): a quiescence check
   // watches it (a call it has not received yet wakes it).

@@ -147,7 +147,8 @@ ServiceId Supervisor::addService(ServiceSpec spec) {
   ports.insert(ports.end(), spec.proxyPorts.begin(), spec.proxyPorts.end());
   rules_.setServicePorts(id, std::move(ports));
   trace_.setServiceName(id, spec.name);
-  services_.push_back(std::make_unique<Service>(Service{std::move(spec), {}, nullptr, false, {}}));
+  services_.push_back(
+      std::make_unique<Service>(Service{std::move(spec), {}, nullptr, {}, false, {}}));
   return id;
 }
 
@@ -329,6 +330,7 @@ ServiceError Supervisor::startInProcess(ServiceId id, ServiceError error) {
     return error;
   }
   svc.inProcessUp = true;
+  svc.current = nullptr;
   startOrder_.push_back(id);
   trace_.record(EventType::ServiceStarted, id, in.startedFields());
   if (int fd = in.takeListener(); fd >= 0)
@@ -336,6 +338,7 @@ ServiceError Supervisor::startInProcess(ServiceId id, ServiceError error) {
       svc.listeners.push_back(std::make_unique<NotificationListener>(
           loop_, fd, id, rules_, trace_, opts_.recordAllowedSyscalls, svc.observer.get()));
       svc.listeners.back()->start();
+      svc.current = svc.listeners.back().get();
     });
   if (const Healthcheck &h = svc.spec.health; h.kind != Healthcheck::Kind::None) {
     std::string lastError;
@@ -373,11 +376,14 @@ void Supervisor::stop(ServiceId id) {
         for (auto &l : svc.listeners)
           l->releasePending();
       });
+      if (svc.treeGone())
+        svc.spec.inProcess->noteEnded();
       svc.spec.inProcess->stop();
       loop_.call([&] {
         for (auto &l : svc.listeners)
           l->close();
       });
+      svc.current = nullptr;
       svc.inProcessUp = false;
       std::erase(startOrder_, id);
       trace_.record(EventType::ServiceStopped, id, svc.spec.inProcess->stoppedFields());
@@ -489,6 +495,41 @@ void Supervisor::stopAll() {
     killOrphans(2000);
 }
 
+void Supervisor::beginTest() {
+  trace_.clear();
+  limitHits_.clear();
+}
+
+void Supervisor::respec(ServiceId id, ServiceSpec spec) {
+  Service &svc = *services_.at(id);
+  rules_.setServiceName(id, spec.name);
+  std::vector<uint16_t> ports = spec.ports;
+  ports.insert(ports.end(), spec.proxyPorts.begin(), spec.proxyPorts.end());
+  rules_.setServicePorts(id, std::move(ports));
+  if (svc.observer)
+    svc.oldObservers.push_back(std::move(svc.observer));
+  svc.spec = std::move(spec);
+}
+
+void Supervisor::stopAllBut(const std::vector<bool> &keep) {
+  std::vector<ServiceId> order = startOrder_;
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    if (*it >= keep.size() || !keep[*it] || !runningNow(*it))
+      stop(*it); // a kept service that died goes too: its end is this test's
+}
+
+std::string Supervisor::probeHealth(ServiceId id) {
+  Healthcheck h = services_.at(id)->spec.health;
+  if (h.kind == Healthcheck::Kind::None)
+    return "";
+  h.timeoutMs = std::min<int64_t>(h.timeoutMs, 1000);
+  std::string lastError;
+  if (waitHealthy(
+          h, [] { return false; }, lastError) == HealthResult::Ready)
+    return "";
+  return notReadyMessage(h, lastError);
+}
+
 void Supervisor::pumpObservedOutput() {
   loop_.call([&] {
     for (const auto &svc : services_)
@@ -505,6 +546,12 @@ bool Supervisor::running(ServiceId id) const {
     return svc.inProcessUp && !svc.spec.inProcess->exited();
   Incarnation *inc = current(id);
   return inc && !inc->tornDown && !inc->hasExited();
+}
+
+bool Supervisor::runningNow(ServiceId id) const {
+  if (const Service &svc = *services_.at(id); svc.spec.inProcess)
+    return svc.inProcessUp && !svc.treeGone() && !svc.spec.inProcess->exitedNow();
+  return running(id);
 }
 
 pid_t Supervisor::pid(ServiceId id) const {

@@ -79,7 +79,25 @@ public:
   // Stops every running service, last started first.
   void stopAll();
 
+  // A supervisor that outlives a test (a spec with service(reuse=True):
+  // the reused services keep running from one test to the next).
+  // beginTest() starts the next test's trace afresh (seq at 1) and forgets
+  // the limit hits; respec() gives a service that is not running the spec
+  // of the next test (its trap set, env, proxies); stopAllBut() ends a
+  // test: every running service but those `keep` names (by id) and still
+  // runs stops, last started first, and the leaf's orphans are left to
+  // their services' cgroups (a kept service's children are fbc's too).
+  void beginTest();
+  void respec(ServiceId id, ServiceSpec spec);
+  void stopAllBut(const std::vector<bool> &keep);
+  // One healthcheck of a running service, at most about a second: "" when
+  // it answers (or has no healthcheck), else what the probe saw.
+  std::string probeHealth(ServiceId id);
+
   bool running(ServiceId id) const;
+  // running(), for a container asked of the engine now (running() answers
+  // from what the healthcheck loop last saw for up to 50 ms).
+  bool runningNow(ServiceId id) const;
   // Reads what observed streams (service(observe=[...])) hold now into the
   // trace, so a query made after a step sees the lines the service wrote
   // before it answered. Any thread but the loop's.
@@ -123,10 +141,16 @@ private:
     ServiceSpec spec;
     std::vector<std::unique_ptr<Incarnation>> runs; // the last one is current
     std::unique_ptr<UnmediatedObserver> observer;   // null: its filter observes nothing
-    bool inProcessUp = false;                       // spec.inProcess is listening
+    // Observers of its earlier specs (respec()): closed listeners may
+    // still point at them.
+    std::vector<std::unique_ptr<UnmediatedObserver>> oldObservers;
+    bool inProcessUp = false; // spec.inProcess is listening
     // spec.inProcess's listeners (a container's, through fbc-shim), one per
     // start; kept, as incarnations are, while the loop may hold pointers.
     std::vector<std::unique_ptr<NotificationListener>> listeners;
+    NotificationListener *current = nullptr; // the running start's listener, if any
+    // spec.inProcess's processes under the filter are all gone.
+    bool treeGone() const { return current && current->orphaned(); }
   };
   // Its launch's traps with what it observes (creating its observer).
   LaunchSpec filterOf(ServiceId id);

@@ -162,6 +162,14 @@ TEST(Containers, SyscallFaultsInsideAContainer) {
   runGolden(ContainerSpec("syscall_faults"), 0, "syscall_faults");
 }
 
+// service(reuse=True, seed=, reset=) on a container (container_specs/
+// reuse.star): one container for the tests, seeded once, reset between
+// them; the one Redis exits in is reported as exited during the test, and
+// the next test creates and seeds it afresh (service_recreated).
+TEST(Containers, ReusedContainerIsSeededOnceResetAndRecreatedAfterItDies) {
+  runGolden(ContainerSpec("reuse"), 0, "reuse");
+}
+
 TEST(Containers, AProgramTheImageLacksIsTheShimsErrorRow) {
   runGolden(ContainerSpec("shim_missing_program"), 2, "shim_missing_program");
 }

@@ -193,6 +193,18 @@ TEST(FbcRun, ServiceCrashingAtStartIsAnErrorAndTheRunGoesOn) {
   EXPECT_TRUE(processesIn(spec.dir.path()).empty());
 }
 
+// service(reuse=True, seed=, reset=) on a binary (run_specs/reuse.star):
+// one process for the tests, seeded once and reset between them; the test
+// that makes it panic reports it, and the next one starts and seeds it
+// afresh (service_recreated). Nothing is left running after the run.
+TEST(FbcRun, ReusedBinaryIsSeededOnceResetAndRecreatedAfterItDies) {
+  Spec spec("reuse");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err; // test_3_crashes_it fails: the KV panics
+  checkGolden("reuse", normalize(r.out, spec));
+  EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+}
+
 TEST(FbcRun, MissingBinaryIsAnError) {
   Spec spec("missing");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
