@@ -55,9 +55,28 @@ std::string formatEnvJson(const Env &e) {
     }
     w.endArray();
   }
+  if (!e.images.empty()) {
+    w.key("images");
+    w.beginArray();
+    for (const EnvImage &i : e.images) {
+      w.beginObject();
+      w.field("image", i.image);
+      w.field("id", i.id);
+      w.endObject();
+    }
+    w.endArray();
+  }
   w.endObject();
   out += '\n';
   return out;
+}
+
+std::string replayImageWarning(const EnvImage &then, const std::string &now) {
+  std::string was = "image \"" + then.image + "\" ";
+  return now.empty() ? "warning: " + was + "is not on the engine now (the run used " + then.id +
+                           "): the replay pulls whatever the name gives now\n"
+                     : "warning: " + was + "now resolves to " + now + " (the run used " + then.id +
+                           "): the replay runs another image under the same name\n";
 }
 
 llvm::Expected<Env> parseEnv(std::string_view json) {
@@ -113,6 +132,23 @@ llvm::Expected<Env> parseEnv(std::string_view json) {
         *out = std::string(s);
       }
       e.remotes.push_back(std::move(r));
+    }
+  }
+  simdjson::dom::element images;
+  if (!o["images"].get(images)) {
+    simdjson::dom::array list;
+    if (images.get(list))
+      return fail("\"images\" is not a list");
+    for (simdjson::dom::element item : list) {
+      EnvImage i;
+      for (auto [key, out] :
+           {std::pair<const char *, std::string *>{"image", &i.image}, {"id", &i.id}}) {
+        std::string_view s;
+        if (item[key].get(s))
+          return fail(std::string("\"images\" entries need a string \"") + key + "\"");
+        *out = std::string(s);
+      }
+      e.images.push_back(std::move(i));
     }
   }
   return e;

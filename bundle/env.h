@@ -1,6 +1,8 @@
 // env.json: where a bundle was made: host OS, architecture and kernel, fbc's
-// version and commit, the libseccomp and libarchive versions, and the
-// remote services the run dialled (a replay dials them again). Nothing
+// version and commit, the libseccomp and libarchive versions, the remote
+// services the run dialled (a replay dials them again) and the container
+// images it ran, each with the ID it resolved to (a replay warns when it
+// resolves to another). Nothing
 // run-specific (no host name, no time), so two runs of a spec on one host
 // write the same env.json.
 #pragma once
@@ -21,11 +23,18 @@ struct EnvRemote {
   std::string service, interface, host, protocol;
 };
 
+// An image the run's container services used: the reference as the spec
+// wrote it and the image ID the engine resolved it to ("sha256:...").
+struct EnvImage {
+  std::string image, id;
+};
+
 struct Env {
   std::string os, arch, kernel;
   std::string fbcVersion, fbcCommit;
   std::string libseccompVersion, libarchiveVersion;
   std::vector<EnvRemote> remotes; // "remotes": omitted when empty
+  std::vector<EnvImage> images;   // "images": omitted when empty
 };
 
 // The remote interfaces of `spec`: services in spec order, each one's
@@ -36,6 +45,11 @@ std::vector<EnvRemote> envRemotes(const ir::Spec &spec);
 // (empty when it used none): it lists each and says the replay re-dials
 // them, so what they answer now may differ from what they answered then.
 std::string replayRemotesWarning(const std::vector<EnvRemote> &remotes);
+
+// `fbc replay`'s warning for an image that resolves to another ID now than
+// it did for the run (`now` "" when the engine no longer has it): the
+// replay runs other bytes under the same name.
+std::string replayImageWarning(const EnvImage &then, const std::string &now);
 
 // This host and process.
 Env currentEnv(const std::string &fbcVersion, const std::string &fbcCommit);

@@ -248,6 +248,7 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
   m.summary = summarize(m.tests, report.notRun);
   Env env = currentEnv(info.version, info.commit);
   env.remotes = info.remotes;
+  env.images = info.images;
   out.push_back({"env.json", formatEnvJson(env), 0644});
   out.push_back({"trace.json", traceJsonWithin(report, ReadLimits{}.maxEntryBytes), 0644});
   if (info.planJson)

@@ -31,6 +31,8 @@ struct RunBundleInfo {
   std::vector<const frontend::SourceFile *> sources;
   // The remote services' interfaces the run dialled (env.json "remotes").
   std::vector<EnvRemote> remotes;
+  // The container images the run used, with their IDs (env.json "images").
+  std::vector<EnvImage> images;
   // fbc run --explore's settings (manifest "explore").
   ir::ExploreOptions explore;
 };

@@ -292,10 +292,41 @@ std::unique_ptr<ContainerRun> shared;
 std::string sharedWhy;
 } // namespace
 
+void ContainerRun::recordImage(const std::string &ref, const std::string &id) {
+  std::lock_guard lock(mu_);
+  for (const auto &[r, i] : images_)
+    if (r == ref)
+      return;
+  images_.emplace_back(ref, id);
+}
+
+std::vector<std::pair<std::string, std::string>> ContainerRun::images() const {
+  std::lock_guard lock(mu_);
+  return images_;
+}
+
 ContainerRun *sharedRun(std::string &why) {
   std::call_once(sharedOnce, [] { shared = ContainerRun::open(sharedWhy); });
   why = sharedWhy;
   return shared.get();
+}
+
+std::vector<std::pair<std::string, std::string>> usedImages() {
+  std::lock_guard lock(sharedMu);
+  return shared ? shared->images() : std::vector<std::pair<std::string, std::string>>{};
+}
+
+std::optional<std::string> resolveImageNow(const std::string &ref, std::string &why) {
+  ContainerRun *run = sharedRun(why);
+  if (!run)
+    return std::nullopt;
+  EngineResponse r = run->engine().get("/images/" + urlEncode(ref) + "/json");
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::string_view id;
+  if (!r.ok() || parser.parse(r.body).get(doc) || doc["Id"].get(id))
+    return std::string();
+  return std::string(id);
 }
 
 void closeSharedRun() {

@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,11 @@ public:
   std::string shimDir(std::string &error);
   // A unique container name for service `service`: fbc-<run>-<service>-<n>.
   std::string containerName(const std::string &service);
+  // The images the run's containers used: each reference as the spec wrote
+  // it with the image ID it resolved to (a content digest, "sha256:..."),
+  // in first-use order (the run bundle's env.json records them).
+  void recordImage(const std::string &ref, const std::string &id);
+  std::vector<std::pair<std::string, std::string>> images() const;
 
   // Removes every container, network and volume labelled with this run's
   // id, stops fbc's own engine service and releases the watchdog. Idempotent.
@@ -67,12 +73,13 @@ private:
   ContainerRun() = default;
   std::unique_ptr<EngineHost> host_;
   std::string runId_, pidLabel_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::string network_;
   bool shimDirMade_ = false;
   std::string gateway_;
   std::map<uint16_t, std::weak_ptr<HostRelay>> relays_;
   unsigned counter_ = 0;
+  std::vector<std::pair<std::string, std::string>> images_;
   int watchdogFd_ = -1; // write end of the watchdog's pipe
   bool closed_ = false;
 };
@@ -83,6 +90,13 @@ private:
 ContainerRun *sharedRun(std::string &why);
 // Closes the shared run if one was opened (the end of `fbc run`).
 void closeSharedRun();
+// The images the shared run's containers used (ContainerRun::images()),
+// none when no run was opened.
+std::vector<std::pair<std::string, std::string>> usedImages();
+// What image reference `ref` resolves to on the engine now (its image ID),
+// through the shared run; "" when the engine has no such image; nullopt
+// with `why` when no engine can be had.
+std::optional<std::string> resolveImageNow(const std::string &ref, std::string &why);
 // Makes the run's check of what the machine has (runtime/os/host_check.h)
 // answer the container runtime need with sharedRun(): met when it opens.
 void installEngineProbe();

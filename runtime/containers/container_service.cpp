@@ -191,8 +191,10 @@ bool ContainerService::ensureImage(std::string &error) {
     return false;
   }
   std::string_view id;
-  if (!doc["Id"].get(id))
+  if (!doc["Id"].get(id)) {
     imageId_ = std::string(id);
+    run_.recordImage(cfg_.image, imageId_);
+  }
   entrypoint_ = stringsOf(doc["Config"]["Entrypoint"]);
   cmd_ = stringsOf(doc["Config"]["Cmd"]);
   return true;

@@ -4,6 +4,7 @@
 // containers.images), through whatever engine fbc finds or starts (Podman's
 // API service here). Each report is compared whole with container_golden/,
 // and after every run no container, network or volume of fbc's is left.
+#include "bundle/archive.h"
 #include "tests/e2e/e2e_util.h"
 #include "tests/e2e/fbc_run.h"
 
@@ -220,6 +221,47 @@ TEST(Containers, KillNineLeavesNothingRunningWithinTenSeconds) {
   while (!engineDirs().empty() && nowMs() < deadline) {
   }
   EXPECT_EQ(engineDirs(), "");
+}
+
+// The bundle's env.json records each image with the ID it resolved to, and
+// fbc replay warns when the name now gives another one. The image is a tag
+// of this test's own (on the engine every suite shares): the redis image,
+// then moved to the nginx one before the replay.
+TEST(Containers, BundleRecordsImageIdsAndReplayWarnsWhenOneChanged) {
+  ContainerSpec spec("wiring"); // any folder; the spec is written here
+  std::string tag = "fbc-test/digest-" + std::to_string(getpid()) + ":1";
+  std::string idOf = "podman image inspect --format '{{.Id}}' ";
+  std::string redis = "sha256:" + capture(idOf + "redis:7-alpine 2>&1");
+  std::string nginx = "sha256:" + capture(idOf + "nginx:1.27-alpine 2>&1");
+  redis.pop_back(); // the newline
+  nginx.pop_back();
+  ASSERT_EQ(system(("podman tag redis:7-alpine " + tag).c_str()), 0);
+  std::ofstream(spec.dir.file("spec.star"))
+      << "cache = service(\"cache\", interface(\"main\", \"tcp\", 6379),\n"
+         "    image = \""
+      << tag
+      << "\",\n"
+         "    ports = {6379: "
+      << spec.kvPort
+      << "},\n)\n\n"
+         "def test_up():\n    pass\n";
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--bundle", "a.fb"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  llvm::Expected<bundle::Contents> c = bundle::readBundle(spec.dir.file("a.fb"));
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  const bundle::Entry *env = c->find("env.json");
+  ASSERT_NE(env, nullptr);
+  EXPECT_TRUE(contains(env->data, "\"images\": [\n    {\n      \"image\": \"" + tag +
+                                      "\",\n      \"id\": \"" + redis + "\"\n    }\n  ]"))
+      << env->data;
+  ASSERT_EQ(system(("podman tag nginx:1.27-alpine " + tag).c_str()), 0);
+  FbcRun re = runFbc({"replay", "a.fb", "--no-bundle"}, spec.dir.path());
+  system(("podman rmi " + tag + " >/dev/null 2>&1").c_str());
+  EXPECT_TRUE(contains(re.err, "fbc replay: warning: image \"" + tag + "\" now resolves to " +
+                                   nginx + " (the run used " + redis +
+                                   "): the replay runs another image under the same name\n"))
+      << re.err;
+  EXPECT_EQ(leftovers(re.pid), "");
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "bundle/env.h"
 #include "bundle/replay.h"
+#include "runtime/containers/container_run.h"
 
 #include <CLI/CLI.hpp>
 
@@ -96,6 +97,14 @@ int runReplay(const ReplayOptions &opts) {
       llvm::consumeError(e.takeError());
     else if (!e->remotes.empty())
       std::fprintf(stderr, "fbc replay: %s", bundle::replayRemotesWarning(e->remotes).c_str());
+    // An image whose name now gives other bytes: the replay is of another
+    // system under test (an engine that cannot be had says so in the run).
+    for (const bundle::EnvImage &image : e ? e->images : std::vector<bundle::EnvImage>{}) {
+      std::string why;
+      std::optional<std::string> now = rt::containers::resolveImageNow(image.image, why);
+      if (now && *now != image.id)
+        std::fprintf(stderr, "fbc replay: %s", bundle::replayImageWarning(image, *now).c_str());
+    }
   }
   if (!run.driftAgainst)
     std::fprintf(stderr, "fbc replay: the bundle has no plan.json (no plan data): plan drift "

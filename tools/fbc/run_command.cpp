@@ -551,6 +551,8 @@ int runRun(const RunOptions &opts) {
         info.planJson = planText;
       info.sources = loaded->sources().files();
       info.remotes = bundle::envRemotes(loaded->spec());
+      for (auto &[image, id] : rt::containers::usedImages())
+        info.images.push_back({image, id});
       if (llvm::Error err = bundle::writeRunBundle(info, report))
         std::fprintf(stderr, "%s: warning: no bundle written: %s\n", cmd,
                      llvm::toString(std::move(err)).c_str());
