@@ -37,6 +37,18 @@ std::string faultedIn(const ir::PlanEdge &e) {
          "; in test body: " + joinValues(e.bodyFaultTests);
 }
 
+// ": db:write has more than 2^63 outcomes" for the first axis too large
+// to count, "" when the count saturated by multiplying known sizes.
+std::string saturatedBy(const ir::Plan &plan) {
+  for (const ir::PlanTest &t : plan.tests)
+    for (const ir::PlanAxis &a : t.axes())
+      if (a.unknown == ir::UnknownReason::TooLarge)
+        return ": " + a.name +
+               (a.kind == ir::AxisKind::Probability ? " has more than 2^63 outcomes"
+                                                    : " has more than 2^63 orderings");
+  return "";
+}
+
 } // namespace
 
 std::string planAxisText(const ir::PlanAxis &a) {
@@ -76,6 +88,8 @@ std::string planAxisText(const ir::PlanAxis &a) {
            " orderings (--explore-budget) of the branches' mediated calls)";
     else if (a.size)
       s += " → " + std::to_string(*a.size) + " orderings";
+    else if (a.unknown == ir::UnknownReason::TooLarge)
+      s += " → more than 2^63 orderings";
     else
       s += std::string(" → ") + kComputed;
     return s;
@@ -183,8 +197,9 @@ void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
             "at least 1 leaf, at most --explore-budget leaves per test)\n";
       explained = true;
     }
-    if (!explained)
-      os << "  (the count does not fit in 64 bits)\n";
+    if (total.saturated() || !explained)
+      os << "  (the count saturated at 2^64" << saturatedBy(plan)
+         << "; it is not a computed value)\n";
   }
   if (!spec.services.empty()) {
     std::vector<std::string> names;

@@ -106,6 +106,8 @@ void writeAxis(ir::JsonWriter &w, const ir::PlanAxis &a) {
   }
   if (!a.size)
     w.field("estimated", true);
+  if (a.unknown == ir::UnknownReason::TooLarge)
+    w.field("saturated", true);
   w.endObject();
 }
 
@@ -156,6 +158,8 @@ void writeEntry(ir::JsonWriter &w, const ir::Plan &plan, const ir::PlanEntry &e)
     w.field("timeout", e.timeout);
   if (!e.count.exact)
     w.field("estimated", true);
+  if (e.count.saturated())
+    w.field("saturated", true);
   w.endObject();
 }
 
@@ -277,6 +281,8 @@ void emitPlanJson(const ir::Plan &plan, const PlanEmitOptions &opts, llvm::raw_o
   w.field("instances", clampInt(plan.total.value));
   if (!plan.total.exact)
     w.field("estimated", true);
+  if (plan.total.saturated())
+    w.field("saturated", true);
   w.endObject();
   writeTopology(w, spec);
   if ((opts.coverage || opts.suggest) && plan.coverage.computed)

@@ -1,6 +1,7 @@
 #include "bundle/inspect.h"
 
 #include "ir/json_writer.h"
+#include "ir/plan.h"
 #include "runtime/report/report.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -39,16 +40,22 @@ void readPlanTotals(const Entry &plan, OpenedBundle &b, std::string &problem) {
     return;
   }
   b.planTotal = total;
-  bool estimated = false;
+  bool estimated = false, saturated = false;
   if (!root["totals"]["estimated"].get(estimated))
     b.planEstimated = estimated;
+  // Written as INT64_MAX; read back as the saturated count ("at least 2^64").
+  if (!root["totals"]["saturated"].get(saturated))
+    b.planSaturated = saturated;
+}
+
+ir::Count planCount(const OpenedBundle &b) {
+  return b.planSaturated ? ir::Count::saturatedCount() : ir::Count{*b.planTotal, !b.planEstimated};
 }
 
 std::string planText(const OpenedBundle &b) {
   if (!b.planTotal)
     return "no plan data";
-  return std::string(b.planEstimated ? "at least " : "") + std::to_string(*b.planTotal) +
-         " instances (plan.json)";
+  return planCount(b).str() + " instances (plan.json)";
 }
 
 std::string pad(std::string s, size_t w) {
@@ -268,6 +275,8 @@ std::string formatInspectJson(const OpenedBundle &b) {
     w.beginObject();
     w.field("instances", *b.planTotal);
     w.field("estimated", b.planEstimated);
+    if (b.planSaturated)
+      w.field("saturated", true);
     w.endObject();
   } else {
     w.null();

@@ -22,6 +22,7 @@ struct OpenedBundle {
   std::optional<Env> env;            // absent env.json: nullopt
   std::optional<uint64_t> planTotal; // plan.json totals.instances; nullopt: no plan data
   bool planEstimated = false;        // totals.estimated ("at least")
+  bool planSaturated = false;        // totals.saturated ("at least 2^64 (saturated)")
 };
 
 // readBundle + the manifest (required) + env.json and plan.json (optional;

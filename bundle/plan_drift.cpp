@@ -1,6 +1,7 @@
 #include "bundle/plan_drift.h"
 
 #include "bundle/plan_reader.h"
+#include "ir/plan.h"
 
 #include <map>
 #include <optional>
@@ -20,7 +21,7 @@ struct Axis {
 struct PlanTest {
   std::string name;
   uint64_t instances = 0;
-  bool estimated = false;
+  bool estimated = false, saturated = false;
   std::vector<Axis> axes;
 };
 
@@ -31,7 +32,7 @@ llvm::Expected<std::vector<PlanTest>> parsePlan(std::string_view json, const cha
                                    std::string(which) + " plan: " + toString(plan.takeError()));
   std::vector<PlanTest> out;
   for (const PlanJsonTest &t : plan->tests) {
-    PlanTest p{t.name, t.instances, t.estimated, {}};
+    PlanTest p{t.name, t.instances, t.estimated, t.saturated, {}};
     for (const PlanJsonComposition &c : t.compositions)
       for (const PlanJsonAxis &a : c.axes) {
         std::optional<uint64_t> size = a.size;
@@ -89,7 +90,8 @@ std::vector<std::string> axisChanges(const PlanTest &o, const PlanTest &n) {
 }
 
 std::string instancesText(const PlanTest &t) {
-  return std::string(t.estimated ? "at least " : "") + std::to_string(t.instances);
+  return t.saturated ? ir::Count::saturatedCount().str()
+                     : ir::Count{t.instances, !t.estimated}.str();
 }
 
 } // namespace
@@ -117,7 +119,8 @@ llvm::Expected<std::vector<std::string>> planDrift(std::string_view oldPlan,
     }
     const PlanTest &m = *it->second;
     std::vector<std::string> changes = axisChanges(t, m);
-    if (changes.empty() && t.instances == m.instances && t.estimated == m.estimated)
+    if (changes.empty() && t.instances == m.instances && t.estimated == m.estimated &&
+        t.saturated == m.saturated)
       continue;
     std::string line = "plan drift: " + t.name + " had " + instancesText(t) + " instances, now " +
                        instancesText(m);

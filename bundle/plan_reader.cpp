@@ -90,6 +90,7 @@ PlanJsonTest readTest(element t) {
   p.kind = str(t, "kind");
   p.instances = *instances;
   p.estimated = flag(t, "estimated");
+  p.saturated = flag(t, "saturated");
   for (element c : items(t, "compositions")) {
     element axes;
     if (c.type() != element_type::OBJECT || c["kind"].get_string().error() || c["axes"].get(axes) ||

@@ -35,6 +35,7 @@ struct PlanJsonTest {
   std::string name, kind;
   uint64_t instances = 0;
   bool estimated = false; // instances is a lower bound
+  bool saturated = false; // instances is 2^64, a count too large to compute
   std::vector<PlanJsonComposition> compositions;
   std::vector<std::string> faults, matrixCells;
   std::string expect, timeout;

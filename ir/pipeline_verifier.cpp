@@ -92,7 +92,7 @@ bool verifyPlan(const Plan &plan, std::string_view after, bool counted,
       if (!keys.emplace(kind, a.name).second)
         c.error(a.loc, what(t, a) + ": a second axis with this key");
       checkAxis(c, *spec, t, a);
-      product *= Count{a.factor(), a.size.has_value() && a.unknown == UnknownReason::None};
+      product *= axisCount(a);
     }
     if (counted && (pt.count.value != product.value || pt.count.exact != product.exact))
       c.error(t.loc, "test " + quote(t.name) + ": count " + pt.count.str() +

@@ -44,8 +44,26 @@ Count &Count::operator+=(const Count &o) {
   return *this;
 }
 
+bool Count::saturated() const {
+  return !exact && value == std::numeric_limits<uint64_t>::max();
+}
+
+Count Count::saturatedCount() {
+  return Count{std::numeric_limits<uint64_t>::max(), false};
+}
+
 std::string Count::str() const {
+  if (saturated())
+    return "at least 2^64 (saturated)";
   return (exact ? "" : "at least ") + std::to_string(value);
+}
+
+Count axisCount(const PlanAxis &a) {
+  if (a.unknown == UnknownReason::TooLarge)
+    return Count::saturatedCount();
+  if (a.size && a.unknown == UnknownReason::None)
+    return Count{*a.size, true};
+  return Count{a.factor(), false};
 }
 
 const char *axisKindName(AxisKind k) {

@@ -48,8 +48,12 @@ struct Count {
 
   Count &operator*=(const Count &o);
   Count &operator+=(const Count &o);
-  // "N" or "at least N".
+  // Arithmetic passed 2^64 - 1 (or an axis has 2^64 or more outcomes): the
+  // true count is at least 2^64, and no computed value is claimed.
+  bool saturated() const;
+  // "N", "at least N", or "at least 2^64 (saturated)".
   std::string str() const;
+  static Count saturatedCount();
 };
 
 enum class AxisKind { Choose, Probability, Interleaving };
@@ -116,6 +120,11 @@ struct PlanAxis {
   // The size used in products: the known size, else 1.
   uint64_t factor() const { return size ? *size : 1; }
 };
+
+// What an axis multiplies its test's count by: its size; a saturated count
+// for one too large for 64 bits (max_fires=64); "at least 1" for one whose
+// size is computed. The cost pass and the pipeline verifier both use it.
+Count axisCount(const PlanAxis &a);
 
 // A `helper()` call in a test body whose callee (transitively) calls a
 // named choose(): not attributed to the test (the run does not fan out on

@@ -20,11 +20,10 @@ namespace {
 void countTest(ir::Plan &plan, ir::PlanTest &t) {
   t.count = ir::Count{};
   for (const ir::PlanAxis &a : t.axes()) {
-    if (a.size) {
-      t.count *= ir::Count{*a.size, true};
+    t.count *= ir::axisCount(a);
+    // An axis too large to count saturates the count (it is not computed).
+    if (a.size || a.unknown == ir::UnknownReason::TooLarge)
       continue;
-    }
-    t.count.exact = false;
     switch (a.kind) {
     case ir::AxisKind::Choose:
       plan.unknownChoose = true;

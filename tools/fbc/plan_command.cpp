@@ -75,8 +75,9 @@ int planOnLargeStack(const PlanOptions &opts) {
       for (const ir::PlanAxis &a : t.axes())
         if (a.unknown == ir::UnknownReason::TooLarge) {
           llvm::errs() << "\ncost gate: " << t.test->name << " has the axis " << a.name
-                       << " with more than 2^63 outcomes; --max-instances=" << opts.maxInstances
-                       << " exceeded\n";
+                       << " with more than 2^63 "
+                       << (a.kind == ir::AxisKind::Interleaving ? "orderings" : "outcomes")
+                       << "; --max-instances=" << opts.maxInstances << " exceeded\n";
           llvm::errs().flush();
           return 2;
         }
