@@ -22,6 +22,10 @@ using simdjson::dom::object;
 // an error naming the field.
 struct Reader {
   std::string error;
+  // Members kept per leaf_* map or leaf_released (ManifestLimits), and how
+  // many were dropped past it.
+  size_t maxMembers = SIZE_MAX;
+  uint64_t dropped = 0;
 
   // `o[key]` into `out` when present; false (with `error`) on a wrong type.
   template <typename T> bool scalar(object o, const char *key, T &out, const char *what) {
@@ -58,8 +62,11 @@ struct Reader {
       error = std::string("\"") + key + "\" is not an object";
       return false;
     }
+    size_t kept = 0;
     for (auto kv : m)
-      if (!value(std::string(kv.key), kv.value)) {
+      if (kept++ >= maxMembers)
+        ++dropped;
+      else if (!value(std::string(kv.key), kv.value)) {
         error = std::string("\"") + key + "\" " + error;
         return false;
       }
@@ -100,7 +107,10 @@ struct Reader {
         error = std::string("\"") + key + "\" has an element that is not a string";
         return false;
       }
-      out.emplace_back(v);
+      if (out.size() < maxMembers)
+        out.emplace_back(v);
+      else
+        ++dropped;
     }
     return true;
   }
@@ -257,7 +267,7 @@ std::string formatManifestJson(const Manifest &m) {
   return out;
 }
 
-llvm::Expected<Manifest> parseManifest(std::string_view json) {
+llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimits &limits) {
   simdjson::dom::parser parser;
   element root;
   if (auto err = parser.parse(json.data(), json.size()).get(root))
@@ -267,6 +277,7 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
     return fail("not a JSON object");
   Manifest m;
   Reader r;
+  r.maxMembers = limits.maxLeafFields;
   element sv;
   if (o["schema_version"].get(sv))
     return fail("missing schema_version");
@@ -309,6 +320,9 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
       return fail("explore: not a policy fbc runs");
   }
   element tests;
+  // The counts come from every row, kept or not: what inspect and report
+  // show cannot disagree with the rows.
+  Summary tally;
   if (!o["tests"].get(tests) && !tests.is_null()) {
     simdjson::dom::array rows;
     if (tests.get(rows))
@@ -318,6 +332,16 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
       object row;
       if (e.get(row))
         return fail("tests[" + std::to_string(i) + "] is not an object");
+      ++tally.total;
+      if (m.tests.size() >= limits.maxRows) { // counted, not kept
+        std::string outcome;
+        if (!r.str(row, "outcome", outcome))
+          return fail("tests[" + std::to_string(i) + "]: " + r.error);
+        tally.add(outcome);
+        ++m.rowsNotKept;
+        ++i;
+        continue;
+      }
       TestRow t;
       std::string leafId;
       bool hasLeaf = !row["leaf_id"].get(ignored);
@@ -333,6 +357,7 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
         return fail("tests[" + std::to_string(i) + "]: " + r.error);
       if (hasLeaf && !leafId.empty())
         t.leafId = leafId;
+      tally.add(t.outcome);
       m.tests.push_back(std::move(t));
       ++i;
     }
@@ -371,9 +396,9 @@ llvm::Expected<Manifest> parseManifest(std::string_view json) {
       }
     }
   }
-  // The counts are recomputed from the rows: what inspect and report show
-  // cannot disagree with the rows they list.
-  m.summary = summarize(m.tests, notRun);
+  tally.notRun = notRun;
+  m.summary = tally;
+  m.leafFieldsNotKept = r.dropped;
   return m;
 }
 

@@ -74,6 +74,10 @@ struct Manifest {
   // none of them ran. Both absent from other bundles.
   std::vector<std::pair<std::string, std::string>> mergedFrom;
   std::vector<std::string> notRunLeaves;
+  // Under ManifestLimits: rows counted but not kept, and leaf fields dropped
+  // from kept rows (0 without limits).
+  uint64_t rowsNotKept = 0;
+  uint64_t leafFieldsNotKept = 0;
   // Every other entry's "sha256:<hex>", in archive order (integrity.h).
   std::vector<std::pair<std::string, std::string>> files;
 };
@@ -90,8 +94,17 @@ void writeSummary(ir::JsonWriter &w, const Summary &s);
 // Pretty JSON, keys in schema order, ending in a newline.
 std::string formatManifestJson(const Manifest &m);
 
+// How much of a manifest a reader keeps (`fbc report`: what it can show).
+// Rows past maxRows are counted in the summary but not kept; a kept row's
+// leaf_* maps and leaf_released keep their first maxLeafFields members. The
+// defaults keep everything (inspect, replay and merge need every row).
+struct ManifestLimits {
+  size_t maxRows = SIZE_MAX;
+  size_t maxLeafFields = SIZE_MAX;
+};
+
 // Parses manifest.json; refuses a missing or unknown schema_version and
 // wrongly typed fields with a message naming the field.
-llvm::Expected<Manifest> parseManifest(std::string_view json);
+llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimits &limits = {});
 
 } // namespace fbc::bundle

@@ -7,6 +7,7 @@
 #include <llvm/Support/Error.h>
 #include <simdjson.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@ struct PlanJsonAxis {
   std::string fault;                // a probability axis's fault
   std::optional<uint32_t> branches; // an interleaving axis's
   std::string policy;               // an interleaving axis's
+  bool saturated = false;           // a size too large for 64 bits
 };
 
 struct PlanJsonComposition {
@@ -68,17 +70,30 @@ struct PlanJson {
   std::optional<PlanJsonDeterminism> determinism;
   uint64_t totalInstances = 0;
   bool totalEstimated = false;
+  bool totalSaturated = false;
   std::vector<std::string> services; // topology.services[].name
   std::vector<PlanJsonTest> tests;
   std::optional<PlanJsonCoverage> coverage;
   std::vector<PlanJsonDiagnostic> diagnostics;
+  // Elements of lists past PlanReadLimits that were not read.
+  uint64_t testsNotRead = 0, itemsNotRead = 0;
+};
+
+// How much of a plan.json a reader keeps: `fbc report` reads a bundle from
+// anywhere, and a few KB of zstd can hold millions of tiny list elements,
+// each costing far more as a struct than as JSON (docs/report.md,
+// "Limits"). Strings are kept whole (they cost what their JSON does).
+struct PlanReadLimits {
+  size_t maxTests = SIZE_MAX; // the "tests" list
+  size_t maxItems = SIZE_MAX; // every other list (axes, values, edges, ...)
 };
 
 // A parsed plan.json document read as a plan. Errors: no "tests" array, a
 // test without "name" or "instances", a composition without "kind" or
 // "axes", an axis without "name". Other members are optional (absent:
 // empty, 0, false).
-llvm::Expected<PlanJson> readPlanJson(simdjson::dom::element root);
+llvm::Expected<PlanJson> readPlanJson(simdjson::dom::element root,
+                                      const PlanReadLimits &limits = {});
 // The same from its text; also "not valid JSON: <why>".
 llvm::Expected<PlanJson> readPlanJson(std::string_view json);
 

@@ -47,8 +47,10 @@ std::string escapeJsonForScript(const std::string &json) {
   return out;
 }
 
-llvm::Expected<std::string> renderReport(const Contents &c, const std::string &bundleName) {
-  llvm::Expected<std::string> data = reportData(c, bundleName);
+llvm::Expected<std::string> renderReport(const Contents &c, const std::string &bundleName,
+                                         const ReportLimits &limits,
+                                         std::vector<std::string> *cuts) {
+  llvm::Expected<std::string> data = reportData(c, bundleName, limits, cuts);
   if (!data)
     return data.takeError();
   std::string_view js(kReportJS, sizeof kReportJS - 1);

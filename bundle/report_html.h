@@ -9,10 +9,12 @@
 #pragma once
 
 #include "bundle/archive.h"
+#include "bundle/report_bounds.h"
 
 #include <llvm/Support/Error.h>
 
 #include <string>
+#include <vector>
 
 namespace fbc::bundle {
 
@@ -22,10 +24,16 @@ namespace fbc::bundle {
 // or when trace.json, plan.json or env.json is there but is not the JSON the
 // run writes. A bundle without plan.json (a legacy one) is not an error: its
 // plan is null and the Plan tab says "no plan data".
-llvm::Expected<std::string> reportData(const Contents &c, const std::string &bundleName);
+// The page shows at most what `limits` allows (report_bounds.h); what it
+// cut is listed in the data's "cuts" (the page's banner) and in `cuts`.
+llvm::Expected<std::string> reportData(const Contents &c, const std::string &bundleName,
+                                       const ReportLimits &limits = {},
+                                       std::vector<std::string> *cuts = nullptr);
 
 // The whole page. The same bundle gives the same bytes.
-llvm::Expected<std::string> renderReport(const Contents &c, const std::string &bundleName);
+llvm::Expected<std::string> renderReport(const Contents &c, const std::string &bundleName,
+                                         const ReportLimits &limits = {},
+                                         std::vector<std::string> *cuts = nullptr);
 
 // `json` made safe inside <script type="application/json">: '<', '>', '&',
 // U+2028 and U+2029 become \u escapes. They can only occur inside JSON

@@ -75,6 +75,9 @@
     meta, counts,
     run.interrupted ? h("div", {class: "banner", id: "interrupted"},
       "This run was interrupted: the tests that had not finished are not in it.") : null,
+    D.cuts.length ? h("div", {class: "banner", id: "cut"},
+      "This report is cut to stay bounded; the bundle itself is whole (fbc inspect reads it):",
+      h("ul", null, D.cuts.map((c) => h("li", null, c)))) : null,
     run.legacy ? h("div", {class: "banner", id: "legacy"},
       "A legacy (reference-format) bundle: it has no plan data, and its trace has no leaf fields.") : null));
 
@@ -160,8 +163,9 @@
     kids.push(h("div", {class: "kv"}, pill(r.outcome), h("span", null, ms(r.duration_ms)),
       r.expectation ? h("span", null, "expect: ", h("code", null, r.expectation)) : null));
     if (!t) {
-      kids.push(h("p", {class: "muted", id: "no-trace"},
-        "trace.json has no entry for this row."));
+      kids.push(h("p", {class: "muted", id: "no-trace"}, r.trace >= 0
+        ? "This row's trace is not in the page: the page reached its size limit (see the note at the top)."
+        : "trace.json has no entry for this row."));
       tracePanel.replaceChildren(...kids);
       return;
     }

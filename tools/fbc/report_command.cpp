@@ -34,11 +34,15 @@ int runReport(const ReportOptions &opts) {
     return fail(contents.takeError());
   size_t slash = opts.bundle.rfind('/');
   std::string name = slash == std::string::npos ? opts.bundle : opts.bundle.substr(slash + 1);
-  llvm::Expected<std::string> page = bundle::renderReport(*contents, name);
+  std::vector<std::string> cuts;
+  llvm::Expected<std::string> page = bundle::renderReport(*contents, name, {}, &cuts);
   if (!page)
     return fail(llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
                                         opts.bundle.c_str(),
                                         llvm::toString(page.takeError()).c_str()));
+  // The page says what it cut in a banner; so does the command.
+  for (const std::string &cut : cuts)
+    std::fprintf(stderr, "fbc report: the page is cut: %s\n", cut.c_str());
   if (opts.output == "-") {
     std::fwrite(page->data(), 1, page->size(), stdout);
     return std::fflush(stdout) == 0 ? 0 : 1;
