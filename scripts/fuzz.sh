@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target (clang-14, ASan + UBSan, in build/fuzz) and runs
 # it for SECONDS (default 600) from its seed corpus. FUZZ_TARGET picks it:
-# starlark_fuzz (default; the frontend, corpus tests/fuzz/corpus) or
-# bundle_fuzz (the bundle reader, corpus tests/fuzz/corpus_bundle). New
-# interesting inputs go to build/fuzz/corpus[_bundle], crashes to
+# starlark_fuzz (default; the frontend, corpus tests/fuzz/corpus),
+# bundle_fuzz (the bundle reader, corpus tests/fuzz/corpus_bundle), or one of
+# the bundle's JSON parsers: manifest_fuzz, env_fuzz, plan_fuzz (plan.json as
+# `fbc report` reads it), drift_fuzz (corpus tests/fuzz/corpus_<name>). New
+# interesting inputs go to build/fuzz/corpus[_<name>], crashes to
 # build/fuzz/artifacts/. Extra arguments go to the fuzzer, e.g.
 #   scripts/fuzz.sh 0 build/fuzz/artifacts/crash-...   (re-run one input)
 set -euo pipefail
@@ -17,7 +19,10 @@ target=${FUZZ_TARGET:-starlark_fuzz}
 case $target in
   starlark_fuzz) corpus=tests/fuzz/corpus work=$dir/corpus max_len=8192 ;;
   bundle_fuzz) corpus=tests/fuzz/corpus_bundle work=$dir/corpus_bundle max_len=65536 ;;
-  *) echo "fuzz.sh: unknown FUZZ_TARGET $target (starlark_fuzz, bundle_fuzz)" >&2; exit 1 ;;
+  manifest_fuzz | env_fuzz | plan_fuzz | drift_fuzz)
+    name=${target%_fuzz}
+    corpus=tests/fuzz/corpus_$name work=$dir/corpus_$name max_len=65536 ;;
+  *) echo "fuzz.sh: unknown FUZZ_TARGET $target (starlark_fuzz, bundle_fuzz, manifest_fuzz, env_fuzz, plan_fuzz, drift_fuzz)" >&2; exit 1 ;;
 esac
 cmake --build "$dir" --target "$target" -j2
 mkdir -p "$work" "$dir/artifacts"
