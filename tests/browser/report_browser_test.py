@@ -383,7 +383,37 @@ def case_escaping(c):
         no_errors(b)
 
 
-CASES = {"leaves": case_leaves, "matrix": case_matrix, "spec_links": case_spec_links,
+def case_cut(c):
+    """A bundle past the report's limits (issue #31): 10,050 rows and a
+    reason of 100,000 bytes. The page lists 10,000 rows, says in its banner
+    what it cut, and the cut reason ends with its notice."""
+    n = 10050
+    rows = [{"name": "test_%05d" % i, "outcome": "passed", "duration_ms": 1, "seed": 1}
+            for i in range(n)]
+    rows[0]["outcome"] = "failed"
+    rows[0]["reason"] = "r" * 100000
+    trace = {"version": 2, "seed": 1, "tests": [
+        {"name": "test_00000", "result": "fail", "reason": "r" * 100000, "events": []}]}
+    path = os.path.join(c.tmp, "cut.fb")
+    bundles.hand_bundle(path, trace, None, "x = 1\n", rows=rows)
+    html = c.report(path)
+    with Browser() as b:
+        c.open(b, html)
+        eq(b.eval("[...document.querySelectorAll('#cut li')].map(e => e.textContent)"),
+           ["tests-table rows not shown (the page shows the first 10000): 50",
+            "strings cut to 65536 bytes: 2"], "the banner lists each cut")
+        eq(b.eval("document.querySelectorAll('#summary [data-kind=total] b')[0].textContent"),
+           str(n), "the summary counts every row")
+        eq(b.eval("document.querySelectorAll('#tests-table .tbody .trow').length"), 10000,
+           "10,000 rows are listed")
+        click_row(b, 0)
+        reason = b.eval("document.getElementById('trace-reason').textContent")
+        check(reason.endswith("\u2026 [fbc: cut, 100000 bytes in all]"), "the reason says it was cut")
+        c.shot(b, "cut")
+        no_errors(b)
+
+
+CASES = {"cut": case_cut, "leaves": case_leaves, "matrix": case_matrix, "spec_links": case_spec_links,
          "legacy": case_legacy, "escaping": case_escaping}
 
 
