@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 
 namespace fbc::bundle {
 namespace {
@@ -26,10 +27,13 @@ struct PlanTest {
 };
 
 llvm::Expected<std::vector<PlanTest>> parsePlan(std::string_view json, const char *which) {
+  auto fail = [&](const std::string &msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   std::string(which) + " plan: " + msg);
+  };
   llvm::Expected<PlanJson> plan = readPlanJson(json);
   if (!plan)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   std::string(which) + " plan: " + toString(plan.takeError()));
+    return fail(toString(plan.takeError()));
   std::vector<PlanTest> out;
   for (const PlanJsonTest &t : plan->tests) {
     PlanTest p{t.name, t.instances, t.estimated, t.saturated, {}};
@@ -38,10 +42,20 @@ llvm::Expected<std::vector<PlanTest>> parsePlan(std::string_view json, const cha
         std::optional<uint64_t> size = a.size;
         if (!size && a.valuesListed)
           size = a.values.size();
+        for (const Axis &seen : p.axes)
+          if (seen.kind == c.kind && seen.name == a.name)
+            return fail("test " + p.name + ": the " + c.kind + " axis \"" + a.name +
+                        "\" appears twice");
         p.axes.push_back({c.kind, a.name, size, a.values});
       }
     out.push_back(std::move(p));
   }
+  // fbc writes each test once: a plan that names one twice could not be
+  // compared test by test (it would even drift from itself).
+  std::set<std::string_view> names;
+  for (const PlanTest &t : out)
+    if (!names.insert(t.name).second)
+      return fail("test " + t.name + " appears twice");
   return out;
 }
 
