@@ -74,8 +74,11 @@ void LeafTest::resize(size_t axis, uint64_t size) {
 
 void LeafTest::recount() {
   count = Count{1, true};
+  // An axis too large to count saturates the count, as the plan's does.
   for (const LeafAxis &ax : axes)
-    count *= Count{std::max<uint64_t>(1, ax.size), ax.known};
+    count *= ax.plan.unknown == UnknownReason::TooLarge
+                 ? Count::saturatedCount()
+                 : Count{std::max<uint64_t>(1, ax.size), ax.known};
   if (explored() || dpor)
     count.exact = false;
 }

@@ -55,11 +55,12 @@ class Case:
         return (path, wd, json.loads(members["trace.json"]), json.loads(members["plan.json"]),
                 json.loads(members["manifest.json"]))
 
-    def report(self, bundle):
+    def report(self, bundle, cuts=()):
         out = bundle[:-3] + ".html" if bundle.endswith(".fb") else bundle + ".html"
         p = subprocess.run([self.args.fbc, "report", bundle], capture_output=True, text=True)
         eq(p.returncode, 0, "fbc report exit code (stderr: %s)" % p.stderr.strip())
-        eq(p.stderr, "Report: %s\n" % out, "fbc report stderr")
+        eq(p.stderr, "".join("fbc report: the page is cut: %s\n" % c for c in cuts) +
+           "Report: %s\n" % out, "fbc report stderr")
         return out
 
     def open(self, browser, html, fragment=""):
@@ -396,12 +397,13 @@ def case_cut(c):
         {"name": "test_00000", "result": "fail", "reason": "r" * 100000, "events": []}]}
     path = os.path.join(c.tmp, "cut.fb")
     bundles.hand_bundle(path, trace, None, "x = 1\n", rows=rows)
-    html = c.report(path)
+    cuts = ["tests-table rows not shown (the page shows the first 10000): 50",
+            "strings cut to 65536 bytes: 2"]
+    html = c.report(path, cuts)
     with Browser() as b:
         c.open(b, html)
-        eq(b.eval("[...document.querySelectorAll('#cut li')].map(e => e.textContent)"),
-           ["tests-table rows not shown (the page shows the first 10000): 50",
-            "strings cut to 65536 bytes: 2"], "the banner lists each cut")
+        eq(b.eval("[...document.querySelectorAll('#cut li')].map(e => e.textContent)"), cuts,
+           "the banner lists each cut")
         eq(b.eval("document.querySelectorAll('#summary [data-kind=total] b')[0].textContent"),
            str(n), "the summary counts every row")
         eq(b.eval("document.querySelectorAll('#tests-table .tbody .trow').length"), 10000,
