@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,18 +39,6 @@ std::optional<std::string> inodeKey(const std::string &path) {
   if (stat(path.c_str(), &st) != 0)
     return std::nullopt;
   return "file:" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
-}
-
-// The thread's socket `fd`, duplicated into fbc (-1 when it cannot be).
-int borrowFd(pid_t tid, int fd) {
-  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, tid, O_EXCL)); // PIDFD_THREAD
-  if (pidfd < 0)
-    pidfd = static_cast<int>(syscall(SYS_pidfd_open, tid, 0));
-  if (pidfd < 0)
-    return -1;
-  int local = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, fd, 0));
-  close(pidfd);
-  return local;
 }
 
 std::optional<Destination> sockName(int fd, bool peer) {
@@ -90,7 +77,7 @@ std::optional<Destination> namedAddress(pid_t tid, int nr, const uint64_t (&args
 // An inet socket's keys (docs: resources.h); unknown for any other family.
 Access socketAccess(pid_t tid, int fd, int nr, const uint64_t (&args)[6]) {
   Access a;
-  int local = borrowFd(tid, fd);
+  int local = borrowTargetFd(tid, fd);
   if (local < 0)
     return a;
   int domain = 0, type = 0;

@@ -73,15 +73,20 @@ bool readTargetCwd(pid_t tid, std::string &out) {
   return readLink(link, out);
 }
 
-bool readTargetPeer(pid_t tid, int fd, Destination &out) {
+int borrowTargetFd(pid_t tid, int fd) {
   // PIDFD_THREAD (O_EXCL, Linux 6.9) lets a non-leader thread id in.
   int pidfd = static_cast<int>(syscall(SYS_pidfd_open, tid, O_EXCL));
   if (pidfd < 0)
     pidfd = static_cast<int>(syscall(SYS_pidfd_open, tid, 0));
   if (pidfd < 0)
-    return false;
+    return -1;
   int local = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, fd, 0));
   close(pidfd);
+  return local;
+}
+
+bool readTargetPeer(pid_t tid, int fd, Destination &out) {
+  int local = borrowTargetFd(tid, fd);
   if (local < 0)
     return false;
   sockaddr_storage ss{};

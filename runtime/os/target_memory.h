@@ -25,8 +25,11 @@ bool readTargetString(pid_t tid, uint64_t addr, std::string &out, size_t max = 4
 bool readTargetFdPath(pid_t tid, int fd, std::string &out);
 // readlink("/proc/<tid>/cwd").
 bool readTargetCwd(pid_t tid, std::string &out);
+// The target's descriptor `fd`, duplicated into this process with
+// pidfd_getfd (the caller closes it); -1 when it cannot be.
+int borrowTargetFd(pid_t tid, int fd);
 // The peer address of the target's socket `fd` (for send() on a connected
-// socket, which names no address): borrows the fd with pidfd_getfd.
+// socket, which names no address): borrows the fd with borrowTargetFd().
 bool readTargetPeer(pid_t tid, int fd, Destination &out);
 
 } // namespace fbc::rt
