@@ -294,6 +294,7 @@ void Executor::runJob(LeafJob &job) {
           std::make_unique<explore::PrefixChooser>(job.explore.prefix, job.explore.dpor != nullptr);
     schedule_ = std::make_unique<explore::LeafSchedule>();
     schedule_->chooser = chooser_.get();
+    schedule_->readAccess = job.explore.dpor != nullptr;
     exploring_ = &lt;
   }
   bool intr = false;

@@ -59,8 +59,8 @@ void HoldWindow::branchEnded(pid_t tid) {
 
 void HoldWindow::held(const HeldCall &c) {
   // Read while the thread waits in the kernel: its descriptors are as the
-  // call sees them.
-  Access access = accessOf(c.tid, c.nr, c.args);
+  // call sees them (unknown when nothing reads it: not DPOR).
+  Access access = leaf_.readAccess ? accessOf(c.tid, c.nr, c.args) : Access{};
   std::lock_guard lock(mu_);
   waiting_.push_back({c, leaf_.callsSeen[c.tid]++, std::move(access)});
   cv_.notify_all();

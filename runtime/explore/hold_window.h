@@ -43,6 +43,10 @@ struct HoldSettings {
 // names given to threads.
 struct LeafSchedule {
   Chooser *chooser = nullptr;
+  // DPOR: read what each held call touches (resources.h) as it is held;
+  // other choosers never look, and the reads are syscalls on the
+  // listener's thread.
+  bool readAccess = false;
   std::vector<Step> steps;
   std::map<std::pair<ServiceId, pid_t>, uint32_t> threadOrdinal;
   std::map<ServiceId, uint32_t> threadsNamed; // per service
