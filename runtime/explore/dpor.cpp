@@ -67,7 +67,6 @@ void Dpor::ran(const std::vector<Step> &steps, std::optional<size_t> diverged) {
     addNode(steps[k], followed && k == keep ? &childSleep_ : nullptr);
   childSleep_.clear();
   chose_ = false;
-  mostCalls_ = std::max(mostCalls_, steps.size());
   findRaces(steps);
 }
 
@@ -106,7 +105,6 @@ void Dpor::findRaces(const std::vector<Step> &steps) {
     for (size_t i = j; i-- > 0;) {
       if (thread[i] == p || !dep(i, j) || known(cp, thread[i]) > i)
         continue;
-      ++races_;
       addBacktrack(i, p);
       // Under a preemption bound the switch at i may be cut: p is also
       // tried at the last state before it where switching threads is

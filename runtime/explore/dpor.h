@@ -51,9 +51,7 @@ public:
   // choice has been run or cut.
   std::optional<std::vector<std::string>> next();
 
-  uint64_t cut() const { return cut_; }           // choices preemptions= left out
-  size_t mostCalls() const { return mostCalls_; } // the most calls a leaf released
-  uint64_t races() const { return races_; }       // races found over all leaves
+  uint64_t cut() const { return cut_; } // choices preemptions= left out
 
 private:
   struct Node {
@@ -86,8 +84,7 @@ private:
   std::map<std::string, Access> childSleep_;
   size_t lastChoice_ = 0; // the node next() chose at
   bool chose_ = false;    // next() chose since the last ran()
-  uint64_t cut_ = 0, races_ = 0;
-  size_t mostCalls_ = 0;
+  uint64_t cut_ = 0;
 };
 
 } // namespace fbc::rt::explore

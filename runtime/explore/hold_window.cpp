@@ -193,7 +193,6 @@ void HoldWindow::releaseOne(bool quiet, bool first) {
     }
     step = leaf_.steps.size();
     s.chosen = first ? 0 : leaf_.chooser->choose(step, s.waiting);
-    s.quiet = quiet;
     s.forced = first;
     count = s.waiting.size();
     name = s.waiting[s.chosen];

@@ -27,7 +27,6 @@ struct Step {
   std::vector<std::string> waiting;
   std::vector<Access> access; // parallel to `waiting`: what each touches (DPOR; else unknown)
   size_t chosen = 0;
-  bool quiet = true;   // false: released after the quiescence bound, not at quiescence
   bool forced = false; // released as the window closed: no chooser was asked
   const std::string &released() const { return waiting[chosen]; }
 };
