@@ -51,7 +51,7 @@ struct HeldCall {
   uint64_t args[6] = {}; // its arguments (what it touches is read from them)
 };
 
-// Where held calls go (runtime/explore/hold_queue.h implements it).
+// Where held calls go (runtime/explore/hold_window.h implements it).
 class HoldSink {
 public:
   virtual ~HoldSink() = default;

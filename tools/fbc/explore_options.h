@@ -20,8 +20,9 @@ struct ExploreFlags {
 };
 
 void addExploreOptions(CLI::App &sub, ExploreFlags &flags);
-// The options the flags say; false with `error` for a bad value or a
-// setting without --explore.
+// The options the flags say; false with `error` for a bad value. The
+// settings without --explore are for parallel(interleavings="dpor") sites:
+// fbc run refuses them when the run has none (it knows after lowering).
 bool exploreOptions(const ExploreFlags &flags, ir::ExploreOptions &out, std::string &error);
 
 } // namespace fbc::tools
