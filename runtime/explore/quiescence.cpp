@@ -12,15 +12,23 @@
 namespace fbc::rt::explore {
 namespace {
 
-// The first `cap` bytes of a /proc file ("" when it is gone).
-std::string readSmall(const std::string &path) {
+// A /proc file ("" when it is gone). stat and schedstat are one short
+// record, one read; a children list is read to its end (`whole`): it can
+// pass any fixed buffer, and a pid cut in two would name another process
+// (a seq_file read may also stop short of the buffer before the end).
+std::string readProc(const std::string &path, bool whole = false) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return "";
+  std::string out;
   char buf[1024];
-  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) {
+    out.append(buf, size_t(n));
+    if (!whole)
+      break;
+  }
   ::close(fd);
-  return n > 0 ? std::string(buf, size_t(n)) : "";
+  return out;
 }
 
 std::vector<pid_t> numericEntries(const std::string &dir) {
@@ -39,13 +47,13 @@ std::vector<pid_t> numericEntries(const std::string &dir) {
 // One thread's state, from "<dir>/stat" and "<dir>/schedstat"; false when
 // the thread is gone.
 bool readThread(const std::string &dir, pid_t tid, ThreadState &out) {
-  std::string stat = readSmall(dir + "/stat");
+  std::string stat = readProc(dir + "/stat");
   size_t close = stat.rfind(')');
   if (close == std::string::npos || close + 2 >= stat.size())
     return false;
   out.tid = tid;
   out.state = stat[close + 2];
-  std::string sched = readSmall(dir + "/schedstat");
+  std::string sched = readProc(dir + "/schedstat");
   unsigned long long run = 0, wait = 0, count = 0;
   if (std::sscanf(sched.c_str(), "%llu %llu %llu", &run, &wait, &count) == 3)
     out.scheduled = count;
@@ -62,7 +70,7 @@ void addProcess(pid_t pid, std::vector<ThreadState> &out, std::set<pid_t> &seen)
     if (readThread(dir, tid, t))
       out.push_back(t);
     // A process's children, by the thread that forked them.
-    std::string kids = readSmall(dir + "/children");
+    std::string kids = readProc(dir + "/children", /*whole=*/true);
     for (char *p = kids.data(); *p;) {
       char *end = nullptr;
       long child = std::strtol(p, &end, 10);
