@@ -92,10 +92,10 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   loaded_.setBodyRuntime(dispatch_.get());
   std::vector<std::unique_ptr<ir::LeafTest>> work;
   Jobs jobs = planJobs(tests, work);
-  // Explored leaves follow from the ones before them: one at a time.
-  bool exploring = cfg_.leaves->explore.policy != ir::ExploreOptions::Policy::None ||
-                   std::any_of(cfg_.leaves->tests.begin(), cfg_.leaves->tests.end(),
-                               [](const ir::LeafTest &t) { return t.dpor.has_value(); });
+  // Explored leaves (--explore, a dpor site) follow from the ones before
+  // them: one at a time.
+  bool exploring =
+      std::any_of(jobs.begin(), jobs.end(), [](const auto &j) { return j->explore.on; });
   size_t ran =
       cfg_.jobs > 1 && !exploring ? runJobsConcurrently(jobs, report) : runJobsInline(jobs, report);
   if (ran < jobs.size()) {

@@ -147,10 +147,9 @@ TEST(Explore, ReleasesAreTraceEvents) {
   Spec spec("explore");
   FbcRun r = explore(spec, {"--explore=all", "--explore-budget=3", "--bundle", "run.fb"});
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
-  EXPECT_TRUE(contains(r.err, "spec.star:16:1: warning: explore: test_two_increments: stopped at "
-                              "the budget of 3 leaves; release orders remain unexplored "
-                              "(--explore-budget)"))
-      << r.err;
+  EXPECT_EQ(r.err, "spec.star:16:1: warning: explore: test_two_increments: stopped at the budget "
+                   "of 3 leaves; release orders remain unexplored (--explore-budget)\n"
+                   "def test_two_increments():\n^\nBundle: run.fb\n");
   llvm::Expected<bundle::Contents> c = bundle::readBundle(spec.dir.file("run.fb"));
   ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
   simdjson::dom::parser p;
@@ -321,20 +320,23 @@ TEST(ExploreDpor, AFailingLeafReplaysTenTimesOutOfTen) {
 }
 
 // preemptions=0: only the orders where each request runs to its end once
-// released; the choices it leaves out are counted in a warning. Disjoint
+// released; the choices it leaves out are counted in a warning. -j 2 runs
+// the same leaves, one at a time (each follows from the last). Disjoint
 // resources: one class, one leaf. Launch orders never overlap the two
 // requests: no lost update.
 TEST(ExploreDpor, BoundDisjointAndLaunchOrders) {
   Spec spec("explore_dpor");
-  FbcRun bounded = dpor(spec, "test_no_preemption", {"--format=json", "--no-bundle"});
-  EXPECT_EQ(bounded.exit, 0) << bounded.err;
-  std::vector<Row> rows = rowsOf(bounded.out);
-  ASSERT_EQ(rows.size(), 2u) << bounded.out;
-  EXPECT_EQ(fileOrder(rows[0].released), "t0r t0w t1r t1w");
-  EXPECT_EQ(fileOrder(rows[1].released), "t1r t1w t0r t0w");
-  EXPECT_TRUE(contains(bounded.err, "warning: explore: test_no_preemption: preemptions=0 left "
-                                    "out 1 backtrack choice (orders with more preemptions)"))
-      << bounded.err;
+  for (const char *jobs : {"1", "2"}) {
+    FbcRun bounded = dpor(spec, "test_no_preemption", {"--format=json", "--no-bundle", "-j", jobs});
+    EXPECT_EQ(bounded.exit, 0) << bounded.err;
+    std::vector<Row> rows = rowsOf(bounded.out);
+    ASSERT_EQ(rows.size(), 2u) << "-j " << jobs << ": " << bounded.out;
+    EXPECT_EQ(fileOrder(rows[0].released), "t0r t0w t1r t1w");
+    EXPECT_EQ(fileOrder(rows[1].released), "t1r t1w t0r t0w");
+    EXPECT_EQ(bounded.err, "spec.star:29:1: warning: explore: test_no_preemption: "
+                           "preemptions=0 left out 1 backtrack choice (orders with more "
+                           "preemptions)\ndef test_no_preemption():\n^\n");
+  }
   FbcRun disjoint = dpor(spec, "test_disjoint", {"--format=json", "--no-bundle"});
   EXPECT_EQ(disjoint.exit, 0) << disjoint.err;
   rows = rowsOf(disjoint.out);
