@@ -71,16 +71,6 @@ std::vector<std::string> publicFunctions(std::string_view text) {
   return out;
 }
 
-std::string literal(const syntax::Expr *e) {
-  if (auto *s = llvm::dyn_cast<syntax::StringLit>(e))
-    return ir::quote(s->value);
-  if (auto *i = llvm::dyn_cast<syntax::IntLit>(e))
-    return i->bigText.empty() ? std::to_string(i->value) : i->bigText.str();
-  if (auto *id = llvm::dyn_cast<syntax::Ident>(e))
-    return id->name.str();
-  return "...";
-}
-
 // `redis.oom(key = "*")`: the parameters with the values their defaults
 // hold (a closure's default may be a variable: `query = default`).
 std::string signatureOf(const std::string &object, const std::string &name,
@@ -107,11 +97,9 @@ std::string signatureOf(const std::string &object, const std::string &name,
     size_t at = index++;
     if (p.kind != syntax::Param::Kind::Optional)
       continue;
-    out += " = ";
-    if (at >= firstDefault && !fn.defaults[at - firstDefault].isNull())
-      out += star::repr(fn.defaults[at - firstDefault]);
-    else
-      out += literal(p.defaultValue);
+    // An optional parameter's default is always in the closure (only a
+    // keyword-only parameter without one has a null there).
+    out += " = " + star::repr(fn.defaults[at - firstDefault]).substr(1);
   }
   return out + ")";
 }

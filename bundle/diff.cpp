@@ -95,8 +95,7 @@ std::string eventLine(simdjson::dom::object e, bool normalize) {
 } // namespace
 
 bool volatileField(std::string_view key) {
-  static constexpr std::string_view kKeys[] = {"pid", "ppid", "latency_us", "duration_ms",
-                                               "elapsed_ms"};
+  static constexpr std::string_view kKeys[] = {"pid", "latency_us", "duration_ms"};
   return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
 }
 

@@ -6,8 +6,8 @@
 // (fields sorted by key). The event's timestamp and sequence number are never
 // in the line. The normaliser (--normalize; normalizeEventLine and
 // volatileField, which the e2e tests use too) drops what differs between two
-// runs of the same spec on the same machine: process ids (`pid`, `ppid`),
-// measured times (`latency_us`, `duration_ms`, `elapsed_ms`), and inside
+// runs of the same spec on the same machine: process ids (`pid`), measured
+// times (`latency_us`, `duration_ms`), and inside
 // values: ports (":12345" -> ":PORT", 2 to 5 digits after a colon), temporary
 // paths ("/tmp/fbc-xyz/..." -> "/tmp/TMP/..."), and the variable part of
 // `fbc-scratch-*` names and of bundle names `run-<digit>...`.

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace fbc::tools::mcp {
@@ -50,6 +51,7 @@ struct Failure {
 struct Call {
   std::atomic<pid_t> child{-1};
   std::atomic<bool> cancelled{false};
+  std::atomic<bool> answered{false}; // its thread is done with it
 };
 
 class Server {
@@ -61,8 +63,8 @@ public:
       std::abort(); // "{}" always parses
   }
   ~Server() {
-    for (std::thread &t : threads_)
-      t.join();
+    for (auto &[thread, call] : threads_)
+      thread.join();
   }
   void handleLine(std::string_view line);
   void tooLarge() {
@@ -106,7 +108,10 @@ private:
   std::mutex callsMu_;
   std::map<std::string, std::shared_ptr<Call>> calls_; // by request id (JSON text)
   std::set<std::string> sessionBundles_;               // under callsMu_
-  std::vector<std::thread> threads_;
+  // Each call's thread (touched by the reading thread only); joined when
+  // the next call starts, so a long session does not keep every finished
+  // thread's stack.
+  std::vector<std::pair<std::thread, std::shared_ptr<Call>>> threads_;
 };
 
 void Server::send(const std::string &message) {
@@ -345,7 +350,13 @@ void Server::toolsCall(const std::string &id, simdjson::dom::object params) {
     calls_[id] = call;
   }
   ToolContext ctx = context(call, token);
-  threads_.emplace_back([this, tool, args = std::move(args), ctx, call, id] {
+  std::erase_if(threads_, [](auto &t) {
+    if (!t.second->answered)
+      return false;
+    t.first.join();
+    return true;
+  });
+  std::thread thread([this, tool, args = std::move(args), ctx, call, id] {
     ToolResult r = tool->run(args, ctx);
     {
       std::lock_guard<std::mutex> lock(callsMu_);
@@ -353,7 +364,9 @@ void Server::toolsCall(const std::string &id, simdjson::dom::object params) {
     }
     if (!call->cancelled) // a cancelled request gets no response
       respond(id, toolResultJson(r));
+    call->answered = true;
   });
+  threads_.emplace_back(std::move(thread), call);
 }
 
 bool isBundle(const std::string &path) {

@@ -234,12 +234,6 @@ std::string commandSchema(const char *key) {
   return s;
 }
 
-const char *keep(std::string s) {
-  static std::vector<std::unique_ptr<std::string>> kept;
-  kept.push_back(std::make_unique<std::string>(std::move(s)));
-  return kept.back()->c_str();
-}
-
 std::vector<ToolSpec> buildTable() {
   return {
       {"check_spec",
@@ -250,7 +244,7 @@ std::vector<ToolSpec> buildTable() {
         {"strict", ArgType::Boolean, false, "Vacuity findings are errors"},
         {"max_instances", ArgType::Integer, false,
          "PLAN_COST_EXCEEDED when the plan has more instances"}},
-       keep(commandSchema("check")),
+       commandSchema("check"),
        checkSpec},
       {"plan",
        "Plan a spec",
@@ -258,7 +252,7 @@ std::vector<ToolSpec> buildTable() {
        "comes from, the total, the topology; with coverage, the dependency edges and which "
        "tests fault them. Runs nothing.",
        {kSpecArg, {"coverage", ArgType::Boolean, false, "Add the edge coverage"}},
-       keep(commandSchema("plan")),
+       commandSchema("plan"),
        plan},
       {"list_tests",
        "List a spec's tests",
@@ -303,7 +297,7 @@ std::vector<ToolSpec> buildTable() {
         {"b", ArgType::String, true, "The second bundle (.fb)"},
         {"normalize", ArgType::Boolean, false,
          "Leave pids, measured times, ports and temporary paths out (default true)"}},
-       keep(commandSchema("diff")),
+       commandSchema("diff"),
        diffBundles},
       {"suggest",
        "Suggest fault tests",

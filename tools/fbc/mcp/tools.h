@@ -58,7 +58,7 @@ struct ToolSpec {
   const char *title;
   const char *description;
   std::vector<ArgSpec> args;
-  const char *outputSchema; // JSON text
+  std::string outputSchema; // JSON text
   ToolFn run;
 };
 
