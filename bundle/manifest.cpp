@@ -189,6 +189,8 @@ std::string formatManifestJson(const Manifest &m) {
     w.field("quiet_bound_ns", m.explore.quietBoundNs);
     w.endObject();
   }
+  if (m.requireFaultsFire)
+    w.field("require_faults_fire", true);
   w.key("tests").beginArray();
   for (const TestRow &t : m.tests) {
     w.beginObject();
@@ -294,13 +296,15 @@ llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimi
   } else if (!r.str(o, "fbc_version", m.version)) {
     return fail(r.error);
   }
-  bool interrupted = false;
+  bool interrupted = false, requireFaultsFire = false;
   if (!r.str(o, "run_id", m.runId) || !r.str(o, "created_at", m.createdAt) ||
       !r.u64(o, "seed", m.seed) || !r.str(o, "spec_root", m.specRoot) ||
       !r.str(o, "spec_entry", m.specEntry) || !r.str(o, "spec_dir", m.specDir) ||
-      !r.boolean(o, "interrupted", interrupted))
+      !r.boolean(o, "interrupted", interrupted) ||
+      !r.boolean(o, "require_faults_fire", requireFaultsFire))
     return fail(r.error);
   m.interrupted = interrupted;
+  m.requireFaultsFire = requireFaultsFire;
   element explore;
   if (!o["explore"].get(explore)) {
     object e;

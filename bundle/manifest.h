@@ -67,6 +67,9 @@ struct Manifest {
   // fbc run --explore's settings ("explore": absent without it): a replay
   // lowers the spec with them again.
   ir::ExploreOptions explore;
+  // fbc run --require-faults-fire ("require_faults_fire": true, absent
+  // without it): a replay judges its rows the same way.
+  bool requireFaultsFire = false;
   std::vector<TestRow> tests;
   Summary summary;
   // A bundle `fbc merge` wrote (bundle/merge.h): the shard bundles it

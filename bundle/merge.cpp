@@ -227,6 +227,10 @@ llvm::Expected<MergeResult> mergeBundles(const std::vector<OpenedBundle> &inputs
   };
   std::vector<const Entry *> spec = specEntries(first);
   for (const OpenedBundle &b : inputs) {
+    if (b.manifest.requireFaultsFire != first.manifest.requireFaultsFire)
+      return fail("bundles " + quoted(first.path) + " and " + quoted(b.path) +
+                  " judged bypassed faults differently (one ran with --require-faults-fire): "
+                  "run every shard with the same flags");
     if (b.manifest.seed != first.manifest.seed)
       return fail("bundles " + quoted(first.path) + " and " + quoted(b.path) +
                   " ran with different seeds (" + std::to_string(first.manifest.seed) + ", " +
@@ -324,6 +328,7 @@ llvm::Expected<MergeResult> mergeBundles(const std::vector<OpenedBundle> &inputs
   m.specRoot = m0.specRoot;
   m.specEntry = m0.specEntry;
   m.specDir = m0.specDir;
+  m.requireFaultsFire = m0.requireFaultsFire;
   uint64_t notRun = 0;
   for (const OpenedBundle &b : inputs) {
     m.createdAt = std::min(m.createdAt, b.manifest.createdAt);

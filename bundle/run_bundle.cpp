@@ -243,6 +243,7 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
   m.specDir = report.serviceDir;
   m.interrupted = report.interrupted;
   m.explore = info.explore;
+  m.requireFaultsFire = info.requireFaultsFire;
   for (const rt::TestOutcome &t : report.tests)
     m.tests.push_back(rowOf(t));
   m.summary = summarize(m.tests, report.notRun);

@@ -35,6 +35,8 @@ struct RunBundleInfo {
   std::vector<EnvImage> images;
   // fbc run --explore's settings (manifest "explore").
   ir::ExploreOptions explore;
+  // fbc run --require-faults-fire (manifest "require_faults_fire").
+  bool requireFaultsFire = false;
 };
 
 // "run-2026-05-13T14-22-08-42.fb": the run's UTC start and its seed.

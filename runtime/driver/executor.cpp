@@ -86,7 +86,8 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   report.serviceDir = serviceDir();
   report.seed = cfg_.seed;
   report.serviceNames = serviceNames(); // services, then clients (their trace ids)
-  report.exploreFlags = exploreFlags(cfg_.leaves->explore);
+  report.replayFlags =
+      exploreFlags(cfg_.leaves->explore) + (cfg_.requireFaultsFire ? " --require-faults-fire" : "");
   int64_t t0 = monotonicNs();
   dispatch_ = std::make_unique<LeafDispatch>(*this);
   loaded_.setBodyRuntime(dispatch_.get());

@@ -107,7 +107,7 @@ std::string shellWord(std::string_view s) {
 
 std::string replayCommand(const RunReport &r, const TestOutcome &t) {
   return "fbc run " + shellWord(r.starFile) + " --test " + shellWord(t.name) + " --seed " +
-         std::to_string(t.seed) + r.exploreFlags +
+         std::to_string(t.seed) + r.replayFlags +
          (t.leaf ? " --leaf " + shellWord(t.leaf->id) : "");
 }
 
@@ -211,14 +211,22 @@ std::string rowStatus(const TestOutcome &t) {
 }
 
 // What a fault_zero_traffic event said about rule `f`, indented.
-void zeroTrafficLines(std::string &out, const FaultSummary &f, const char *indent) {
-  out += indent + std::string("fault_zero_traffic: ") + f.hint + "\n";
+void zeroTrafficLines(std::string &out, const FaultSummary &f, const std::string &indent) {
+  out += indent + "fault_zero_traffic: " + f.hint + "\n";
   if (!f.seenPaths.empty())
-    out += indent + std::string("paths seen instead: ") + f.seenPaths + "\n";
+    out += indent + "paths seen instead: " + f.seenPaths + "\n";
   if (!f.seenDestinations.empty())
-    out += indent + std::string("destinations seen instead: ") + f.seenDestinations + "\n";
+    out += indent + "destinations seen instead: " + f.seenDestinations + "\n";
   if (!f.seenRequests.empty())
-    out += indent + std::string("requests seen instead: ") + f.seenRequests + "\n";
+    out += indent + "requests seen instead: " + f.seenRequests + "\n";
+}
+
+// A rule and its hits (ruleLine), then, when it saw no traffic, why: as
+// every faulted row lists it (test blocks, proxy rules, matrix failures).
+void ruleLines(std::string &out, const FaultSummary &f, const std::string &indent) {
+  out += indent + ruleLine(f) + "\n";
+  if (f.zeroTraffic)
+    zeroTrafficLines(out, f, indent + "  ");
 }
 
 // I/O the rules could not see (unmediated_io events): one line per service,
@@ -274,13 +282,9 @@ void proxyLines(const RunReport &r, const TestOutcome &t, std::string &out) {
       line += "  [" + l + "]";
     out += line + "\n";
   }
-  for (const FaultSummary &f : t.faults) {
-    if (!f.isProtocolRule())
-      continue;
-    out += "  " + ruleLine(f) + "\n";
-    if (f.zeroTraffic)
-      zeroTrafficLines(out, f, "    ");
-  }
+  for (const FaultSummary &f : t.faults)
+    if (f.isProtocolRule())
+      ruleLines(out, f, "  ");
 }
 
 // "syscall trace (N events; M allowed calls not listed):" and the calls a
@@ -327,13 +331,9 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += serviceExitLines(r, t, "  ");
   syscallTraceLines(out, r, t);
   proxyLines(r, t, out);
-  for (const FaultSummary &f : t.faults) {
-    if (f.isProtocolRule())
-      continue; // proxyLines'
-    out += "  " + ruleLine(f) + "\n";
-    if (f.zeroTraffic)
-      zeroTrafficLines(out, f, "    ");
-  }
+  for (const FaultSummary &f : t.faults)
+    if (!f.isProtocolRule()) // proxyLines' are above
+      ruleLines(out, f, "  ");
   unmediatedLines(out, r, t);
   if (t.result == Result::Fail && !t.syscallSummary.empty()) {
     out += "  per-service syscall summary:\n";
@@ -433,7 +433,7 @@ void matrixTable(std::string &out, const MatrixView &m) {
       // The cell's rules and their hits: a failure whose fault never
       // fired says so here, not only in the JSON.
       for (const FaultSummary &rule : it->second->faults)
-        out += "    " + ruleLine(rule) + "\n";
+        ruleLines(out, rule, "    ");
     }
   header = false;
   for (const std::string &s : m.scenarios)

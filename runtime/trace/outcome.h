@@ -153,9 +153,11 @@ struct RunReport {
   size_t notRun = 0; // rows (leaves) not run because of the interrupt
   std::vector<RunWarning> warnings;
   ResultCounts counts() const;
-  // fbc run --explore's flags as the replay line repeats them
-  // (" --explore=all --explore-budget=5"); "" without it.
-  std::string exploreFlags;
+  // The run's flags that change a row's verdict, as the replay line repeats
+  // them: --explore's (" --explore=all --explore-budget=5") and
+  // " --require-faults-fire" (without it, a row it failed replays as a
+  // pass); "" with neither.
+  std::string replayFlags;
 };
 
 // Applied/removed pairs of every fault rule in `events`, in application

@@ -214,20 +214,6 @@ TEST(FbcMerge, ThreeShardsMergeIntoTheUnshardedRunsBundle) {
 TEST(FbcMerge, NamesTheLeavesNoShardRan) {
   Spec spec("leaves");
   runShards(spec, {"--seed", "1"}, 3);
-  // A partial merge is written and fails (a shard that never uploaded must
-  // not pass in CI, issue #32); --allow-partial accepts it.
-  FbcRun failed = runFbc({"merge", "s1.fb", "s3.fb", "-o", "failed.fb"}, spec.dir.path());
-  EXPECT_EQ(failed.exit, 1) << failed.err;
-  EXPECT_TRUE(contains(failed.err, " leaves of the plan not run\nBundle: failed.fb\n"
-                                   "fbc merge: error: the merged run is partial: "))
-      << failed.err;
-  EXPECT_TRUE(contains(failed.err, " leaves of the plan not run by any shard (--allow-partial "
-                                   "accepts that)\n"))
-      << failed.err;
-  EXPECT_TRUE(exists(spec.dir.file("failed.fb")));
-  FbcRun m =
-      runFbc({"merge", "s1.fb", "s3.fb", "-o", "part.fb", "--allow-partial"}, spec.dir.path());
-  ASSERT_EQ(m.exit, 0) << m.err;
   // Shard 2's rows, in plan order, are what is missing.
   llvm::Expected<bundle::Manifest> two =
       bundle::parseManifest(entry(readOk(spec.dir.file("s2.fb")), "manifest.json"));
@@ -245,9 +231,22 @@ TEST(FbcMerge, NamesTheLeavesNoShardRan) {
   }
   ASSERT_FALSE(two->tests.empty());
   size_t missing = std::count(want.begin(), want.end(), '\n');
-  EXPECT_EQ(m.err, want + "Merged 2 bundles: " + std::to_string(44 - two->tests.size()) +
-                       " rows, " + std::to_string(missing) +
-                       " leaves of the plan not run\nBundle: part.fb\n");
+  std::string merged = want + "Merged 2 bundles: " + std::to_string(44 - two->tests.size()) +
+                       " rows, " + std::to_string(missing) + " leaves of the plan not run\n";
+  // A partial merge is written and fails (a shard that never uploaded must
+  // not pass in CI, issue #32); --allow-partial accepts it.
+  FbcRun failed = runFbc({"merge", "s1.fb", "s3.fb", "-o", "failed.fb"}, spec.dir.path());
+  EXPECT_EQ(failed.exit, 1) << failed.err;
+  EXPECT_EQ(failed.err, merged +
+                            "Bundle: failed.fb\nfbc merge: error: the merged run is partial: " +
+                            std::to_string(missing) +
+                            " leaves of the plan not run by any shard (--allow-partial accepts "
+                            "that)\n");
+  EXPECT_TRUE(exists(spec.dir.file("failed.fb")));
+  FbcRun m =
+      runFbc({"merge", "s1.fb", "s3.fb", "-o", "part.fb", "--allow-partial"}, spec.dir.path());
+  ASSERT_EQ(m.exit, 0) << m.err;
+  EXPECT_EQ(m.err, merged + "Bundle: part.fb\n");
   std::string manifest = entry(readOk(spec.dir.file("part.fb")), "manifest.json");
   EXPECT_TRUE(contains(manifest, "\"not_run_leaves\": [\n" + list + "\n  ]")) << manifest;
   FbcRun inspect = runFbc({"inspect", "part.fb"}, spec.dir.path());
@@ -270,6 +269,16 @@ TEST(FbcMerge, BundlesOfDifferentRunsAreRefused) {
   EXPECT_EQ(seeds.exit, 1);
   EXPECT_EQ(seeds.err, "fbc merge: error: bundles \"seed1.fb\" and \"seed2.fb\" ran with "
                        "different seeds (1, 2): run every shard with the same --seed\n");
+  // A shard that failed bypassed faults and one that passed them: their
+  // rows are not judged alike.
+  runFbc({"run", spec.path, "--seed", "1", "--test", "~happy", "--require-faults-fire", "--bundle",
+          "required.fb"},
+         spec.dir.path());
+  FbcRun judged = runFbc({"merge", "seed1.fb", "required.fb", "-o", "x.fb"}, spec.dir.path());
+  EXPECT_EQ(judged.exit, 1);
+  EXPECT_EQ(judged.err, "fbc merge: error: bundles \"seed1.fb\" and \"required.fb\" judged "
+                        "bypassed faults differently (one ran with --require-faults-fire): run "
+                        "every shard with the same flags\n");
   FbcRun twice = runFbc({"merge", "seed1.fb", "seed1.fb", "-o", "x.fb"}, spec.dir.path());
   EXPECT_EQ(twice.exit, 1);
   EXPECT_TRUE(RE2::FullMatch(twice.err, R"(fbc merge: error: "test_\w+" is in both "seed1.fb" )"

@@ -754,14 +754,39 @@ TEST(FbcRunBypass, FaultsThatNeverFired) {
 // fbc run --require-faults-fire: every test is judged as require_faults_fire=
 // True judges one (issue #32): the bypassed passes above fail naming their
 // rules, matrix cells too (each listed with its rules and hits); a test whose
-// fault fired, and one without faults, stay passes. The whole text report:
-// tests/e2e/golden/bypass_required.txt.
+// fault fired stays a pass. The whole text report:
+// tests/e2e/golden/bypass_required.txt. A failure's replay line repeats the
+// flag and the bundle records it: pasted, or `fbc replay` of the bundle, the
+// row fails again (without the flag it would pass).
 TEST(FbcRunBypass, RequireFaultsFireFlagFailsEveryBypassedPass) {
   Spec spec("bypass");
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--require-faults-fire"}, spec.dir.path());
+  FbcRun r =
+      runFbc({"run", spec.path, "--seed", "1", "--require-faults-fire", "--bundle", "rff.fb"},
+             spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
   checkGolden("bypass_required", normalize(r.out, spec));
   EXPECT_FALSE(contains(r.out, "fault_bypassed")) << r.out;
+
+  std::string prefix = "  replay: fbc run " + spec.path + " --test test_fault_never_fires ";
+  size_t at = r.out.find(prefix);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  std::vector<std::string> args = {"run", spec.path, "--test", "test_fault_never_fires"};
+  std::string rest = r.out.substr(at + prefix.size(), r.out.find('\n', at) - at - prefix.size());
+  for (size_t from = 0; from < rest.size();) {
+    size_t space = std::min(rest.find(' ', from), rest.size());
+    args.push_back(rest.substr(from, space - from));
+    from = space + 1;
+  }
+  EXPECT_EQ(rest, "--seed 1 --require-faults-fire");
+  args.push_back("--no-bundle");
+  FbcRun again = runFbc(args, spec.dir.path());
+  EXPECT_EQ(again.exit, 2) << again.out << again.err;
+  EXPECT_TRUE(contains(again.out, "\n--- FAIL: test_fault_never_fires (")) << again.out;
+
+  FbcRun replay = runFbc({"replay", "rff.fb", "--test", "test_fault_never_fires", "--no-bundle"},
+                         spec.dir.path());
+  EXPECT_EQ(replay.exit, 2) << replay.out << replay.err;
+  EXPECT_TRUE(contains(replay.out, "\n--- FAIL: test_fault_never_fires (")) << replay.out;
 }
 
 } // namespace

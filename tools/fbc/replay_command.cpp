@@ -31,7 +31,8 @@ void addReplayOptions(CLI::App &sub, ReplayOptions &opts) {
 namespace {
 
 // What a replay takes from the bundle whatever spec it runs: the seed, the
-// explored leaves' release orders, the plan to check drift against.
+// explored leaves' release orders, --require-faults-fire, the plan to check
+// drift against.
 void fromBundle(const bundle::OpenedBundle &b, RunOptions &run) {
   const bundle::Manifest &m = b.manifest;
   run.command = "fbc replay";
@@ -44,6 +45,7 @@ void fromBundle(const bundle::OpenedBundle &b, RunOptions &run) {
       run.schedules.push_back({row.name, std::stoull(*row.leafId), row.released});
   if (m.explore.policy != ir::ExploreOptions::Policy::None || !run.schedules.empty())
     run.replayExplore = m.explore;
+  run.requireFaultsFire = m.requireFaultsFire;
   if (const bundle::Entry *plan = b.contents.find("plan.json"))
     run.driftAgainst = plan->data;
 }

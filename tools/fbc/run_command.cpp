@@ -543,6 +543,7 @@ int runRun(const RunOptions &opts) {
                       : opts.bundleBaseDir + "/" + shown;
       info.specPath = opts.specRoot.empty() ? opts.spec : opts.specRoot;
       info.explore = explore;
+      info.requireFaultsFire = opts.requireFaultsFire;
       info.runId = bundle::newRunId();
       info.startUnix = startUnix;
       info.version = FBC_VERSION;
