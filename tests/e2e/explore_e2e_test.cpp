@@ -339,7 +339,7 @@ TEST(ExploreDpor, BoundDisjointAndLaunchOrders) {
   }
   FbcRun disjoint = dpor(spec, "test_disjoint", {"--format=json", "--no-bundle"});
   EXPECT_EQ(disjoint.exit, 0) << disjoint.err;
-  rows = rowsOf(disjoint.out);
+  std::vector<Row> rows = rowsOf(disjoint.out);
   ASSERT_EQ(rows.size(), 1u) << disjoint.out;
   EXPECT_EQ(rows[0].released.size(), 8u);
   FbcRun launch = dpor(spec, "test_launch_orders", {"--format=json", "--no-bundle"});
