@@ -99,7 +99,7 @@ std::string signatureOf(const std::string &object, const std::string &name,
       continue;
     // An optional parameter's default is always in the closure (only a
     // keyword-only parameter without one has a null there).
-    out += " = " + star::repr(fn.defaults[at - firstDefault]).substr(1);
+    out += " = " + star::repr(fn.defaults[at - firstDefault]);
   }
   return out + ")";
 }
