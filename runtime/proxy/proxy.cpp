@@ -360,6 +360,7 @@ struct ProxyHub::Conn {
       f.emplace_back("delay", ir::formatDuration(d.delayNs));
     if (action == ir::ProxyAction::Error || action == ir::ProxyAction::Respond)
       f.emplace_back("status", !r.code.empty()                    ? r.code
+                               : r.errorNumber                    ? std::to_string(r.errorNumber)
                                : r.status                         ? std::to_string(r.status)
                                : action == ir::ProxyAction::Error ? "error"
                                                                   : "ok");
