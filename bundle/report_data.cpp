@@ -19,6 +19,7 @@
 #include "bundle/manifest.h"
 #include "bundle/plan_reader.h"
 #include "bundle/report_bounds.h"
+#include "bundle/report_cause.h"
 #include "bundle/report_html.h"
 #include "bundle/report_plan.h"
 #include "bundle/report_specs.h"
@@ -404,6 +405,7 @@ void writeTraces(ReportBudget &b, ir::JsonWriter &w, const TracePairing &p, cons
     });
     w.endArray();
     writeEventKinds(b, w, t);
+    writeCause(b, w, t);
     w.key("entry");
     b.copy(w, t);
     w.endObject();

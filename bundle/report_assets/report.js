@@ -61,7 +61,9 @@
     if (v) meta.append(h("div", null, h("dt", null, k), h("dd", null, v)));
   }
   const counts = h("div", {class: "counts", id: "summary"});
-  const summaryKinds = ["passed", "failed", "errored", "inconclusive", "halted"];
+  // fault_bypassed rows are counted among the passed too (a pass whose
+  // fault never fired), as the text report's "9 passed (1 fault_bypassed)".
+  const summaryKinds = ["passed", "fault_bypassed", "failed", "errored", "inconclusive", "halted"];
   if (run.interrupted || D.summary.not_run) summaryKinds.push("not_run");
   for (const k of summaryKinds) {
     counts.append(h("div", {class: "count " + k, data: {kind: k, count: D.summary[k]}},
@@ -103,6 +105,7 @@
       sections[t].hidden = t !== id;
       document.getElementById("tabbtn-" + t).setAttribute("aria-selected", String(t === id));
     }
+    if (id === "services") scrollToEnds(sections.services);
   }
 
   // ------------------------------------------------------------ tests
@@ -172,6 +175,7 @@
     const x = t.entry;
     kids.push(h("p", {class: "trace-of", id: "trace-of"}, "trace: ", h("code", null, t.display),
       " \u00b7 result ", h("code", null, x.result || ""), x.seed !== undefined ? " \u00b7 seed " + x.seed : ""));
+    if (r.outcome !== "passed") kids.push(causeBlock(t.cause));
     if (x.reason) kids.push(h("h4", null, "Reason"), h("pre", {id: "trace-reason"}, x.reason));
     if (t.frames.length) {
       kids.push(h("h4", null, "Traceback (most recent call last)"),
@@ -196,7 +200,8 @@
     }
     const sum = x.syscall_summary || {};
     if (Object.keys(sum).length) {
-      kids.push(h("h4", null, "Syscalls per service"), h("table", null,
+      kids.push(h("h4", null, "Syscalls per service (the whole test, in and out of any rule's time in force)"),
+        h("table", {id: "trace-syscalls"},
         h("tr", null, h("th", null, "service"), h("th", null, "trapped"), h("th", null, "faulted"),
           h("th", null, "by syscall")),
         Object.keys(sum).map((svc) => h("tr", null, h("td", null, svc),
@@ -222,6 +227,29 @@
         h("h4", null, "Event log"), log.root);
     }
     tracePanel.replaceChildren(...kids);
+    scrollToEnds(tracePanel);
+  }
+
+  // A log box opens at its end: a service's fatal line is its last.
+  function scrollToEnds(root) {
+    for (const pre of root.querySelectorAll(".logs pre")) pre.scrollTop = pre.scrollHeight;
+  }
+
+  // The cause first, on a row that did not plainly pass: the services that
+  // died during the test with their last lines, then every fault rule with
+  // what it saw while in force (the report data reads both from the events).
+  function causeBlock(cause) {
+    if (!cause.deaths.length && !cause.rules.length) return null;
+    return h("div", {class: "cause", id: "cause"}, h("h4", null, "Cause"),
+      cause.deaths.map((d) => h("div", {class: "death", data: {service: d.service}},
+        h("p", null, h("b", {class: "mono"}, d.service), " exited during the test: ", d.exit),
+        [d.stderr, d.stdout].filter((x) => x).map((x) => h("pre", {class: "tail"}, x)))),
+      cause.rules.length ? h("table", {id: "cause-rules"},
+        h("tr", null, ["service", "rule", "matched while in force", "hits"].map((c) => h("th", null, c))),
+        cause.rules.map((f) => h("tr", {class: f.hits ? "fired" : "never-fired"},
+          h("td", {class: "mono"}, f.service), h("td", {class: "mono"}, f.rule),
+          h("td", null, f.matches), h("td", null, f.hits ? f.hits : "0 \u2014 never fired"),
+          f.hint ? h("td", {class: "hint"}, f.hint) : null))) : null);
   }
 
   function legend() {
@@ -238,8 +266,8 @@
   function lanes(events, kinds, failed, select) {
     const names = [];
     for (const e of events) if (!names.includes(e.service || "test")) names.push(e.service || "test");
-    const W = 1000, left = 110, right = 16, laneH = 30, top = 10;
-    const H = top * 2 + names.length * laneH;
+    const W = 1000, left = 110, right = 16, laneH = 30, top = 10, axisH = 28;
+    const H = top * 2 + names.length * laneH + axisH;
     const svg = s("svg", {class: "lanes", id: "swimlanes", viewBox: "0 0 " + W + " " + H,
       role: "img", "aria-label": "swim lanes: " + names.join(", ")});
     names.forEach((n, k) => {
@@ -248,10 +276,29 @@
         s("text", {x: 6, y: y + 4, class: "lane-name"}, n.length > 14 ? n.slice(0, 13) + "\u2026" : n));
     });
     const span = Math.max(1, events.length - 1);
+    const xOf = (i) => events.length === 1 ? (left + W - right) / 2 : left + (i / span) * (W - left - right);
+    // The time axis: events sit in seq order at even steps (a burst of
+    // syscalls would otherwise hide in one pixel); ticks say when.
+    const axisY = top + names.length * laneH + 6;
+    const t0 = Date.parse(events[0].timestamp);
+    svg.append(s("line", {class: "axis", x1: left, x2: W - right, y1: axisY, y2: axisY}),
+      s("text", {x: 6, y: axisY + 16, class: "axis-name"}, "time"));
+    const ticks = [...new Set([0, 1, 2, 3, 4].map((k) => Math.round(k * span / 4)))]
+      .filter((i) => i < events.length);
+    for (const i of ticks) {
+      const rel = Date.parse(events[i].timestamp) - t0;
+      svg.append(s("line", {class: "tick", x1: xOf(i), x2: xOf(i), y1: axisY, y2: axisY + 4}),
+        s("text", {x: xOf(i), y: axisY + 16, class: "tick-label", "text-anchor": "middle"},
+          isNaN(rel) ? "#" + events[i].seq : "+" + rel + "ms"));
+    }
+    // Labels on the events that tell the story (not every syscall), while
+    // there are few enough to read.
+    const labelled = events.map((e, i) => kinds[i] !== "syscall" && kinds[i] !== "other");
+    const showLabels = labelled.filter((x) => x).length <= 30;
     const markers = [];
     events.forEach((e, i) => {
       const lane = names.indexOf(e.service || "test");
-      const x = events.length === 1 ? (left + W - right) / 2 : left + (i / span) * (W - left - right);
+      const x = xOf(i);
       const y = top + lane * laneH + laneH / 2;
       const kind = kinds[i];
       const cls = "m " + kind + (failed.has(i) ? " failed" : "");
@@ -269,9 +316,28 @@
       m.addEventListener("click", () => select(i));
       markers.push(m);
       svg.append(m);
+      if (showLabels && labelled[i])
+        svg.append(s("text", {x: x, y: y - 9, class: "mlabel", "text-anchor": "middle"},
+          eventLabel(e, kind)));
     });
     svg.markers = markers;
     return svg;
+  }
+
+  // A marker's short label: "started", "deny write", "get /kv/a".
+  function eventLabel(e, kind) {
+    const f = e.fields || {};
+    let text;
+    if (kind === "lifecycle") text = e.type.replace(/^service_/, "");
+    else if (kind === "deny" || kind === "delay") text = kind + " " + (f.syscall || "");
+    else if (kind === "fault")
+      text = e.type.replace(/^proxy_/, "").replace(/_/g, " ") + " " + (f.syscall || f.interface || "");
+    else if (kind === "step") text = e.type === "step_recv"
+      ? (f.status_code || f.error || (f.success === "false" ? "failed" : "reply"))
+      : (f.method || f.command || "") + (f.path ? " " + f.path : "");
+    else text = e.type;
+    text = text.trim();
+    return text.length > 16 ? text.slice(0, 15) + "\u2026" : text;
   }
 
   // The event log with its filters; select(i) marks event i in both views.

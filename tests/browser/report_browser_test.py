@@ -415,8 +415,80 @@ def case_cut(c):
         no_errors(b)
 
 
+def case_cause(c):
+    """The cause first (issue #32): a row whose service died shows the death
+    and the service's last lines above the reason; a bypassed row and a
+    failing one list every rule with what it matched while in force and its
+    hits; the summary counts fault_bypassed; log boxes open at their end;
+    the swim lanes have a time axis and labelled events; #tab= opens a tab."""
+    bundle, wd, trace, plan, manifest = c.run_spec("cause")
+    html = c.report(bundle)
+    rows = [r["name"] for r in manifest["tests"]]
+    eq(rows, ["test_never_fires", "test_store_dies", "test_write_denied"], "cause rows")
+    eq([r["outcome"] for r in manifest["tests"]], ["fault_bypassed", "failed", "failed"],
+       "cause outcomes")
+    cause = ("(() => { const c = document.getElementById('cause'); if (!c) return null;"
+             " return {deaths: [...c.querySelectorAll('.death')].map(d => ({service: d.dataset.service,"
+             " line: d.querySelector('p').textContent, tails: [...d.querySelectorAll('pre')].map(p => p.textContent)})),"
+             " rules: [...c.querySelectorAll('#cause-rules tr')].slice(1).map(r => [...r.cells].map(x => x.textContent)),"
+             " first: c.previousElementSibling.id}; })()")
+    with Browser() as b:
+        c.open(b, html)
+        check_summary(b, manifest)
+        eq(b.eval("document.querySelector('#summary [data-kind=fault_bypassed]').dataset.count"), "1",
+           "the summary has a fault_bypassed card")
+        # The store's death, its last line, then its rule: above the reason.
+        click_row(b, 1)
+        got = b.eval(cause)
+        died = next(e for e in trace["tests"][1]["events"]
+                    if e["type"] == "service_stopped" and e["fields"].get("unexpected") == "true")
+        eq(got["deaths"], [{"service": "kv", "line": "kv exited during the test: " + died["fields"]["exit"],
+                            "tails": [died["fields"]["stderr"]]}], "the death and its last lines")
+        check("kv_store: PANIC: could not fsync the WAL: Input/output error" in died["fields"]["stderr"],
+              "the store's last line is its panic")
+        eq(got["rules"], [["kv", "fsync=deny(input/output error)", "1", "1"]], "the rule that killed it")
+        eq(b.eval("document.getElementById('cause').nextElementSibling.textContent"), "Reason",
+           "the cause comes before the reason")
+        eq(b.eval("document.querySelector('#trace-panel h4').textContent"), "Cause",
+           "the cause is the panel's first section")
+        # A bypassed pass: its rule saw nothing, with the run's hint.
+        click_row(b, 0)
+        eq(b.eval(cause)["rules"], [["kv", "fsync=deny(input/output error)", "0", "0 \u2014 never fired",
+                                     "no fsync/fdatasync call of kv reached the rule while it was in force"]],
+           "the bypassed rule and why")
+        # A failure whose fault fired: the rule and its hits.
+        click_row(b, 2)
+        got = b.eval(cause)
+        eq(got["deaths"], [], "no death in test_write_denied")
+        eq(len(got["rules"]), 1, "one rule in test_write_denied")
+        eq(got["rules"][0][:2], ["kv", "write=deny(no space left on device)"], "the write rule")
+        check(int(got["rules"][0][3]) >= 1 and got["rules"][0][2] == got["rules"][0][3],
+              "the write rule fired on what it matched: %r" % got["rules"][0])
+        eq(b.eval("document.querySelector('#trace-syscalls').previousElementSibling.textContent"),
+           "Syscalls per service (the whole test, in and out of any rule's time in force)",
+           "the syscall table says what it counts")
+        # The time axis: ticks from +0ms; labels on the story's events.
+        ticks = b.eval("[...document.querySelectorAll('#swimlanes .tick-label')].map(e => e.textContent)")
+        check(len(ticks) >= 2 and ticks[0] == "+0ms" and all(re.match(r"^\+\d+ms$", t) for t in ticks),
+              "time axis ticks: %r" % ticks)
+        labels = b.eval("[...document.querySelectorAll('#swimlanes .mlabel')].map(e => e.textContent)")
+        for want in ("started", "ready", "fault applied", "deny write", "put /kv/item", "stopped"):
+            check(any(l.startswith(want) for l in labels), "a swim-lane label %r in %r" % (want, labels))
+        c.shot(b, "cause")
+        # The service output opens at its end.
+        click_row(b, 1)
+        b.eval("document.getElementById('tabbtn-services').click()")
+        ends = b.eval("[...document.querySelectorAll('#tab-services .logs pre')].filter(p => "
+                      "p.scrollHeight > p.clientHeight).map(p => p.scrollTop + p.clientHeight >= p.scrollHeight - 1)")
+        check(all(ends), "long log boxes open scrolled to their end: %r" % ends)
+        # A tab by URL.
+        c.open(b, html, "#tab=plan")
+        eq(b.eval("!document.getElementById('tab-plan').hidden"), True, "#tab=plan opens the Plan tab")
+        no_errors(b)
+
+
 CASES = {"cut": case_cut, "leaves": case_leaves, "matrix": case_matrix, "spec_links": case_spec_links,
-         "legacy": case_legacy, "escaping": case_escaping}
+         "legacy": case_legacy, "escaping": case_escaping, "cause": case_cause}
 
 
 def main():

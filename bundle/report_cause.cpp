@@ -1,0 +1,91 @@
+#include "bundle/report_cause.h"
+
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fbc::bundle {
+namespace {
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+std::string_view text(element e, const char *key) {
+  std::string_view v;
+  if (e.type() == element_type::OBJECT && !e[key].get(v))
+    return v;
+  return "";
+}
+
+element fieldsOf(element e) {
+  element f;
+  return e.type() == element_type::OBJECT && !e["fields"].get(f) ? f : e;
+}
+
+uint64_t count(element f, const char *key) {
+  return std::strtoull(std::string(text(f, key)).c_str(), nullptr, 10);
+}
+
+// How a rule reads in the cause: a syscall rule "fsync=deny(input/output
+// error)" (and its label), a protocol rule as written, on its interface.
+std::string ruleText(std::string_view type, element f) {
+  if (type == "proxy_fault_removed")
+    return std::string(text(f, "interface")) + ": " + std::string(text(f, "rule"));
+  std::string out = std::string(text(f, "syscall")) + "=" + std::string(text(f, "action"));
+  if (std::string_view label = text(f, "label"); !label.empty())
+    out += " label=" + std::string(label);
+  return out;
+}
+
+} // namespace
+
+void writeCause(ReportBudget &b, ir::JsonWriter &w, element t) {
+  std::vector<element> events;
+  element list;
+  if (t.type() == element_type::OBJECT && !t["events"].get(list) &&
+      list.type() == element_type::ARRAY)
+    for (element e : array(list))
+      if (events.size() < b.limits().maxItems)
+        events.push_back(e);
+  w.key("cause").beginObject();
+  w.key("deaths").beginArray();
+  for (element e : events) {
+    element f = fieldsOf(e);
+    if (text(e, "type") != "service_stopped" || text(f, "unexpected") != "true" || !b.room())
+      continue;
+    w.beginObject();
+    w.field("service", b.clip(text(e, "service")));
+    w.field("exit", b.clip(text(f, "exit")));
+    w.field("stdout", b.clip(text(f, "stdout")));
+    w.field("stderr", b.clip(text(f, "stderr")));
+    w.endObject();
+  }
+  w.endArray();
+  w.key("rules").beginArray();
+  // A fault_zero_traffic event comes just before its rule's removal.
+  std::string_view hint;
+  for (element e : events) {
+    std::string_view type = text(e, "type");
+    element f = fieldsOf(e);
+    if (type == "fault_zero_traffic") {
+      hint = text(f, "hint");
+      continue;
+    }
+    if ((type != "fault_removed" && type != "proxy_fault_removed") || !b.room())
+      continue;
+    w.beginObject();
+    w.field("service", b.clip(text(e, "service")));
+    w.field("rule", b.clip(ruleText(type, f)));
+    w.field("matches", count(f, "matches"));
+    w.field("hits", count(f, "hits"));
+    w.field("hint", b.clip(hint));
+    w.endObject();
+    hint = {};
+  }
+  w.endArray();
+  w.endObject();
+}
+
+} // namespace fbc::bundle
