@@ -6,6 +6,7 @@
 
 #include "backend/shard.h"
 #include "bundle/run_bundle.h"
+#include "bundle/trace_cut.h"
 #include "ir/json_writer.h"
 #include "runtime/report/report.h"
 
@@ -31,54 +32,6 @@ llvm::Error fail(const std::string &msg) {
 
 std::string quoted(const std::string &path) {
   return "\"" + path + "\"";
-}
-
-// Writes a parsed JSON value back through the writer every fbc JSON file
-// comes from: same keys in the same order, same formatting, so a row of a
-// shard's trace.json comes out as the unsharded run writes it.
-void rewrite(ir::JsonWriter &w, element e) {
-  switch (e.type()) {
-  case element_type::ARRAY: {
-    simdjson::dom::array a;
-    if (e.get(a))
-      break;
-    w.beginArray();
-    for (element x : a)
-      rewrite(w, x);
-    w.endArray();
-    break;
-  }
-  case element_type::OBJECT: {
-    simdjson::dom::object o;
-    if (e.get(o))
-      break;
-    w.beginObject();
-    for (auto kv : o) {
-      w.key(kv.key);
-      rewrite(w, kv.value);
-    }
-    w.endObject();
-    break;
-  }
-  case element_type::INT64:
-    w.value(e.get_int64().value_unsafe());
-    break;
-  case element_type::UINT64:
-    w.value(e.get_uint64().value_unsafe());
-    break;
-  case element_type::DOUBLE:
-    w.value(e.get_double().value_unsafe());
-    break;
-  case element_type::STRING:
-    w.value(e.get_string().value_unsafe());
-    break;
-  case element_type::BOOL:
-    w.value(e.get_bool().value_unsafe());
-    break;
-  case element_type::NULL_VALUE:
-    w.null();
-    break;
-  }
 }
 
 std::string_view stringAt(element o, const char *key) {
@@ -149,7 +102,7 @@ std::string mergedTrace(const std::vector<Row> &rows, const std::vector<element>
       w, {stringAt(traces.front(), "star_file"), seed, duration, counts, interrupted, notRun});
   w.key("tests").beginArray();
   for (const Row &r : rows)
-    rewrite(w, r.trace);
+    rewriteJson(w, r.trace);
   w.endArray();
 
   // The matrix: per fault_matrix() in declaration order, its scenarios and
@@ -193,7 +146,7 @@ std::string mergedTrace(const std::vector<Row> &rows, const std::vector<element>
           if (element rules; !row["bypassed_rules"].get(rules))
             c.bypassedRules = [rules](ir::JsonWriter &w) {
               w.key("bypassed_rules");
-              rewrite(w, rules);
+              rewriteJson(w, rules);
             };
           cells.push_back(std::move(c));
         }
@@ -344,7 +297,12 @@ llvm::Expected<MergeResult> mergeBundles(const std::vector<OpenedBundle> &inputs
   std::vector<Entry> &out = result.entries;
   if (const Entry *env = first.contents.find("env.json"))
     out.push_back(*env);
-  out.push_back({"trace.json", mergedTrace(rows, traces, plan, m.interrupted, notRun), 0644});
+  // Shards each within the entry limit may merge past it: cut as a run's
+  // own trace is (trace_cut.h).
+  out.push_back(
+      {"trace.json",
+       cutTraceJson(mergedTrace(rows, traces, plan, m.interrupted, notRun), info.traceLimit),
+       0644});
   if (const Entry *p = first.contents.find("plan.json"))
     out.push_back(*p);
   out.push_back({"replay.sh", replayScript(info.path), 0755});

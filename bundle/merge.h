@@ -21,6 +21,8 @@ struct MergeInfo {
   std::string path;    // the merged bundle's path (replay.sh names it)
   std::string runId;   // newRunId()
   std::string version; // fbc's (env.json stays the first shard's)
+  // The most trace.json may hold (the reader's entry limit; smaller in tests).
+  uint64_t traceLimit = ReadLimits{}.maxEntryBytes;
 };
 
 struct MergeResult {

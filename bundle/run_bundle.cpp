@@ -3,6 +3,7 @@
 #include "bundle/env.h"
 #include "bundle/integrity.h"
 #include "bundle/manifest.h"
+#include "bundle/trace_cut.h"
 #include "ir/stdlib.h"
 #include "runtime/report/report.h"
 
@@ -137,10 +138,7 @@ void keepSyscallEvents(std::vector<rt::TraceEvent> &events, size_t keep, uint64_
         n.seq = e.seq;
         n.timeNs = e.timeNs;
         n.type = rt::EventType::TraceTruncated;
-        n.fields = {{"message", "trace cut to " + std::to_string(keep) +
-                                    " syscall events to fit the bundle's limit of " +
-                                    std::to_string(limit) + " bytes per entry"},
-                    {"dropped", ""}};
+        n.fields = {{"message", traceCutMessage(keep, limit)}, {"dropped", ""}};
         notice = out.size();
         out.push_back(std::move(n));
       }

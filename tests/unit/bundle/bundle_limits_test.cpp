@@ -2,6 +2,7 @@
 // (archive.h ReadLimits, issue #31): what is over them is cut when the
 // bundle is written, and says so, instead of a bundle fbc cannot read back.
 #include "bundle/run_bundle.h"
+#include "bundle/trace_cut.h"
 #include "runtime/report/report.h"
 
 #include <gtest/gtest.h>
@@ -68,6 +69,32 @@ TEST(BundleLimits, TraceOverTheLimitKeepsEachTestsFirstEventsAndSaysSo) {
     ASSERT_FALSE(last["fields"]["dropped"].get(dropped)) << simdjson::to_string(last);
     EXPECT_EQ(dropped, std::to_string(1000 - (n - 1)));
   }
+}
+
+// fbc merge's trace.json (issue #31: two readable shards merged into a
+// bundle the reader refused): the merged document is cut as a run's own
+// trace is, from its JSON, with the same notice; a trace within the limit
+// comes back byte for byte, as does a whole run's report rewritten.
+TEST(BundleLimits, MergedTraceOverTheLimitIsCutLikeARunsTrace) {
+  rt::RunReport r;
+  r.starFile = "spec.star";
+  r.serviceNames = {"db"};
+  for (const char *name : {"test_a", "test_b"}) {
+    rt::TestOutcome t;
+    t.name = name;
+    for (uint64_t i = 0; i < 1000; ++i)
+      t.events.push_back(syscallEvent(i));
+    r.tests.push_back(t);
+  }
+  std::string whole = rt::formatJsonReport(r);
+  EXPECT_EQ(cutTraceJson(whole, whole.size()), whole);
+  // The JSON route and the run's own route cut to the same bytes.
+  uint64_t limit = whole.size() / 3;
+  std::string cut = cutTraceJson(whole, limit);
+  EXPECT_LE(cut.size(), limit);
+  EXPECT_EQ(cut, traceJsonWithin(r, limit));
+  // Rewriting without a cut changes nothing.
+  EXPECT_EQ(cutTraceJson(whole, UINT64_MAX), whole);
 }
 
 } // namespace
