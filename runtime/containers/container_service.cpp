@@ -3,6 +3,7 @@
 
 #include "ir/json_writer.h"
 #include "ir/quote.h"
+#include "runtime/containers/image_build.h"
 #include "runtime/os/output_capture.h"
 #include "runtime/supervisor/launch_config.h"
 
@@ -24,23 +25,6 @@ std::string lastLine(std::string_view text) {
   while (!last.empty() && (last.front() == ' ' || last.front() == '\t'))
     last.remove_prefix(1);
   return std::string(last);
-}
-
-// The first error a streamed pull reported ({"error": "..."} lines), or "".
-std::string streamError(const std::string &body) {
-  simdjson::dom::parser parser;
-  size_t start = 0;
-  while (start < body.size()) {
-    size_t end = body.find('\n', start);
-    std::string_view line(body.data() + start,
-                          (end == std::string::npos ? body.size() : end) - start);
-    start = end == std::string::npos ? body.size() : end + 1;
-    simdjson::dom::element doc;
-    std::string_view error;
-    if (!line.empty() && !parser.parse(line).get(doc) && !doc["error"].get(error))
-      return std::string(error);
-  }
-  return "";
 }
 
 // The strings of a JSON array (the image config's Entrypoint or Cmd; null
@@ -86,6 +70,8 @@ ContainerConfig containerConfig(const ir::Spec &spec, const ir::Service &s,
   ContainerConfig c;
   c.service = s.name;
   c.image = s.image;
+  if (!s.build.empty())
+    c.build = s.build.front() == '/' ? s.build : dir + "/" + s.build;
   // Only the service's own env=: the discovery variables name loopback
   // addresses, which inside a container are the container's own.
   for (const std::string &kv : env) {
@@ -168,12 +154,18 @@ void demuxLogs(std::string_view stream, std::string &out, std::string &err) {
 
 bool ContainerService::ensureImage(std::string &error) {
   const Engine &e = run_.engine();
+  // build=: the image is the one built from the context (by its content).
+  if (!cfg_.build.empty() && cfg_.image.empty()) {
+    cfg_.image = buildImage(e, cfg_.service, cfg_.build, error);
+    if (cfg_.image.empty())
+      return false;
+  }
   std::string ref = urlEncode(cfg_.image);
   EngineResponse r = e.get("/images/" + ref + "/json");
   if (r.status == 404) {
     EngineResponse pull = e.call("POST", "/images/create?fromImage=" + ref, {}, "application/json",
                                  /*timeoutMs=*/0);
-    std::string why = pull.ok() ? streamError(pull.body) : pull.message();
+    std::string why = pull.ok() ? engineStreamError(pull.body) : pull.message();
     if (!why.empty()) {
       error = "image " + ir::quote(cfg_.image) + " is not present and pulling it failed: " + why;
       return false;

@@ -31,7 +31,8 @@ namespace fbc::rt::containers {
 
 struct ContainerConfig {
   std::string service;           // the service's name: its network alias
-  std::string image;             // as the spec wrote it
+  std::string image;             // as the spec wrote it (build=: the built tag, once built)
+  std::string build;             // build=: the context directory, absolute
   std::vector<std::string> env;  // KEY=VALUE
   std::vector<std::string> args; // replaces the image's CMD when not empty
   std::string user;

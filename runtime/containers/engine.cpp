@@ -262,6 +262,22 @@ std::vector<std::string> candidateSockets() {
   return out;
 }
 
+std::string engineStreamError(const std::string &body) {
+  simdjson::dom::parser parser;
+  size_t start = 0;
+  while (start < body.size()) {
+    size_t end = body.find('\n', start);
+    std::string_view line(body.data() + start,
+                          (end == std::string::npos ? body.size() : end) - start);
+    start = end == std::string::npos ? body.size() : end + 1;
+    simdjson::dom::element doc;
+    std::string_view error;
+    if (!line.empty() && !parser.parse(line).get(doc) && !doc["error"].get(error))
+      return std::string(error);
+  }
+  return "";
+}
+
 std::string urlEncode(std::string_view s) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;

@@ -104,5 +104,8 @@ std::vector<std::string> candidateSockets();
 // Percent-encodes `s` for a query value of an engine URL (every byte but
 // RFC 3986's unreserved ones).
 std::string urlEncode(std::string_view s);
+// The first error a streamed response (a pull, a build: one JSON object a
+// line) reported in an {"error": "..."} line, or "".
+std::string engineStreamError(const std::string &body);
 
 } // namespace fbc::rt::containers

@@ -12,8 +12,11 @@
 #include <re2/re2.h>
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -129,6 +132,49 @@ TEST(Containers, BinariesAndContainersReachEachOtherBothWays) {
       << spec.apiPort << "; }\n"
       << "}\n";
   runGolden(spec, 0, "wiring_binary");
+}
+
+// service(build=DIR): built through the engine from the context, tagged
+// localhost/fbc-build-web:<16 hex of the files' SHA-256>. A second run
+// builds nothing (the same tag, the same image); a changed file is a new
+// tag whose container serves the change; a context without a Dockerfile is
+// an error row naming the directory.
+TEST(Containers, BuildFromADockerfileIsCachedByContent) {
+  auto images = [] {
+    return capture("podman images --filter reference=localhost/fbc-build-web "
+                   "--format '{{.ID}} {{.Tag}}' 2>&1");
+  };
+  capture("podman rmi -f $(podman images -q --filter reference=localhost/fbc-build-web) "
+          ">/dev/null 2>&1");
+  ContainerSpec spec("build");
+  std::string ctx = spec.dir.file("web");
+  ASSERT_EQ(mkdir(ctx.c_str(), 0755), 0);
+  std::ofstream(ctx + "/Dockerfile") << "FROM nginx:1.27-alpine\n"
+                                        "COPY index.html /usr/share/nginx/html/index.html\n";
+  std::ofstream(ctx + "/index.html") << "built by fbc\n";
+  runGolden(spec, 0, "build");
+  std::string built = images();
+  EXPECT_TRUE(RE2::FullMatch(built, R"([0-9a-f]{12} [0-9a-f]{16}\n)")) << built;
+  runGolden(spec, 0, "build");
+  EXPECT_EQ(images(), built) << "the same context is not built again";
+
+  std::ofstream(ctx + "/index.html") << "changed\n";
+  FbcRun changed = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(changed.exit, 2) << changed.out << changed.err;
+  EXPECT_TRUE(contains(changed.out, "reason: assert_eq failed: \"changed\" != \"built by fbc\"\n"))
+      << changed.out;
+  std::string both = images();
+  EXPECT_EQ(std::count(both.begin(), both.end(), '\n'), 2) << both;
+
+  unlink((ctx + "/Dockerfile").c_str());
+  FbcRun none = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(none.exit, 2) << none.out << none.err;
+  EXPECT_TRUE(contains(none.out, "  reason: service \"web\": launch failed (build= \"" + ctx +
+                                     "\": no Dockerfile in it)\n"))
+      << none.out;
+  EXPECT_EQ(leftovers(none.pid), "");
+  capture("podman rmi -f $(podman images -q --filter reference=localhost/fbc-build-web) "
+          ">/dev/null 2>&1");
 }
 
 TEST(Containers, MissingImageIsAnErrorRowNamingIt) {

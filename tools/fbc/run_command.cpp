@@ -3,6 +3,7 @@
 #include "backend/leaf_lower.h"
 #include "backend/plan_emit.h"
 #include "bundle/archive.h"
+#include "bundle/build_context.h"
 #include "bundle/plan_drift.h"
 #include "bundle/run_bundle.h"
 #include "frontend/eval/big_stack.h"
@@ -10,6 +11,7 @@
 #include "ir/quote.h"
 #include "passes/pass_manager.h"
 #include "runtime/containers/container_run.h"
+#include "runtime/containers/image_build.h"
 #include "runtime/driver/executor.h"
 #include "runtime/os/leaf_isolation.h"
 #include "runtime/os/process_groups.h"
@@ -508,6 +510,7 @@ int runRun(const RunOptions &opts) {
     rt::RunReport report;
     {
       rt::containers::installEngineProbe();
+      rt::containers::setContextEncoder(bundle::encodeBuildContext);
       rt::Executor exec(*loaded, cfg);
       report = exec.run(tests);
     }
