@@ -152,7 +152,6 @@ void recordNeeds(Service &s) {
         s.needs.push_back(n);
       }
     };
-    unbuilt(!s.observe.empty(), "observe= on a container service is not built yet");
     unbuilt(
         std::any_of(s.ports.begin(), s.ports.end(), [](const auto &p) { return p.second == 0; }),
         "ports= host port 0 (the engine picks one) is not built yet; name the host port");

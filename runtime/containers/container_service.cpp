@@ -324,6 +324,7 @@ bool ContainerService::start(std::string &error) {
     endedNoted_ = false;
     stdout_.clear();
     stderr_.clear();
+    handedOut_ = handedErr_ = 0;
   }
   r = e.call("POST", "/containers/" + id_ + "/start");
   if (!r.ok()) {
@@ -379,6 +380,24 @@ std::optional<std::string> ContainerService::exitedNow() {
     lastCheck_ = {};
   }
   return exited();
+}
+
+void ContainerService::newOutput(std::string &out, std::string &err) {
+  std::lock_guard lock(mu_);
+  std::string allOut, allErr;
+  if (id_.empty()) { // stopped: its logs as fetched then
+    allOut = stdout_;
+    allErr = stderr_;
+  } else {
+    EngineResponse logs = run_.engine().get("/containers/" + id_ + "/logs?stdout=1&stderr=1");
+    demuxLogs(logs.body, allOut, allErr);
+  }
+  // What was handed over before is a prefix of the logs (a start begins
+  // them anew: handedOut_ is reset there).
+  out = allOut.size() > handedOut_ ? allOut.substr(handedOut_) : "";
+  err = allErr.size() > handedErr_ ? allErr.substr(handedErr_) : "";
+  handedOut_ = std::max(handedOut_, allOut.size());
+  handedErr_ = std::max(handedErr_, allErr.size());
 }
 
 void ContainerService::fetchLogs() {
@@ -486,6 +505,7 @@ ServiceSpec containerServiceSpec(const ir::Spec &spec, const ir::Service &s, con
   if (s.seccomp)
     out.launch.trapped = std::move(trapped);
   out.health = launched.health;
+  out.observe = s.observe; // its logs' lines (supervisor/in_process_logs.h)
   out.ports = launched.ports;
   out.proxyPorts = launched.proxyPorts;
   std::string why;

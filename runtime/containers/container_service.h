@@ -71,6 +71,7 @@ public:
   void noteEnded() override { endedNoted_ = true; }
   std::string stdoutText() const override;
   std::string stderrText() const override;
+  void newOutput(std::string &out, std::string &err) override;
   // Its processes run under fbc's filter through fbc-shim when the leaf
   // traps any of its syscalls (container_shim.h).
   bool mediable() const override { return true; }
@@ -97,7 +98,8 @@ private:
   std::string imageId_; // what the image reference resolved to
   mutable std::mutex mu_;
   std::string stdout_, stderr_;
-  std::optional<std::string> exit_; // set once it was seen exited
+  size_t handedOut_ = 0, handedErr_ = 0; // newOutput(): what it handed over
+  std::optional<std::string> exit_;      // set once it was seen exited
   // Set by stop() when the container had ended before it: how.
   std::optional<std::string> ownEnd_;
   bool endedNoted_ = false; // noteEnded(): its service process is gone

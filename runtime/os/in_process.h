@@ -50,6 +50,12 @@ public:
   // What it wrote (a container's logs), once stopped.
   virtual std::string stdoutText() const { return ""; }
   virtual std::string stderrText() const { return ""; }
+  // What it wrote since the last call, read now (a container's logs, from
+  // the engine): service(observe=[...]) reads its lines through this.
+  virtual void newOutput(std::string &out, std::string &err) {
+    (void)out;
+    (void)err;
+  }
 };
 
 } // namespace fbc::rt

@@ -23,6 +23,7 @@
 #include "runtime/os/event_loop.h"
 #include "runtime/os/stream_writer.h"
 #include "runtime/rules/rules.h"
+#include "runtime/supervisor/in_process_logs.h"
 #include "runtime/supervisor/listener.h"
 #include "runtime/supervisor/service.h"
 #include "runtime/trace/trace.h"
@@ -149,6 +150,7 @@ private:
     // start; kept, as incarnations are, while the loop may hold pointers.
     std::vector<std::unique_ptr<NotificationListener>> listeners;
     NotificationListener *current = nullptr; // the running start's listener, if any
+    std::unique_ptr<InProcessLogs> logs;     // spec.inProcess's observed streams, while up
     // spec.inProcess's processes under the filter are all gone.
     bool treeGone() const { return current && current->orphaned(); }
   };

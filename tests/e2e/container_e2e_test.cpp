@@ -177,6 +177,13 @@ TEST(Containers, BuildFromADockerfileIsCachedByContent) {
           ">/dev/null 2>&1");
 }
 
+// service(observe=[...]) on a container: Redis's log lines, read from the
+// engine when the body queries events and at stop, are stdout events the
+// spec's assert_eventually / events / assert_never see.
+TEST(Containers, ObservedContainerLogsAreEvents) {
+  runGolden(ContainerSpec("observe"), 0, "observe");
+}
+
 TEST(Containers, MissingImageIsAnErrorRowNamingIt) {
   ContainerSpec spec("missing_image");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
