@@ -97,8 +97,9 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   // them: one at a time.
   bool exploring =
       std::any_of(jobs.begin(), jobs.end(), [](const auto &j) { return j->explore.on; });
-  size_t ran =
-      cfg_.jobs > 1 && !exploring ? runJobsConcurrently(jobs, report) : runJobsInline(jobs, report);
+  size_t ran = cfg_.jobs > 1 && !exploring          ? runJobsConcurrently(jobs, report)
+               : cfg_.leafNetns && reusesServices() ? runJobsInOneNetns(jobs, report)
+                                                    : runJobsInline(jobs, report);
   if (ran < jobs.size()) {
     // That leaf and those after it are not run: counted in rows, as the
     // plan and the progress line count them.
@@ -264,7 +265,7 @@ size_t Executor::runJobsInline(Jobs &jobs, RunReport &report) {
     if (!job.row) { // else known without running
       if (interrupted())
         return i;
-      runJob(job);
+      runJobIsolated(job);
       if (job.interrupted)
         return i;
       finishJob(job);

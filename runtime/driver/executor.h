@@ -96,10 +96,17 @@ struct RunConfig {
   // "" = the spec's folder. `fbc replay` runs a snapshot of the spec from a
   // temporary folder with the original folder here.
   std::string serviceDir;
-  // Leaves run at once (fbc run -j N). Above 1 each running leaf gets a
-  // network namespace of its own (runtime/os/leaf_isolation.h: the caller
-  // checks netnsAvailable() first); rows, warnings and the exit code are
-  // the same as with 1, in plan order.
+  // Each leaf in a network namespace of its own (runtime/os/leaf_isolation.h;
+  // the caller checks netnsAvailable() first and leaves it off for specs
+  // whose services need the host's network: remote and container
+  // services): the leaf runs on a thread of its own that enters a fresh
+  // namespace, so its services bind their declared ports whatever else on
+  // the host holds them. With a reused service the run's leaves share one
+  // namespace (the reused services outlive each leaf). Off: every leaf runs
+  // in fbc's own namespace.
+  bool leafNetns = false;
+  // Leaves run at once (fbc run -j N); above 1 needs leafNetns. Rows,
+  // warnings and the exit code are the same as with 1, in plan order.
   int jobs = 1;
   // Called with each row as soon as it is recorded (the report so far, the
   // row), so a long run's results can be shown as they come. Rows are
@@ -194,6 +201,13 @@ private:
   std::unique_ptr<explore::HoldWindow> openHoldWindow(size_t branches);
   // Runs a leaf job on this Executor (any thread); fills its result.
   void runJob(LeafJob &job);
+  // runJob() after moving the calling thread (one of the leaf's own) into a
+  // fresh network namespace; a namespace that cannot be made is the leaf's
+  // error row.
+  void runJobInNewNetns(LeafJob &job);
+  // runJob() as cfg_.leafNetns says: on this thread, or on a thread of its
+  // own in a fresh namespace (joined before returning).
+  void runJobIsolated(LeafJob &job);
   // After `job` ran (on the driver's thread): the axes it sized, its row's
   // leaf fields.
   void finishJob(LeafJob &job) const;
@@ -203,6 +217,10 @@ private:
   // (jobs.size() when all ran).
   size_t runJobsInline(Jobs &jobs, RunReport &report);
   size_t runJobsConcurrently(Jobs &jobs, RunReport &report);
+  // runJobsInline() on a thread that first enters a fresh network
+  // namespace, shared by every leaf (a spec with reused services); the
+  // reused services stop before that thread ends.
+  size_t runJobsInOneNetns(Jobs &jobs, RunReport &report);
   // Records the rows of the finished jobs from `next` on, in plan order, up
   // to the first job not finished or interrupted.
   void recordReady(Jobs &jobs, size_t &next, RunReport &report);
@@ -401,6 +419,9 @@ private:
   // The Executor that run() was called on installs the body runtime; the
   // ones it makes for -j N only run leaves.
   bool owner_ = true;
+  // The leaves run in the namespace runJobsInOneNetns() made: no leaf
+  // makes one of its own.
+  bool inRunNetns_ = false;
   std::unique_ptr<ir::BodyRuntime> dispatch_; // to the running leaf's Executor
   // The running test's state (body thread and main thread).
   Supervisor *sup_ = nullptr;

@@ -1,7 +1,11 @@
-// fbc run -j N: up to N leaves at once. Each running leaf has a thread of
-// its own, which moves into a fresh network namespace (leaf_isolation.h)
-// before it starts anything, so its services, healthchecks, steps and the
-// body's threads (all created from it) see that namespace only; and an
+// Where leaves run. Each leaf has a thread of its own, which moves into a
+// fresh network namespace (leaf_isolation.h) before it starts anything, so
+// its services, healthchecks, steps and the body's threads (all created
+// from it) see that namespace only: one leaf at a time (runJobIsolated(),
+// fbc run's default when it can make namespaces), or with reused services
+// one namespace for the whole run (runJobsInOneNetns()).
+//
+// fbc run -j N: up to N leaves at once, each on such a thread and with an
 // Executor of its own (a slot), so its supervisor, rule scopes, body
 // threads and leaf assignment are its own. The bodies share one
 // interpreter lock (the spec's frozen values are shared): they interleave
@@ -16,12 +20,14 @@
 #include "frontend/eval/thread.h"
 #include "runtime/driver/executor.h"
 #include "runtime/driver/leaf_job.h"
+#include "runtime/driver/reuse_stage.h"
 #include "runtime/os/leaf_isolation.h"
 #include "runtime/os/process_groups.h"
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <string>
@@ -29,6 +35,66 @@
 #include <thread>
 
 namespace fbc::rt {
+
+void Executor::runJobInNewNetns(LeafJob &job) {
+  std::string error;
+  if (enterNewNetns(error)) {
+    runJob(job);
+    return;
+  }
+  TestOutcome o = baseOutcome(*job.lt->test);
+  o.result = Result::Error;
+  o.reason = "network namespace: " + error;
+  job.row = std::move(o);
+}
+
+void Executor::runJobIsolated(LeafJob &job) {
+  if (!cfg_.leafNetns || inRunNetns_) {
+    runJob(job);
+    return;
+  }
+  // The namespace is per thread: the leaf gets a thread of its own, and
+  // everything it starts (services, healthchecks, the body's threads)
+  // follows it in. The thread ends with the leaf, and the namespace with
+  // the leaf's last process and socket.
+  try {
+    std::thread leaf([&] { runJobInNewNetns(job); });
+    leaf.join();
+  } catch (const std::system_error &e) {
+    TestOutcome o = baseOutcome(*job.lt->test);
+    o.result = Result::Error;
+    o.reason = std::string("resource exhausted: ") + e.what();
+    job.row = std::move(o);
+  }
+}
+
+size_t Executor::runJobsInOneNetns(Jobs &jobs, RunReport &report) {
+  size_t ran = 0;
+  auto run = [&] {
+    std::string error;
+    if (!enterNewNetns(error))
+      std::fprintf(stderr,
+                   "fbc run: warning: leaves run in this host's network: %s (a second run on "
+                   "the same ports collides)\n",
+                   error.c_str());
+    inRunNetns_ = true;
+    ran = runJobsInline(jobs, report);
+    // The reused services die with the thread that forked them
+    // (PR_SET_PDEATHSIG): they stop here, as they would at the run's end.
+    stage_.reset();
+    inRunNetns_ = false;
+  };
+  try {
+    std::thread owner(run);
+    owner.join();
+  } catch (const std::system_error &e) {
+    std::fprintf(stderr, "fbc run: warning: leaves run in this host's network: %s\n", e.what());
+    inRunNetns_ = true;
+    ran = runJobsInline(jobs, report);
+    inRunNetns_ = false;
+  }
+  return ran;
+}
 
 size_t Executor::runJobsConcurrently(Jobs &jobs, RunReport &report) {
   size_t n = static_cast<size_t>(cfg_.jobs);
@@ -74,16 +140,7 @@ size_t Executor::runJobsConcurrently(Jobs &jobs, RunReport &report) {
       size_t index = next;
       try {
         std::thread t([&, slot, index] {
-          LeafJob &j = *jobs[index];
-          std::string error;
-          if (enterNewNetns(error)) {
-            slot->runJob(j);
-          } else {
-            TestOutcome o = baseOutcome(*j.lt->test);
-            o.result = Result::Error;
-            o.reason = "network namespace: " + error;
-            j.row = std::move(o);
-          }
+          slot->runJobInNewNetns(*jobs[index]);
           std::lock_guard l(mu);
           ended.push_back(index);
           cv.notify_all();

@@ -2,11 +2,14 @@
 // report bytes as one leaf at a time, leaves whose services bind the same
 // port running at the same moment in network namespaces of their own, a
 // scratch directory per leaf, and SIGINT leaving no process and no
-// namespace behind.
+// namespace behind. And a namespace per leaf with -j 1 too (docs/run.md,
+// "One network namespace per leaf"): two fbc runs of one fixed-port spec
+// at once, and what fbc says where it cannot make namespaces.
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>
 #include <re2/re2.h>
+#include <simdjson.h>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -107,7 +111,7 @@ std::vector<int> waitForTwoHeld(const Spec &spec) {
 // Every e2e spec with a golden report: -j 4 prints the bytes the golden
 // holds (which run_e2e_tests checks for the default, one leaf at a time),
 // exit code included (the file tests of run_cases/ check their own). port_in_use is left out on
-// purpose: under -j N a port held on the host does not collide with a leaf's namespace.
+// purpose: it runs in the host's network (--host-network), where -j N runs one leaf at a time.
 TEST(FbcRunJobs, SameReportBytesAsOneLeafAtATime) {
   struct Case {
     const char *spec, *golden, *seed;
@@ -255,6 +259,145 @@ TEST(FbcRunJobs, EachLeafHasAScratchDirectoryRemovedAfterwards) {
   EXPECT_EQ(one.exit, 0) << one.out << one.err;
   EXPECT_EQ(allMatches(one.err, R"(wal (/tmp/fbc-scratch-[^ \n/]+)/kv\.wal)").size(), 3u)
       << one.err;
+}
+
+// ---- one network namespace per leaf, whatever -j is
+
+// Starts fbc in spec's folder with stdout and stderr in files named after
+// `tag`.
+Started startAs(const Spec &spec, const std::string &tag, const std::vector<std::string> &args) {
+  Started s{-1, spec.dir.file(tag + ".out"), spec.dir.file(tag + ".err")};
+  int out = open(s.outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int err = open(s.errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  s.pid = spawnFbc(args, spec.dir.path(), out, err);
+  close(out);
+  close(err);
+  return s;
+}
+
+// When kv answered its healthcheck and when it stopped, in a JSON report
+// (RFC 3339 timestamps with nanoseconds: they order as strings).
+struct KvSpan {
+  std::string ready, stopped;
+};
+KvSpan kvSpan(const std::string &json) {
+  KvSpan span;
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  if (p.parse(json).get(doc))
+    return span;
+  for (simdjson::dom::element t : doc["tests"].get_array())
+    for (simdjson::dom::element e : t["events"].get_array()) {
+      std::string_view type = e["type"], service = e["service"], at = e["timestamp"];
+      if (service == "kv" && type == "service_ready" && span.ready.empty())
+        span.ready = at;
+      if (service == "kv" && type == "service_stopped")
+        span.stopped = at;
+    }
+  return span;
+}
+
+bool overlapped(const KvSpan &a, const KvSpan &b) {
+  return !a.ready.empty() && !b.ready.empty() && a.ready < b.stopped && b.ready < a.stopped;
+}
+
+std::string normalizeScratch(std::string s) {
+  RE2::GlobalReplace(&s, R"(/tmp/fbc-scratch-lk-\w{6})", "$$SCRATCH");
+  return s;
+}
+
+// Two fbc processes on one host with the same fixed-port spec at the same
+// moment (two CI jobs on one runner, Bazel's local shards): each leaf's kv
+// binds the port in a namespace of its own, so both runs pass and each kv
+// answers its own run (one fsync each, the golden report), while both kv
+// were listening at once. In the host's network (--host-network, as fbc
+// without root runs) the same two runs collide.
+TEST(FbcRunNetns, TwoRunsOnTheSamePortsAtOnceDoNotCollide) {
+  Spec spec("two_runs");
+  for (bool host : {false, true}) {
+    SCOPED_TRACE(host ? "--host-network" : "a namespace per leaf");
+    std::vector<std::string> args = {"run", spec.path,       "--seed",
+                                     "1",   "--format=json", "--no-bundle"};
+    if (host)
+      args.push_back("--host-network");
+    Started a = startAs(spec, "a", args), b = startAs(spec, "b", args);
+    FbcRun ra = finish(a), rb = finish(b);
+    KvSpan sa = kvSpan(ra.out), sb = kvSpan(rb.out);
+    if (!host) {
+      EXPECT_EQ(ra.exit, 0) << ra.out << ra.err;
+      EXPECT_EQ(rb.exit, 0) << rb.out << rb.err;
+      checkGolden("two_runs", normalizeScratch(normalizeJson(ra.out, spec)), ".json");
+      checkGolden("two_runs", normalizeScratch(normalizeJson(rb.out, spec)), ".json");
+      EXPECT_EQ(ra.err, "");
+      EXPECT_EQ(rb.err, "");
+      // Both kv served their run at the same time: otherwise this test
+      // proved nothing.
+      EXPECT_TRUE(overlapped(sa, sb))
+          << sa.ready << " - " << sa.stopped << " / " << sb.ready << " - " << sb.stopped;
+    } else {
+      // One kv cannot bind the port the other holds: a row that is not
+      // the golden's (kv exited during the test, or a port in use).
+      bool collided = ra.exit != 0 || rb.exit != 0 ||
+                      contains(ra.out + rb.out, "Address already in use") ||
+                      contains(ra.out + rb.out, "port in use");
+      EXPECT_TRUE(collided || !overlapped(sa, sb)) << ra.out << rb.out;
+    }
+    EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+  }
+}
+
+// With -j 1 (the default) a leaf's services are in a network namespace of
+// their own too, neither fbc's nor the host's.
+TEST(FbcRunNetns, OneLeafAtATimeEachInANamespaceOfItsOwn) {
+  Spec spec("jobs");
+  Started s = start(
+      spec, {"run", spec.path, "--seed", "1", "--test", "test_hold", "--leaf", "0", "--no-bundle"});
+  std::vector<int> held;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (held.empty() && std::chrono::steady_clock::now() < deadline) {
+    held = kvInFsync(spec.dir.path());
+    if (held.empty())
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(held.size(), 1u);
+  std::string kvNs = nsOf("/proc/" + std::to_string(held[0]));
+  EXPECT_NE(kvNs, nsOf("/proc/self"));
+  EXPECT_NE(kvNs, nsOf("/proc/" + std::to_string(s.pid)));
+  kill(s.pid, SIGINT);
+  FbcRun r = finish(s);
+  EXPECT_EQ(r.exit, 130) << r.out << r.err;
+  EXPECT_TRUE(processesIn(spec.dir.path()).empty());
+  std::map<std::string, std::string> now = allNetns();
+  EXPECT_EQ(now.count(kvNs), 0u) << kvNs << " held by " << now[kvNs];
+}
+
+// Where fbc cannot make namespaces (not root: here root without
+// CAP_SYS_ADMIN, as setpriv leaves it), it says so and runs the leaves in
+// the host's network; -j N then runs one leaf at a time.
+TEST(FbcRunNetns, WithoutTheCapabilityLeavesRunInTheHostsNetworkAndSaySo) {
+  Spec spec("two_runs");
+  for (const char *jobs : {"1", "2"}) {
+    std::string out = spec.dir.file("setpriv.out"), err = spec.dir.file("setpriv.err");
+    std::string line = "cd '" + spec.dir.path() + "' && setpriv --bounding-set -sys_admin '" +
+                       FBC_BINARY + "' run spec.star --seed 1 --format=json --no-bundle -j " +
+                       jobs + " >'" + out + "' 2>'" + err + "'";
+    int status = std::system(line.c_str());
+    FbcRun r;
+    r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = readFile(out);
+    r.err = readFile(err);
+    EXPECT_EQ(r.exit, 0) << r.out << r.err;
+    checkGolden("two_runs", normalizeScratch(normalizeJson(r.out, spec)), ".json");
+    EXPECT_EQ(r.err, std::string(jobs) == "1"
+                         ? "fbc run: warning: a network namespace per leaf needs root "
+                           "(CAP_SYS_ADMIN and CAP_NET_ADMIN): unshare(CLONE_NEWNET): Operation "
+                           "not permitted; leaves run in this host's network, where a second run "
+                           "on the same ports collides\n"
+                         : "fbc run: warning: -j 2 runs each leaf in a network namespace of its "
+                           "own, which needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN): "
+                           "unshare(CLONE_NEWNET): Operation not permitted; running one leaf at a "
+                           "time\n");
+  }
 }
 
 TEST(FbcRunJobs, BadValuesAreUsageErrors) {

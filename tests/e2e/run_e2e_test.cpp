@@ -584,7 +584,9 @@ TEST(FbcRunOps, OpPathUnlessTheFaultGivesItsOwn) {
 TEST(FbcRunOps, PortHeldByAnotherProcessIsAnErrorNotAFalseHealthcheck) {
   Spec spec("ops");
   // Another process listens on kv's port: kv could not bind it, and its
-  // tcp() healthcheck would pass against the stranger.
+  // tcp() healthcheck would pass against the stranger. That happens in the
+  // host's network (--host-network; fbc without root; a spec with a remote
+  // or container service), not in a leaf's namespace of its own.
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   ASSERT_GE(fd, 0);
   sockaddr_in addr{};
@@ -593,8 +595,10 @@ TEST(FbcRunOps, PortHeldByAnotherProcessIsAnErrorNotAFalseHealthcheck) {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr), 0);
   ASSERT_EQ(listen(fd, 8), 0);
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--host-network"}, spec.dir.path());
+  FbcRun isolated = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   close(fd);
+  EXPECT_EQ(isolated.exit, 0) << isolated.out << isolated.err;
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
   checkGolden("port_in_use", normalize(r.out, spec));
   std::string reason =

@@ -8,18 +8,17 @@
 #include "bundle/run_bundle.h"
 #include "frontend/eval/big_stack.h"
 #include "ir/duration.h"
-#include "ir/quote.h"
 #include "passes/pass_manager.h"
 #include "runtime/containers/container_run.h"
 #include "runtime/containers/image_build.h"
 #include "runtime/driver/executor.h"
-#include "runtime/os/leaf_isolation.h"
 #include "runtime/os/process_groups.h"
 #include "runtime/os/requirements.h"
 #include "runtime/report/junit.h"
 #include "runtime/report/report.h"
 #include "tools/fbc/load_for_command.h"
 #include "tools/fbc/progress.h"
+#include "tools/fbc/run_network.h"
 #include "tools/fbc/shard_options.h"
 
 #include <CLI/CLI.hpp>
@@ -172,8 +171,11 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
                "after each row, a line 'fbc-progress DONE/TOTAL passed=P failed=F NAME' on "
                "stderr (for programs driving fbc, such as fbc mcp)");
   sub.add_option("-j,--jobs", opts.jobs,
-                 "run up to N leaves at once, each in its own network namespace (needs root); "
+                 "run up to N leaves at once (each leaf is in a network namespace of its own); "
                  "auto = the number of CPUs (default 1)");
+  sub.add_flag("--host-network", opts.hostNetwork,
+               "run every leaf in this host's network instead of a network namespace of its own "
+               "(services reach other hosts; a second run on the same ports collides)");
   addBundleOptions(sub, opts);
 }
 
@@ -328,31 +330,8 @@ int runRun(const RunOptions &opts) {
                    "a process that leaves its group and outlives a killed fbc is not contained, "
                    "and there is no pids limit\n",
                    req.containment.c_str());
-    // -j N: a network namespace per running leaf, or one leaf at a time.
-    // A leaf's namespace has only its own loopback: no remote service is
-    // reachable from it.
-    const ir::Service *remote = nullptr;
-    for (const ir::Service &s : loaded->spec().services)
-      if (!remote && s.isRemote())
-        remote = &s;
-    if (cfg.jobs > 1 && remote) {
-      std::fprintf(stderr,
-                   "%s: warning: -j %s runs each leaf in a network namespace of its own, from "
-                   "which remote service %s cannot be reached; running one leaf at a time\n",
-                   cmd, opts.jobs.c_str(), ir::quote(remote->name).c_str());
-      cfg.jobs = 1;
-    }
-    if (cfg.jobs > 1) {
-      std::string why;
-      if (!rt::netnsAvailable(why)) {
-        std::fprintf(stderr,
-                     "%s: warning: -j %s runs each leaf in a network namespace of its own, which "
-                     "needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN): %s; running one leaf at a "
-                     "time\n",
-                     cmd, opts.jobs.c_str(), why.c_str());
-        cfg.jobs = 1;
-      }
-    }
+    // A network namespace per leaf, or leaves in fbc's own (one at a time).
+    chooseLeafNetwork(loaded->spec(), opts.hostNetwork, opts.jobs, cmd, cfg);
     // The leaf program: the plan's axes, lowered; every leaf of every test
     // runs (docs/leaves.md). The bundle's plan.json is this plan as `fbc
     // plan --format=json --coverage` prints it, built before any test runs.

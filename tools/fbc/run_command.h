@@ -25,6 +25,7 @@ struct RunOptions {
   bool verbose = false;            // -v: stream service output to stderr
   std::string leaf;                // --leaf ID: only this leaf of each selected test
   std::string jobs = "1";          // -j N|auto: leaves at once
+  bool hostNetwork = false;        // --host-network: no network namespace per leaf
   std::string bundle;              // --bundle PATH ("" = the default name, see docs/bundle.md)
   bool noBundle = false;           // --no-bundle
   bool noPlan = false;             // --no-plan: no plan.json in the bundle
