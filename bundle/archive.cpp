@@ -197,16 +197,16 @@ ReadArchive newReader() {
 }
 
 int rank(std::string_view name) {
-  static const char *const fixed[] = {"manifest.json", "env.json", "trace.json", "plan.json",
-                                      "replay.sh"};
-  for (int i = 0; i < 5; ++i)
+  static const char *const fixed[] = {"manifest.json", "env.json",  "trace.json",
+                                      "plan.json",     "junit.xml", "replay.sh"};
+  for (int i = 0; i < 6; ++i)
     if (name == fixed[i])
       return i;
   if (name.rfind("services/", 0) == 0)
-    return 5;
-  if (name.rfind("spec/", 0) == 0)
     return 6;
-  return 7;
+  if (name.rfind("spec/", 0) == 0)
+    return 7;
+  return 8;
 }
 
 la_ssize_t appendCallback(archive *, void *client, const void *buf, size_t n) {

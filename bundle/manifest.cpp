@@ -191,6 +191,8 @@ std::string formatManifestJson(const Manifest &m) {
   }
   if (m.requireFaultsFire)
     w.field("require_faults_fire", true);
+  if (!m.shard.empty())
+    w.field("shard", m.shard);
   w.key("tests").beginArray();
   for (const TestRow &t : m.tests) {
     w.beginObject();
@@ -301,7 +303,7 @@ llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimi
       !r.u64(o, "seed", m.seed) || !r.str(o, "spec_root", m.specRoot) ||
       !r.str(o, "spec_entry", m.specEntry) || !r.str(o, "spec_dir", m.specDir) ||
       !r.boolean(o, "interrupted", interrupted) ||
-      !r.boolean(o, "require_faults_fire", requireFaultsFire))
+      !r.boolean(o, "require_faults_fire", requireFaultsFire) || !r.str(o, "shard", m.shard))
     return fail(r.error);
   m.interrupted = interrupted;
   m.requireFaultsFire = requireFaultsFire;

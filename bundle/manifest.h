@@ -70,6 +70,9 @@ struct Manifest {
   // fbc run --require-faults-fire ("require_faults_fire": true, absent
   // without it): a replay judges its rows the same way.
   bool requireFaultsFire = false;
+  // fbc run --shard K/N (or an engine's variables): "K/N" ("shard", absent
+  // from a run of every leaf and from a merged bundle).
+  std::string shard;
   std::vector<TestRow> tests;
   Summary summary;
   // A bundle `fbc merge` wrote (bundle/merge.h): the shard bundles it

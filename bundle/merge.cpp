@@ -8,6 +8,7 @@
 #include "bundle/run_bundle.h"
 #include "bundle/trace_cut.h"
 #include "ir/json_writer.h"
+#include "runtime/report/junit.h"
 #include "runtime/report/report.h"
 
 #include <llvm/Support/Path.h>
@@ -50,6 +51,7 @@ struct Row {
   size_t test = 0;   // index into the leaf program
   uint64_t leaf = 0; // 0 for a test without fan-out
   size_t input = 0;
+  size_t index = 0; // the row's place in its input (its manifest and junit.xml)
   const TestRow *row = nullptr;
   element trace;
   bool operator<(const Row &o) const { return test != o.test ? test < o.test : leaf < o.leaf; }
@@ -158,6 +160,41 @@ std::string mergedTrace(const std::vector<Row> &rows, const std::vector<element>
   return out;
 }
 
+// junit.xml of the merged rows: each input's testcases (its junit.xml, one
+// per manifest row, in the same order) in plan order, the counts taken
+// again from them; the suite's time is the sum of the inputs' (the shards'
+// wall times: how long the run took on one machine). "" with `why` when an
+// input has no usable junit.xml.
+std::string mergedJUnit(const std::vector<OpenedBundle> &inputs, const std::vector<Row> &rows,
+                        const std::vector<element> &traces, std::string &why) {
+  std::vector<std::vector<rt::JUnitCase>> cases;
+  for (const OpenedBundle &b : inputs) {
+    const Entry *e = b.contents.find("junit.xml");
+    std::optional<std::vector<rt::JUnitCase>> parsed;
+    if (e)
+      parsed = rt::junitCasesOf(e->data);
+    if (!parsed || parsed->size() != b.manifest.tests.size()) {
+      why = "bundle " + quoted(b.path) +
+            (!e ? " has no junit.xml (an older fbc wrote it, or its JUnit XML was over the entry "
+                  "limit)"
+                : ": its junit.xml does not hold one testcase per row");
+      return "";
+    }
+    cases.push_back(std::move(*parsed));
+  }
+  rt::JUnitSuite suite;
+  suite.name = std::string(stringAt(traces.front(), "star_file"));
+  suite.seed = inputs.front().manifest.seed;
+  for (element t : traces)
+    suite.wallMs += intAt(t, "duration_ms");
+  for (const OpenedBundle &b : inputs)
+    suite.properties.emplace_back("merged_from", std::string(llvm::sys::path::filename(b.path)));
+  std::vector<rt::JUnitCase> merged;
+  for (const Row &r : rows)
+    merged.push_back(std::move(cases[r.input][r.index]));
+  return rt::junitDocument(suite, merged);
+}
+
 } // namespace
 
 llvm::Expected<MergeResult> mergeBundles(const std::vector<OpenedBundle> &inputs,
@@ -228,7 +265,7 @@ llvm::Expected<MergeResult> mergeBundles(const std::vector<OpenedBundle> &inputs
       if (it == testIndex.end())
         return fail("bundle " + quoted(b.path) + ": row " + quoted(row.displayName()) +
                     " is not a test of the spec");
-      Row r{it->second, 0, in, &row, t};
+      Row r{it->second, 0, in, j - 1, &row, t};
       if (row.leafId) {
         char *end = nullptr;
         r.leaf = std::strtoull(row.leafId->c_str(), &end, 10);
@@ -305,6 +342,9 @@ llvm::Expected<MergeResult> mergeBundles(const std::vector<OpenedBundle> &inputs
        0644});
   if (const Entry *p = first.contents.find("plan.json"))
     out.push_back(*p);
+  result.junit = mergedJUnit(inputs, rows, traces, result.junitMissing);
+  if (!result.junit.empty() && result.junit.size() <= ReadLimits{}.maxEntryBytes)
+    out.push_back({"junit.xml", result.junit, 0644});
   out.push_back({"replay.sh", replayScript(info.path), 0755});
 
   // Each service's output, its rows' parts in plan order.

@@ -32,6 +32,11 @@ struct MergeResult {
   // --shards` names them ("test_x [leaf 3 — n=3]", "test_y", "test_z [every
   // leaf: at least 2]" for a test sized at run time).
   std::vector<std::string> notRun;
+  // The merged run's JUnit XML (also its junit.xml entry): the inputs'
+  // testcases in plan order, counted again; empty, with `junitMissing`
+  // saying why, when an input has none (a bundle of an older fbc).
+  std::string junit;
+  std::string junitMissing;
 };
 
 // Merges `inputs` (opened with openBundle) against `plan`, the leaf program

@@ -242,6 +242,7 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
   m.interrupted = report.interrupted;
   m.explore = info.explore;
   m.requireFaultsFire = info.requireFaultsFire;
+  m.shard = info.shard;
   for (const rt::TestOutcome &t : report.tests)
     m.tests.push_back(rowOf(t));
   m.summary = summarize(m.tests, report.notRun);
@@ -252,6 +253,9 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
   out.push_back({"trace.json", traceJsonWithin(report, ReadLimits{}.maxEntryBytes), 0644});
   if (info.planJson)
     out.push_back({"plan.json", *info.planJson, 0644});
+  // `fbc merge --junit` joins the shards' testcases from here.
+  if (!info.junitXml.empty() && info.junitXml.size() <= ReadLimits{}.maxEntryBytes)
+    out.push_back({"junit.xml", info.junitXml, 0644});
 
   out.push_back({"replay.sh", replayScript(info.path), 0755});
   addServiceOutput(report, out);

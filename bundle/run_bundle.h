@@ -37,6 +37,11 @@ struct RunBundleInfo {
   ir::ExploreOptions explore;
   // fbc run --require-faults-fire (manifest "require_faults_fire").
   bool requireFaultsFire = false;
+  // The run's JUnit XML (junit.xml: rt::formatJUnit(), what --junit
+  // writes); left out when over the entry limit.
+  std::string junitXml;
+  // A shard's "K/N" (manifest "shard"); "" for a run of every leaf.
+  std::string shard;
 };
 
 // "run-2026-05-13T14-22-08-42.fb": the run's UTC start and its seed.

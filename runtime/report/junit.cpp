@@ -5,6 +5,8 @@
 #include "runtime/report/report.h"
 
 #include <cstdio>
+#include <optional>
+#include <string_view>
 
 namespace fbc::rt {
 
@@ -69,43 +71,17 @@ std::string detail(const RunReport &r, const TestOutcome &t) {
 
 } // namespace
 
-std::string formatJUnit(const RunReport &r,
-                        const std::vector<std::pair<std::string, std::string>> &properties) {
-  size_t failures = 0, errors = 0, skipped = 0, bypassed = 0;
-  for (const TestOutcome &t : r.tests) {
-    failures += t.result == Result::Fail;
-    errors += t.result == Result::Error || t.result == Result::Inconclusive;
-    // A fault_bypassed row is a pass that tested nothing: skipped, the way
-    // CI dashboards show a test that did not do its job.
-    skipped += t.result == Result::Halted || t.outcomeWord() == "fault_bypassed";
-    bypassed += t.outcomeWord() == "fault_bypassed";
-  }
-  // The run's wall time: under -j the rows overlap, and their sum is not
-  // how long the suite took.
-  int64_t ms = r.durationMs;
-  std::string counts = " tests=\"" + std::to_string(r.tests.size()) + "\" failures=\"" +
-                       std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
-                       "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds(ms) +
-                       "\"";
+std::vector<JUnitCase> junitCases(const RunReport &r) {
   std::string spec = xml(r.starFile);
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += "<testsuites name=\"fbc\"" + counts + ">\n";
-  out += "  <testsuite name=\"" + spec + "\"" + counts + ">\n";
-  out += "    <properties>\n";
-  out += "      <property name=\"seed\" value=\"" + std::to_string(r.seed) + "\"/>\n";
-  for (const auto &[k, v] : properties)
-    out += "      <property name=\"" + xml(k) + "\" value=\"" + xml(v) + "\"/>\n";
-  // fbc's exit code counts a fault_bypassed row among the passes; JUnit
-  // shows it skipped (above), and the property says how many there are.
-  if (bypassed)
-    out += "      <property name=\"fault_bypassed\" value=\"" + std::to_string(bypassed) + "\"/>\n";
-  out += "    </properties>\n";
+  std::vector<JUnitCase> cases;
+  cases.reserve(r.tests.size());
   for (const TestOutcome &t : r.tests) {
     std::string name = t.leaf ? ir::leafDisplayName(t.name, t.leaf->id, t.leaf->label) : t.name;
     // status: the row's outcome word (passed, fault_bypassed, failed,
     // expectation_violated, ...), the one name every output gives it.
-    out += "    <testcase name=\"" + xml(name) + "\" classname=\"" + spec + "\" time=\"" +
-           seconds(t.durationMs) + "\" status=\"" + t.outcomeWord() + "\"";
+    std::string out = "    <testcase name=\"" + xml(name) + "\" classname=\"" + spec +
+                      "\" time=\"" + seconds(t.durationMs) + "\" status=\"" + t.outcomeWord() +
+                      "\"";
     std::string body;
     switch (t.result) {
     case Result::Pass:
@@ -147,9 +123,73 @@ std::string formatJUnit(const RunReport &r,
     if (!decisions.empty())
       body += "      <system-out>" + xml(decisions) + "</system-out>\n";
     out += body.empty() ? "/>\n" : ">\n" + body + "    </testcase>\n";
+    cases.push_back({t.outcomeWord(), std::move(out)});
   }
+  return cases;
+}
+
+std::string junitDocument(const JUnitSuite &suite, const std::vector<JUnitCase> &cases) {
+  // The one tally of outcome words (failed includes expectation_violated,
+  // passed includes fault_bypassed): a fault_bypassed row is a pass that
+  // tested nothing, shown skipped, the way CI dashboards show a test that
+  // did not do its job.
+  ResultCounts c;
+  for (const JUnitCase &k : cases)
+    c.add(k.status);
+  std::string counts =
+      " tests=\"" + std::to_string(cases.size()) + "\" failures=\"" + std::to_string(c.failed) +
+      "\" errors=\"" + std::to_string(c.errored + c.inconclusive) + "\" skipped=\"" +
+      std::to_string(c.halted + c.faultBypassed) + "\" time=\"" + seconds(suite.wallMs) + "\"";
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<testsuites name=\"fbc\"" + counts + ">\n";
+  out += "  <testsuite name=\"" + xml(suite.name) + "\"" + counts + ">\n";
+  out += "    <properties>\n";
+  out += "      <property name=\"seed\" value=\"" + std::to_string(suite.seed) + "\"/>\n";
+  for (const auto &[k, v] : suite.properties)
+    out += "      <property name=\"" + xml(k) + "\" value=\"" + xml(v) + "\"/>\n";
+  // fbc's exit code counts a fault_bypassed row among the passes; JUnit
+  // shows it skipped (above), and the property says how many there are.
+  if (c.faultBypassed)
+    out += "      <property name=\"fault_bypassed\" value=\"" + std::to_string(c.faultBypassed) +
+           "\"/>\n";
+  out += "    </properties>\n";
+  for (const JUnitCase &k : cases)
+    out += k.xml;
   out += "  </testsuite>\n</testsuites>\n";
   return out;
+}
+
+std::string formatJUnit(const RunReport &r,
+                        const std::vector<std::pair<std::string, std::string>> &properties) {
+  // The suite's time is the run's wall time: under -j the rows overlap,
+  // and their sum is not how long the suite took.
+  return junitDocument({r.starFile, r.seed, r.durationMs, properties}, junitCases(r));
+}
+
+std::optional<std::vector<JUnitCase>> junitCasesOf(std::string_view doc) {
+  // Every <testcase> junitCases() wrote starts a line with "    <testcase ";
+  // no line inside one can (a '<' in text is escaped), so a case runs from
+  // one such line to the next, the last one to the suite's end.
+  constexpr std::string_view kOpen = "\n    <testcase ", kEnd = "\n  </testsuite>\n";
+  constexpr std::string_view kStatus = "\" status=\"";
+  size_t end = doc.rfind(kEnd);
+  if (end == std::string_view::npos || !doc.starts_with("<?xml"))
+    return std::nullopt;
+  std::vector<size_t> starts;
+  for (size_t p = doc.find(kOpen); p != std::string_view::npos && p < end;
+       p = doc.find(kOpen, p + 1))
+    starts.push_back(p + 1);
+  std::vector<JUnitCase> cases;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    size_t stop = i + 1 < starts.size() ? starts[i + 1] : end + 1;
+    std::string_view text = doc.substr(starts[i], stop - starts[i]);
+    size_t s = text.find(kStatus), line = text.find('\n');
+    if (s == std::string_view::npos || s > line)
+      return std::nullopt;
+    size_t from = s + kStatus.size(), q = text.find('"', from);
+    cases.push_back({std::string(text.substr(from, q - from)), std::string(text)});
+  }
+  return cases;
 }
 
 } // namespace fbc::rt

@@ -69,13 +69,16 @@ std::string normalizeRunVarying(std::string s) {
   RE2::GlobalReplace(&s, R"("timestamp": "[^"]*")", R"("timestamp": "T")");
   RE2::GlobalReplace(&s, R"("duration_ms": \d+)", R"("duration_ms": N)");
   RE2::GlobalReplace(&s, R"re("(duration_ms|latency_us|pid)": "\d+")re", R"re("\1": "N")re");
+  // junit.xml: times, and a delayed call's measured latency in system-out.
+  RE2::GlobalReplace(&s, R"( time="\d+\.\d+")", R"( time="N")");
+  RE2::GlobalReplace(&s, R"(\(\+\d+ms\))", "(+Nms)");
   return s;
 }
 
-// manifest.json's digests of the two entries that differ: trace.json
-// (timings) and replay.sh (it names its own bundle).
+// manifest.json's digests of the entries that differ: trace.json and
+// junit.xml (timings) and replay.sh (it names its own bundle).
 std::string normalizeDigests(std::string s) {
-  RE2::GlobalReplace(&s, R"re("(trace\.json|replay\.sh)": "sha256:[0-9a-f]{64}")re",
+  RE2::GlobalReplace(&s, R"re("(trace\.json|junit\.xml|replay\.sh)": "sha256:[0-9a-f]{64}")re",
                      R"re("\1": "sha256:D")re");
   return s;
 }
@@ -105,7 +108,7 @@ void expectSameBundles(const std::string &name, const std::vector<std::string> &
     EXPECT_EQ(x.mode, y.mode) << x.name;
     if (x.name == "replay.sh") // names its own bundle
       EXPECT_TRUE(contains(x.data, "'a.fb'") && contains(y.data, "'b.fb'"));
-    else if (x.name == "manifest.json" || x.name == "trace.json")
+    else if (x.name == "manifest.json" || x.name == "trace.json" || x.name == "junit.xml")
       EXPECT_EQ(normalizeDigests(normalizeRunVarying(x.data)),
                 normalizeDigests(normalizeRunVarying(y.data)))
           << x.name;
@@ -166,8 +169,12 @@ void expectMergeEqualsUnsharded(const std::string &name, const std::vector<std::
   FbcRun all = runFbc(full, spec.dir.path());
   ASSERT_EQ(all.exit, exitCode) << all.err;
   runShards(spec, args, 3);
-  FbcRun m = runFbc({"merge", "s3.fb", "s1.fb", "s2.fb", "-o", "all.fb"}, spec.dir.path());
+  FbcRun m = runFbc({"merge", "s3.fb", "s1.fb", "s2.fb", "-o", "all.fb", "--junit", "all.xml"},
+                    spec.dir.path());
   ASSERT_EQ(m.exit, 0) << m.err;
+  // --junit writes the merged bundle's junit.xml.
+  EXPECT_EQ(readFile(spec.dir.file("all.xml")),
+            entry(readOk(spec.dir.file("all.fb")), "junit.xml"));
   bundle::Contents want = readOk(spec.dir.file("full.fb"));
   bundle::Contents got = readOk(spec.dir.file("all.fb"));
   std::size_t rows = 0;
@@ -196,6 +203,17 @@ void expectMergeEqualsUnsharded(const std::string &name, const std::vector<std::
       EXPECT_EQ(normalizeDigests(normalizeRunVarying(x.data)), normalizeDigests(merged));
     } else if (x.name == "trace.json") {
       EXPECT_EQ(normalizeRunVarying(x.data), normalizeRunVarying(y.data));
+    } else if (x.name == "junit.xml") {
+      // The unsharded run's testcases, in its order, counted alike; the
+      // suite names the bundles it came from.
+      std::string merged = normalizeRunVarying(y.data);
+      std::string record = "      <property name=\"merged_from\" value=\"s3.fb\"/>\n"
+                           "      <property name=\"merged_from\" value=\"s1.fb\"/>\n"
+                           "      <property name=\"merged_from\" value=\"s2.fb\"/>\n";
+      size_t at = merged.find(record);
+      ASSERT_NE(at, std::string::npos) << merged;
+      merged.erase(at, record.size());
+      EXPECT_EQ(normalizeRunVarying(x.data), merged);
     } else {
       EXPECT_EQ(x.data, y.data) << x.name;
     }
@@ -577,9 +595,9 @@ TEST(FbcInspect, RealBundleSummary) {
   RE2::GlobalReplace(&s, R"((?m)^(Created:      ).*$)", R"(\1T)");
   RE2::GlobalReplace(&s, R"((?m)^(Host:         ).*$)", R"(\1H)");
   RE2::GlobalReplace(&s, R"(\(\d+ms\))", "(Nms)");
-  RE2::GlobalReplace(&s,
-                     R"((?m)^(  (trace\.json|services/\S+|manifest\.json|env\.json) +)\d+ bytes$)",
-                     R"(\1N bytes)");
+  RE2::GlobalReplace(
+      &s, R"((?m)^(  (trace\.json|junit\.xml|services/\S+|manifest\.json|env\.json) +)\d+ bytes$)",
+      R"(\1N bytes)");
   // The snapshot holds the spec as run, whose fixture paths are as long as the
   // checkout's path: its size is the prepared spec's own, then masked.
   std::string snapshot = "  spec/spec.star       " +

@@ -81,7 +81,7 @@ std::string tarOutput(const std::string &mode, const std::string &bundle,
 
 // `tar --zstd -tf` of a bundle: GNU tar reads it, and in the fixed order
 // (docs/bundle.md): manifest.json, env.json, trace.json, plan.json (unless
-// --no-plan), replay.sh, services/... sorted, spec/... sorted.
+// --no-plan), junit.xml, replay.sh, services/... sorted, spec/... sorted.
 void checkBundleListing(const std::string &path, bool plan) {
   std::string out = tarOutput("-tf", path);
   std::vector<std::string> names, services, spec;
@@ -99,6 +99,7 @@ void checkBundleListing(const std::string &path, bool plan) {
   std::vector<std::string> expected = {"manifest.json", "env.json", "trace.json"};
   if (plan)
     expected.push_back("plan.json");
+  expected.push_back("junit.xml");
   expected.push_back("replay.sh");
   expected.insert(expected.end(), services.begin(), services.end());
   expected.insert(expected.end(), spec.begin(), spec.end());

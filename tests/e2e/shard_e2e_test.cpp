@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -190,6 +191,77 @@ TEST(FbcJUnit, FaultBypassedIsMarked) {
                             "fault never fired: kv fsync=deny(EIO) (no fsync/fdatasync call of "
                             "kv reached the rule"))
       << xml;
+}
+
+// The suite's time is the run's wall time, the JSON report's duration_ms
+// (under -j the rows overlap: their sum is not how long the suite took);
+// each testcase's is its row's duration_ms.
+TEST(FbcJUnit, SuiteTimeIsTheRunsWallTimeEachCaseItsRows) {
+  clearEngineVars();
+  Spec spec("leaves");
+  std::string file = spec.dir.file("junit.xml");
+  FbcRun r = runJson(spec, {"--test", "choose", "-j", "3", "--junit", file});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  std::string xml = readFile(file);
+  simdjson::dom::parser p;
+  simdjson::dom::element doc = p.parse(r.out);
+  auto seconds = [](int64_t ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ms / 1000),
+                  static_cast<long long>(ms % 1000));
+    return std::string(buf);
+  };
+  std::string wall = seconds(int64_t(doc["duration_ms"]));
+  EXPECT_EQ(allMatches(xml, R"re(<testsuites? name="[^"]*" tests="3" failures="0" errors="0" )re"
+                            R"re(skipped="0" time="([\d.]+)")re"),
+            (std::vector<std::string>{wall, wall}))
+      << xml;
+  std::vector<std::string> rowTimes;
+  for (simdjson::dom::element t : doc["tests"].get_array())
+    rowTimes.push_back(seconds(int64_t(t["duration_ms"])));
+  EXPECT_EQ(allMatches(xml, R"re(<testcase [^>]* time="([\d.]+)")re"), rowTimes) << xml;
+}
+
+// fbc merge --junit: one JUnit file for the merged bundle, the shards'
+// testcases in plan order (the unsharded run's, bundle_e2e_test.cpp
+// FbcMerge checks), counted again, naming the bundles it came from.
+TEST(FbcJUnit, MergedShardsAreOneFile) {
+  clearEngineVars();
+  Spec spec("faults");
+  for (const char *k : {"1", "2"}) {
+    FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--shard", std::string(k) + "/2",
+                       "--bundle", std::string("s") + k + ".fb"},
+                      spec.dir.path());
+    ASSERT_NE(r.exit, 1) << r.err;
+  }
+  std::string file = spec.dir.file("merged.xml");
+  FbcRun m = runFbc({"merge", "s2.fb", "s1.fb", "-o", "all.fb", "--junit", file}, spec.dir.path());
+  ASSERT_EQ(m.exit, 0) << m.err;
+  EXPECT_EQ(validateJUnit(file), "") << readFile(file);
+  checkGolden("junit_merged", normalizeJUnit(readFile(file), spec), ".xml");
+}
+
+// A bundle without junit.xml (an older fbc's) cannot give the merged JUnit:
+// an error naming it, after the merged bundle is written.
+TEST(FbcJUnit, MergeOfABundleWithoutJUnitSaysWhich) {
+  clearEngineVars();
+  Spec spec("leaves");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--test", "plain", "--bundle", "a.fb"},
+                    spec.dir.path());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  // The same bundle with junit.xml left out (as an older fbc wrote it).
+  std::string cmd = "cd '" + spec.dir.path() +
+                    "' && mkdir x && tar --zstd -xf a.fb -C x && rm x/junit.xml && "
+                    "sed -i '/\"junit.xml\"/d' x/manifest.json && "
+                    "tar --zstd -cf old.fb -C x $(tar --zstd -tf a.fb | grep -v junit.xml)";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  FbcRun m = runFbc({"merge", "old.fb", "-o", "all.fb", "--junit", "all.xml", "--allow-partial"},
+                    spec.dir.path());
+  EXPECT_EQ(m.exit, 1);
+  EXPECT_TRUE(contains(m.err, "fbc merge: error: no JUnit XML written: bundle \"old.fb\" has no "
+                              "junit.xml (an older fbc wrote it, or its JUnit XML was over the "
+                              "entry limit)\n"))
+      << m.err;
 }
 
 TEST(FbcJUnit, UnwritableFileIsAWarning) {

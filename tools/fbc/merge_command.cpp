@@ -27,6 +27,9 @@ int error(const std::string &msg) {
 void addMergeOptions(CLI::App &sub, MergeOptions &opts) {
   sub.add_option("bundles", opts.bundles, "the shard bundles (.fb), any order")->required();
   sub.add_option("-o,--output", opts.output, "the merged bundle to write")->required();
+  sub.add_option("--junit", opts.junit,
+                 "also write the merged run's rows as one JUnit XML file (the shards' testcases "
+                 "in plan order)");
   sub.add_flag("--allow-partial", opts.allowPartial,
                "exit 0 when leaves of the plan were run by no shard (they are listed either "
                "way)");
@@ -82,6 +85,12 @@ int runMerge(const MergeOptions &opts) {
   std::fprintf(stderr, "Merged %zu bundles: %zu rows, %zu leaves of the plan not run\n",
                inputs.size(), merged->rows, merged->notRun.size());
   std::fprintf(stderr, "Bundle: %s\n", opts.output.c_str());
+  if (!opts.junit.empty()) {
+    if (merged->junit.empty())
+      return error("no JUnit XML written: " + merged->junitMissing);
+    if (llvm::Error e = bundle::writeFileAtomic(opts.junit, merged->junit))
+      return error("cannot write \"" + opts.junit + "\": " + llvm::toString(std::move(e)));
+  }
   // A partial merge is not the run CI asked for: a missing shard (a job
   // that never uploaded) must not pass as green.
   if (!merged->notRun.empty() && !opts.allowPartial)

@@ -16,6 +16,7 @@ struct MergeOptions {
   std::vector<std::string> bundles;
   std::string output;        // -o
   bool allowPartial = false; // --allow-partial: leaves no shard ran are not an error
+  std::string junit;         // --junit FILE: the merged rows as one JUnit XML file
 };
 
 void addMergeOptions(CLI::App &sub, MergeOptions &opts);
@@ -24,7 +25,8 @@ void addMergeOptions(CLI::App &sub, MergeOptions &opts);
 // shard ran listed first); 1 with "fbc merge: error: ..." when a bundle
 // cannot be read, the bundles are not shards of one run, or the spec
 // snapshot does not load, and when leaves of the plan were run by no shard
-// (the bundle is written; --allow-partial makes that exit 0).
+// (the bundle is written; --allow-partial makes that exit 0), and when
+// --junit's file cannot be written (an input without junit.xml).
 int runMerge(const MergeOptions &opts);
 
 } // namespace fbc::tools

@@ -507,15 +507,20 @@ int runRun(const RunOptions &opts) {
     std::string junit = opts.junit;
     if (junit.empty() && std::getenv("XML_OUTPUT_FILE"))
       junit = std::getenv("XML_OUTPUT_FILE");
-    if (!junit.empty()) {
+    // The JUnit XML: the --junit file and the bundle's junit.xml alike.
+    std::string shardText =
+        shard ? std::to_string(shard->index + 1) + "/" + std::to_string(shard->count) : "";
+    std::string junitXml;
+    if (!junit.empty() || bundling) {
       std::vector<std::pair<std::string, std::string>> props;
       if (shard)
-        props.emplace_back("shard",
-                           std::to_string(shard->index + 1) + "/" + std::to_string(shard->count));
-      if (llvm::Error err = bundle::writeFileAtomic(junit, rt::formatJUnit(report, props)))
+        props.emplace_back("shard", shardText);
+      junitXml = rt::formatJUnit(report, props);
+    }
+    if (!junit.empty())
+      if (llvm::Error err = bundle::writeFileAtomic(junit, junitXml))
         std::fprintf(stderr, "%s: warning: no JUnit XML written: %s\n", cmd,
                      llvm::toString(std::move(err)).c_str());
-    }
     if (bundling) {
       bundle::RunBundleInfo info;
       std::string shown = bundle::resolveBundlePath(opts.bundle, std::getenv("FBC_BUNDLE_DIR"),
@@ -526,6 +531,8 @@ int runRun(const RunOptions &opts) {
       info.specPath = opts.specRoot.empty() ? opts.spec : opts.specRoot;
       info.explore = explore;
       info.requireFaultsFire = opts.requireFaultsFire;
+      info.junitXml = std::move(junitXml);
+      info.shard = shardText;
       info.runId = bundle::newRunId();
       info.startUnix = startUnix;
       info.version = FBC_VERSION;
