@@ -26,6 +26,9 @@ packages=(
   # containers reach each other by name, iptables for its port mappings.
   podman runc conmon netavark aardvark-dns iptables catatonit
   nginx-light # tests/fixtures/containers/build_images.py: nginx:1.27-alpine
+  # tests/bazel: a real `bazel test` with shard_count = 2 (Bazel 4.2.3, with
+  # OpenJDK 17 headless), run offline against the stand-ins in tests/bazel/stubs.
+  bazel-bootstrap
 )
 # tests/mcp (fbc mcp driven by the official MCP TypeScript SDK, installed by
 # `npm ci` from the npm registry into the build tree): Debian's Node.js and
