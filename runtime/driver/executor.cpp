@@ -49,7 +49,8 @@ private:
 
 } // namespace
 
-Executor::Executor(ir::LoadedSpec &loaded, RunConfig cfg) : loaded_(loaded), cfg_(cfg) {
+Executor::Executor(ir::LoadedSpec &loaded, RunConfig cfg)
+    : loaded_(loaded), cfg_(cfg), runSeed_(cfg.seed) {
   // The leaf program is the contract: the caller lowers it (the pipeline
   // `fbc plan` and `fbc ir` run); the runtime plans nothing itself.
   if (!cfg_.leaves)
@@ -88,6 +89,7 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   report.serviceNames = serviceNames(); // services, then clients (their trace ids)
   report.replayFlags =
       exploreFlags(cfg_.leaves->explore) + (cfg_.requireFaultsFire ? " --require-faults-fire" : "");
+  report.showFailOnly = cfg_.showFailOnly;
   int64_t t0 = monotonicNs();
   dispatch_ = std::make_unique<LeafDispatch>(*this);
   loaded_.setBodyRuntime(dispatch_.get());
@@ -300,7 +302,7 @@ void Executor::runJob(LeafJob &job) {
     exploring_ = &lt;
   }
   bool intr = false;
-  TestOutcome o = runTestGuarded(lt, intr);
+  TestOutcome o = runRepeated(job, lt, intr);
   if (job.explore.on) {
     job.explore.steps = std::move(schedule_->steps);
     job.explore.diverged = chooser_->diverged();
@@ -317,6 +319,21 @@ void Executor::runJob(LeafJob &job) {
   job.interrupted = intr;
   if (!intr)
     job.row = std::move(o);
+}
+
+TestOutcome Executor::runRepeated(const LeafJob &job, const ir::LeafTest &lt, bool &intr) {
+  uint32_t runs = job.explore.on ? 1 : std::max<uint32_t>(1, cfg_.runs);
+  TestOutcome o;
+  for (uint32_t k = 0; k < runs; ++k) {
+    runSeed_ = cfg_.seed + k;
+    o = runTestGuarded(lt, intr);
+    if (runs > 1)
+      o.runs = TestOutcome::Runs{k + 1, runs, k};
+    if (intr || o.result == Result::Fail || o.result == Result::Error)
+      break;
+  }
+  runSeed_ = cfg_.seed;
+  return o;
 }
 
 void Executor::finishJob(LeafJob &job) const {
@@ -405,7 +422,7 @@ TestOutcome Executor::baseOutcome(const ir::Test &t) const {
   TestOutcome o;
   o.name = t.name;
   o.kind = t.kind;
-  o.seed = cfg_.seed;
+  o.seed = runSeed_;
   o.matrix = t.matrix;
   o.scenario = t.cell().scenario;
   o.fault = t.cell().fault;

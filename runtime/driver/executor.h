@@ -73,6 +73,10 @@ struct LeafSchedule;
 
 struct RunConfig {
   uint64_t seed = 0;
+  // --runs N: each leaf runs up to N times, run k (from 0) with seed
+  // `seed + k`, until one fails or errors (explored leaves run once).
+  uint32_t runs = 1;
+  bool showFailOnly = false;             // --show fail (RunReport::showFailOnly)
   int64_t timeoutNs = 60 * 1000000000LL; // body timeout of def tests
   bool timeoutExplicit = false;          // --timeout given: it applies to every test
   int streamFd = -1;                     // >= 0: stream service output there (-v)
@@ -208,6 +212,9 @@ private:
   // runJob() as cfg_.leafNetns says: on this thread, or on a thread of its
   // own in a fresh namespace (joined before returning).
   void runJobIsolated(LeafJob &job);
+  // The leaf's runs (RunConfig::runs), each with its seed: the row of the
+  // first that fails or errors, else of the last.
+  TestOutcome runRepeated(const LeafJob &job, const ir::LeafTest &lt, bool &intr);
   // After `job` ran (on the driver's thread): the axes it sized, its row's
   // leaf fields.
   void finishJob(LeafJob &job) const;
@@ -440,6 +447,7 @@ private:
   std::unique_ptr<explore::Chooser> chooser_;
   std::unique_ptr<explore::LeafSchedule> schedule_;
   const ir::LeafTest *exploring_ = nullptr;
+  uint64_t runSeed_ = 0;        // the seed of the run in progress (RunConfig::runs)
   bool sizing_ = false;         // leaf 0 of a test with an axis of unknown size
   std::vector<uint64_t> sized_; // per axis: the size seen during leaf 0 (0: not reached)
   std::vector<std::string> warnedAt_;

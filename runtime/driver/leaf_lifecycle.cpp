@@ -105,7 +105,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   }
 
   SupervisorOptions so;
-  so.seed = cfg_.seed;
+  so.seed = runSeed_;
   so.streamFd = cfg_.streamFd;
   so.stopGraceMs = cfg_.stopGraceMs;
   so.killOrphans = cfg_.jobs <= 1;
@@ -138,7 +138,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   if (reuse)
     sup->beginTest();
   else
-    hub->rules().setSeed(cfg_.seed);
+    hub->rules().setSeed(runSeed_);
   // A proxy in front of each interface the test's protocol rules can
   // target, listening before any service starts (their env names it).
   for (size_t i = 0; !reuse && i < n && i < lt.proxies.size(); ++i)

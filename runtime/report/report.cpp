@@ -320,11 +320,27 @@ void syscallTraceLines(std::string &out, const RunReport &r, const TestOutcome &
   out += truncated;
 }
 
+// --runs N: "  runs: 3 of 3, none failed (seeds 1..3); the last is this
+// row", or "  runs: run 2 of 10 (seed 2) failed; 1 passed before it".
+std::string runsLine(const RunReport &r, const TestOutcome &t) {
+  if (!t.runs)
+    return "";
+  const TestOutcome::Runs &n = *t.runs;
+  if (t.result == Result::Fail || t.result == Result::Error)
+    return "  runs: run " + std::to_string(n.run) + " of " + std::to_string(n.of) + " (seed " +
+           std::to_string(t.seed) + ") " + (t.result == Result::Fail ? "failed" : "errored") +
+           "; " + std::to_string(n.passedBefore) + " passed before it\n";
+  return "  runs: " + std::to_string(n.run) + " of " + std::to_string(n.of) +
+         ", none failed (seeds " + std::to_string(r.seed) + ".." + std::to_string(t.seed) +
+         "); the last is this row\n";
+}
+
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += "\n--- ";
   out += rowStatus(t);
   out += ": " + (t.leaf ? ir::leafDisplayName(t.name, t.leaf->id, t.leaf->label) : t.name);
   out += " (" + std::to_string(t.durationMs) + "ms) ---\n";
+  out += runsLine(r, t);
   if (!t.reason.empty())
     out += "  reason: " + t.reason + "\n";
   out += tracebackAndReplay(r, t, "  ");
@@ -457,15 +473,30 @@ std::string textReportHead(uint64_t seed) {
   return "Seed: " + std::to_string(seed) + "\n";
 }
 
+namespace {
+
+bool shownWithShowFail(const TestOutcome &t) {
+  return t.result != Result::Pass && t.result != Result::Halted;
+}
+
+} // namespace
+
 std::string textReportRow(const RunReport &r, const TestOutcome &t) {
   std::string out;
-  if (!t.matrix)
+  if (!t.matrix && (!r.showFailOnly || shownWithShowFail(t)))
     testBlock(out, r, t);
   return out;
 }
 
 std::string textReportTail(const RunReport &r) {
   std::string out;
+  if (r.showFailOnly && std::none_of(r.tests.begin(), r.tests.end(), shownWithShowFail)) {
+    uint64_t runs = 0;
+    for (const TestOutcome &t : r.tests)
+      runs += t.runs ? t.runs->run : 1;
+    out += "\n--- PASS: all tests (" + std::to_string(runs) + "/" + std::to_string(runs) +
+           " runs) ---\n";
+  }
   for (const auto &[idx, m] : matrices(r))
     matrixTable(out, m);
   ResultCounts c = r.counts();

@@ -151,6 +151,13 @@ std::string formatJsonReport(const RunReport &r) {
       w.endArray();
     }
     w.field("seed", t.seed);
+    if (t.runs) {
+      w.key("runs").beginObject();
+      w.field("run", int64_t(t.runs->run));
+      w.field("of", int64_t(t.runs->of));
+      w.field("passed_before", int64_t(t.runs->passedBefore));
+      w.endObject();
+    }
     w.field("duration_ms", t.durationMs);
     if (!t.returnValue.empty())
       w.field("return_value", t.returnValue);

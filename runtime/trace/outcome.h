@@ -89,6 +89,13 @@ struct TestOutcome {
   // outermost first.
   std::vector<std::string> traceback;
   uint64_t seed = 0;
+  // fbc run --runs N: which run this row is (1-based, its seed is `seed`),
+  // of how many at most, and how many passed before it. A leaf's runs stop
+  // at the first that fails or errors; the row is that run (else the last).
+  struct Runs {
+    uint32_t run = 0, of = 0, passedBefore = 0;
+  };
+  std::optional<Runs> runs;
   int64_t durationMs = 0;
   int64_t startWallNs = 0; // CLOCK_REALTIME when the trace started
   std::string returnValue; // repr of the body's / scenario's result, "" for None
@@ -158,6 +165,9 @@ struct RunReport {
   // " --require-faults-fire" (without it, a row it failed replays as a
   // pass); "" with neither.
   std::string replayFlags;
+  // --show fail: the text report prints only the rows that did not pass
+  // (nor halt), and one line when every row passed.
+  bool showFailOnly = false;
 };
 
 // Applied/removed pairs of every fault rule in `events`, in application

@@ -45,6 +45,34 @@ namespace {
 
 std::atomic<bool> gInterrupted{false};
 
+// --runs N and --show: into `cfg`; false after printing the error.
+bool runsOptions(const RunOptions &opts, const char *cmd, bool exploring, rt::RunConfig &cfg) {
+  if (!opts.runs.empty()) {
+    const std::string &n = opts.runs;
+    if (n.size() > 7 || n[0] == '0' || n.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(n) > 1000000) {
+      std::fprintf(stderr, "%s: error: bad --runs \"%s\": want a number of runs (1..1000000)\n",
+                   cmd, n.c_str());
+      return false;
+    }
+    cfg.runs = uint32_t(std::stoul(n));
+    if (exploring && cfg.runs > 1) {
+      std::fprintf(stderr,
+                   "%s: error: --runs repeats each leaf with the next seeds and --explore runs "
+                   "each release order once: use one of them\n",
+                   cmd);
+      return false;
+    }
+  }
+  if (opts.show != "all" && opts.show != "fail") {
+    std::fprintf(stderr, "%s: error: bad --show \"%s\": want all or fail\n", cmd,
+                 opts.show.c_str());
+    return false;
+  }
+  cfg.showFailOnly = opts.show == "fail";
+  return true;
+}
+
 std::atomic<bool> gReporting{false};
 
 // SIGINT/SIGTERM: every service process group dies at once (so whatever
@@ -164,6 +192,12 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
                  "run the leaf program in FILE (the text fbc ir --stage=leaves prints, edited or "
                  "not) instead of the spec's own lowering");
   addExploreOptions(sub, opts.explore);
+  sub.add_option("--runs", opts.runs,
+                 "run each leaf up to N times, run k with seed --seed + k, until one fails "
+                 "(its row is reported; explored leaves run once)");
+  sub.add_option("--show", opts.show,
+                 "which rows the text report prints: all (default) or fail (the rows that "
+                 "did not pass)");
   sub.add_flag("--require-faults-fire", opts.requireFaultsFire,
                "a test that passes while one of its faults never fired fails (as "
                "require_faults_fire=True does for one scenario), naming the rules");
@@ -285,6 +319,8 @@ int runRun(const RunOptions &opts) {
       explore = *opts.replayExplore;
   }
   bool exploring = explore.policy != ir::ExploreOptions::Policy::None;
+  if (!runsOptions(opts, cmd, exploring, cfg))
+    return 1;
   if (exploring && cfg.jobs > 1) {
     std::fprintf(stderr,
                  "%s: warning: --explore runs one leaf at a time (each leaf's order follows from "

@@ -37,6 +37,8 @@ struct RunOptions {
   ExploreFlags explore;            // --explore=all|sample and its settings
   bool requireFaultsFire = false;  // --require-faults-fire: a fault that never fired fails its row
   bool progressLines = false;      // --progress-lines: "fbc-progress N/M ..." on stderr per row
+  std::string runs;                // --runs N: each leaf up to N times, seeds S..S+N-1
+  std::string show = "all";        // --show all|fail
 
   // Set by `fbc replay`, not by flags:
   std::string command = "fbc run"; // error prefix
