@@ -144,4 +144,21 @@ std::vector<std::string> ReportBudget::notices() const {
   return out;
 }
 
+std::vector<simdjson::dom::element> keptEvents(const ReportLimits &limits,
+                                               simdjson::dom::element t) {
+  std::vector<simdjson::dom::element> events;
+  simdjson::dom::element list;
+  if (t.type() == simdjson::dom::element_type::OBJECT && !t["events"].get(list) &&
+      list.type() == simdjson::dom::element_type::ARRAY)
+    for (simdjson::dom::element e : simdjson::dom::array(list))
+      if (events.size() < limits.maxItems)
+        events.push_back(e);
+  return events;
+}
+
+simdjson::dom::element eventFields(simdjson::dom::element e) {
+  simdjson::dom::element f;
+  return e.type() == simdjson::dom::element_type::OBJECT && !e["fields"].get(f) ? f : e;
+}
+
 } // namespace fbc::bundle

@@ -82,4 +82,12 @@ private:
   std::vector<std::pair<std::string, uint64_t>> cuts_;
 };
 
+// The events of trace entry `t` the page keeps: its first maxItems, as
+// ReportBudget::copy keeps them (what the page's per-event data indexes).
+std::vector<simdjson::dom::element> keptEvents(const ReportLimits &limits,
+                                               simdjson::dom::element t);
+// An event's "fields" object (the event itself when it has none, so a
+// lookup of a missing key finds nothing).
+simdjson::dom::element eventFields(simdjson::dom::element e);
+
 } // namespace fbc::bundle

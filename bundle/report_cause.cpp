@@ -8,7 +8,6 @@
 namespace fbc::bundle {
 namespace {
 
-using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
@@ -17,11 +16,6 @@ std::string_view text(element e, const char *key) {
   if (e.type() == element_type::OBJECT && !e[key].get(v))
     return v;
   return "";
-}
-
-element fieldsOf(element e) {
-  element f;
-  return e.type() == element_type::OBJECT && !e["fields"].get(f) ? f : e;
 }
 
 uint64_t count(element f, const char *key) {
@@ -42,17 +36,11 @@ std::string ruleText(std::string_view type, element f) {
 } // namespace
 
 void writeCause(ReportBudget &b, ir::JsonWriter &w, element t) {
-  std::vector<element> events;
-  element list;
-  if (t.type() == element_type::OBJECT && !t["events"].get(list) &&
-      list.type() == element_type::ARRAY)
-    for (element e : array(list))
-      if (events.size() < b.limits().maxItems)
-        events.push_back(e);
+  std::vector<element> events = keptEvents(b.limits(), t);
   w.key("cause").beginObject();
   w.key("deaths").beginArray();
   for (element e : events) {
-    element f = fieldsOf(e);
+    element f = eventFields(e);
     if (text(e, "type") != "service_stopped" || text(f, "unexpected") != "true" || !b.room())
       continue;
     w.beginObject();
@@ -68,7 +56,7 @@ void writeCause(ReportBudget &b, ir::JsonWriter &w, element t) {
   std::string_view hint;
   for (element e : events) {
     std::string_view type = text(e, "type");
-    element f = fieldsOf(e);
+    element f = eventFields(e);
     if (type == "fault_zero_traffic") {
       hint = text(f, "hint");
       continue;

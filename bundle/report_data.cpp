@@ -228,28 +228,15 @@ void eachOf(ReportBudget &b, element parent, const char *key, size_t max, F f) {
 // (rt::reportKind: the event schema's classes, a syscall's deny or delay);
 // "failed": the indices of the step replies that failed (not a success, an
 // error, or a 5xx status). The page only lays these out.
-// An event's "fields" object (the event itself when it has none: str() of
-// a missing key is "").
-element fieldsOf(element e) {
-  element f;
-  return e.type() == element_type::OBJECT && !e["fields"].get(f) ? f : e;
-}
-
 void writeEventKinds(ReportBudget &b, ir::JsonWriter &w, element t) {
-  std::vector<element> events;
-  element list;
-  if (t.type() == element_type::OBJECT && !t["events"].get(list) &&
-      list.type() == element_type::ARRAY)
-    for (element e : array(list))
-      if (events.size() < b.limits().maxItems)
-        events.push_back(e);
+  std::vector<element> events = keptEvents(b.limits(), t);
   w.key("kinds").beginArray();
   for (element e : events)
-    w.value(rt::reportKind(str(e, "type"), str(fieldsOf(e), "decision")));
+    w.value(rt::reportKind(str(e, "type"), str(eventFields(e), "decision")));
   w.endArray();
   w.key("failed").beginArray();
   for (size_t i = 0; i < events.size(); ++i) {
-    element f = fieldsOf(events[i]);
+    element f = eventFields(events[i]);
     if (rt::reportKind(str(events[i], "type"), "") == "step" &&
         (str(f, "success") == "false" || !str(f, "error").empty() ||
          std::atoll(str(f, "status_code").c_str()) >= 500))

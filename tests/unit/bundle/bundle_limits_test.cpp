@@ -34,7 +34,8 @@ rt::TraceEvent syscallEvent(uint64_t seq) {
   return e;
 }
 
-TEST(BundleLimits, TraceOverTheLimitKeepsEachTestsFirstEventsAndSaysSo) {
+// Two tests of 1,000 syscall events each, on service "db".
+rt::RunReport twoTestsOf1000Syscalls() {
   rt::RunReport r;
   r.starFile = "spec.star";
   r.serviceNames = {"db"};
@@ -45,6 +46,11 @@ TEST(BundleLimits, TraceOverTheLimitKeepsEachTestsFirstEventsAndSaysSo) {
       t.events.push_back(syscallEvent(i));
     r.tests.push_back(t);
   }
+  return r;
+}
+
+TEST(BundleLimits, TraceOverTheLimitKeepsEachTestsFirstEventsAndSaysSo) {
+  rt::RunReport r = twoTestsOf1000Syscalls();
   std::string whole = traceJsonWithin(r, UINT64_MAX);
   EXPECT_EQ(whole, rt::formatJsonReport(r));
   uint64_t limit = whole.size() / 3;
@@ -76,16 +82,7 @@ TEST(BundleLimits, TraceOverTheLimitKeepsEachTestsFirstEventsAndSaysSo) {
 // trace is, from its JSON, with the same notice; a trace within the limit
 // comes back byte for byte, as does a whole run's report rewritten.
 TEST(BundleLimits, MergedTraceOverTheLimitIsCutLikeARunsTrace) {
-  rt::RunReport r;
-  r.starFile = "spec.star";
-  r.serviceNames = {"db"};
-  for (const char *name : {"test_a", "test_b"}) {
-    rt::TestOutcome t;
-    t.name = name;
-    for (uint64_t i = 0; i < 1000; ++i)
-      t.events.push_back(syscallEvent(i));
-    r.tests.push_back(t);
-  }
+  rt::RunReport r = twoTestsOf1000Syscalls();
   std::string whole = rt::formatJsonReport(r);
   EXPECT_EQ(cutTraceJson(whole, whole.size()), whole);
   // The JSON route and the run's own route cut to the same bytes.
