@@ -85,7 +85,18 @@ int64_t bodyDelayMs(const ir::FunctionRef &f) {
 
 } // namespace
 
-int64_t estimateLeafMs(const ir::Test &t, const ir::Spec &spec) {
+int64_t serviceStartMs(const ir::Spec &spec, const ServiceStartMs &start) {
+  int64_t ms = 0;
+  for (const ir::Service &s : spec.services) {
+    auto it = start.find(s.name);
+    // A reused service starts once for the run, not per leaf.
+    if (!s.reuse && it != start.end())
+      ms = addMs(ms, it->second);
+  }
+  return ms;
+}
+
+int64_t estimateLeafMs(const ir::Test &t, const ir::Spec &spec, const ServiceStartMs *start) {
   int64_t ms = kLeafBaseMs;
   std::vector<std::string> seen;
   for (const std::string &f : t.faults)
@@ -97,7 +108,8 @@ int64_t estimateLeafMs(const ir::Test &t, const ir::Spec &spec) {
   if (t.kind != ir::TestKind::Def && t.kind != ir::TestKind::Scenario && t.timeoutNs &&
       *t.timeoutNs > 0)
     timeoutMs = std::max<int64_t>(1, *t.timeoutNs / 1000000);
-  return std::min(ms, timeoutMs);
+  ms = std::min(ms, timeoutMs);
+  return start ? addMs(ms, serviceStartMs(spec, *start)) : ms;
 }
 
 bool assignShards(const ir::LeafProgram &p, uint32_t n, const MeasuredDurations *measured,
@@ -109,11 +121,16 @@ bool assignShards(const ir::LeafProgram &p, uint32_t n, const MeasuredDurations 
       continue;
     const ir::LeafTest &lt = p.tests[i];
     const ir::Test &t = *lt.test;
-    int64_t estimate = estimateLeafMs(t, *p.spec);
+    // A leaf the earlier run did not have: its own estimate, with the
+    // services' start as that run measured it.
+    const ServiceStartMs *start =
+        measured && !measured->serviceStart.empty() ? &measured->serviceStart : nullptr;
+    int64_t estimate = estimateLeafMs(t, *p.spec, start);
+    int64_t startMs = start ? serviceStartMs(*p.spec, *start) : 0;
     const std::map<std::string, int64_t> *rows = nullptr;
     if (measured) {
-      auto it = measured->find(t.name);
-      if (it != measured->end())
+      auto it = measured->rows.find(t.name);
+      if (it != measured->rows.end())
         rows = &it->second;
     }
     bool whole = !lt.count.exact;
@@ -132,17 +149,20 @@ bool assignShards(const ir::LeafProgram &p, uint32_t n, const MeasuredDurations 
       u.costMs = whole && lt.count.value > uint64_t(INT64_MAX / estimate)
                      ? INT64_MAX
                      : estimate * int64_t(whole ? lt.count.value : 1);
+      u.startMs = startMs;
       if (rows && whole) {
         // Every row the earlier run had of this test.
         u.costMs = 0;
         for (const auto &[id, ms] : *rows)
           u.costMs = addMs(u.costMs, ms);
         u.measured = true;
+        u.startMs = 0;
       } else if (rows) {
         auto it = rows->find(std::to_string(k));
         if (it != rows->end()) {
           u.costMs = it->second;
           u.measured = true;
+          u.startMs = 0;
         }
       }
       u.costMs = std::max<int64_t>(u.costMs, 1);
@@ -230,9 +250,14 @@ void emitShardsText(const ir::LeafProgram &p, const ShardPlan &s, llvm::raw_ostr
     os << "  shard " << (k + 1) << "/" << s.count << ": " << n.str()
        << (n.value == 1 ? " leaf" : " leaves") << ", ~" << estimateText(s.costMs[k]) << "\n";
     for (const ShardUnit &u : s.units)
-      if (u.shard == k)
-        os << "    " << shardUnitName(p, u) << "  ~" << estimateText(u.costMs)
-           << (u.measured ? " (measured)" : "") << "\n";
+      if (u.shard == k) {
+        os << "    " << shardUnitName(p, u) << "  ~" << estimateText(u.costMs);
+        if (u.measured)
+          os << " (measured)";
+        else if (u.startMs)
+          os << " (services' measured start ~" << estimateText(u.startMs) << ")";
+        os << "\n";
+      }
   }
 }
 
@@ -258,6 +283,8 @@ void emitShardsJson(const ir::LeafProgram &p, const ShardPlan &s, ir::JsonWriter
       w.field("estimated_ms", u.costMs);
       if (u.measured)
         w.field("measured", true);
+      else if (u.startMs)
+        w.field("service_start_ms", u.startMs);
       w.endObject();
     }
     w.endArray();

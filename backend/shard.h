@@ -26,24 +26,40 @@ class raw_ostream;
 
 namespace fbc::backend {
 
-// The static estimate of one leaf of `t`, in milliseconds: 50 ms (start and
-// stop its services) plus every delay the test declares (the delay rules of
-// the assumptions it installs, syscall and protocol alike, times max_fires
-// when set; literal delay("D"), delay(delay="D") and sleep("D") calls in its
-// body, setup and scenario), at most the test's timeout as the spec states
-// it (60 s where it states none).
-int64_t estimateLeafMs(const ir::Test &t, const ir::Spec &spec);
+// A service's measured start cost (service name -> milliseconds from its
+// service_started event to its service_ready, the median over an earlier
+// run's rows).
+using ServiceStartMs = std::map<std::string, int64_t>;
 
-// Measured durations (`--durations-from BUNDLE`): test name -> leaf id ("0"
-// for a test without fan-out) -> milliseconds.
-using MeasuredDurations = std::map<std::string, std::map<std::string, int64_t>>;
+// The estimate of one leaf of `t`, in milliseconds: 50 ms (start and stop
+// its services) plus every delay the test declares (the delay rules of the
+// assumptions it installs, syscall and protocol alike, times max_fires when
+// set; literal delay("D"), delay(delay="D") and sleep("D") calls in its
+// body, setup and scenario), at most the test's timeout as the spec states
+// it (60 s where it states none); plus, with `start`, the measured start
+// cost of every service the leaf starts (each test starts every service but
+// the reused ones; a service `start` does not name adds nothing).
+int64_t estimateLeafMs(const ir::Test &t, const ir::Spec &spec,
+                       const ServiceStartMs *start = nullptr);
+// The part of estimateLeafMs() that `start` adds.
+int64_t serviceStartMs(const ir::Spec &spec, const ServiceStartMs &start);
+
+// What an earlier run measured (`--durations-from BUNDLE`, or the newest
+// bundle of the spec in $FBC_BUNDLE_DIR): each row's duration, test name ->
+// leaf id ("0" for a test without fan-out) -> milliseconds, and each
+// service's start cost, which estimates the leaves the run did not have.
+struct MeasuredDurations {
+  std::map<std::string, std::map<std::string, int64_t>> rows;
+  ServiceStartMs serviceStart;
+};
 
 struct ShardUnit {
   uint32_t test = 0;      // index into LeafProgram::tests
   uint64_t leaf = 0;      // the leaf (0 for a whole test)
   bool wholeTest = false; // every leaf of a test with an axis of unknown size
   int64_t costMs = 0;
-  bool measured = false; // costMs came from MeasuredDurations
+  bool measured = false; // costMs came from MeasuredDurations::rows
+  int64_t startMs = 0;   // else: what the services' measured start added to it
   uint32_t shard = 0;    // 0-based
 };
 

@@ -89,6 +89,47 @@ TEST(FbcShard, OneToFiveShardsCoverEveryLeafExactlyOnce) {
   }
 }
 
+// Measured start cost balances the leaves an earlier run did not have: a
+// run of test_old alone measured slow's ~1 s start; test_new's three leaves
+// are then estimated at ~1 s each (50 ms + the services' measured start +
+// their delays), so they spread over both shards instead of all landing
+// next to test_old's measured ~1.6 s. The assignment is a golden (times
+// masked: they are measured); `fbc run --shard` finds the same bundle as
+// the newest of the spec in $FBC_BUNDLE_DIR and runs that shard's leaves.
+TEST(FbcShard, UnseenLeavesAreEstimatedFromTheServicesMeasuredStart) {
+  clearEngineVars();
+  Spec spec("slow_start");
+  std::string dir = spec.dir.file("bundles");
+  setenv("FBC_BUNDLE_DIR", dir.c_str(), 1);
+  FbcRun old = runFbc({"run", spec.path, "--seed", "1", "--test", "test_old"}, spec.dir.path());
+  ASSERT_EQ(old.exit, 0) << old.out << old.err;
+  std::string bundle = allMatches(old.err, R"(Bundle: (\S+))").at(0);
+  auto masked = [](std::string s) {
+    RE2::GlobalReplace(&s, R"(~\d+(\.\d+)?(ms|s))", "~T");
+    return s;
+  };
+  // --durations-from: the plan's split.
+  FbcRun plan =
+      runFbc({"plan", spec.path, "--shards", "2", "--durations-from", bundle}, spec.dir.path());
+  ASSERT_EQ(plan.exit, 0) << plan.err;
+  std::string shards = plan.out.substr(plan.out.find("\nShards: ") + 1);
+  checkGolden("shard_start_cost", masked(shards));
+  // The newest bundle of the spec in $FBC_BUNDLE_DIR: the same split, said.
+  FbcRun again = runFbc({"plan", spec.path, "--shards", "2"}, spec.dir.path());
+  EXPECT_EQ(again.out, plan.out);
+  EXPECT_EQ(again.err, "fbc plan: shards balanced by what " + bundle +
+                           " measured (the newest bundle of spec.star in $FBC_BUNDLE_DIR)\n");
+  FbcRun one = runJson(spec, {"--shard", "1/2"});
+  unsetenv("FBC_BUNDLE_DIR");
+  EXPECT_EQ(one.exit, 0) << one.err;
+  EXPECT_EQ(rows(one.out), (std::vector<std::string>{"test_new#2", "test_old#-"}));
+  EXPECT_TRUE(contains(one.err, "fbc run: shards balanced by what " + bundle +
+                                    " measured (the newest bundle of spec.star in "
+                                    "$FBC_BUNDLE_DIR)\nfbc run: shard 1/2 (--shard 1/2): 2 of 4 "
+                                    "leaves, ~"))
+      << one.err;
+}
+
 TEST(FbcShard, BadShardsAreUsageErrors) {
   clearEngineVars();
   Spec spec("leaves");

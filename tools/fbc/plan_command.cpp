@@ -43,15 +43,19 @@ int planOnLargeStack(const PlanOptions &opts) {
   backend::ShardPlan shards;
   if (opts.shards > 0) {
     leaves = backend::lowerToLeaves(plan);
-    backend::MeasuredDurations measured;
-    std::string error;
-    if ((!opts.durationsFrom.empty() && !readDurations(opts.durationsFrom, measured, error)) ||
-        !backend::assignShards(leaves, uint32_t(opts.shards),
-                               opts.durationsFrom.empty() ? nullptr : &measured, {}, shards,
-                               error)) {
+    std::optional<backend::MeasuredDurations> measured;
+    std::string error, from;
+    if (!measuredForShards(opts.durationsFrom, opts.spec, measured, from, error) ||
+        !backend::assignShards(leaves, uint32_t(opts.shards), measured ? &*measured : nullptr, {},
+                               shards, error)) {
       std::fprintf(stderr, "fbc plan: error: %s\n", error.c_str());
       return 1;
     }
+    if (!from.empty())
+      std::fprintf(stderr,
+                   "fbc plan: shards balanced by what %s measured (the newest bundle of %s in "
+                   "$FBC_BUNDLE_DIR)\n",
+                   from.c_str(), opts.spec.c_str());
     emit.jsonTail = [&](ir::JsonWriter &w) { backend::emitShardsJson(leaves, shards, w); };
   }
   if (opts.format == "json")

@@ -435,15 +435,21 @@ int runRun(const RunOptions &opts) {
     if (shard) {
       // Every shard computes the same split (backend/shard.h) of the tests
       // --test selects, then runs its own part of it.
-      backend::MeasuredDurations measured;
+      std::optional<backend::MeasuredDurations> measured;
       backend::ShardPlan split;
-      if ((!opts.durationsFrom.empty() && !readDurations(opts.durationsFrom, measured, error)) ||
-          !backend::assignShards(leaves, shard->count,
-                                 opts.durationsFrom.empty() ? nullptr : &measured, include, split,
-                                 error)) {
+      std::string from;
+      const std::string &specRoot = opts.specRoot.empty() ? opts.spec : opts.specRoot;
+      if (!measuredForShards(opts.durationsFrom, specRoot, measured, from, error) ||
+          !backend::assignShards(leaves, shard->count, measured ? &*measured : nullptr, include,
+                                 split, error)) {
         std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
         return 1;
       }
+      if (!from.empty())
+        std::fprintf(stderr,
+                     "%s: shards balanced by what %s measured (the newest bundle of %s in "
+                     "$FBC_BUNDLE_DIR)\n",
+                     cmd, from.c_str(), specRoot.c_str());
       selection = backend::selectShard(split, leaves.tests.size(), shard->index);
       cfg.selection = &selection;
       std::fprintf(stderr, "%s: shard %u/%u (%s): %s of %s leaves, ~%s estimated\n", cmd,

@@ -1,5 +1,6 @@
 #include "tools/fbc/shard_options.h"
 
+#include "bundle/durations.h"
 #include "bundle/inspect.h"
 
 #include <fcntl.h>
@@ -100,15 +101,25 @@ bool touchBazelShardStatus(std::string &error) {
   return true;
 }
 
-bool readDurations(const std::string &bundlePath, backend::MeasuredDurations &out,
-                   std::string &error) {
-  llvm::Expected<bundle::OpenedBundle> b = bundle::openBundle(bundlePath);
+bool measuredForShards(const std::string &flag, const std::string &spec,
+                       std::optional<backend::MeasuredDurations> &out, std::string &from,
+                       std::string &error) {
+  std::string path = flag;
+  if (path.empty()) {
+    const char *dir = std::getenv("FBC_BUNDLE_DIR");
+    std::optional<std::string> newest =
+        dir && *dir ? bundle::newestBundleOf(dir, spec) : std::nullopt;
+    if (!newest)
+      return true;
+    path = from = *newest;
+  }
+  llvm::Expected<bundle::OpenedBundle> b = bundle::openBundle(path);
   if (!b) {
-    error = "--durations-from " + bundlePath + ": " + llvm::toString(b.takeError());
+    error = (flag.empty() ? "shard durations from " : "--durations-from ") + path + ": " +
+            llvm::toString(b.takeError());
     return false;
   }
-  for (const bundle::TestRow &r : b->manifest.tests)
-    out[r.name][r.leafId.value_or("0")] = r.durationMs;
+  out = bundle::measuredDurations(*b);
   return true;
 }
 

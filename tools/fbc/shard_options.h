@@ -31,9 +31,14 @@ bool resolveShard(const std::string &flag, uint32_t shardCount, std::optional<Sh
 // False with `error` when the file cannot be created.
 bool touchBazelShardStatus(std::string &error);
 
-// The rows of an earlier run's bundle as test name -> leaf id ("0" for a
-// test without fan-out) -> duration_ms.
-bool readDurations(const std::string &bundlePath, backend::MeasuredDurations &out,
-                   std::string &error);
+// What balances the split (docs/run.md "Sharding"): the durations and the
+// services' start costs an earlier run measured, from --durations-from
+// BUNDLE (`flag`), else from the newest bundle of `spec` (the spec path as
+// given) in $FBC_BUNDLE_DIR (`out` stays empty when there is none). `from`
+// names the bundle found there ("" for the flag's). False with `error`
+// when the named bundle cannot be read.
+bool measuredForShards(const std::string &flag, const std::string &spec,
+                       std::optional<backend::MeasuredDurations> &out, std::string &from,
+                       std::string &error);
 
 } // namespace fbc::tools

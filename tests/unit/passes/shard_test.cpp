@@ -95,7 +95,7 @@ TEST(Shards, MeasuredDurationsMoveTheSplit) {
     ir::LeafProgram leaves = backend::lowerToLeaves(plan);
     // Leaf 0 of the flaky-db test measured at 10 s: alone on its shard.
     backend::MeasuredDurations m;
-    m["test_order_retries_through_flaky_db"]["0"] = 10000;
+    m.rows["test_order_retries_through_flaky_db"]["0"] = 10000;
     backend::ShardPlan s;
     std::string error;
     EXPECT_TRUE(backend::assignShards(leaves, 2, &m, {}, s, error));
@@ -123,6 +123,31 @@ TEST(Shards, EstimateAddsDeclaredDelaysUpToTheTimeout) {
     EXPECT_EQ(backend::estimateLeafMs(*s.findTest("test_order_retries_through_flaky_db"), s), 50);
     return 0;
   });
+}
+
+// With the services' measured start: each one the leaf starts adds its
+// cost, a reused one (started once per run) and one not measured add none.
+TEST(Shards, EstimateAddsTheServicesMeasuredStart) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "fbc-shard-start";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "spec.star")
+      << "db = service(\"db\", \"/bin/db\", interface(\"main\", \"tcp\", 5432))\n"
+         "cache = service(\"cache\", \"/bin/cache\", interface(\"main\", \"tcp\", 6379), "
+         "reuse = True)\n"
+         "api = service(\"api\", \"/bin/api\", interface(\"main\", \"http\", 8080))\n"
+         "def test_x():\n"
+         "    sleep(\"30ms\")\n";
+  star::runWithLargeStack([&] {
+    std::unique_ptr<ir::LoadedSpec> spec = ir::loadSpec((dir / "spec.star").string());
+    EXPECT_TRUE(spec->ok());
+    const ir::Spec &s = spec->spec();
+    backend::ServiceStartMs start{{"db", 1200}, {"cache", 900}};
+    EXPECT_EQ(backend::serviceStartMs(s, start), 1200);
+    EXPECT_EQ(backend::estimateLeafMs(*s.findTest("test_x"), s, &start), 50 + 30 + 1200);
+    EXPECT_EQ(backend::estimateLeafMs(*s.findTest("test_x"), s), 50 + 30);
+    return 0;
+  });
+  std::filesystem::remove_all(dir);
 }
 
 // Every delay form counts: a protocol rule's delay(delay=) in an assumption
