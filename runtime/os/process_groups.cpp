@@ -140,6 +140,27 @@ std::vector<pid_t> children() {
 
 } // namespace
 
+bool processExiting(pid_t pid) {
+  char path[64], buf[512];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return true; // reaped
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0)
+    return true;
+  buf[n] = 0;
+  // "pid (comm) state ppid pgrp session tty_nr tpgid flags ...".
+  const char *end = std::strrchr(buf, ')');
+  char state = 0;
+  unsigned flags = 0;
+  if (!end || std::sscanf(end + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2)
+    return false;
+  constexpr unsigned kPfExiting = 0x00000004; // include/linux/sched.h
+  return state == 'Z' || state == 'X' || (flags & kPfExiting) != 0;
+}
+
 void killOrphans(int waitMs) {
   timespec ms{0, 1000000};
   for (int waited = 0; waited <= waitMs; ++waited) {

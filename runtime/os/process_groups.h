@@ -32,4 +32,10 @@ void installKillOnSignal(int exitCode = -1);
 // group (setsid()) and, without cgroups, would outlive the test.
 void killOrphans(int waitMs);
 
+// Whether process `pid` is on its way out or gone: the kernel marks a task
+// exiting (PF_EXITING in /proc/<pid>/stat) before it closes its files, so
+// a client that saw the connection close on a crash already sees this,
+// where the exit notification (the pidfd, waitid) may come a moment later.
+bool processExiting(pid_t pid);
+
 } // namespace fbc::rt

@@ -497,7 +497,8 @@ bool Supervisor::running(ServiceId id) const {
 bool Supervisor::runningNow(ServiceId id) const {
   if (const Service &svc = *services_.at(id); svc.spec.inProcess)
     return svc.inProcessUp && !svc.treeGone() && !svc.spec.inProcess->exitedNow();
-  return running(id);
+  // The loop may not have seen an exit yet: ask the kernel.
+  return running(id) && !processExiting(pid(id));
 }
 
 pid_t Supervisor::pid(ServiceId id) const {
