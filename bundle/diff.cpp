@@ -2,11 +2,11 @@
 #include "bundle/diff.h"
 
 #include "bundle/inspect.h"
+#include "bundle/trace_reader.h"
 #include "ir/json_writer.h"
 #include "ir/quote.h"
 
 #include <llvm/Support/raw_ostream.h>
-#include <simdjson.h>
 
 #include <algorithm>
 #include <cctype>
@@ -16,10 +16,6 @@
 namespace fbc::bundle {
 
 namespace {
-
-llvm::Error fail(const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", msg.c_str());
-}
 
 // ":12345" -> ":PORT" (2 to 5 digits after a colon, not followed by a digit).
 std::string maskPorts(const std::string &s) {
@@ -65,30 +61,17 @@ std::string maskTempPaths(std::string s) {
   return s;
 }
 
-std::string scalarText(simdjson::dom::element v) {
-  std::string_view s;
-  if (!v.get(s))
-    return std::string(s);
-  return simdjson::minify(v);
-}
-
 // One event as a line; volatile fields dropped when normalising.
-std::string eventLine(simdjson::dom::object e, bool normalize) {
-  std::string_view service, type;
-  if (e["service"].get(service))
-    service = "-";
-  if (e["event_type"].get(type) && e["type"].get(type))
-    type = "?";
-  std::string line = std::string(service) + " " + std::string(type);
-  simdjson::dom::object fields;
-  if (!e["fields"].get(fields)) {
-    std::map<std::string, std::string> sorted;
-    for (auto [k, v] : fields)
-      if (!normalize || !volatileField(k))
-        sorted[std::string(k)] = scalarText(v);
-    for (const auto &[k, v] : sorted)
-      line += " " + k + "=" + ir::quote(v);
-  }
+std::string eventLine(const TraceEventRow &e, bool normalize) {
+  const std::string &type = !e.eventType.empty() ? e.eventType : e.type;
+  std::string line = (e.service.empty() ? std::string("-") : e.service) + " " +
+                     (type.empty() ? std::string("?") : type);
+  std::map<std::string, std::string> sorted;
+  for (const auto &[k, v] : e.fields)
+    if (!normalize || !volatileField(k))
+      sorted[k] = v;
+  for (const auto &[k, v] : sorted)
+    line += " " + k + "=" + ir::quote(v);
   return normalize ? normalizeEventLine(std::move(line)) : line;
 }
 
@@ -107,40 +90,23 @@ llvm::Expected<std::vector<DiffRow>> readDiffRows(const std::string &path, bool 
   llvm::Expected<OpenedBundle> b = openBundle(path);
   if (!b)
     return b.takeError();
-  const Entry *trace = b->contents.find("trace.json");
-  if (!trace)
-    return fail("bundle " + ir::quote(path) + " has no trace.json");
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  simdjson::dom::array tests;
-  if (parser.parse(trace->data).get(root) || root["tests"].get(tests))
-    return fail("bundle " + ir::quote(path) + ": trace.json is not a run report");
+  llvm::Expected<std::vector<TraceRow>> traced = readTraceRows(*b);
+  if (!traced)
+    return traced.takeError();
   // manifest.json's outcome word per row (name, leaf id).
   std::map<std::pair<std::string, std::string>, std::string> outcomes;
   for (const TestRow &r : b->manifest.tests)
     outcomes[{r.name, r.leafId.value_or("")}] = r.outcome;
   std::vector<DiffRow> rows;
-  for (simdjson::dom::element t : tests) {
-    std::string_view name, leaf, result;
-    if (t["name"].get(name))
-      return fail("bundle " + ir::quote(path) + ": a trace.json test has no name");
-    bool isLeaf = !t["leaf_id"].get(leaf);
+  for (const TraceRow &t : *traced) {
     DiffRow row;
-    row.key = std::string(name);
-    if (isLeaf)
-      row.key += std::string(" [leaf ") + std::string(leaf) + "]";
-    auto it = outcomes.find({std::string(name), isLeaf ? std::string(leaf) : ""});
-    if (it != outcomes.end())
-      row.outcome = it->second;
-    else if (!t["result"].get(result))
-      row.outcome = std::string(result);
-    simdjson::dom::array events;
-    if (!t["events"].get(events))
-      for (simdjson::dom::element e : events) {
-        simdjson::dom::object o;
-        if (!e.get(o))
-          row.events.push_back(eventLine(o, normalize));
-      }
+    row.key = t.name;
+    if (t.leafId)
+      row.key += " [leaf " + *t.leafId + "]";
+    auto it = outcomes.find({t.name, t.leafId.value_or("")});
+    row.outcome = it != outcomes.end() ? it->second : t.result;
+    for (const TraceEventRow &e : t.events)
+      row.events.push_back(eventLine(e, normalize));
     rows.push_back(std::move(row));
   }
   return rows;

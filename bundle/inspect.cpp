@@ -223,8 +223,8 @@ std::string formatInspectText(const OpenedBundle &b) {
          " inconclusive, " + std::to_string(s.halted) + " halted" +
          (s.notRun ? ", " + std::to_string(s.notRun) + " not run" : "") + "\n";
   for (const TestRow &t : m.tests)
-    out +=
-        "  " + pad(t.outcome, 22) + t.displayName() + " (" + std::to_string(t.durationMs) + "ms)\n";
+    out += "  " + pad(t.outcome, 22) + t.displayName() + " (" + std::to_string(t.durationMs) +
+           "ms)" + (t.code.empty() ? "" : "  [" + t.code + "]") + "\n";
   if (!m.mergedFrom.empty()) {
     // fbc merge: which shards, and what of the plan none of them ran.
     out += "\nMerged from " + std::to_string(m.mergedFrom.size()) + " bundles:";
@@ -292,6 +292,8 @@ std::string formatInspectJson(const OpenedBundle &b) {
     w.field("duration_ms", t.durationMs);
     if (t.leafId)
       w.field("leaf_id", *t.leafId);
+    if (!t.code.empty())
+      w.field("code", t.code);
     w.endObject();
   }
   w.endArray();

@@ -204,6 +204,8 @@ std::string formatManifestJson(const Manifest &m) {
       w.field("expectation", t.expectation);
     if (!t.reason.empty())
       w.field("reason", t.reason);
+    if (!t.code.empty())
+      w.field("code", t.code);
     if (t.leafId) {
       w.field("leaf_id", *t.leafId);
       if (!t.leaf.choices.empty()) {
@@ -354,7 +356,8 @@ llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimi
       if (!r.str(row, "name", t.name) || !r.str(row, "outcome", t.outcome) ||
           !r.i64(row, "duration_ms", t.durationMs) || !r.u64(row, "seed", t.seed) ||
           !r.str(row, "expectation", t.expectation) || !r.str(row, "reason", t.reason) ||
-          !r.str(row, "leaf_id", leafId) || !r.indexMap(row, "leaf_choices", t.leaf.choices) ||
+          !r.str(row, "code", t.code) || !r.str(row, "leaf_id", leafId) ||
+          !r.indexMap(row, "leaf_choices", t.leaf.choices) ||
           !r.stringMap(row, "leaf_choice_values", t.leaf.choiceValues) ||
           !r.vectorMap(row, "leaf_probability_outcomes", t.leaf.probability) ||
           !r.indexMap(row, "leaf_interleavings", t.leaf.interleavings) ||

@@ -32,6 +32,10 @@ struct TestRow {
   uint64_t seed = 0;
   std::string expectation; // fault_scenario / matrix cell; "" otherwise
   std::string reason;      // why a row did not pass; "" otherwise
+  // The row's stable diagnostic code (rt::rowCode: "FAULT_NOT_FIRED",
+  // "HEALTHCHECK_TIMEOUT", ...); "" for a row without one. Read as any
+  // string: a newer fbc may write a code this one does not know.
+  std::string code;
   // Fan-out leaves only: a test without fan-out has no leaf_* keys at all.
   std::optional<std::string> leafId;
   ir::LeafFields leaf; // leaf_choices, leaf_probability_outcomes, leaf_interleavings, leaf_schedule

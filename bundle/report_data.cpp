@@ -21,8 +21,10 @@
 #include "bundle/report_bounds.h"
 #include "bundle/report_cause.h"
 #include "bundle/report_html.h"
+
 #include "bundle/report_plan.h"
 #include "bundle/report_specs.h"
+#include "ir/diagnostic_codes.h"
 #include "ir/json_writer.h"
 #include "ir/leaf_program.h"
 #include "runtime/trace/event_schema.h"
@@ -359,6 +361,13 @@ void writeRows(ReportBudget &b, ir::JsonWriter &w, const Manifest &m, const Trac
     w.field("duration_ms", t.durationMs);
     w.field("expectation", b.clip(t.expectation));
     w.field("reason", b.clip(t.reason));
+    if (!t.code.empty()) {
+      // The code as the bundle has it; its suggestion from this fbc's table
+      // (none for a code it does not know).
+      w.field("code", b.clip(t.code));
+      if (const ir::DiagCodeInfo *info = ir::findDiagCode(t.code))
+        w.field("suggestion", info->suggestion);
+    }
     w.field("trace", int64_t(p.rowTrace[r]));
     w.endObject();
   }

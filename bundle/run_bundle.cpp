@@ -48,6 +48,8 @@ TestRow rowOf(const rt::TestOutcome &t) {
   r.expectation = t.expectation;
   if (t.result != rt::Result::Pass)
     r.reason = t.reason;
+  if (std::optional<ir::DiagCode> code = rt::rowCode(t))
+    r.code = std::string(ir::codeName(*code));
   if (t.leaf) {
     r.leafId = t.leaf->id;
     r.leaf.choices.insert(t.leaf->choices.begin(), t.leaf->choices.end());

@@ -72,17 +72,21 @@ constexpr DiagCodeInfo kCodes[] = {
     {ExpectationViolated, "EXPECTATION_VIOLATED", kRun,
      "the test's expect= (or a temporal property) did not hold",
      "Compare the expectation with the trace; fix the system or the expectation."},
-    {BodyError, "BODY_ERROR", kRun, "the body raised a Starlark error that is not an assertion",
-     "Fix the body at the traceback's innermost frame."},
+    {BodyError, "BODY_ERROR", kRun,
+     "the body raised an error that is not an assertion: a Starlark error, a builtin's or a "
+     "step's (a fail row: a service's answer can cause it)",
+     "Read the traceback's innermost frame: a mistake in the body, or a step the service did "
+     "not answer as the body expected."},
     {FaultNotFired, "FAULT_NOT_FIRED", kRun,
-     "a fault the test required (require_faults_fire) never fired",
+     "a fault rule never fired: a fault_bypassed pass, or a fail under require_faults_fire",
      "Make the scenario reach the faulted syscall, or target the syscall the service really "
      "makes (`fbc run -v` shows the trace)."},
     {FaultNotFilterable, "FAULT_NOT_FILTERABLE", kRun,
      "a fault on a syscall the service's filter does not trap: it could not fire",
      "Write the target and the syscall in the fault() call itself so the static scan sees "
      "them."},
-    {ServiceCrashed, "SERVICE_CRASHED", kRun, "a service exited or was killed during the test",
+    {ServiceCrashed, "SERVICE_CRASHED", kRun,
+     "a service crashed at start, or exited or was killed during a test that then failed",
      "Read the service's output in the bundle (services/NAME.log) for why it died."},
     {HealthcheckTimeout, "HEALTHCHECK_TIMEOUT", kRun, "a service never passed its healthcheck",
      "Check the service starts on its own and listens where the healthcheck looks; raise "
@@ -90,8 +94,8 @@ constexpr DiagCodeInfo kCodes[] = {
     {TestTimeout, "TEST_TIMEOUT", kRun, "the body did not finish within the test's timeout",
      "Find where the body waited in the report; raise timeout= only if the wait is expected."},
     {CannotRun, "CANNOT_RUN", kRun,
-     "the test needs something this machine does not have (a container engine, a gateway, "
-     "a privilege)",
+     "the test needs something this machine or this fbc does not have (a container engine, a "
+     "gateway, a privilege, the service's binary)",
      "Install what the row's reason names, or run the test where it is available."},
     {Interrupted, "INTERRUPTED", kRun, "the run was interrupted before the test finished",
      "Re-run the test; nothing about it was decided."},

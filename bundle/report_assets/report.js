@@ -121,17 +121,17 @@
     const row = h("div", {class: "trow", role: "row", tabindex: "0", data: {row: i, outcome: r.outcome},
       onclick: () => openTrace(i), onkeydown: (ev) => { if (ev.key === "Enter") openTrace(i); }},
       h("span", {class: "name", role: "cell"}, r.display),
-      h("span", {role: "cell"}, pill(r.outcome)),
+      h("span", {role: "cell"}, pill(r.outcome), r.code ? h("code", {class: "rcode"}, r.code) : null),
       h("span", {class: "dur", role: "cell"}, ms(r.duration_ms)));
     rowEls.push(row);
     chunk.append(row);
   });
   const filterBox = h("input", {type: "search", id: "tests-filter",
-    placeholder: "filter tests (name, leaf, outcome)", oninput: () => {
+    placeholder: "filter tests (name, leaf, outcome, code)", oninput: () => {
       const q = filterBox.value.toLowerCase();
       D.rows.forEach((r, i) => {
         rowEls[i].hidden = q !== "" &&
-          !(r.display + " " + r.outcome).toLowerCase().includes(q);
+          !(r.display + " " + r.outcome + " " + (r.code || "")).toLowerCase().includes(q);
       });
     }});
   const tracePanel = h("div", {class: "panel", id: "trace-panel"},
@@ -165,6 +165,10 @@
     const kids = [h("h2", {id: "trace-title"}, r.display)];
     kids.push(h("div", {class: "kv"}, pill(r.outcome), h("span", null, ms(r.duration_ms)),
       r.expectation ? h("span", null, "expect: ", h("code", null, r.expectation)) : null));
+    // The row's diagnostic code (docs/diagnostics.md) and what to do about it.
+    if (r.code)
+      kids.push(h("p", {class: "trace-code", id: "trace-code"}, "code ", h("code", null, r.code),
+        r.suggestion ? " \u2014 " + r.suggestion : ""));
     if (!t) {
       kids.push(h("p", {class: "muted", id: "no-trace"}, r.trace >= 0
         ? "This row's trace is not in the page: the page reached its size limit (see the note at the top)."

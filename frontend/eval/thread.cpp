@@ -6,7 +6,12 @@
 namespace fbc::star {
 
 void Thread::fail(std::string msg) {
+  failWithCode("", std::move(msg));
+}
+
+void Thread::failWithCode(std::string_view code, std::string msg) {
   EvalError err(std::move(msg));
+  err.code = std::string(code);
   for (const CallFrame *f = top; f; f = f->parent) {
     TraceFrame tf;
     tf.file = f->file ? f->file->path() : "<builtin>";

@@ -15,6 +15,7 @@
 #include <exception>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fbc::star {
@@ -44,6 +45,10 @@ public:
   std::vector<std::string> frameLines(bool keepBuiltin = false) const;
   // The innermost frame that belongs to a Starlark file (not <builtin>).
   const TraceFrame *innermostSourceFrame() const;
+  // A stable diagnostic code the embedder gives a mistake it can name
+  // (fbc's run: "UNKNOWN_ERRNO" for deny() of a computed name that is no
+  // errno), "" for every other error. The frontend sets none itself.
+  std::string code;
 
 private:
   std::string msg_;
@@ -85,6 +90,8 @@ public:
 
   // Throws an EvalError with `msg` and the current backtrace.
   [[noreturn]] void fail(std::string msg);
+  // fail() with EvalError::code set.
+  [[noreturn]] void failWithCode(std::string_view code, std::string msg);
 
   // The innermost call (null before execution starts) and the depth.
   CallFrame *top = nullptr;

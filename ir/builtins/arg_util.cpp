@@ -56,7 +56,7 @@ int64_t durationArg(const CallSite &site, Value v, const Loc &at, std::string_vi
     site.fail(at, std::string(what) + ": want a duration string like \"500ms\" or \"1m30s\", got " +
                       typeOf(v));
   if (std::optional<std::string> error = durationError(s->view(), what, allowZero))
-    site.fail(at, std::move(*error));
+    site.fail(at, std::move(*error), DiagCode::BadDuration);
   std::string ignored;
   return *parseDuration(s->view(), ignored);
 }

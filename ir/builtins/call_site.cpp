@@ -120,6 +120,14 @@ Loc CallSite::at(const syntax::Argument *a) const {
 }
 
 void CallSite::fail(const Loc &where, std::string msg) const {
+  failCoded(where, std::move(msg), "");
+}
+
+void CallSite::fail(const Loc &where, std::string msg, DiagCode code) const {
+  failCoded(where, std::move(msg), codeName(code));
+}
+
+void CallSite::failCoded(const Loc &where, std::string msg, std::string_view code) const {
   bool here = caller_ && where.file == file_ && where.pos.valid();
   if (here)
     caller_->pos = where.pos;
@@ -130,7 +138,7 @@ void CallSite::fail(const Loc &where, std::string msg) const {
     if (at.valid())
       msg = at.str() + ": " + msg;
   }
-  t_.fail(std::move(msg));
+  t_.failWithCode(code, std::move(msg));
 }
 
 void CallSite::fail(std::string msg) const {

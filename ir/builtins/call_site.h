@@ -7,6 +7,7 @@
 
 #include "frontend/eval/thread.h"
 #include "frontend/syntax/ast.h"
+#include "ir/diagnostic_codes.h"
 #include "ir/spec.h"
 
 #include <map>
@@ -65,10 +66,15 @@ public:
   // the calling file; otherwise at the call).
   [[noreturn]] void fail(const Loc &where, std::string msg) const;
   [[noreturn]] void fail(std::string msg) const;
+  // fail() of a mistake with a stable code (ir/diagnostic_codes.h): in a
+  // test body, the run makes it an error row carrying the code.
+  [[noreturn]] void fail(const Loc &where, std::string msg, DiagCode code) const;
 
   star::Thread &thread() const { return t_; }
 
 private:
+  [[noreturn]] void failCoded(const Loc &where, std::string msg, std::string_view code) const;
+
   star::Thread &t_;
   star::CallFrame *caller_ = nullptr;
   const frontend::SourceFile *file_ = nullptr;

@@ -296,7 +296,8 @@ Value denyFn(star::Thread &t, Value, const star::Args &args) {
   star::String *name = onePositional(site, "deny", args);
   const ErrnoInfo *e = findErrno(name->view());
   if (!e)
-    site.fail(site.at(site.positional(0)), unknownErrnoMessage(name->view()));
+    site.fail(site.at(site.positional(0)), unknownErrnoMessage(name->view()),
+              DiagCode::UnknownErrno);
   auto *fault = t.heap.make<FaultValue>();
   Fault &f = fault->data;
   f.action = FaultAction::Deny;

@@ -246,6 +246,7 @@ Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &ar
       // its traceback runs from the test through parallel() to the raise.
       star::EvalError e("parallel() callable " + std::to_string(i) + " failed: " + r.error);
       e.frames = r.frames;
+      e.code = r.code;
       throw e;
     }
     values.push_back(r.value);

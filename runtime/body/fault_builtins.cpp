@@ -90,15 +90,19 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
       }
       const std::string &svc = spec.services[r.target].name;
       bool tracing = r.action.kind == ActionKind::Trace;
-      t.fail(std::string(who) + "(): service " + ir::quote(svc) + " is not intercepting " +
-             std::string(syscallName(nr)) + ", so this " +
-             (tracing ? "trace could not see it" : "fault could not fire") +
-             " (intercepting: " + (list.empty() ? "nothing" : list) +
-             "). fbc decides what to intercept from the spec before the test starts, and it "
-             "could not see this rule: name the service and the syscall in the " +
-             who + "() call itself, e.g. " +
-             (tracing ? std::string(who) + "(" + svc + ", syscalls=[\"" + r.syscall + "\"], ...)"
-                      : "fault(" + svc + ", " + r.syscall + "=deny(...), run=...)"));
+      // A fault that cannot fire has its code (a trace that cannot see
+      // has none: nothing was to be faulted).
+      t.failWithCode(
+          tracing ? "" : ir::codeName(ir::DiagCode::FaultNotFilterable),
+          std::string(who) + "(): service " + ir::quote(svc) + " is not intercepting " +
+              std::string(syscallName(nr)) + ", so this " +
+              (tracing ? "trace could not see it" : "fault could not fire") +
+              " (intercepting: " + (list.empty() ? "nothing" : list) +
+              "). fbc decides what to intercept from the spec before the test starts, and it "
+              "could not see this rule: name the service and the syscall in the " +
+              who + "() call itself, e.g. " +
+              (tracing ? std::string(who) + "(" + svc + ", syscalls=[\"" + r.syscall + "\"], ...)"
+                       : "fault(" + svc + ", " + r.syscall + "=deny(...), run=...)"));
     }
   }
   for (RuleSpec &r : rules)

@@ -48,6 +48,7 @@ void callBranch(star::Thread &t, Value fn, BranchResult &out) {
     out.failed = true;
     out.error = e.message();
     out.frames = e.frames;
+    out.code = e.code;
   } catch (...) {
     out.failed = true;
     out.exception = std::current_exception();

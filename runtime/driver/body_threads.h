@@ -30,6 +30,7 @@ struct BranchResult {
   bool failed = false;
   std::string error;                    // a Starlark error's message
   std::vector<star::TraceFrame> frames; // and where the branch raised it
+  std::string code;                     // its EvalError::code
   std::exception_ptr exception;         // anything else (halt(), an internal error), rethrown
 };
 

@@ -164,6 +164,7 @@ Executor::Jobs Executor::planJobs(const std::vector<const ir::Test *> &tests,
         TestOutcome o = baseOutcome(*tests[i]);
         o.result = Result::Error;
         o.reason = std::move(why);
+        o.cause = ir::DiagCode::CannotRun;
         errorRow(i, std::move(o));
       }
       continue;

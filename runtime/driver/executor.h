@@ -96,6 +96,11 @@ struct RunConfig {
   // --require-faults-fire: every test as if it said require_faults_fire=True
   // (a pass whose fault never fired is a failure naming the rules).
   bool requireFaultsFire = false;
+  // --record-ops: every service also traps every faultable syscall family
+  // (ir::syscallKeywords), and each row counts its services' calls by what
+  // they were on (TestOutcome::operations), for `fbc plan --suggest
+  // --from`. The one widening of the leaf program's trap sets.
+  bool recordOperations = false;
   // The folder services run in and their relative binaries resolve against;
   // "" = the spec's folder. `fbc replay` runs a snapshot of the spec from a
   // temporary folder with the original folder here.

@@ -6,12 +6,14 @@
 // a traceback); the services stopped and the trace kept.
 #include "runtime/driver/reuse_stage.h"
 
+#include "backend/rule_lower.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "ir/composed_assumptions.h"
 #include "ir/duration.h"
 #include "ir/quote.h"
+#include "ir/syscalls.h"
 #include "runtime/containers/container_service.h"
 #include "runtime/mock/mock_services.h"
 #include "runtime/os/leaf_isolation.h"
@@ -25,6 +27,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <new>
 #include <system_error>
@@ -51,6 +54,59 @@ std::string &containerRefusal(const ir::Service &svc, int jobs, std::string &err
     error = "service " + ir::quote(svc.name) +
             ": container services under fbc run -j N are not built yet; run with -j 1";
   return error;
+}
+
+// fbc run --record-ops: each service's trap set with every syscall a
+// fault keyword names (the families expanded, as the lowering does for a
+// rule), sorted.
+void trapEveryFamily(std::vector<std::vector<int>> &traps) {
+  std::vector<int> every;
+  for (std::string_view kw : ir::syscallKeywords())
+    for (int nr : backend::keywordSyscalls(kw))
+      every.push_back(nr);
+  for (std::vector<int> &t : traps) {
+    t.insert(t.end(), every.begin(), every.end());
+    std::sort(t.begin(), t.end());
+    t.erase(std::unique(t.begin(), t.end()), t.end());
+  }
+}
+
+// The code of a service that did not come up: one the table names (a
+// crash, a healthcheck timeout, a binary this machine lacks), else none.
+std::optional<ir::DiagCode> serviceErrorCode(ServiceError::Kind k) {
+  switch (k) {
+  case ServiceError::Kind::CrashedAtStart:
+    return ir::DiagCode::ServiceCrashed;
+  case ServiceError::Kind::HealthcheckTimeout:
+    return ir::DiagCode::HealthcheckTimeout;
+  case ServiceError::Kind::MissingBinary:
+    return ir::DiagCode::CannotRun;
+  default:
+    return std::nullopt;
+  }
+}
+
+// What made a body fail: the code its error carries (a fault that could
+// not fire: FAULT_NOT_FILTERABLE), an assertion builtin (assert_*,
+// expect_*, fail()), or any other error (a missing key, a step's).
+ir::DiagCode failureCode(const star::EvalError &e) {
+  if (const ir::DiagCodeInfo *info = e.code.empty() ? nullptr : ir::findDiagCode(e.code))
+    return info->code;
+  if (!e.frames.empty() && e.frames.back().file == "<builtin>") {
+    std::string_view fn = e.frames.back().function;
+    if (fn.starts_with("assert_") || fn.starts_with("expect_") || fn == "fail")
+      return ir::DiagCode::AssertionFailed;
+  }
+  return ir::DiagCode::BodyError;
+}
+
+// A mistake of the body that the run names with a check-stage code
+// (deny() of a computed name that is no errno): the row is an error.
+std::optional<ir::DiagCode> mistakeCode(const std::string &code) {
+  const ir::DiagCodeInfo *info = code.empty() ? nullptr : ir::findDiagCode(code);
+  if (!info || info->stage != ir::DiagStage::Check)
+    return std::nullopt;
+  return info->code;
 }
 
 } // namespace
@@ -89,6 +145,8 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   // What each filter traps comes from the leaf program, nothing else: the
   // test's trap sets with what this leaf's choose() options add.
   traps_ = lt.trapsFor(leafTest_ ? leaf_ : lt.decode(0));
+  if (cfg_.recordOperations)
+    trapEveryFamily(traps_);
 
   // The leaf's scratch directory (FBC_SCRATCH), removed after its services.
   std::unique_ptr<ScratchDir> scratch = ScratchDir::make(error);
@@ -113,6 +171,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   // Every trapped syscall is counted (syscall_summary); only those a rule
   // decided become events.
   so.recordAllowedSyscalls = false;
+  so.recordOperations = cfg_.recordOperations;
   o.startWallNs = realtimeNs();
   // With a reused service the supervisor and proxies are the run's stage
   // (reused_services.cpp); else the test's own.
@@ -120,6 +179,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   if (reuse && cfg_.jobs > 1) {
     o.result = Result::Error;
     o.reason = "service(reuse=True) under fbc run -j N is not built yet; run with -j 1";
+    o.cause = ir::DiagCode::CannotRun;
     o.durationMs = (monotonicNs() - t0) / 1000000;
     return o;
   }
@@ -167,6 +227,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     if (svc.isContainer() && !containerRefusal(svc, cfg_.jobs, error).empty()) {
       o.result = Result::Error;
       o.reason = error;
+      o.cause = ir::DiagCode::CannotRun;
       o.durationMs = (monotonicNs() - t0) / 1000000;
       return o;
     }
@@ -234,6 +295,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   } else if (se) {
     o.result = Result::Error;
     o.reason = se.reason();
+    o.cause = serviceErrorCode(se.kind);
   } else {
     superviseBody(t, o, intr);
   }
@@ -282,6 +344,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   o.faults = faultSummaries(o.events, names);
   decideFaultVerdict(o, t.requireFaultsFire || cfg_.requireFaultsFire);
   o.syscallSummary = sup->trace().syscallSummary();
+  o.operations = sup->trace().operations();
   sup_ = nullptr;
   ownSup.reset();
   o.durationMs = (monotonicNs() - t0) / 1000000;
@@ -290,7 +353,12 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
 
 struct Executor::BodyEnd {
   bool failed = false, internal = false, expectFailed = false, halted = false;
+  bool mistake = false; // `failed` by a body mistake with a check code
   std::string error, returned;
+  // Why it ended, where the flags above do not say: a CannotRunSignal's
+  // CANNOT_RUN, a failure's EvalError::code (a body mistake's check code)
+  // or the assertion / body error it was.
+  std::optional<ir::DiagCode> cause;
   // Where an EvalError was thrown; for a timeout, where the cancelled body
   // was, down to the builtin it waited in.
   std::vector<std::string> frames;
@@ -379,10 +447,15 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
   } catch (const CannotRunSignal &c) {
     end.internal = true;
     end.error = c.reason;
+    end.cause = ir::DiagCode::CannotRun;
   } catch (const star::EvalError &e) {
     end.failed = true;
     end.error = e.message();
     end.frames = e.frameLines(/*keepBuiltin=*/body_.cancelled());
+    end.cause = mistakeCode(e.code);
+    end.mistake = end.cause.has_value();
+    if (!end.mistake)
+      end.cause = failureCode(e);
   } catch (const std::exception &e) {
     end.internal = true;
     end.error = std::string("internal error: ") + e.what();
@@ -481,6 +554,7 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
              !(end.failed && finished)) {
     o.result = Result::Fail;
     o.reason = te.monitor ? *te.monitor : *te.failed;
+    o.cause = ir::DiagCode::ExpectationViolated;
   } else if (timedOut) {
     o.result = Result::Inconclusive;
     o.reason = te.pending
@@ -491,14 +565,23 @@ void Executor::superviseBody(const ir::Test &t, TestOutcome &o, bool &intr) {
   } else if (end.internal) {
     o.result = Result::Error;
     o.reason = end.error;
+    o.cause = end.cause;
   } else if (end.halted) {
     o.result = Result::Halted;
     o.reason = end.error;
+  } else if (end.failed && finished && end.mistake) {
+    // A mistake in the spec the run found (a computed errno name): an
+    // error with its code, not a verdict on the system.
+    o.result = Result::Error;
+    o.reason = end.error;
+    o.traceback = std::move(end.frames);
+    o.cause = end.cause;
   } else if (end.failed && finished) { // not the error of a body fbc stopped
     o.result = Result::Fail;
     o.reason = end.error;
     o.traceback = std::move(end.frames);
     o.expectationViolated = end.expectFailed;
+    o.cause = end.cause;
   } else {
     o.result = Result::Pass;
     o.returnValue = end.returned;

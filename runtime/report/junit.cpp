@@ -63,10 +63,24 @@ std::string seconds(int64_t ms) {
   return buf;
 }
 
-// The <failure>/<error> body: the reason, the traceback, the replay line,
-// the services that died and their last output.
+// The <failure>/<error> body: the reason, the row's code and its
+// suggestion, the traceback, the replay line, the services that died and
+// their last output.
 std::string detail(const RunReport &r, const TestOutcome &t) {
-  return t.reason + "\n" + tracebackAndReplay(r, t, "") + serviceExitLines(r, t, "");
+  std::optional<ir::DiagCode> code = rowCode(t);
+  return t.reason + "\n" + (code ? codeLine(*code) + "\n" : "") + tracebackAndReplay(r, t, "") +
+         serviceExitLines(r, t, "");
+}
+
+// The testcase's <properties>: fault_bypassed, then the row's code.
+std::string rowProperties(const TestOutcome &t) {
+  std::string props;
+  if (t.outcomeWord() == "fault_bypassed")
+    props += "        <property name=\"fault_bypassed\" value=\"true\"/>\n";
+  if (std::optional<ir::DiagCode> code = rowCode(t))
+    props +=
+        "        <property name=\"code\" value=\"" + std::string(ir::codeName(*code)) + "\"/>\n";
+  return props.empty() ? "" : "      <properties>\n" + props + "      </properties>\n";
 }
 
 } // namespace
@@ -82,12 +96,10 @@ std::vector<JUnitCase> junitCases(const RunReport &r) {
     std::string out = "    <testcase name=\"" + xml(name) + "\" classname=\"" + spec +
                       "\" time=\"" + seconds(t.durationMs) + "\" status=\"" + t.outcomeWord() +
                       "\"";
-    std::string body;
+    std::string body = rowProperties(t);
     switch (t.result) {
     case Result::Pass:
       if (t.outcomeWord() == "fault_bypassed") {
-        body += "      <properties>\n        <property name=\"fault_bypassed\" value=\"true\"/>\n"
-                "      </properties>\n";
         std::string why = "fault_bypassed: the test passed, but its fault never fired:";
         const char *sep = " ";
         for (const FaultSummary *f : t.bypassedRules()) {

@@ -181,6 +181,11 @@ std::string syscallDecisionLine(const RunReport &r, const TraceEvent &e) {
   return line;
 }
 
+std::string codeLine(ir::DiagCode code) {
+  return "code: " + std::string(ir::codeName(code)) + " (" + std::string(ir::codeSuggestion(code)) +
+         ")";
+}
+
 std::string passedCount(uint64_t passed, uint64_t bypassed) {
   std::string s = std::to_string(passed) + " passed";
   if (bypassed)
@@ -343,6 +348,8 @@ void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += runsLine(r, t);
   if (!t.reason.empty())
     out += "  reason: " + t.reason + "\n";
+  if (std::optional<ir::DiagCode> code = rowCode(t))
+    out += "  " + codeLine(*code) + "\n";
   out += tracebackAndReplay(r, t, "  ");
   out += serviceExitLines(r, t, "  ");
   syscallTraceLines(out, r, t);

@@ -89,6 +89,10 @@ using MatrixAxes =
 void writeJsonMatrix(ir::JsonWriter &w, const MatrixAxes &axes,
                      const std::vector<JsonMatrixCell> &cells);
 
+// "code: TEST_TIMEOUT (Find where the body waited ...)": a row's code
+// (rowCode) and its suggestion, as the text report and JUnit print it.
+std::string codeLine(ir::DiagCode code);
+
 // "9 passed (1 fault_bypassed)": a count and the fault_bypassed rows among
 // it (the text report's closing line and matrix, `fbc inspect`).
 std::string passedCount(uint64_t passed, uint64_t bypassed);

@@ -144,6 +144,8 @@ std::string formatJsonReport(const RunReport &r) {
     w.field("result", resultName(t.result));
     if (!t.reason.empty())
       w.field("reason", t.reason);
+    if (std::optional<ir::DiagCode> code = rowCode(t))
+      w.field("code", ir::codeName(*code));
     if (!t.traceback.empty()) {
       w.key("traceback").beginArray();
       for (const std::string &frame : t.traceback)
@@ -211,6 +213,22 @@ std::string formatJsonReport(const RunReport &r) {
       w.endObject();
     }
     w.endObject();
+    // fbc run --record-ops only: what each service's calls were on.
+    if (!t.operations.empty()) {
+      w.key("operations").beginObject();
+      for (const auto &[svc, ops] : t.operations) {
+        w.key(svc).beginArray();
+        for (const OperationCount &op : ops) {
+          w.beginObject();
+          w.field("syscall", op.syscall);
+          w.field("target", op.target);
+          w.field("calls", op.calls);
+          w.endObject();
+        }
+        w.endArray();
+      }
+      w.endObject();
+    }
     w.key("events").beginArray();
     for (const TraceEvent &e : t.events)
       writeEvent(w, r, t, e);

@@ -47,6 +47,22 @@ int wakeSignal() {
   return sig;
 }
 
+// What a counted call was on: the destination of a call that carries an
+// inet one ("127.0.0.1:6379"), else its path, a socket's or pipe's inode
+// left out ("socket", "pipe") so that a service's targets stay few; ""
+// when neither can be read.
+std::string operationTargetOf(NotifFacts &facts) {
+  if (const Destination *d = facts.destination(); d && d->valid())
+    return d->text();
+  const std::string *p = facts.path();
+  if (!p)
+    return "";
+  for (std::string_view kind : {"socket", "pipe"})
+    if (p->starts_with(std::string(kind) + ":["))
+      return std::string(kind);
+  return *p;
+}
+
 } // namespace
 
 void NotificationListener::start() {
@@ -165,6 +181,11 @@ void NotificationListener::handle() {
   stats_.notifications.fetch_add(1, std::memory_order_relaxed);
   NotifFacts facts(fd_, req_, pathBuf_);
   Decision d = rules_.decide(service_, req_.data.nr, facts);
+  // What the call was on, read (if no rule did) while the validity check
+  // below still covers it.
+  std::string operationTarget;
+  if (countOperations_)
+    operationTarget = operationTargetOf(facts);
   // What we read may belong to a dead thread whose tid was reused: act on
   // it only if the notification is still alive (decide() already checked
   // before it moved a counter; this covers reads after the last check).
@@ -181,6 +202,8 @@ void NotificationListener::handle() {
   }
   trace_.countSyscall(service_, req_.data.nr, d.fired && d.action.faults(),
                       !decidedByRule(d.fired, d.action));
+  if (countOperations_)
+    trace_.countOperation(service_, req_.data.nr, std::move(operationTarget));
   bool record = recordAllowed_ || d.fired || d.systemPathExempt;
   SyscallRecord rec;
   if (record) {

@@ -77,6 +77,10 @@ public:
   NotificationListener(const NotificationListener &) = delete;
   NotificationListener &operator=(const NotificationListener &) = delete;
 
+  // Before start(): count every call by what it was on (its path or
+  // destination; Trace::countOperation), reading them when no rule did.
+  void countOperations(bool on) { countOperations_ = on; }
+
   // Starts the receive thread.
   void start();
   // Stops the receive thread and closes the fd (loop thread). Delays still
@@ -154,6 +158,7 @@ private:
   RuleTable &rules_;
   Trace &trace_;
   bool recordAllowed_;
+  bool countOperations_ = false;
   const UnmediatedObserver *observer_;
   std::thread thread_;
   std::atomic<bool> stopping_{false};

@@ -244,6 +244,7 @@ ServiceError Supervisor::start(ServiceId id) {
           std::make_unique<NotificationListener>(loop_, inc.proc.listener, id, rules_, trace_,
                                                  opts_.recordAllowedSyscalls, svc.observer.get());
       inc.proc.listener = -1; // the listener owns the fd now
+      inc.listener->countOperations(opts_.recordOperations);
       inc.listener->start();
     }
     std::string prefix = spec.name + " | ";

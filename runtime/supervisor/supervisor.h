@@ -42,9 +42,12 @@ namespace fbc::rt {
 struct SupervisorOptions {
   uint64_t seed = 0;                 // the run seed every rule stream derives from
   bool recordAllowedSyscalls = true; // trace allowed trapped syscalls too
-  int streamFd = -1;                 // >= 0: stream service output there, "name | " per line
-  int64_t stopGraceMs = 2000;        // SIGTERM → SIGKILL
-  size_t outputCap = 1 << 20;        // bytes of stdout/stderr kept per service
+  // fbc run --record-ops: count each trapped call by what it was on
+  // (Trace::countOperation), for `fbc plan --suggest --from`.
+  bool recordOperations = false;
+  int streamFd = -1;          // >= 0: stream service output there, "name | " per line
+  int64_t stopGraceMs = 2000; // SIGTERM → SIGKILL
+  size_t outputCap = 1 << 20; // bytes of stdout/stderr kept per service
   // stopAll() kills every remaining child of fbc (a service's orphans,
   // reparented to us). Off while other leaves run at once (fbc run -j N):
   // their services are our children too; the leaf's cgroup still takes its

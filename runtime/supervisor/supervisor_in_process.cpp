@@ -47,6 +47,7 @@ ServiceError Supervisor::startInProcess(ServiceId id, ServiceError error) {
     loop_.call([&] {
       svc.listeners.push_back(std::make_unique<NotificationListener>(
           loop_, fd, id, rules_, trace_, opts_.recordAllowedSyscalls, svc.observer.get()));
+      svc.listeners.back()->countOperations(opts_.recordOperations);
       svc.listeners.back()->start();
       svc.current = svc.listeners.back().get();
     });

@@ -89,6 +89,43 @@ void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire) {
     o.reason += (i ? "; " : " ") + rules[i]->bypassedText();
 }
 
+namespace {
+
+// A service of the row exited on its own while the test ran.
+bool serviceDied(const TestOutcome &o) {
+  for (const TraceEvent &e : o.events)
+    if (e.type == EventType::ServiceStopped && e.flag(EventField::Unexpected))
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::optional<ir::DiagCode> rowCode(const TestOutcome &o) {
+  using enum ir::DiagCode;
+  switch (o.result) {
+  case Result::Pass:
+    return o.faultBypassed ? std::optional(FaultNotFired) : std::nullopt;
+  case Result::Halted:
+    return std::nullopt;
+  case Result::Inconclusive:
+    return TestTimeout;
+  case Result::Fail:
+    if (o.faultBypassed) // decideFaultVerdict(): require_faults_fire
+      return FaultNotFired;
+    if (o.strictDeterminismViolation)
+      return std::nullopt;
+    if (o.expectationViolated)
+      return ExpectationViolated;
+    if (serviceDied(o))
+      return ServiceCrashed;
+    return o.cause;
+  case Result::Error:
+    return o.cause;
+  }
+  return std::nullopt;
+}
+
 void ResultCounts::add(std::string_view o) {
   expectationViolated += o == "expectation_violated";
   faultBypassed += o == "fault_bypassed";

@@ -4,6 +4,7 @@
 // naming results and counting them.
 #pragma once
 
+#include "ir/diagnostic_codes.h"
 #include "ir/spec.h"
 #include "runtime/trace/trace.h"
 
@@ -102,6 +103,9 @@ struct TestOutcome {
   std::vector<TraceEvent> events;
   std::vector<FaultSummary> faults;
   std::map<std::string, SyscallSummary> syscallSummary;
+  // fbc run --record-ops: each service's calls by syscall and target
+  // (Trace::operations); empty without it.
+  std::map<std::string, std::vector<OperationCount>> operations;
   std::string expectation; // fault_scenario / matrix cell
   bool expectationViolated = false;
   // The body passed but none of the deny/delay rules below ever matched a
@@ -118,6 +122,11 @@ struct TestOutcome {
   // RunConfig::keepServiceOutput; each is the last SupervisorOptions::
   // outputCap bytes).
   std::vector<std::pair<std::string, std::string>> serviceOutput;
+  // Why the row did not pass, where its verdict alone does not say it: set
+  // where the row is classified (a healthcheck that timed out, a service
+  // that crashed at start, a body mistake the run found, an assertion, a
+  // capability this machine lacks). rowCode() reads it; nothing else should.
+  std::optional<ir::DiagCode> cause;
   // The reference's outcome word, the one name every output uses for a
   // row: passed, fault_bypassed (a pass whose faults never fired), failed,
   // strict_determinism_violation, expectation_violated, errored,
@@ -134,6 +143,17 @@ struct TestOutcome {
 // code 0); with require_faults_fire it is a failure instead, its reason
 // naming each rule and what it saw.
 void decideFaultVerdict(TestOutcome &o, bool requireFaultsFire);
+
+// The stable diagnostic code of a row (ir/diagnostic_codes.h), the one
+// mapping from an outcome to its code that every output writes (the JSON
+// rows, the text report, JUnit, the bundle's manifest and so the HTML
+// report): FAULT_NOT_FIRED for a fault_bypassed row and a
+// require_faults_fire failure, EXPECTATION_VIOLATED, TEST_TIMEOUT for an
+// inconclusive row, SERVICE_CRASHED for a failure during which a service
+// died, else the cause the classifier recorded. None for a pass, a halted
+// row, a strict determinism violation (no code names it yet) and an error
+// whose cause has no code (a port in use, a resource limit).
+std::optional<ir::DiagCode> rowCode(const TestOutcome &o);
 
 // How many rows of each kind, from their outcome words
 // (TestOutcome::outcomeWord, a bundle row's `outcome`): the one mapping from

@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cstdint>
 #include <cstdlib>
+#include <tuple>
 
 namespace fbc::rt {
 
@@ -114,6 +115,7 @@ void Trace::clear() {
   events_.clear();
   dropped_ = syscallEvents_ = truncatedAt_ = 0;
   counts_.clear();
+  operations_.clear();
   nextSeq_ = 1;
   startNs_ = monotonicNs();
 }
@@ -130,6 +132,38 @@ void Trace::countSyscall(ServiceId service, int nr, bool faulted, bool allowed) 
   ++c[static_cast<size_t>(nr)].total;
   c[static_cast<size_t>(nr)].faulted += faulted;
   c[static_cast<size_t>(nr)].allowed += allowed;
+}
+
+void Trace::countOperation(ServiceId service, int nr, std::string target) {
+  if (nr < 0 || nr >= kMaxSyscall || service == kNoService)
+    return;
+  std::lock_guard lock(mu_);
+  if (operations_.size() <= service)
+    operations_.resize(service + 1);
+  auto &ops = operations_[service];
+  auto it = ops.find({nr, target});
+  if (it == ops.end() && ops.size() >= kMaxOperationTargets)
+    it = ops.try_emplace({nr, "*"}, 0).first;
+  else if (it == ops.end())
+    it = ops.try_emplace({nr, std::move(target)}, 0).first;
+  ++it->second;
+}
+
+std::map<std::string, std::vector<OperationCount>> Trace::operations() const {
+  std::map<std::string, std::vector<OperationCount>> out;
+  std::lock_guard lock(mu_);
+  for (size_t svc = 0; svc < operations_.size(); ++svc) {
+    if (operations_[svc].empty())
+      continue;
+    std::vector<OperationCount> &list =
+        out[svc < names_.size() ? names_[svc] : "service#" + std::to_string(svc)];
+    for (const auto &[key, calls] : operations_[svc])
+      list.push_back({std::string(syscallName(key.first)), key.second, calls});
+    std::sort(list.begin(), list.end(), [](const OperationCount &a, const OperationCount &b) {
+      return std::tie(a.syscall, a.target) < std::tie(b.syscall, b.target);
+    });
+  }
+  return out;
 }
 
 std::map<std::string, SyscallSummary> Trace::syscallSummary() const {

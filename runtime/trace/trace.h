@@ -76,6 +76,19 @@ struct TraceEvent {
   bool fieldsDeclared() const;
 };
 
+// fbc run --record-ops keeps at most this many targets per service (a
+// service that opens a new file per request would otherwise grow it
+// without bound); calls on later new targets count under target "*".
+inline constexpr size_t kMaxOperationTargets = 256;
+
+// One operation of a service: a syscall on a target (a path, "socket",
+// "pipe", a destination "127.0.0.1:6379", "" when unread), counted.
+struct OperationCount {
+  std::string syscall;
+  std::string target;
+  uint64_t calls = 0;
+};
+
 // Per-service syscall counts for summaries (total, faulted, per syscall).
 struct SyscallSummary {
   uint64_t total = 0;
@@ -114,6 +127,10 @@ public:
   size_t size() const;
   void clear(); // also restarts seq at 1 and the clock at 0
   std::map<std::string, SyscallSummary> syscallSummary() const;
+  // fbc run --record-ops: one more call of `service` on `target`.
+  void countOperation(ServiceId service, int nr, std::string target);
+  // By service name, each service's operations sorted by syscall, target.
+  std::map<std::string, std::vector<OperationCount>> operations() const;
 
 private:
   mutable std::mutex mu_;
@@ -127,6 +144,8 @@ private:
   struct Counts {
     uint64_t total = 0, faulted = 0, allowed = 0;
   };
+  // Per service (sized on first use): calls by (syscall number, target).
+  std::vector<std::map<std::pair<int, std::string>, uint64_t>> operations_;
   // Per service, per syscall number (sized on first use).
   std::vector<std::vector<Counts>> counts_;
 };

@@ -384,6 +384,39 @@ def case_escaping(c):
         no_errors(b)
 
 
+def case_codes(c):
+    """Each row's diagnostic code (docs/diagnostics.md, issue #33): the test
+    list shows the manifest's code beside the outcome, the filter finds a
+    row by it, and the trace panel names it with this fbc's suggestion."""
+    bundle, wd, trace, plan, manifest = c.run_spec("codes")
+    html = c.report(bundle)
+    rows = manifest["tests"]
+    want = [r.get("code") for r in rows]
+    eq(want, ["ASSERTION_FAILED", "BODY_ERROR", "BAD_DURATION", "UNKNOWN_ERRNO", "UNKNOWN_ERRNO",
+              "FAULT_NOT_FIRED", None], "the manifest's codes")
+    with Browser() as b:
+        c.open(b, html)
+        got = b.eval("[...document.querySelectorAll('#tests-table .tbody .trow')].map(r => "
+                     "{ const e = r.querySelector('.rcode'); return e ? e.textContent : null; })")
+        eq(got, want, "the code beside each row's outcome")
+        errno = want.index("UNKNOWN_ERRNO")
+        click_row(b, errno)
+        line = b.eval("document.getElementById('trace-code').textContent")
+        eq(line, "code UNKNOWN_ERRNO \u2014 Use an errno name from the supported list (EIO, ENOSPC, "
+           "ECONNREFUSED, ...); names are case-insensitive.", "the trace panel's code line")
+        check(b.eval("document.getElementById('trace-reason').textContent")
+              .startswith('spec.star:20:28: deny(): unknown errno "EIOO"'), "the located reason")
+        click_row(b, len(rows) - 1)
+        eq(b.eval("document.getElementById('trace-code')"), None, "a passing row has no code line")
+        b.eval("const f = document.getElementById('tests-filter'); f.value = 'fault_not_fired';"
+               "f.dispatchEvent(new Event('input'))")
+        eq(b.eval("[...document.querySelectorAll('#tests-table .tbody .trow')].filter(r => !r.hidden)"
+                  ".map(r => r.querySelector('.name').textContent)"),
+           ["test_fault_never_fires"], "the filter finds a row by its code")
+        c.shot(b, "codes")
+        no_errors(b)
+
+
 def case_cut(c):
     """A bundle past the report's limits (issue #31): 10,050 rows and a
     reason of 100,000 bytes. The page lists 10,000 rows, says in its banner
@@ -487,7 +520,7 @@ def case_cause(c):
         no_errors(b)
 
 
-CASES = {"cut": case_cut, "leaves": case_leaves, "matrix": case_matrix, "spec_links": case_spec_links,
+CASES = {"codes": case_codes, "cut": case_cut, "leaves": case_leaves, "matrix": case_matrix, "spec_links": case_spec_links,
          "legacy": case_legacy, "escaping": case_escaping, "cause": case_cause}
 
 

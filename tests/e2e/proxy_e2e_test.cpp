@@ -171,7 +171,8 @@ TEST(FbcRunProxy, RulesThatNeverFiredAreFaultBypassed) {
       << inspect.out << inspect.err;
   std::string xml = readFile(spec.dir.file("junit.xml"));
   EXPECT_TRUE(contains(xml, "status=\"fault_bypassed\">\n      <properties>\n        <property "
-                            "name=\"fault_bypassed\" value=\"true\"/>\n      </properties>\n"
+                            "name=\"fault_bypassed\" value=\"true\"/>\n        <property "
+                            "name=\"code\" value=\"FAULT_NOT_FIRED\"/>\n      </properties>\n"
                             "      <skipped message=\"fault_bypassed: the test passed, but its "
                             "fault never fired: api.public error(path=&quot;/orders/*&quot;, "
                             "status=503) (none of the 2 HTTP requests to api.public matched"))

@@ -178,9 +178,11 @@ TEST(FbcRun, ServiceCrashingAtStartIsAnErrorAndTheRunGoesOn) {
   Spec spec("crash");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
   EXPECT_EQ(r.exit, 2) << r.out << r.err;
-  // The reason, then the last 20 of its 25 stdout lines and its 3 stderr
-  // lines (the golden has them whole).
+  // The reason and its code, then the last 20 of its 25 stdout lines and
+  // its 3 stderr lines (the golden has them whole).
   std::string reason = "  reason: service \"broken\": crashed at start (exited with status 3)\n"
+                       "  code: SERVICE_CRASHED (Read the service's output in the bundle "
+                       "(services/NAME.log) for why it died.)\n"
                        "  broken stdout (last 20 lines):\n"
                        "    | crash_at_start: loading part 6 of 25\n";
   EXPECT_TRUE(contains(r.out, "--- ERROR: test_first (")) << r.out;
@@ -225,6 +227,9 @@ TEST(FbcRun, HealthcheckTimeoutIsAnError) {
   EXPECT_TRUE(contains(r.out, "  reason: service \"kv\": healthcheck timed out (tcp 127.0.0.1:" +
                                   std::to_string(spec.apiPort) +
                                   " not ready after 1000ms: Connection refused)\n"
+                                  "  code: HEALTHCHECK_TIMEOUT (Check the service starts on its "
+                                  "own and listens where the healthcheck looks; raise the "
+                                  "healthcheck's timeout= if it is slow.)\n"
                                   "  kv stderr (last 2 lines):\n"
                                   "    | kv_store: listening on 127.0.0.1:" +
                                   std::to_string(spec.kvPort) +
@@ -532,6 +537,8 @@ TEST(FbcRunParallel, FirstFailingBranchFailsTheCallAfterAllRan) {
   EXPECT_TRUE(contains(r.out, "--- FAIL: test_branch_fails (")) << r.out;
   EXPECT_TRUE(contains(r.out,
                        "  reason: parallel() callable 1 failed: key \"missing\" not in dict\n"
+                       "  code: BODY_ERROR (Read the traceback's innermost frame: a mistake in "
+                       "the body, or a step the service did not answer as the body expected.)\n"
                        "  traceback (most recent call last):\n"
                        "    spec.star:74:13: in test_branch_fails\n"
                        "    <builtin>: in parallel\n"

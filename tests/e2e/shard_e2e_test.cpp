@@ -215,7 +215,9 @@ TEST(FbcJUnit, HaltedIsSkippedInconclusiveIsAnError) {
   EXPECT_TRUE(contains(readFile(runJUnitGolden(halt, 2, {"--timeout", "2s"})),
                        "<skipped message=\"halt()\"/>"));
   EXPECT_TRUE(contains(readFile(runJUnitGolden(hang, 3, {"--timeout", "2s"})),
-                       "status=\"inconclusive\">\n      <error message=\"test timeout: "));
+                       "status=\"inconclusive\">\n      <properties>\n        <property "
+                       "name=\"code\" value=\"TEST_TIMEOUT\"/>\n      </properties>\n"
+                       "      <error message=\"test timeout: "));
 }
 
 // A pass whose fault never fired is not a plain pass: status="fault_bypassed",
@@ -227,7 +229,8 @@ TEST(FbcJUnit, FaultBypassedIsMarked) {
   Spec spec("bypass");
   std::string xml = readFile(runJUnitGolden(spec, 2));
   EXPECT_TRUE(contains(xml, "status=\"fault_bypassed\">\n      <properties>\n        <property "
-                            "name=\"fault_bypassed\" value=\"true\"/>\n      </properties>\n"
+                            "name=\"fault_bypassed\" value=\"true\"/>\n        <property "
+                            "name=\"code\" value=\"FAULT_NOT_FIRED\"/>\n      </properties>\n"
                             "      <skipped message=\"fault_bypassed: the test passed, but its "
                             "fault never fired: kv fsync=deny(EIO) (no fsync/fdatasync call of "
                             "kv reached the rule"))

@@ -3,6 +3,7 @@
 #include "backend/leaf_lower.h"
 #include "backend/plan_emit.h"
 #include "backend/shard.h"
+#include "bundle/run_suggest.h"
 #include "frontend/eval/big_stack.h"
 #include "passes/pass_manager.h"
 #include "tools/fbc/heap_tuning.h"
@@ -14,6 +15,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace fbc::tools {
 
@@ -56,8 +58,26 @@ int planOnLargeStack(const PlanOptions &opts) {
                    "fbc plan: shards balanced by what %s measured (the newest bundle of %s in "
                    "$FBC_BUNDLE_DIR)\n",
                    from.c_str(), opts.spec.c_str());
-    emit.jsonTail = [&](ir::JsonWriter &w) { backend::emitShardsJson(leaves, shards, w); };
   }
+  // --suggest --from RUN.fb: what the run's passing tests depended on that
+  // no test faults (bundle/run_suggest.h); a bundle that does not read is
+  // an error before anything is printed.
+  std::optional<bundle::RunSuggestions> fromRun;
+  if (!opts.from.empty()) {
+    llvm::Expected<bundle::RunSuggestions> s = bundle::suggestFromRun(spec->spec(), opts.from);
+    if (!s) {
+      std::fprintf(stderr, "fbc plan: error: %s\n", llvm::toString(s.takeError()).c_str());
+      return 1;
+    }
+    fromRun = std::move(*s);
+  }
+  if (opts.shards > 0 || fromRun)
+    emit.jsonTail = [&](ir::JsonWriter &w) {
+      if (opts.shards > 0)
+        backend::emitShardsJson(leaves, shards, w);
+      if (fromRun)
+        bundle::emitRunSuggestionsJson(*fromRun, w);
+    };
   if (opts.format == "json")
     backend::emitPlanJson(plan, emit, llvm::outs());
   else if (opts.format == "dot")
@@ -66,6 +86,8 @@ int planOnLargeStack(const PlanOptions &opts) {
     backend::emitPlanText(plan, emit, llvm::outs());
   if (opts.shards > 0 && opts.format == "text")
     backend::emitShardsText(leaves, shards, llvm::outs());
+  if (fromRun && opts.format == "text")
+    bundle::emitRunSuggestionsText(*fromRun, llvm::outs());
   llvm::outs().flush();
   // A test body whose literal arguments the run rejects (body_argument):
   // the plan is printed, and the command fails.
@@ -103,6 +125,9 @@ void addPlanOptions(CLI::App &sub, PlanOptions &opts) {
                "Append the coverage table: dependency edges, fault tests, gaps");
   sub.add_flag("--suggest", opts.suggest,
                "Print copy-pasteable stubs for uncovered edges (implies --coverage)");
+  sub.add_option("--from", opts.from,
+                 "With --suggest: also suggest from the run bundle RUN.fb what its passing tests "
+                 "depended on that no test faults (see fbc run --record-ops)");
   sub.add_option("--strategy", opts.strategy,
                  "Suggestion strategy: rules (default); llm is reserved (refused)");
   sub.add_flag("--check-cost", opts.checkCost,
@@ -124,6 +149,10 @@ int runPlan(const PlanOptions &opts) {
   if (opts.strategy != "rules") {
     std::fprintf(stderr, "error: --strategy=\"%s\" not recognized (valid: rules; reserved: llm)\n",
                  opts.strategy.c_str());
+    return 1;
+  }
+  if (!opts.from.empty() && !opts.suggest) {
+    std::fprintf(stderr, "error: --from RUN.fb needs --suggest\n");
     return 1;
   }
   if (opts.checkCost && opts.maxInstances < 0) {

@@ -18,6 +18,7 @@ struct PlanOptions {
   bool coverage = false;
   bool suggest = false;           // implies coverage
   std::string strategy = "rules"; // rules | llm (reserved)
+  std::string from;               // --from RUN.fb (with --suggest): suggestions from a run
   bool checkCost = false;
   int64_t maxInstances = -1; // -1: not given
   int64_t shards = -1;       // --shards N: each shard's leaves and cost (-1: not asked)

@@ -201,6 +201,9 @@ void addRunOptions(CLI::App &sub, RunOptions &opts) {
   sub.add_flag("--require-faults-fire", opts.requireFaultsFire,
                "a test that passes while one of its faults never fired fails (as "
                "require_faults_fire=True does for one scenario), naming the rules");
+  sub.add_flag("--record-ops", opts.recordOperations,
+               "also trap every faultable syscall family of every service and count each "
+               "call by its path or destination (slower), for fbc plan --suggest --from");
   sub.add_flag("--progress-lines", opts.progressLines,
                "after each row, a line 'fbc-progress DONE/TOTAL passed=P failed=F NAME' on "
                "stderr (for programs driving fbc, such as fbc mcp)");
@@ -339,6 +342,7 @@ int runRun(const RunOptions &opts) {
   bool bundling = !opts.noBundle;
   cfg.keepServiceOutput = bundling;
   cfg.requireFaultsFire = opts.requireFaultsFire;
+  cfg.recordOperations = opts.recordOperations;
   cfg.serviceDir = opts.serviceDir;
 
   startSignalThread();

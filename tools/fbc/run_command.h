@@ -36,6 +36,7 @@ struct RunOptions {
   std::string leafProgram;         // --leaf-program FILE: run this leaf program's text form
   ExploreFlags explore;            // --explore=all|sample and its settings
   bool requireFaultsFire = false;  // --require-faults-fire: a fault that never fired fails its row
+  bool recordOperations = false;   // --record-ops: count every call by target (plan --suggest --from)
   bool progressLines = false;      // --progress-lines: "fbc-progress N/M ..." on stderr per row
   std::string runs;                // --runs N: each leaf up to N times, seeds S..S+N-1
   std::string show = "all";        // --show all|fail

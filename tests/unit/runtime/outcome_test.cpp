@@ -125,5 +125,50 @@ TEST(FaultSummaries, SyscallAndProtocolRulesSideBySide) {
   EXPECT_EQ(o.outcomeWord(), "fault_bypassed");
 }
 
+// rowCode(): the one mapping from a row to its diagnostic code.
+TEST(RowCode, EachVerdictHasItsCode) {
+  using enum ir::DiagCode;
+  auto code = [](Result r, auto &&set) {
+    TestOutcome o;
+    o.result = r;
+    set(o);
+    std::optional<ir::DiagCode> c = rowCode(o);
+    return c ? std::string(ir::codeName(*c)) : std::string("none");
+  };
+  auto nothing = [](TestOutcome &) {};
+  EXPECT_EQ(code(Result::Pass, nothing), "none");
+  EXPECT_EQ(code(Result::Halted, nothing), "none");
+  EXPECT_EQ(code(Result::Pass, [](TestOutcome &o) { o.faultBypassed = true; }), "FAULT_NOT_FIRED");
+  EXPECT_EQ(code(Result::Fail, [](TestOutcome &o) { o.faultBypassed = true; }), "FAULT_NOT_FIRED");
+  EXPECT_EQ(code(Result::Inconclusive, nothing), "TEST_TIMEOUT");
+  EXPECT_EQ(code(Result::Fail,
+                 [](TestOutcome &o) {
+                   o.expectationViolated = true;
+                   o.cause = AssertionFailed;
+                 }),
+            "EXPECTATION_VIOLATED");
+  EXPECT_EQ(code(Result::Fail,
+                 [](TestOutcome &o) {
+                   o.strictDeterminismViolation = true;
+                   o.cause = AssertionFailed;
+                 }),
+            "none");
+  // A failure while a service died on its own: the crash is the cause.
+  EXPECT_EQ(code(Result::Fail,
+                 [](TestOutcome &o) {
+                   o.cause = BodyError;
+                   o.events.push_back(
+                       event(EventType::ServiceStopped, 0,
+                             {{"exit", "killed by SIGABRT"}, {"unexpected", "true"}}));
+                 }),
+            "SERVICE_CRASHED");
+  EXPECT_EQ(code(Result::Fail, [](TestOutcome &o) { o.cause = AssertionFailed; }),
+            "ASSERTION_FAILED");
+  EXPECT_EQ(code(Result::Error, [](TestOutcome &o) { o.cause = HealthcheckTimeout; }),
+            "HEALTHCHECK_TIMEOUT");
+  EXPECT_EQ(code(Result::Error, [](TestOutcome &o) { o.cause = UnknownErrno; }), "UNKNOWN_ERRNO");
+  EXPECT_EQ(code(Result::Error, nothing), "none"); // a port in use, a launch failure
+}
+
 } // namespace
 } // namespace fbc::rt
