@@ -405,7 +405,7 @@ def case_codes(c):
         eq(line, "code UNKNOWN_ERRNO \u2014 Use an errno name from the supported list (EIO, ENOSPC, "
            "ECONNREFUSED, ...); names are case-insensitive.", "the trace panel's code line")
         check(b.eval("document.getElementById('trace-reason').textContent")
-              .startswith('spec.star:20:28: deny(): unknown errno "EIOO"'), "the located reason")
+              .startswith('spec.star:18:28: deny(): unknown errno "EIOO"'), "the located reason")
         click_row(b, len(rows) - 1)
         eq(b.eval("document.getElementById('trace-code')"), None, "a passing row has no code line")
         b.eval("const f = document.getElementById('tests-filter'); f.value = 'fault_not_fired';"
