@@ -73,14 +73,20 @@ struct Started {
   std::string outPath, errPath;
 };
 
-Started start(const Spec &spec, const std::vector<std::string> &args) {
-  Started s{-1, spec.dir.file("fbc.out"), spec.dir.file("fbc.err")};
+// Starts fbc in spec's folder with stdout and stderr in files named after
+// `tag`.
+Started startAs(const Spec &spec, const std::string &tag, const std::vector<std::string> &args) {
+  Started s{-1, spec.dir.file(tag + ".out"), spec.dir.file(tag + ".err")};
   int out = open(s.outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   int err = open(s.errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   s.pid = spawnFbc(args, spec.dir.path(), out, err);
   close(out);
   close(err);
   return s;
+}
+
+Started start(const Spec &spec, const std::vector<std::string> &args) {
+  return startAs(spec, "fbc", args);
 }
 
 FbcRun finish(const Started &s) {
@@ -262,18 +268,6 @@ TEST(FbcRunJobs, EachLeafHasAScratchDirectoryRemovedAfterwards) {
 }
 
 // ---- one network namespace per leaf, whatever -j is
-
-// Starts fbc in spec's folder with stdout and stderr in files named after
-// `tag`.
-Started startAs(const Spec &spec, const std::string &tag, const std::vector<std::string> &args) {
-  Started s{-1, spec.dir.file(tag + ".out"), spec.dir.file(tag + ".err")};
-  int out = open(s.outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int err = open(s.errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  s.pid = spawnFbc(args, spec.dir.path(), out, err);
-  close(out);
-  close(err);
-  return s;
-}
 
 // When kv answered its healthcheck and when it stopped, in a JSON report
 // (RFC 3339 timestamps with nanoseconds: they order as strings).
