@@ -19,8 +19,9 @@ backend::MeasuredDurations measuredDurations(const OpenedBundle &b);
 
 // The newest bundle (by modification time, ties by name) among the `.fb`
 // files of `dir` that fbc wrote for spec `specRoot` (manifest spec_root, as
-// given to fbc run) and that ran every leaf (no "shard": a shard's own
-// bundle, maybe of the run under way, never balances the next split); of
+// given to fbc run) and that is not a shard's own (no "shard": a shard's
+// bundle, maybe of the run under way, never balances the next split; a
+// --test or interrupted run's bundle does, its missing leaves estimated); of
 // the 20 newest files at most. nullopt when there is none.
 std::optional<std::string> newestBundleOf(const std::string &dir, const std::string &specRoot);
 
