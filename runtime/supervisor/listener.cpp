@@ -57,9 +57,10 @@ std::string operationTargetOf(NotifFacts &facts) {
   const std::string *p = facts.path();
   if (!p)
     return "";
-  for (std::string_view kind : {"socket", "pipe"})
-    if (p->starts_with(std::string(kind) + ":["))
-      return std::string(kind);
+  if (p->starts_with("socket:["))
+    return "socket";
+  if (p->starts_with("pipe:["))
+    return "pipe";
   return *p;
 }
 

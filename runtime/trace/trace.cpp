@@ -141,11 +141,13 @@ void Trace::countOperation(ServiceId service, int nr, std::string target) {
   if (operations_.size() <= service)
     operations_.resize(service + 1);
   auto &ops = operations_[service];
-  auto it = ops.find({nr, target});
+  // One key, built once: this runs on every trapped call.
+  std::pair<int, std::string> key{nr, std::move(target)};
+  auto it = ops.find(key);
   if (it == ops.end() && ops.size() >= kMaxOperationTargets)
     it = ops.try_emplace({nr, "*"}, 0).first;
   else if (it == ops.end())
-    it = ops.try_emplace({nr, std::move(target)}, 0).first;
+    it = ops.try_emplace(std::move(key), 0).first;
   ++it->second;
 }
 
