@@ -243,7 +243,8 @@ void addRequestUses(const TraceRow &row, const Faulted &faulted,
   }
 }
 
-std::string testsLine(const std::set<std::string> &tests) {
+// `tests`: a suggestion's, sorted.
+std::string testsLine(const std::vector<std::string> &tests) {
   std::string s = "# exercised by:";
   size_t n = 0;
   for (const std::string &t : tests) {
@@ -276,7 +277,7 @@ void syscallStub(const ir::Spec &spec, bool onFile, RunSuggestion &s,
     args += ", path = " + ir::quote("**/" + s.target);
   s.stub = name + " = fault_assumption(" + ir::quote(name) +
            ",\n    target = " + globalOf(spec, s.service) + ",\n    " + s.operation + " = deny(" +
-           args + "),\n)\n" + testsLine(std::set(s.tests.begin(), s.tests.end()));
+           args + "),\n)\n" + testsLine(s.tests);
 }
 
 void requestStub(const ir::Spec &spec, const std::string &protocol, RunSuggestion &s,
@@ -303,7 +304,7 @@ void requestStub(const ir::Spec &spec, const std::string &protocol, RunSuggestio
     name = identifier(svc + "_" + iface + "_" + s.operation + "_errors_" + std::to_string(k));
   s.stub = name + " = fault_assumption(" + ir::quote(name) +
            ",\n    target = " + globalOf(spec, svc) + "." + iface + ",\n    rules  = [error(" +
-           matchers + ")],\n)\n" + testsLine(std::set(s.tests.begin(), s.tests.end()));
+           matchers + ")],\n)\n" + testsLine(s.tests);
 }
 
 } // namespace
