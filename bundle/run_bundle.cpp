@@ -127,32 +127,6 @@ void addServiceOutput(const rt::RunReport &report, std::vector<Entry> &out) {
   }
 }
 
-// The first TestOutcome::events of a test with at most `keep` syscall
-// events: later syscall events are dropped, and the first dropped one
-// becomes a trace_truncated event that says why and counts them.
-void keepSyscallEvents(std::vector<rt::TraceEvent> &events, size_t keep, uint64_t limit) {
-  std::vector<rt::TraceEvent> out;
-  size_t syscalls = 0, dropped = 0, notice = 0;
-  for (rt::TraceEvent &e : events) {
-    if (e.type == rt::EventType::Syscall && syscalls++ >= keep) {
-      if (dropped++ == 0) {
-        rt::TraceEvent n;
-        n.seq = e.seq;
-        n.timeNs = e.timeNs;
-        n.type = rt::EventType::TraceTruncated;
-        n.fields = {{"message", traceCutMessage(keep, limit)}, {"dropped", ""}};
-        notice = out.size();
-        out.push_back(std::move(n));
-      }
-      continue;
-    }
-    out.push_back(std::move(e));
-  }
-  if (dropped)
-    out[notice].fields.back().second = std::to_string(dropped);
-  events = std::move(out);
-}
-
 } // namespace
 
 std::string capEntryText(std::string data, uint64_t limit) {
@@ -170,23 +144,7 @@ std::string capEntryText(std::string data, uint64_t limit) {
 }
 
 std::string traceJsonWithin(const rt::RunReport &report, uint64_t limit) {
-  std::string json = rt::formatJsonReport(report);
-  size_t most = 0;
-  for (const rt::TestOutcome &t : report.tests)
-    most =
-        std::max<size_t>(most, std::count_if(t.events.begin(), t.events.end(), [](const auto &e) {
-                           return e.type == rt::EventType::Syscall;
-                         }));
-  // Halving what each test keeps: a few passes at most.
-  for (size_t keep = most / 2; json.size() > limit; keep /= 2) {
-    rt::RunReport cut = report;
-    for (rt::TestOutcome &t : cut.tests)
-      keepSyscallEvents(t.events, keep, limit);
-    json = rt::formatJsonReport(cut);
-    if (keep == 0)
-      break;
-  }
-  return json;
+  return cutTraceJson(rt::formatJsonReport(report), limit);
 }
 
 std::string defaultBundleName(int64_t startUnix, uint64_t seed) {

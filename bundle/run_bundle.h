@@ -68,9 +68,8 @@ std::string replayScript(const std::string &bundlePath);
 // how much there was: "[fbc: N bytes in all; the rest is not kept: ...]".
 std::string capEntryText(std::string data, uint64_t limit);
 // The run's JSON report (trace.json) within `limit` bytes: as is when it
-// fits, else each test keeps only its first K syscall events (K halved until
-// it fits), the first dropped one replaced by a trace_truncated event
-// ("trace cut to K syscall events to fit ..." with a dropped count).
+// fits, else cut as trace_cut.h's cutTraceJson cuts (each test's first K
+// syscall events, the first dropped one a trace_truncated event).
 std::string traceJsonWithin(const rt::RunReport &report, uint64_t limit);
 
 // Caps what the reader would refuse (archive.h ReadLimits: the one set of

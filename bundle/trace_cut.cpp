@@ -11,6 +11,11 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
 
+std::string traceCutMessage(size_t keep, uint64_t limit) {
+  return "trace cut to " + std::to_string(keep) + " syscall events to fit the bundle's limit of " +
+         std::to_string(limit) + " bytes per entry";
+}
+
 bool isSyscall(element e) {
   std::string_view type;
   return !e["type"].get(type) && type == "syscall";
@@ -95,11 +100,6 @@ std::string withAtMost(object root, size_t keep, uint64_t limit) {
 }
 
 } // namespace
-
-std::string traceCutMessage(size_t keep, uint64_t limit) {
-  return "trace cut to " + std::to_string(keep) + " syscall events to fit the bundle's limit of " +
-         std::to_string(limit) + " bytes per entry";
-}
 
 void rewriteJson(ir::JsonWriter &w, element e) {
   switch (e.type()) {

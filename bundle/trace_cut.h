@@ -1,10 +1,10 @@
 // A trace.json over the bundle's entry limit (archive.h ReadLimits) is cut
 // where it is written, visibly: each test keeps its first K syscall events
 // and the first one dropped becomes a trace_truncated event that says why
-// and counts what was dropped. `fbc run` cuts its report this way
-// (run_bundle.cpp traceJsonWithin, from the run's events); `fbc merge`
-// cuts the merged document (cutTraceJson, from its JSON), so two readable
-// shard bundles never merge into one fbc cannot read back.
+// and counts what was dropped. One route for every writer: `fbc run` cuts
+// the report it formatted (run_bundle.cpp traceJsonWithin), `fbc merge` the
+// merged document, so two readable shard bundles never merge into one fbc
+// cannot read back. Nothing is parsed again when the text fits.
 #pragma once
 
 #include "ir/json_writer.h"
@@ -16,9 +16,6 @@
 #include <string>
 
 namespace fbc::bundle {
-
-// The trace_truncated event's message, the one wording for both.
-std::string traceCutMessage(size_t keep, uint64_t limit);
 
 // Writes a parsed JSON value back through the writer every fbc JSON file
 // comes from: same keys in the same order, same formatting.

@@ -77,21 +77,16 @@ TEST(BundleLimits, TraceOverTheLimitKeepsEachTestsFirstEventsAndSaysSo) {
   }
 }
 
-// fbc merge's trace.json (issue #31: two readable shards merged into a
-// bundle the reader refused): the merged document is cut as a run's own
-// trace is, from its JSON, with the same notice; a trace within the limit
-// comes back byte for byte, as does a whole run's report rewritten.
-TEST(BundleLimits, MergedTraceOverTheLimitIsCutLikeARunsTrace) {
-  rt::RunReport r = twoTestsOf1000Syscalls();
-  std::string whole = rt::formatJsonReport(r);
+// cutTraceJson (the one cut fbc run's and fbc merge's traces go through,
+// issue #31: two readable shards merged into a bundle the reader refused):
+// a trace within the limit comes back byte for byte, and a document that
+// is no trace is not cut (nothing to cut by); the cut itself is the test
+// above.
+TEST(BundleLimits, ATraceWithinTheLimitOrNoTraceIsLeftAsItIs) {
+  std::string whole = rt::formatJsonReport(twoTestsOf1000Syscalls());
   EXPECT_EQ(cutTraceJson(whole, whole.size()), whole);
-  // The JSON route and the run's own route cut to the same bytes.
-  uint64_t limit = whole.size() / 3;
-  std::string cut = cutTraceJson(whole, limit);
-  EXPECT_LE(cut.size(), limit);
-  EXPECT_EQ(cut, traceJsonWithin(r, limit));
-  // Rewriting without a cut changes nothing.
-  EXPECT_EQ(cutTraceJson(whole, UINT64_MAX), whole);
+  std::string other = "{\"version\": 2, \"rows\": [" + std::string(100, ' ') + "]}";
+  EXPECT_EQ(cutTraceJson(other, 10), other);
 }
 
 } // namespace
