@@ -3,6 +3,7 @@
 
 #include "ir/json_writer.h"
 #include "runtime/containers/container_shim.h"
+#include "runtime/containers/image_build.h"
 #include "runtime/os/host_check.h"
 
 #include <dirent.h>
@@ -298,6 +299,20 @@ void ContainerRun::recordImage(const std::string &ref, const std::string &id) {
     if (r == ref)
       return;
   images_.emplace_back(ref, id);
+}
+
+std::string ContainerRun::builtImage(const std::string &service, const std::string &dir,
+                                     std::string &error) {
+  std::lock_guard lock(buildMu_);
+  auto [it, fresh] = builds_.try_emplace({service, dir});
+  if (!fresh)
+    return it->second;
+  std::string tag = buildImage(engine(), service, dir, error);
+  if (tag.empty())
+    builds_.erase(it); // a failed build is tried again by the next leaf
+  else
+    it->second = tag;
+  return tag;
 }
 
 std::vector<std::pair<std::string, std::string>> ContainerRun::images() const {

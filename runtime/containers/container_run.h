@@ -64,6 +64,10 @@ public:
   // in first-use order (the run bundle's env.json records them).
   void recordImage(const std::string &ref, const std::string &id);
   std::vector<std::pair<std::string, std::string>> images() const;
+  // service(build=DIR)'s image tag (image_build.h), built (or found) once
+  // per run and service: every later leaf reuses the tag instead of packing
+  // and hashing the context again. "" with `error`.
+  std::string builtImage(const std::string &service, const std::string &dir, std::string &error);
 
   // Removes every container, network and volume labelled with this run's
   // id, stops fbc's own engine service and releases the watchdog. Idempotent.
@@ -80,6 +84,8 @@ private:
   std::map<uint16_t, std::weak_ptr<HostRelay>> relays_;
   unsigned counter_ = 0;
   std::vector<std::pair<std::string, std::string>> images_;
+  std::mutex buildMu_; // one build at a time; held across the engine call
+  std::map<std::pair<std::string, std::string>, std::string> builds_; // (service, dir) -> tag
   int watchdogFd_ = -1; // write end of the watchdog's pipe
   bool closed_ = false;
 };

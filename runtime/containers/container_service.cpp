@@ -3,7 +3,6 @@
 
 #include "ir/json_writer.h"
 #include "ir/quote.h"
-#include "runtime/containers/image_build.h"
 #include "runtime/os/output_capture.h"
 #include "runtime/supervisor/launch_config.h"
 
@@ -156,7 +155,7 @@ bool ContainerService::ensureImage(std::string &error) {
   const Engine &e = run_.engine();
   // build=: the image is the one built from the context (by its content).
   if (!cfg_.build.empty() && cfg_.image.empty()) {
-    cfg_.image = buildImage(e, cfg_.service, cfg_.build, error);
+    cfg_.image = run_.builtImage(cfg_.service, cfg_.build, error);
     if (cfg_.image.empty())
       return false;
   }
