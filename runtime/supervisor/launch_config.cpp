@@ -213,9 +213,11 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
   out.launch.cwd = dir;
   out.launch.user = s.user;
   out.launch.trapped = std::move(trapped);
+  // Where it is reached on loopback (a container: the port ports= maps
+  // its interface to), which nothing else may hold when it starts.
   for (const ir::Interface &i : s.interfaces)
     if (i.port > 0 && i.port <= 65535)
-      out.ports.push_back(static_cast<uint16_t>(i.port));
+      out.ports.push_back(static_cast<uint16_t>(s.addressOrLoopback(i).port));
   for (const ProxyEndpoint &p : proxies)
     if (p.serviceName == s.name)
       out.proxyPorts.push_back(p.proxyPort);

@@ -19,8 +19,14 @@ namespace fbc::rt {
 
 struct ServiceSpec {
   std::string name;
-  LaunchSpec launch;           // binary, args, env, cwd, trapped syscall numbers
-  std::vector<uint16_t> ports; // its interfaces: connect/sendto rules on it match these
+  LaunchSpec launch; // binary, args, env, cwd, trapped syscall numbers
+  // Its interfaces where callers on loopback reach it (a container: the
+  // ports ports= maps them to), checked as free before it starts:
+  // connect/sendto rules on it match these.
+  std::vector<uint16_t> ports;
+  // A container's interface ports on its network, where other containers
+  // reach it by name: connect/sendto rules on it match these too.
+  std::vector<uint16_t> networkPorts;
   // The proxies in front of its interfaces (fbc's own listeners, so not
   // checked as taken before it starts): callers connect to these instead,
   // so connect/sendto rules on it match them too.

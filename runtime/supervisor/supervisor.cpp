@@ -144,6 +144,7 @@ ServiceId Supervisor::addService(ServiceSpec spec) {
   ServiceId id = static_cast<ServiceId>(services_.size());
   rules_.setServiceName(id, spec.name);
   std::vector<uint16_t> ports = spec.ports;
+  ports.insert(ports.end(), spec.networkPorts.begin(), spec.networkPorts.end());
   ports.insert(ports.end(), spec.proxyPorts.begin(), spec.proxyPorts.end());
   rules_.setServicePorts(id, std::move(ports));
   trace_.setServiceName(id, spec.name);
@@ -448,6 +449,7 @@ void Supervisor::respec(ServiceId id, ServiceSpec spec) {
   Service &svc = *services_.at(id);
   rules_.setServiceName(id, spec.name);
   std::vector<uint16_t> ports = spec.ports;
+  ports.insert(ports.end(), spec.networkPorts.begin(), spec.networkPorts.end());
   ports.insert(ports.end(), spec.proxyPorts.begin(), spec.proxyPorts.end());
   rules_.setServicePorts(id, std::move(ports));
   if (svc.observer)
