@@ -144,17 +144,6 @@ void recordNeeds(Service &s) {
     n.feature = HostFeature::ContainerRuntime;
     n.what = "container services need a container runtime";
     s.needs.push_back(n);
-    // What fbc's container services do not do yet (docs/run.md).
-    n.feature = HostFeature::Unbuilt;
-    auto unbuilt = [&](bool present, std::string what) {
-      if (present) {
-        n.what = std::move(what);
-        s.needs.push_back(n);
-      }
-    };
-    unbuilt(
-        std::any_of(s.ports.begin(), s.ports.end(), [](const auto &p) { return p.second == 0; }),
-        "ports= host port 0 (the engine picks one) is not built yet; name the host port");
   } else if (s.isRemote()) {
     // fbc runs tests against a remote service (it starts nothing), as long
     // as it knows where each interface is.

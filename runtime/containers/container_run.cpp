@@ -163,6 +163,7 @@ std::unique_ptr<ContainerRun> ContainerRun::open(std::string &error) {
     return nullptr;
   run->runId_ = makeRunId();
   run->pidLabel_ = processIdentity(getpid());
+  run->networks_ = std::make_unique<NetworkPool>(run->engine(), run->runId_, run->labels());
   sweepDeadRuns(run->engine());
   // The watchdog: fbc itself, re-executed, holding the read end.
   int p[2];
@@ -190,60 +191,8 @@ std::vector<std::pair<std::string, std::string>> ContainerRun::labels() const {
   return {{kRunLabel, runId_}, {kPidLabel, pidLabel_}};
 }
 
-std::string ContainerRun::network(std::string &error) {
-  std::lock_guard lock(mu_);
-  if (!network_.empty())
-    return network_;
-  std::string name = "fbc-" + runId_, body;
-  ir::JsonWriter w(body);
-  w.beginObject().field("Name", name).field("Driver", "bridge").field("CheckDuplicate", true);
-  w.key("Labels").beginObject();
-  for (const auto &[k, v] : labels())
-    w.field(k, v);
-  w.endObject().endObject();
-  EngineResponse r = engine().call("POST", "/networks/create", body);
-  if (!r.ok()) {
-    error = "cannot create the run's container network " + name + ": " + r.message();
-    return "";
-  }
-  network_ = name;
-  return network_;
-}
-
-std::string ContainerRun::gateway(std::string &error) {
-  std::string net = network(error);
-  std::lock_guard lock(mu_);
-  if (!gateway_.empty() || net.empty())
-    return gateway_;
-  EngineResponse r = engine().get("/networks/" + urlEncode(net));
-  simdjson::dom::parser parser;
-  simdjson::dom::element doc;
-  simdjson::dom::array configs;
-  if (r.ok() && !parser.parse(r.body).get(doc) && !doc["IPAM"]["Config"].get(configs))
-    for (simdjson::dom::element c : configs) {
-      std::string_view gw;
-      if (!c["Gateway"].get(gw) && gw.find('.') != std::string_view::npos) {
-        gateway_ = std::string(gw);
-        break;
-      }
-    }
-  if (gateway_.empty())
-    error = "the run's container network " + net + " names no IPv4 gateway: " + r.message();
-  return gateway_;
-}
-
-std::shared_ptr<HostRelay> ContainerRun::relayTo(uint16_t port, std::string &error) {
-  std::string gw = gateway(error);
-  if (gw.empty())
-    return nullptr;
-  std::lock_guard lock(mu_);
-  if (std::shared_ptr<HostRelay> r = relays_[port].lock())
-    return r;
-  if (reachableOnGateway(gw, port))
-    return nullptr; // bound to every address: reachable as it is
-  std::shared_ptr<HostRelay> r = HostRelay::open(gw, port, error);
-  relays_[port] = r;
-  return r;
+std::shared_ptr<ContainerNetwork> ContainerRun::joinNetwork(std::string &error) {
+  return networks_->join(error);
 }
 
 std::string ContainerRun::shimDir(std::string &error) {

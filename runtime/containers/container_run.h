@@ -17,8 +17,8 @@
 //   (a run of an older fbc, or a machine that lost power).
 #pragma once
 
+#include "runtime/containers/container_network.h"
 #include "runtime/containers/engine.h"
-#include "runtime/containers/host_relay.h"
 
 #include <map>
 #include <memory>
@@ -44,16 +44,9 @@ public:
   const std::string &runId() const { return runId_; }
   // `"Labels": {...}` members for a create body: fbc.run, fbc.pid.
   std::vector<std::pair<std::string, std::string>> labels() const;
-  // The run's network (created on first use), where containers reach each
-  // other by service name; "" with `error` when it cannot be created.
-  std::string network(std::string &error);
-  // The host's address on the run's network (its gateway: what Podman
-  // names host.containers.internal); "" with `error`.
-  std::string gateway(std::string &error);
-  // A relay from gateway:`port` to 127.0.0.1:`port` (host_relay.h), shared
-  // by the containers that use it and closed with the last; null with
-  // `error`. Null without an error when something already answers there.
-  std::shared_ptr<HostRelay> relayTo(uint16_t port, std::string &error);
+  // The network of the caller's network namespace (container_network.h),
+  // held while the pointer lives; null with `error`.
+  std::shared_ptr<ContainerNetwork> joinNetwork(std::string &error);
   // The directory of the run's fbc-shim sockets (created on first use,
   // removed by close() and by the watchdog); "" with `error`.
   std::string shimDir(std::string &error);
@@ -78,10 +71,8 @@ private:
   std::unique_ptr<EngineHost> host_;
   std::string runId_, pidLabel_;
   mutable std::mutex mu_;
-  std::string network_;
+  std::unique_ptr<NetworkPool> networks_;
   bool shimDirMade_ = false;
-  std::string gateway_;
-  std::map<uint16_t, std::weak_ptr<HostRelay>> relays_;
   unsigned counter_ = 0;
   std::vector<std::pair<std::string, std::string>> images_;
   std::mutex buildMu_; // one build at a time; held across the engine call

@@ -3,6 +3,7 @@
 
 #include "ir/json_writer.h"
 #include "ir/quote.h"
+#include "runtime/os/leaf_isolation.h"
 #include "runtime/os/output_capture.h"
 #include "runtime/supervisor/launch_config.h"
 
@@ -86,6 +87,8 @@ ContainerConfig containerConfig(const ir::Spec &spec, const ir::Service &s,
   for (const ir::Interface &i : s.interfaces)
     if (i.port > 0 && i.port <= 65535)
       c.ports.emplace_back(static_cast<int>(i.port), static_cast<int>(s.addressOrLoopback(i).port));
+  c.anyHostPort =
+      std::any_of(s.ports.begin(), s.ports.end(), [](const auto &p) { return p.second == 0; });
   c.stopGraceMs = stopGraceMs;
   for (const ir::Service &other : spec.services)
     if (other.isContainer() && other.name != s.name)
@@ -102,17 +105,13 @@ ContainerConfig containerConfig(const ir::Spec &spec, const ir::Service &s,
 bool ContainerService::wire(std::vector<std::string> &env, std::vector<std::string> &args,
                             std::string &error) {
   relays_.clear();
-  std::string gateway;
+  const std::string &gateway = network_->gateway();
   bool failed = false;
   auto relay = [&](int port) {
     if (failed || port <= 0 || port > 65535)
       return;
-    if (gateway.empty() && (gateway = run_.gateway(error)).empty()) {
-      failed = true;
-      return;
-    }
     std::string why;
-    if (std::shared_ptr<HostRelay> r = run_.relayTo(static_cast<uint16_t>(port), why))
+    if (std::shared_ptr<HostRelay> r = network_->relayTo(static_cast<uint16_t>(port), why))
       relays_.push_back(std::move(r));
     else if (!why.empty()) {
       error = why;
@@ -214,7 +213,8 @@ int ContainerService::takeListener() {
   return fd;
 }
 
-std::string ContainerService::createBody(const std::string &network) const {
+std::string ContainerService::createBody() const {
+  const std::string &network = network_->name();
   std::string body;
   ir::JsonWriter w(body);
   w.beginObject().field("Image", cfg_.image);
@@ -248,8 +248,12 @@ std::string ContainerService::createBody(const std::string &network) const {
     w.key(std::to_string(inside) + "/tcp").beginObject().endObject();
   w.endObject();
   w.key("HostConfig").beginObject();
+  // A leaf's own namespace reaches the container through ingress relays:
+  // nothing is published on the host, so leaves at once never collide.
   w.key("PortBindings").beginObject();
   for (const auto &[inside, host] : cfg_.ports) {
+    if (leaf_)
+      break;
     w.key(std::to_string(inside) + "/tcp").beginArray().beginObject();
     w.field("HostIp", "127.0.0.1").field("HostPort", std::to_string(host));
     w.endObject().endArray();
@@ -282,8 +286,8 @@ std::string ContainerService::createBody(const std::string &network) const {
   w.endArray();
   w.field("NetworkMode", network);
   // The host as Podman names it on every engine (Docker has no such name).
-  if (std::string why, gw = run_.gateway(why); !gw.empty())
-    w.key("ExtraHosts").beginArray().value("host.containers.internal:" + gw).endArray();
+  w.key("ExtraHosts").beginArray().value("host.containers.internal:" + network_->gateway());
+  w.endArray();
   w.endObject();
   w.key("NetworkingConfig").beginObject().key("EndpointsConfig").beginObject();
   w.key(network).beginObject().key("Aliases").beginArray().value(cfg_.service).endArray();
@@ -293,19 +297,28 @@ std::string ContainerService::createBody(const std::string &network) const {
 }
 
 bool ContainerService::start(std::string &error) {
+  leaf_ = inLeafNetns();
+  if (cfg_.anyHostPort && !leaf_) {
+    error = "ports= host port 0 is reachable only from a leaf's own network namespace (fbc run "
+            "as root, without --host-network); name the host port";
+    return false;
+  }
   if (!ensureImage(error))
     return false;
-  std::string network = run_.network(error);
-  if (network.empty())
+  if (!(network_ = run_.joinNetwork(error)))
     return false;
   const Engine &e = run_.engine();
   std::string name = run_.containerName(cfg_.service);
-  if (!wire(env_, args_, error) || !prepareShim(name, error))
+  if (!wire(env_, args_, error) || !prepareShim(name, error)) {
+    relays_.clear();
+    network_.reset();
     return false;
-  EngineResponse r =
-      e.call("POST", "/containers/create?name=" + urlEncode(name), createBody(network));
+  }
+  EngineResponse r = e.call("POST", "/containers/create?name=" + urlEncode(name), createBody());
   if (!r.ok()) {
     error = "creating its container failed: " + r.message();
+    relays_.clear();
+    network_.reset();
     return false;
   }
   simdjson::dom::parser parser;
@@ -339,6 +352,35 @@ bool ContainerService::start(std::string &error) {
       stop();
       return false;
     }
+  }
+  if (leaf_ && !openIngress(error)) {
+    stop();
+    return false;
+  }
+  return true;
+}
+
+bool ContainerService::openIngress(std::string &error) {
+  EngineResponse r = run_.engine().get("/containers/" + id_ + "/json");
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::string_view ip;
+  int64_t pid = 0;
+  if (r.ok() && !parser.parse(r.body).get(doc) && !doc["State"]["Pid"].get(pid) && pid <= 0)
+    return true; // it ended already: nothing to relay to, and exited() says how
+  if (!r.ok() || pid <= 0 ||
+      doc["NetworkSettings"]["Networks"][network_->name()]["IPAddress"].get(ip) || ip.empty()) {
+    error = "its container has no address on network " + network_->name() + ": " + r.message();
+    return false;
+  }
+  for (const auto &[inside, at] : cfg_.ports) {
+    RelayEnds ends{"127.0.0.1",          static_cast<uint16_t>(at),     -1,
+                   std::string(ip),      static_cast<uint16_t>(inside), hostNetnsFd(),
+                   static_cast<int>(pid)};
+    std::unique_ptr<HostRelay> relay = HostRelay::open(ends, error);
+    if (!relay)
+      return false;
+    ingress_.push_back(std::move(relay));
   }
   return true;
 }
@@ -439,7 +481,9 @@ void ContainerService::stop() {
   fetchLogs();
   e.call("DELETE", "/containers/" + id_ + "?force=1&v=1");
   id_.clear();
+  ingress_.clear();
   relays_.clear();
+  network_.reset(); // after its relays: the network may go back to the pool
 }
 
 std::vector<std::pair<std::string, std::string>> ContainerService::startedFields() const {
@@ -506,6 +550,9 @@ ServiceSpec containerServiceSpec(const ir::Spec &spec, const ir::Service &s, con
   out.health = launched.health;
   out.observe = s.observe; // its logs' lines (supervisor/in_process_logs.h)
   out.ports = launched.ports;
+  for (const ir::Interface &i : s.interfaces)
+    if (i.port > 0 && i.port <= 65535)
+      out.networkPorts.push_back(static_cast<uint16_t>(i.port));
   out.proxyPorts = launched.proxyPorts;
   std::string why;
   if (containers::ContainerRun *run = containers::sharedRun(why))

@@ -37,8 +37,13 @@ struct ContainerConfig {
   std::vector<std::string> args; // replaces the image's CMD when not empty
   std::string user;
   std::vector<std::string> binds; // "host:container"
-  // container port -> host port (on 127.0.0.1).
+  // container port -> the port of its address on loopback: published
+  // there on 127.0.0.1 in the host's network, relayed from there in a
+  // leaf's own (host_relay.h).
   std::vector<std::pair<int, int>> ports;
+  // ports= maps a port to host port 0 (any): only a leaf's own network
+  // namespace can have that, the address being the container port there.
+  bool anyHostPort = false;
   int64_t stopGraceMs = 2000;
   // How env= and args= name other services (host_relay.h): another
   // container's published host port -> "<service>:<container port>" on the
@@ -80,7 +85,10 @@ public:
 
 private:
   bool ensureImage(std::string &error);
-  std::string createBody(const std::string &network) const;
+  std::string createBody() const;
+  // In a leaf's own network namespace: relays from each address on the
+  // leaf's loopback to the container on its network; false with `error`.
+  bool openIngress(std::string &error);
   // cfg_.env and cfg_.args as the container must see them: loopback
   // addresses of peers by name, of host services through the gateway
   // (holding their relays); false with `error`.
@@ -110,9 +118,12 @@ private:
   std::vector<sock_filter> filter_; // empty: no shim
   std::string shimBinary_;
   std::unique_ptr<ShimSocket> shim_;
-  int listener_ = -1;                              // until takeListener()
-  std::vector<std::string> env_, args_;            // wired (wire())
-  std::vector<std::shared_ptr<HostRelay>> relays_; // while it runs
+  int listener_ = -1;                               // until takeListener()
+  std::vector<std::string> env_, args_;             // wired (wire())
+  std::vector<std::shared_ptr<HostRelay>> relays_;  // while it runs
+  std::shared_ptr<ContainerNetwork> network_;       // while it exists
+  bool leaf_ = false;                               // started from a leaf's own network namespace
+  std::vector<std::unique_ptr<HostRelay>> ingress_; // leaf_: while it runs
 };
 
 } // namespace fbc::rt::containers

@@ -1,16 +1,18 @@
-// The relay from the container network's gateway to the host's loopback:
-// see host_relay.h. Blocking sockets, a thread per connection: a test's
-// containers open few connections to the host, and each ends with the
-// relay (its stop eventfd wakes every poll).
+// Relays between the host's network and a container's or a leaf's: see
+// host_relay.h. Blocking sockets, a thread per connection: a test opens
+// few connections through them, and each ends with the relay (its stop
+// eventfd wakes every poll).
 #include "runtime/containers/host_relay.h"
 
 #include "runtime/clients/tcp_dial.h"
 #include "runtime/os/clock.h"
+#include "runtime/os/leaf_isolation.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -19,6 +21,9 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
 
 namespace fbc::rt::containers {
 
@@ -57,23 +62,30 @@ bool reachableOnGateway(const std::string &gateway, uint16_t port) {
   return true;
 }
 
-std::unique_ptr<HostRelay> HostRelay::open(const std::string &gateway, uint16_t port,
-                                           std::string &error) {
+std::unique_ptr<HostRelay> HostRelay::open(const RelayEnds &ends, std::string &error) {
   sockaddr_in addr;
-  if (!parseIpv4(gateway, port, addr)) {
-    error = "the container network's gateway " + gateway + " is not an IPv4 address";
+  if (!parseIpv4(ends.listenHost, ends.listenPort, addr)) {
+    error = "cannot relay from " + ends.listenHost + ": not an IPv4 address";
     return nullptr;
   }
   std::unique_ptr<HostRelay> r(new HostRelay());
-  r->port_ = port;
-  r->listenFd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  r->ends_ = ends;
+  std::string what = "cannot relay " + ends.listenHost + ":" + std::to_string(ends.listenPort) +
+                     " to " + ends.upHost + ":" + std::to_string(ends.upPort) + ": ";
+  {
+    std::optional<NetnsVisit> visit;
+    if (ends.listenNetns >= 0 && !visit.emplace(ends.listenNetns, error).ok()) {
+      error = what + error;
+      return nullptr;
+    }
+    r->listenFd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  }
   int one = 1;
   if (r->listenFd_ < 0 ||
       setsockopt(r->listenFd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
       bind(r->listenFd_, reinterpret_cast<const sockaddr *>(&addr), sizeof addr) < 0 ||
-      listen(r->listenFd_, 64) < 0) {
-    error = "cannot relay " + gateway + ":" + std::to_string(port) +
-            " to the host's loopback: " + std::strerror(errno);
+      (!ends.readyPid && listen(r->listenFd_, 64) < 0)) {
+    error = what + std::strerror(errno);
     return nullptr;
   }
   r->stopFd_ = eventfd(0, EFD_CLOEXEC);
@@ -106,7 +118,46 @@ HostRelay::~HostRelay() {
     close(stopFd_);
 }
 
+bool listensOutside(int pid, uint16_t port) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "%04X", port);
+  for (const char *file : {"tcp", "tcp6"}) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/net/" + file);
+    std::string line;
+    std::getline(in, line); // the header
+    while (std::getline(in, line)) {
+      // "  0: 00000000:18EB 00000000:0000 0A ...": local address, remote, state
+      std::istringstream fields(line);
+      std::string slot, local, remote, state;
+      fields >> slot >> local >> remote >> state;
+      size_t colon = local.find(':');
+      if (state != "0A" || colon == std::string::npos || local.substr(colon + 1) != hex)
+        continue;
+      std::string ip = local.substr(0, colon);
+      bool loopback = ip == "0100007F" || ip == "00000000000000000000000001000000";
+      if (!loopback)
+        return true;
+    }
+  }
+  return false;
+}
+
+bool HostRelay::awaitUpstream() {
+  while (!listensOutside(ends_.readyPid, ends_.upPort)) {
+    pollfd p = {stopFd_, POLLIN, 0};
+    if (poll(&p, 1, 5) > 0) // the service's start is watched every 5 ms
+      return false;
+  }
+  return listen(listenFd_, 64) == 0;
+}
+
 void HostRelay::acceptLoop() {
+  // Connections to the upstream are made from its namespace (this thread
+  // and those it starts are in it).
+  if (ends_.upNetns >= 0 && setns(ends_.upNetns, CLONE_NEWNET) < 0)
+    return;
+  if (ends_.readyPid > 0 && !awaitUpstream())
+    return;
   for (;;) {
     pollfd p[2] = {{listenFd_, POLLIN, 0}, {stopFd_, POLLIN, 0}};
     if (poll(p, 2, -1) < 0 && errno != EINTR)
@@ -125,7 +176,7 @@ void HostRelay::acceptLoop() {
 
 void HostRelay::relay(int client) {
   std::string why;
-  int up = dialTcp("127.0.0.1", port_, monotonicNs() + 5000 * 1000000LL, nullptr, why);
+  int up = dialTcp(ends_.upHost, ends_.upPort, monotonicNs() + 5000 * 1000000LL, nullptr, why);
   if (up >= 0) {
     // dialTcp's fd is non-blocking; the copy below waits in poll().
     fcntl(up, F_SETFL, fcntl(up, F_GETFL) & ~O_NONBLOCK);

@@ -99,9 +99,11 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   // them: one at a time.
   bool exploring =
       std::any_of(jobs.begin(), jobs.end(), [](const auto &j) { return j->explore.on; });
-  size_t ran = cfg_.jobs > 1 && !exploring          ? runJobsConcurrently(jobs, report)
-               : cfg_.leafNetns && reusesServices() ? runJobsInOneNetns(jobs, report)
-                                                    : runJobsInline(jobs, report);
+  // A reused service is one instance: its tests take turns (fbc run says
+  // so when -j asked for more).
+  size_t ran = cfg_.jobs > 1 && !exploring && !reusesServices() ? runJobsConcurrently(jobs, report)
+               : cfg_.leafNetns && reusesServices()             ? runJobsInOneNetns(jobs, report)
+                                                                : runJobsInline(jobs, report);
   if (ran < jobs.size()) {
     // That leaf and those after it are not run: counted in rows, as the
     // plan and the progress line count them.

@@ -45,17 +45,6 @@ int64_t realtimeNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-// Why container service `svc` cannot run as fbc runs containers today: -j N
-// isolates leaves in network namespaces the published ports do not reach.
-// Sets and returns `error`; "" when it can run.
-std::string &containerRefusal(const ir::Service &svc, int jobs, std::string &error) {
-  error.clear();
-  if (jobs > 1)
-    error = "service " + ir::quote(svc.name) +
-            ": container services under fbc run -j N are not built yet; run with -j 1";
-  return error;
-}
-
 // fbc run --record-ops: each service's trap set with every syscall a
 // fault keyword names (the families expanded, as the lowering does for a
 // rule), sorted.
@@ -176,13 +165,6 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   // With a reused service the supervisor and proxies are the run's stage
   // (reused_services.cpp); else the test's own.
   bool reuse = reusesServices();
-  if (reuse && cfg_.jobs > 1) {
-    o.result = Result::Error;
-    o.reason = "service(reuse=True) under fbc run -j N is not built yet; run with -j 1";
-    o.cause = ir::DiagCode::CannotRun;
-    o.durationMs = (monotonicNs() - t0) / 1000000;
-    return o;
-  }
   Stage *stage = reuse ? openStage(so, error) : nullptr;
   if (reuse && !stage) {
     o.result = Result::Error;
@@ -224,13 +206,6 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   bool detectAll = determinismInForce(spec);
   for (size_t i = 0; i < n; ++i) {
     const ir::Service &svc = spec.services[i];
-    if (svc.isContainer() && !containerRefusal(svc, cfg_.jobs, error).empty()) {
-      o.result = Result::Error;
-      o.reason = error;
-      o.cause = ir::DiagCode::CannotRun;
-      o.durationMs = (monotonicNs() - t0) / 1000000;
-      return o;
-    }
     // A reused service keeps the spec it was first started with (its
     // traps every test's, its scratch the stage's).
     bool kept = reusedSpec(i);

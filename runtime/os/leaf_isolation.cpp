@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -64,6 +65,46 @@ bool netnsAvailable(std::string &why) {
   std::thread probe([&] { ok = enterNewNetns(why); });
   probe.join();
   return ok;
+}
+
+int hostNetnsFd() {
+  // /proc/<pid> is the main thread: it never enters a leaf's namespace.
+  static const int fd =
+      open(("/proc/" + std::to_string(getpid()) + "/ns/net").c_str(), O_RDONLY | O_CLOEXEC);
+  return fd;
+}
+
+bool inLeafNetns() {
+  struct stat host {
+  }, self{};
+  return hostNetnsFd() >= 0 && fstat(hostNetnsFd(), &host) == 0 &&
+         stat("/proc/thread-self/ns/net", &self) == 0 &&
+         (host.st_ino != self.st_ino || host.st_dev != self.st_dev);
+}
+
+NetnsVisit::NetnsVisit(int fd, std::string &error) {
+  back_ = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  if (back_ < 0) {
+    error = errnoText("opening the thread's network namespace");
+    return;
+  }
+  if (setns(fd, CLONE_NEWNET) < 0) {
+    error = errnoText("setns(CLONE_NEWNET)");
+    close(back_);
+    back_ = -1;
+    return;
+  }
+  ok_ = true;
+}
+
+NetnsVisit::~NetnsVisit() {
+  if (back_ < 0)
+    return;
+  // Back where it was: a failure here would leave a leaf's thread in the
+  // host's network, so it is fatal rather than silent.
+  if (setns(back_, CLONE_NEWNET) < 0)
+    std::abort();
+  close(back_);
 }
 
 namespace {

@@ -25,6 +25,30 @@ bool enterNewNetns(std::string &error);
 // that ends with it. `why` says what failed.
 bool netnsAvailable(std::string &why);
 
+// The network namespace fbc started in (its main thread's, which never
+// moves): an fd opened once and kept, or -1 when it cannot be opened.
+int hostNetnsFd();
+
+// Whether the calling thread is in another network namespace than
+// hostNetnsFd()'s: a leaf's own (enterNewNetns()).
+bool inLeafNetns();
+
+// Moves the calling thread into network namespace `fd` and back when the
+// object goes: what it creates meanwhile (a socket) stays in `fd`'s
+// namespace. ok() is false, with `error`, when the move failed.
+class NetnsVisit {
+public:
+  NetnsVisit(int fd, std::string &error);
+  ~NetnsVisit();
+  NetnsVisit(const NetnsVisit &) = delete;
+  NetnsVisit &operator=(const NetnsVisit &) = delete;
+  bool ok() const { return ok_; }
+
+private:
+  int back_ = -1; // the thread's own namespace while it visits
+  bool ok_ = false;
+};
+
 // A temporary directory that says whether its owner lives: made with
 // mkdtemp as $TMPDIR/<prefix>lk-XXXXXX (or /tmp) and flocked by `lockFd`
 // for as long as that fd is open (a process that dies, even by kill -9,

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 #include <re2/re2.h>
+#include <simdjson.h>
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -95,12 +96,19 @@ int64_t nowMs() {
   return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-FbcRun runGolden(const ContainerSpec &spec, int exit, const std::string &golden) {
-  FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+FbcRun runGolden(const ContainerSpec &spec, int exit, const std::string &golden,
+                 const std::vector<std::string> &more) {
+  std::vector<std::string> args = {"run", spec.path, "--seed", "1", "--no-bundle"};
+  args.insert(args.end(), more.begin(), more.end());
+  FbcRun r = runFbc(args, spec.dir.path());
   EXPECT_EQ(r.exit, exit) << r.out << r.err;
   checkGolden(golden, normalized(r.out, spec));
   EXPECT_EQ(leftovers(r.pid), "");
   return r;
+}
+
+FbcRun runGolden(const ContainerSpec &spec, int exit, const std::string &golden) {
+  return runGolden(spec, exit, golden, std::vector<std::string>());
 }
 
 TEST(Containers, NginxHealthcheckAndAnErrorRule) {
@@ -222,6 +230,58 @@ TEST(Containers, SyscallFaultsInsideAContainer) {
 // the next test creates and seeds it afresh (service_recreated).
 TEST(Containers, ReusedContainerIsSeededOnceResetAndRecreatedAfterItDies) {
   runGolden(ContainerSpec("reuse"), 0, "reuse");
+}
+
+// fbc run -j N with containers: each leaf in a network namespace and on a
+// container network of its own, its ports relayed from its loopback, so
+// two leaves whose containers have one host port and one service name run
+// at once and each reaches its own (a value crossing over fails the GETs).
+// That they ran at once: each leaf's events span the other's start (both
+// sleep 2 s between their SET and GET).
+TEST(Containers, LeavesWithContainersRunAtOnceUnderJ) {
+  ContainerSpec spec("parallel_leaves");
+  FbcRun r = runGolden(spec, 0, "parallel_leaves", {"-j", "2"});
+  EXPECT_EQ(r.err, "");
+  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "-j", "2", "--format=json"},
+                    spec.dir.path());
+  ASSERT_EQ(j.exit, 0) << j.out << j.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_FALSE(parser.parse(j.out).get(doc)) << j.out;
+  std::vector<std::pair<std::string, std::string>> spans; // first and last event's timestamp
+  for (simdjson::dom::element t : doc["tests"].get_array()) {
+    simdjson::dom::array events = t["events"].get_array();
+    ASSERT_GT(events.size(), 1u);
+    spans.emplace_back(std::string(events.at(0)["timestamp"].get_string().value()),
+                       std::string(events.at(events.size() - 1)["timestamp"].get_string().value()));
+  }
+  ASSERT_EQ(spans.size(), 2u);
+  // RFC 3339 in UTC with nanoseconds: ordered as strings.
+  EXPECT_LT(spans[0].first, spans[1].second);
+  EXPECT_LT(spans[1].first, spans[0].second);
+  EXPECT_EQ(leftovers(j.pid), "");
+}
+
+// ports= {6379: 0}: in the leaf's namespace the address is the container
+// port; in the host's network an error row says why not.
+TEST(Containers, AnyHostPortIsTheContainerPortInTheLeafsNamespace) {
+  ContainerSpec spec("host_port_any");
+  runGolden(spec, 0, "host_port_any");
+  FbcRun r = runGolden(spec, 2, "host_port_any_host_network", {"--host-network"});
+}
+
+// --host-network: containers publish their ports on the host's 127.0.0.1
+// (the path a run without root takes too).
+TEST(Containers, HostNetworkPublishesThePorts) {
+  runGolden(ContainerSpec("nginx"), 0, "nginx", {"--host-network"});
+}
+
+// A reused container under -j 2: one instance that the tests share in
+// turn, so the run takes one leaf at a time and says so.
+TEST(Containers, ReusedContainerUnderJRunsOneLeafAtATime) {
+  FbcRun r = runGolden(ContainerSpec("reuse"), 0, "reuse", {"-j", "2"});
+  EXPECT_EQ(r.err, "fbc run: warning: -j 2 runs one leaf at a time: service \"cache\" is reused "
+                   "(reuse=True), one instance that every test shares in turn\n");
 }
 
 TEST(Containers, AProgramTheImageLacksIsTheShimsErrorRow) {

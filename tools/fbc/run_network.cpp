@@ -3,6 +3,7 @@
 #include "ir/quote.h"
 #include "runtime/os/leaf_isolation.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace fbc::tools {
@@ -26,6 +27,17 @@ const ir::Service *firstService(const ir::Spec &spec, bool (ir::Service::*is)() 
 void chooseLeafNetwork(const ir::Spec &spec, bool hostNetwork, const std::string &jobsText,
                        const char *cmd, rt::RunConfig &cfg) {
   cfg.leafNetns = false;
+  // A reused service is one instance for the run: its tests take turns.
+  auto reused = std::find_if(spec.services.begin(), spec.services.end(),
+                             [](const ir::Service &s) { return s.reuse; });
+  if (const ir::Service *r = reused == spec.services.end() ? nullptr : &*reused;
+      r && cfg.jobs > 1) {
+    std::fprintf(stderr,
+                 "%s: warning: -j %s runs one leaf at a time: service %s is reused "
+                 "(reuse=True), one instance that every test shares in turn\n",
+                 cmd, jobsText.c_str(), ir::quote(r->name).c_str());
+    cfg.jobs = 1;
+  }
   if (hostNetwork) {
     if (cfg.jobs > 1) {
       std::fprintf(stderr,
@@ -66,13 +78,6 @@ void chooseLeafNetwork(const ir::Spec &spec, bool hostNetwork, const std::string
                    "CAP_NET_ADMIN): %s; %s\n",
                    cmd, why.c_str(), kInHostNetwork);
     cfg.jobs = 1;
-    return;
-  }
-  // Container services publish their ports on this host (under -j N they
-  // are error rows that say so, executor.cpp).
-  if (const ir::Service *c = firstService(spec, &ir::Service::isContainer); c && cfg.jobs <= 1) {
-    std::fprintf(stderr, "%s: warning: container service %s publishes its ports on this host: %s\n",
-                 cmd, ir::quote(c->name).c_str(), kInHostNetwork);
     return;
   }
   cfg.leafNetns = true;
