@@ -26,6 +26,9 @@ packages=(
   # containers reach each other by name, iptables for its port mappings.
   podman runc conmon netavark aardvark-dns iptables catatonit
   nginx-light # tests/fixtures/containers/build_images.py: nginx:1.27-alpine
+  # tests/e2e/container_e2e_test.cpp: a registry of the test's own on
+  # 127.0.0.1:15555 (no other is reachable) from which fbc pulls an image.
+  docker-registry
   # tests/bazel: a real `bazel test` with shard_count = 2 (Bazel 4.2.3, with
   # OpenJDK 17 headless), run offline against the stand-ins in tests/bazel/stubs.
   bazel-bootstrap
@@ -66,6 +69,16 @@ configure_podman() {
     mkdir -p /etc/containers
     printf '%s\n' "$want" > "$conf"
     echo "setup: wrote $conf (runc, ulimits nofile=$nofile nproc=$nproc)"
+  fi
+  # The tests' registry speaks plain HTTP: Podman pulls from it only when
+  # registries.conf calls it insecure (read when an engine service starts).
+  local reg=/etc/containers/registries.conf.d/50-fbc-test-registry.conf
+  want=$(printf '%s\n' '# Written by fbc scripts/setup.sh (tests/e2e/container_e2e_test.cpp)' \
+    '[[registry]]' 'location = "localhost:15555"' 'insecure = true')
+  if [ "$(cat "$reg" 2>/dev/null)" != "$want" ]; then
+    mkdir -p /etc/containers/registries.conf.d
+    printf '%s\n' "$want" > "$reg"
+    echo "setup: wrote $reg (the tests' registry)"
   fi
 }
 

@@ -3,6 +3,7 @@
 
 #include "ir/json_writer.h"
 #include "ir/quote.h"
+#include "runtime/containers/pull_progress.h"
 #include "runtime/os/leaf_isolation.h"
 #include "runtime/os/output_capture.h"
 #include "runtime/supervisor/launch_config.h"
@@ -161,13 +162,24 @@ bool ContainerService::ensureImage(std::string &error) {
   std::string ref = urlEncode(cfg_.image);
   EngineResponse r = e.get("/images/" + ref + "/json");
   if (r.status == 404) {
-    EngineResponse pull = e.call("POST", "/images/create?fromImage=" + ref, {}, "application/json",
-                                 /*timeoutMs=*/0);
+    // On a terminal fbc run shows the pull's progress (pull_progress.h).
+    PullListener listener = pullListener();
+    PullTracker tracker(cfg_.image);
+    EngineResponse pull =
+        listener ? e.stream("POST", "/images/create?fromImage=" + ref,
+                            [&](std::string_view line) {
+                              tracker.line(line);
+                              listener(tracker.status(), false);
+                            })
+                 : e.call("POST", "/images/create?fromImage=" + ref, {}, "application/json",
+                          /*timeoutMs=*/0);
     std::string why = pull.ok() ? engineStreamError(pull.body) : pull.message();
     if (!why.empty()) {
       error = "image " + ir::quote(cfg_.image) + " is not present and pulling it failed: " + why;
       return false;
     }
+    if (listener)
+      listener(tracker.status(), true);
     r = e.get("/images/" + ref + "/json");
   }
   if (!r.ok()) {

@@ -201,6 +201,39 @@ std::string EngineResponse::message() const {
 
 EngineResponse Engine::call(std::string_view method, std::string_view path, std::string_view body,
                             std::string_view contentType, long timeoutMs) const {
+  return perform(method, path, body, contentType, timeoutMs, nullptr);
+}
+
+EngineResponse Engine::stream(std::string_view method, std::string_view path,
+                              const std::function<void(std::string_view)> &onLine,
+                              long timeoutMs) const {
+  return perform(method, path, {}, "application/json", timeoutMs, &onLine);
+}
+
+namespace {
+
+// The body so far, and what to tell of each line as it completes.
+struct LineSink {
+  std::string *body;
+  const std::function<void(std::string_view)> *onLine;
+  size_t lineStart = 0;
+};
+
+size_t appendLines(char *data, size_t size, size_t n, void *out) {
+  auto *sink = static_cast<LineSink *>(out);
+  sink->body->append(data, size * n);
+  for (size_t nl; (nl = sink->body->find('\n', sink->lineStart)) != std::string::npos;) {
+    (*sink->onLine)(std::string_view(*sink->body).substr(sink->lineStart, nl - sink->lineStart));
+    sink->lineStart = nl + 1;
+  }
+  return size * n;
+}
+
+} // namespace
+
+EngineResponse Engine::perform(std::string_view method, std::string_view path,
+                               std::string_view body, std::string_view contentType, long timeoutMs,
+                               const std::function<void(std::string_view)> *onLine) const {
   EngineResponse r;
   CURL *c = curl_easy_init();
   if (!c) {
@@ -222,8 +255,14 @@ EngineResponse Engine::call(std::string_view method, std::string_view path, std:
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data());
     curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
   }
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, appendBody);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &r.body);
+  LineSink sink{&r.body, onLine};
+  if (onLine) {
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, appendLines);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
+  } else {
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, appendBody);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &r.body);
+  }
   CURLcode rc = curl_easy_perform(c);
   if (rc == CURLE_OK)
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);

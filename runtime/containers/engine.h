@@ -13,6 +13,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,8 +45,17 @@ public:
                       std::string_view contentType = "application/json",
                       long timeoutMs = 60000) const;
   EngineResponse get(std::string_view path) const { return call("GET", path); }
+  // call() without a body, handing each line of the response to `onLine`
+  // as it arrives (a pull's stream: one JSON object a line); the body is
+  // kept whole too.
+  EngineResponse stream(std::string_view method, std::string_view path,
+                        const std::function<void(std::string_view)> &onLine,
+                        long timeoutMs = 0) const;
 
 private:
+  EngineResponse perform(std::string_view method, std::string_view path, std::string_view body,
+                         std::string_view contentType, long timeoutMs,
+                         const std::function<void(std::string_view)> *onLine) const;
   std::string socket_;
 };
 

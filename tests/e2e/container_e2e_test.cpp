@@ -12,8 +12,11 @@
 #include <re2/re2.h>
 #include <simdjson.h>
 
+#include <fcntl.h>
+#include <pty.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -204,6 +207,106 @@ TEST(Containers, MissingImageIsAnErrorRowNamingIt) {
       << out;
   checkGolden("missing_image", out);
   EXPECT_EQ(leftovers(r.pid), "");
+}
+
+// A registry of Debian's (docker-registry) on 127.0.0.1:15555, the port
+// scripts/setup.sh calls insecure in registries.conf, serving
+// localhost:15555/fbc-test/redis:7 (the locally built redis image pushed
+// to it); the engine's copy of that name is removed, so a run pulls it.
+class TestRegistry {
+public:
+  TestRegistry() {
+    std::ofstream(dir_.file("config.yml"))
+        << "version: 0.1\nstorage:\n  filesystem:\n    rootdirectory: " << dir_.path()
+        << "/data\nhttp:\n  addr: 127.0.0.1:15555\n";
+    pid_ = fork();
+    if (pid_ == 0) {
+      setpgid(0, 0);
+      int null = open("/dev/null", O_WRONLY);
+      dup2(null, 1);
+      dup2(null, 2);
+      execlp("docker-registry", "docker-registry", "serve", dir_.file("config.yml").c_str(),
+             static_cast<char *>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 500 && !answers(); ++i)
+      usleep(10000);
+    pushed_ = capture("podman tag docker.io/library/redis:7-alpine " + std::string(kImage) +
+                      " 2>&1 && podman push --quiet --tls-verify=false " + kImage +
+                      " >/dev/null 2>&1 && echo pushed");
+    dropLocal();
+  }
+  ~TestRegistry() {
+    dropLocal();
+    if (pid_ > 0) {
+      kill(-pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool ready() const { return pushed_ == "pushed\n"; }
+  std::string pushed() const { return pushed_; }
+  static void dropLocal() { capture("podman rmi " + std::string(kImage) + " >/dev/null 2>&1"); }
+  static constexpr const char *kImage = "localhost:15555/fbc-test/redis:7";
+
+private:
+  static bool answers() {
+    return capture("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:15555/v2/") == "200";
+  }
+  TempDir dir_;
+  pid_t pid_ = -1;
+  std::string pushed_;
+};
+
+// fbc run on a pseudo-terminal (its stdout and stderr), CI unset: what it
+// wrote, and how it exited.
+FbcRun runOnATerminal(const std::vector<std::string> &args, const std::string &cwd) {
+  FbcRun r;
+  int master = -1;
+  pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid == 0) {
+    unsetenv("CI");
+    if (chdir(cwd.c_str()) != 0)
+      _exit(127);
+    std::vector<char *> argv;
+    std::string bin = FBC_BINARY;
+    argv.push_back(bin.data());
+    for (const std::string &a : args)
+      argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+  r.pid = pid;
+  char buf[4096];
+  for (ssize_t n; (n = read(master, buf, sizeof buf)) > 0;)
+    r.out.append(buf, static_cast<size_t>(n));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(master);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// image= that the engine lacks is pulled through the API; on a terminal
+// the progress line says so while it pulls and a line says it was pulled
+// (with its layers); without one, nothing is said and the row is the
+// same.
+TEST(Containers, AnAbsentImageIsPulledWithProgressOnATerminal) {
+  TestRegistry registry;
+  ASSERT_TRUE(registry.ready()) << registry.pushed();
+  ContainerSpec spec("pulled");
+  FbcRun tty = runOnATerminal({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(tty.exit, 0) << tty.out;
+  EXPECT_NE(tty.out.find(" \u00b7 pulling localhost:15555/fbc-test/redis:7: "), std::string::npos)
+      << tty.out;
+  EXPECT_TRUE(RE2::PartialMatch(
+      tty.out, R"(\r\x1b\[Kfbc run: pulled localhost:15555/fbc-test/redis:7 \(\d+ layers?\)\r\n)"))
+      << tty.out;
+  EXPECT_NE(tty.out.find("--- PASS: test_pulled_image_runs"), std::string::npos) << tty.out;
+  TestRegistry::dropLocal();
+  FbcRun plain = runGolden(spec, 0, "pulled");
+  EXPECT_EQ(plain.err, "");
+  EXPECT_EQ(leftovers(plain.pid), "");
 }
 
 TEST(Containers, ExitAtStartIsReportedLikeADyingBinary) {

@@ -95,6 +95,8 @@ void Progress::draw() {
   // \r and erase-to-end-of-line: the line replaces itself.
   std::string out = "\r";
   out += line(done_, total_, passed_, failed_, elapsed, estimateMs_, estimateDoneMs_);
+  if (!note_.empty())
+    out += " \u00b7 " + note_;
   out += "\x1b[K";
   writeAll(out);
   drawn_ = true;
@@ -113,6 +115,13 @@ void Progress::row(bool passed, bool failed, int64_t estimateMs) {
   failed_ += failed;
   estimateDoneMs_ += estimateMs;
   draw();
+}
+
+void Progress::note(std::string text) {
+  std::lock_guard lock(mu_);
+  note_ = std::move(text);
+  if (!stop_)
+    draw();
 }
 
 void Progress::around(const std::function<void()> &fn) {

@@ -33,6 +33,9 @@ public:
   // Runs `fn` (which writes to stdout or stderr) with the line erased, then
   // redraws it.
   void around(const std::function<void()> &fn);
+  // What the run is doing besides leaves ("pulling redis:7-alpine: 1 of 3
+  // layers"), shown after the figures until replaced; "" for nothing.
+  void note(std::string text);
 
   // "[37/200 leaves] 35 passed 2 failed · 0:41 elapsed · ~2:10 left": the
   // line for these figures (the estimate left scales the plan's remaining
@@ -48,6 +51,7 @@ private:
   std::condition_variable cv_;
   bool stop_ = false;
   bool drawn_ = false;
+  std::string note_;
   uint64_t total_, done_ = 0, passed_ = 0, failed_ = 0;
   int64_t estimateMs_, estimateDoneMs_ = 0;
   int64_t startNs_;

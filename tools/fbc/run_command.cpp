@@ -11,6 +11,7 @@
 #include "passes/pass_manager.h"
 #include "runtime/containers/container_run.h"
 #include "runtime/containers/image_build.h"
+#include "runtime/containers/pull_progress.h"
 #include "runtime/driver/executor.h"
 #include "runtime/os/process_groups.h"
 #include "runtime/os/requirements.h"
@@ -500,8 +501,24 @@ int runRun(const RunOptions &opts) {
         total += n;
         estimate += one * int64_t(n);
       }
-      if (drawn)
+      if (drawn) {
         progress.emplace(total, estimate);
+        // A container image being pulled: its figures in the line, and a
+        // line of its own once pulled.
+        rt::containers::setPullListener(
+            [&progress](const rt::containers::PullStatus &s, bool finished) {
+              std::string text = rt::containers::describePull(s, finished);
+              if (!finished) {
+                progress->note(rt::escapeControls(text));
+                return;
+              }
+              progress->note("");
+              progress->around([&] {
+                std::fprintf(stderr, "fbc run: %s\n", rt::escapeControls(text).c_str());
+                std::fflush(stderr);
+              });
+            });
+      }
       lines.total = total;
     }
     if (streaming || progress || opts.progressLines)
@@ -541,6 +558,7 @@ int runRun(const RunOptions &opts) {
     }
     // The run's containers and network, and the engine fbc started, if any.
     rt::containers::closeSharedRun();
+    rt::containers::setPullListener(nullptr);
     progress.reset();
     if (!report.warnings.empty()) {
       frontend::DiagnosticList warnings;
