@@ -302,6 +302,10 @@ void Executor::runJob(LeafJob &job) {
     schedule_ = std::make_unique<explore::LeafSchedule>();
     schedule_->chooser = chooser_.get();
     schedule_->readAccess = job.explore.dpor != nullptr;
+    for (const ir::Service &svc : loaded_.spec().services)
+      for (const ir::Interface &i : svc.interfaces)
+        if (i.port > 0 && i.port < 65536)
+          schedule_->servers[uint16_t(i.port)] = {uint16_t(i.port), i.protocol};
     exploring_ = &lt;
   }
   bool intr = false;

@@ -10,6 +10,7 @@
 
 #include "runtime/driver/leaf_job.h"
 #include "runtime/explore/hold_window.h"
+#include "runtime/proxy/proxy.h"
 #include "runtime/rules/rng.h"
 
 namespace fbc::rt {
@@ -148,7 +149,18 @@ std::unique_ptr<explore::HoldWindow> Executor::openHoldWindow(size_t branches) {
       holds.emplace_back(ServiceId(s), exploring_->holds[s]);
   const ir::ExploreOptions &ex = cfg_.leaves->explore;
   explore::HoldSettings settings{ex.settleNs, ex.quietBoundNs};
-  return std::make_unique<explore::HoldWindow>(*sup_, holds, settings, *schedule_, branches);
+  // The proxy relays requests to the services: its thread is watched as
+  // theirs are, and a request sent to its port touches the service behind.
+  std::vector<pid_t> relays;
+  if (proxies_) {
+    if (pid_t tid = proxies_->threadId())
+      relays.push_back(tid);
+    for (const ProxyEndpoint &ep : proxies_->endpoints())
+      if (ep.realHost.empty())
+        schedule_->servers[ep.proxyPort] = {ep.realPort, ep.protocol};
+  }
+  return std::make_unique<explore::HoldWindow>(*sup_, holds, settings, *schedule_, branches,
+                                               std::move(relays));
 }
 
 } // namespace fbc::rt

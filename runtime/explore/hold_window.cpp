@@ -12,8 +12,9 @@ namespace fbc::rt::explore {
 
 HoldWindow::HoldWindow(Supervisor &sup,
                        const std::vector<std::pair<ServiceId, std::vector<int>>> &holds,
-                       const HoldSettings &settings, LeafSchedule &leaf, size_t branches)
-    : sup_(sup), settings_(settings), leaf_(leaf), branches_(branches) {
+                       const HoldSettings &settings, LeafSchedule &leaf, size_t branches,
+                       std::vector<pid_t> relays)
+    : sup_(sup), settings_(settings), leaf_(leaf), branches_(branches), relays_(std::move(relays)) {
   // What the services were doing before (a healthcheck's connection being
   // served) ends unheld: every leaf's window opens on the same state.
   bool bounded = false;
@@ -60,7 +61,7 @@ void HoldWindow::branchEnded(pid_t tid) {
 void HoldWindow::held(const HeldCall &c) {
   // Read while the thread waits in the kernel: its descriptors are as the
   // call sees them (unknown when nothing reads it: not DPOR).
-  Access access = leaf_.readAccess ? accessOf(c.tid, c.nr, c.args) : Access{};
+  Access access = leaf_.readAccess ? accessOf(c.tid, c.nr, c.args, leaf_.servers) : Access{};
   std::lock_guard lock(mu_);
   waiting_.push_back({c, leaf_.callsSeen[c.tid]++, std::move(access)});
   cv_.notify_all();
@@ -88,6 +89,7 @@ std::vector<pid_t> HoldWindow::watchedTids() {
   for (ServiceId s = 0; s < sup_.serviceCount(); ++s)
     if (NotificationListener *l = sup_.listener(s); l && l->receiveTid() > 0)
       out.push_back(l->receiveTid());
+  out.insert(out.end(), relays_.begin(), relays_.end());
   std::lock_guard lock(mu_);
   out.insert(out.end(), running_.begin(), running_.end());
   return out;

@@ -47,6 +47,7 @@ struct LeafSchedule {
   // other choosers never look, and the reads are syscalls on the
   // listener's thread.
   bool readAccess = false;
+  ServerPorts servers; // for readAccess: the spec's interface ports (resources.h)
   std::vector<Step> steps;
   std::map<std::pair<ServiceId, pid_t>, uint32_t> threadOrdinal;
   std::map<ServiceId, uint32_t> threadsNamed; // per service
@@ -56,9 +57,12 @@ struct LeafSchedule {
 class HoldWindow final : public HoldSink {
 public:
   // `holds`: per held service, the syscall numbers held. `branches`: how
-  // many branch threads will report in (branchStarted()).
+  // many branch threads will report in (branchStarted()). `relays`: fbc's
+  // threads that pass requests on to the services (the proxy's), watched
+  // by the quiescence check as the services' threads are.
   HoldWindow(Supervisor &sup, const std::vector<std::pair<ServiceId, std::vector<int>>> &holds,
-             const HoldSettings &settings, LeafSchedule &leaf, size_t branches);
+             const HoldSettings &settings, LeafSchedule &leaf, size_t branches,
+             std::vector<pid_t> relays = {});
   // Waits for the end (every branch returned, quiet, nothing held), then
   // stops holding.
   ~HoldWindow() override;
@@ -96,6 +100,7 @@ private:
   HoldSettings settings_;
   LeafSchedule &leaf_;
   size_t branches_;
+  std::vector<pid_t> relays_;
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -1,5 +1,6 @@
 #include "runtime/explore/resources.h"
 
+#include "runtime/explore/server_access.h"
 #include "runtime/os/sockaddr.h"
 #include "runtime/os/syscalls.h"
 #include "runtime/os/target_memory.h"
@@ -7,6 +8,8 @@
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +32,10 @@ bool dependent(const Access &a, const Access &b) {
   for (const std::string &k : a.keys)
     if (std::binary_search(b.keys.begin(), b.keys.end(), k))
       return true;
+  for (const std::string &x : a.keys)
+    for (const std::string &y : b.keys)
+      if (covers(x, y) || covers(y, x))
+        return true;
   return false;
 }
 
@@ -74,8 +81,66 @@ std::optional<Destination> namedAddress(pid_t tid, int nr, const uint64_t (&args
   return d.valid() ? std::optional<Destination>(d) : std::nullopt;
 }
 
+// The most of a send read for its request: a longer one is the whole server.
+constexpr size_t kMaxRequest = 65536;
+
+bool sends(int nr) {
+  return nr == SYS_write || nr == SYS_writev || nr == SYS_sendto || nr == SYS_sendmsg ||
+         nr == SYS_sendmmsg || nr == SYS_pwrite64 || nr == SYS_pwritev || nr == SYS_pwritev2;
+}
+
+// The bytes of `count` iovecs at `addr`; false when they cannot all be read.
+bool readIovecs(pid_t tid, uint64_t addr, uint64_t count, std::string &out) {
+  if (count > 64)
+    return false;
+  std::vector<iovec> iov(count);
+  if (count && !readTargetMemory(tid, addr, iov.data(), count * sizeof(iovec)))
+    return false;
+  for (const iovec &v : iov) {
+    if (out.size() + v.iov_len > kMaxRequest)
+      return false;
+    size_t at = out.size();
+    out.resize(at + v.iov_len);
+    if (v.iov_len && !readTargetMemory(tid, uint64_t(v.iov_base), out.data() + at, v.iov_len))
+      return false;
+  }
+  return true;
+}
+
+// What the held send carries: write and sendto's buffer, writev and
+// sendmsg's iovecs; false for any other send (sendmmsg), or one too long.
+bool sentBytes(pid_t tid, int nr, const uint64_t (&args)[6], std::string &out) {
+  if (nr == SYS_write || nr == SYS_sendto) {
+    if (args[2] > kMaxRequest)
+      return false;
+    out.resize(args[2]);
+    return !args[2] || readTargetMemory(tid, args[1], out.data(), out.size());
+  }
+  if (nr == SYS_writev)
+    return readIovecs(tid, args[1], args[2], out);
+  if (nr == SYS_sendmsg) {
+    msghdr m{};
+    return readTargetMemory(tid, args[1], &m, sizeof m) &&
+           readIovecs(tid, uint64_t(m.msg_iov), m.msg_iovlen, out);
+  }
+  return false;
+}
+
+// A client's send: the server's resources it names (resources.h).
+void addServerKeys(pid_t tid, int nr, const uint64_t (&args)[6], uint16_t port,
+                   const ServerPorts &servers, std::vector<std::string> &keys) {
+  auto it = servers.find(port);
+  std::string bytes;
+  bool complete = it != servers.end() && sentBytes(tid, nr, args, bytes);
+  std::vector<std::string> k =
+      it == servers.end() ? requestKeys("", port, bytes, false)
+                          : requestKeys(it->second.protocol, it->second.server, bytes, complete);
+  keys.insert(keys.end(), k.begin(), k.end());
+}
+
 // An inet socket's keys (docs: resources.h); unknown for any other family.
-Access socketAccess(pid_t tid, int fd, int nr, const uint64_t (&args)[6]) {
+Access socketAccess(pid_t tid, int fd, int nr, const uint64_t (&args)[6],
+                    const ServerPorts &servers) {
   Access a;
   int local = borrowTargetFd(tid, fd);
   if (local < 0)
@@ -95,6 +160,8 @@ Access socketAccess(pid_t tid, int fd, int nr, const uint64_t (&args)[6]) {
     if (peer) {
       std::string x = self->text(), y = peer->text();
       a.keys.push_back("tcp:" + std::min(x, y) + "|" + std::max(x, y));
+      if (sends(nr) && !servers.count(self->port))
+        addServerKeys(tid, nr, args, peer->port, servers, a.keys);
     } else if (named) {
       a.keys.push_back("tcp-accept:" + std::to_string(named->port));
     } else {
@@ -114,7 +181,7 @@ Access socketAccess(pid_t tid, int fd, int nr, const uint64_t (&args)[6]) {
 
 } // namespace
 
-Access accessOf(pid_t tid, int nr, const uint64_t (&args)[6]) {
+Access accessOf(pid_t tid, int nr, const uint64_t (&args)[6], const ServerPorts &servers) {
   const SyscallShape &s = syscallShape(nr);
   Access a;
   if (s.pathArg >= 0) {
@@ -139,7 +206,7 @@ Access accessOf(pid_t tid, int nr, const uint64_t (&args)[6]) {
     if (!readTargetFdPath(tid, fd, link))
       return a;
     if (link.starts_with("socket:[")) {
-      a = socketAccess(tid, fd, nr, args);
+      a = socketAccess(tid, fd, nr, args, servers);
     } else if (link.starts_with("pipe:[")) {
       a.keys.push_back("pipe:" + link.substr(5));
       a.known = true;

@@ -15,11 +15,26 @@
 //                        accept order)
 //   "udp:<port>"         a UDP socket's local, peer or destination port
 //                        (ports only: 0.0.0.0 and 127.0.0.1 are one port)
+//   "server:<port>/..."  what a request sent to a server touches
+//                        (server_access.h): a Redis key, an SQL table, or
+//                        "server:<port>/*", the whole server
+//
+// A TCP connection whose local port is not one of the spec's interface
+// ports is a client's: each send on it also touches the server at the
+// other end (two requests on two connections to one server can meet in
+// it), read from the bytes as the protocol of the spec's interface on that
+// port (or behind fbc's proxy on that port), the whole server for any
+// other port. A receive touches only its
+// connection: the reply was made when the request was sent, since the
+// next release waits for the servers to be quiet. A connection whose
+// local port is an interface port is the server's side: its calls touch
+// the connection (a thread per connection serves only its own client).
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,11 +48,23 @@ struct Access {
 };
 
 // Whether two calls of different threads may not commute: either is
-// unknown, or they share a resource.
+// unknown, or they share a resource (a "server:<port>/*" shares every
+// resource of that server).
 bool dependent(const Access &a, const Access &b);
+
+// A port a client may send requests to: the server's own port (what its
+// keys are named by: fbc's proxy port in front of an interface names the
+// interface's port) and the interface's protocol ("redis", "postgres",
+// "tcp", ...).
+struct ServerPort {
+  uint16_t server = 0;
+  std::string protocol;
+};
+// The spec's interface ports, and the proxy's in front of them, by port.
+using ServerPorts = std::map<uint16_t, ServerPort>;
 
 // Reads what the held call of thread `tid` (syscall `nr`, arguments
 // `args`) touches, from /proc and the thread's memory.
-Access accessOf(pid_t tid, int nr, const uint64_t (&args)[6]);
+Access accessOf(pid_t tid, int nr, const uint64_t (&args)[6], const ServerPorts &servers);
 
 } // namespace fbc::rt::explore

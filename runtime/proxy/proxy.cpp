@@ -430,7 +430,10 @@ std::optional<size_t> ProxyHub::add(ProxyEndpoint ep, std::string &error) {
 }
 
 void ProxyHub::start() {
-  thread_ = std::thread([this] { loop_.run(); });
+  thread_ = std::thread([this] {
+    tid_ = gettid();
+    loop_.run();
+  });
   loop_.call([this] {
     for (auto &l : listeners_)
       loop_.add(l->fd(), EPOLLIN | EPOLLET, l.get());

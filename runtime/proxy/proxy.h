@@ -23,6 +23,7 @@
 
 #include <netinet/in.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -62,6 +63,10 @@ public:
   ProxyRuleTable &rules() { return rules_; }
   // A rule's target matcher as the interface's codec normalises traffic.
   std::string normalizeTarget(size_t iface, const std::string &pattern) const;
+  // The loop thread's id once it runs (0 before): what the explorer's
+  // quiescence check watches, so that a release waits for a relayed
+  // request to reach the server.
+  pid_t threadId() const { return tid_.load(); }
 
   // Loop-thread internals (proxy.cpp).
   struct Conn;
@@ -77,6 +82,7 @@ private:
   Trace &trace_;
   EventLoop loop_;
   std::thread thread_;
+  std::atomic<pid_t> tid_{0};
   ProxyRuleTable rules_;
   std::vector<ProxyEndpoint> endpoints_;
   std::vector<in_addr> upstreams_; // per endpoint: where dial() connects

@@ -6,6 +6,7 @@
 // bundle 10 times out of 10; every release is a trace event.
 #include "bundle/archive.h"
 #include "bundle/manifest.h"
+#include "tests/e2e/explore_rows.h"
 #include "tests/e2e/fbc_run.h"
 
 #include <gtest/gtest.h>
@@ -18,42 +19,6 @@
 
 namespace fbc::rt::e2e {
 namespace {
-
-struct Row {
-  std::string name, id, result, reason, schedule;
-  std::vector<std::string> released;
-};
-
-// The rows of an `fbc run --format=json` report.
-std::vector<Row> rowsOf(const std::string &json) {
-  std::vector<Row> out;
-  simdjson::dom::parser p;
-  simdjson::dom::element doc;
-  if (p.parse(json).get(doc)) {
-    ADD_FAILURE() << "not JSON: " << json;
-    return out;
-  }
-  for (simdjson::dom::element t : doc["tests"].get_array()) {
-    Row r;
-    std::string_view v;
-    if (!t["name"].get(v))
-      r.name = std::string(v);
-    if (!t["leaf_id"].get(v))
-      r.id = std::string(v);
-    if (!t["result"].get(v))
-      r.result = std::string(v);
-    if (!t["reason"].get(v))
-      r.reason = std::string(v);
-    if (!t["leaf_schedule"].get(v))
-      r.schedule = std::string(v);
-    simdjson::dom::array a;
-    if (!t["leaf_released"].get(a))
-      for (simdjson::dom::element c : a)
-        r.released.emplace_back(std::string_view(c));
-    out.push_back(std::move(r));
-  }
-  return out;
-}
 
 size_t at(const std::vector<std::string> &v, const std::string &name) {
   return size_t(std::find(v.begin(), v.end(), name) - v.begin());
@@ -288,15 +253,7 @@ TEST(ExploreDpor, RunsEveryClassOfTheLostUpdateInFewerLeaves) {
                                    "t1r t0r t0w t1w", "t1r t0r t1w t0w", "t1r t1w t0r t0w"}));
   EXPECT_EQ(failed, 4u);
   EXPECT_EQ(rows.size(), 6u); // one per class, against 70 orders with --explore=all
-  std::string all;
-  for (const Row &row : rows) {
-    all.append("[leaf ").append(row.id).append("] ").append(row.result).append(" ");
-    all.append(row.schedule).append(":");
-    for (const std::string &c : row.released)
-      all.append(" ").append(c);
-    all.append("\n");
-  }
-  checkGolden("explore_dpor_rows", all);
+  checkGolden("explore_dpor_rows", rowLines(rows));
 }
 
 TEST(ExploreDpor, AFailingLeafReplaysTenTimesOutOfTen) {

@@ -9,6 +9,7 @@
 // scratch directory) and the RDB file of 300 keys the loading test needs.
 #include "runtime/clients/redis_step.h"
 #include "tests/e2e/fbc_run.h"
+#include "tests/e2e/server_data.h"
 
 #include <gtest/gtest.h>
 
@@ -23,28 +24,7 @@
 namespace fbc::rt::e2e {
 namespace {
 
-constexpr const char *kPgBin = "/usr/lib/postgresql/15/bin";
-constexpr const char *kPgUser = "postgres";
 constexpr const char *kMyUser = "mysql";
-
-// Runs argv, its output into `log`; the exit status.
-int runCommand(const std::vector<std::string> &argv, const std::string &log) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    std::vector<char *> args;
-    for (const std::string &a : argv)
-      args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
 
 // The fixtures shared by every test of this binary.
 struct Fixtures {
@@ -89,24 +69,7 @@ struct Fixtures {
       error += "mariadb-install-db failed:\n" + readFile(log);
   }
 
-  void makePgData() {
-    passwd *pw = getpwnam(kPgUser);
-    if (!pw) {
-      error = "no account \"postgres\" (scripts/setup.sh installs postgresql-15)";
-      return;
-    }
-    mkdir(pgData.c_str(), 0700);
-    if (chown(pgData.c_str(), pw->pw_uid, pw->pw_gid) != 0) {
-      error = "chown " + pgData + " failed";
-      return;
-    }
-    std::string log = dir.file("initdb.log");
-    if (runCommand({"runuser", "-u", kPgUser, "--", std::string(kPgBin) + "/initdb", "-D", pgData,
-                    "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync",
-                    "--no-instructions"},
-                   log) != 0)
-      error = "initdb failed:\n" + readFile(log);
-  }
+  void makePgData() { error = e2e::makePgData(pgData, dir.file("initdb.log")); }
 
   // keys.rdb: key:1..key:300 = v1..v300, saved by a real redis-server.
   void makeRdb() {

@@ -1,0 +1,50 @@
+#include "tests/e2e/explore_rows.h"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+namespace fbc::rt::e2e {
+
+std::vector<Row> rowsOf(const std::string &json) {
+  std::vector<Row> out;
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  if (p.parse(json).get(doc)) {
+    ADD_FAILURE() << "not JSON: " << json;
+    return out;
+  }
+  for (simdjson::dom::element t : doc["tests"].get_array()) {
+    Row r;
+    std::string_view v;
+    if (!t["name"].get(v))
+      r.name = std::string(v);
+    if (!t["leaf_id"].get(v))
+      r.id = std::string(v);
+    if (!t["result"].get(v))
+      r.result = std::string(v);
+    if (!t["reason"].get(v))
+      r.reason = std::string(v);
+    if (!t["leaf_schedule"].get(v))
+      r.schedule = std::string(v);
+    simdjson::dom::array a;
+    if (!t["leaf_released"].get(a))
+      for (simdjson::dom::element c : a)
+        r.released.emplace_back(std::string_view(c));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string rowLines(const std::vector<Row> &rows) {
+  std::string all;
+  for (const Row &row : rows) {
+    all.append("[leaf ").append(row.id).append("] ").append(row.result).append(" ");
+    all.append(row.schedule).append(":");
+    for (const std::string &c : row.released)
+      all.append(" ").append(c);
+    all.append("\n");
+  }
+  return all;
+}
+
+} // namespace fbc::rt::e2e
