@@ -193,6 +193,12 @@ std::string formatManifestJson(const Manifest &m) {
     w.field("require_faults_fire", true);
   if (!m.shard.empty())
     w.field("shard", m.shard);
+  if (!m.images.empty()) {
+    w.key("images").beginArray();
+    for (const auto &[image, id] : m.images)
+      w.beginObject().field("image", image).field("id", id).endObject();
+    w.endArray();
+  }
   w.key("tests").beginArray();
   for (const TestRow &t : m.tests) {
     w.beginObject();
@@ -326,6 +332,21 @@ llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimi
       }
     if (!known || m.explore.budget == 0 || m.explore.settleNs < 0 || m.explore.quietBoundNs <= 0)
       return fail("explore: not a policy fbc runs");
+  }
+  element images;
+  if (!o["images"].get(images)) {
+    simdjson::dom::array a;
+    if (images.get(a))
+      return fail("\"images\" is not an array");
+    for (element e : a) {
+      object x;
+      std::string image, id;
+      if (e.get(x) || !r.str(x, "image", image) || !r.str(x, "id", id) || image.empty())
+        return fail("images: " +
+                    (r.error.empty() ? "an entry is not an object naming an image" : r.error));
+      if (m.images.size() < limits.maxRows) // a hostile list is not kept whole
+        m.images.emplace_back(std::move(image), std::move(id));
+    }
   }
   element tests;
   // The counts come from every row, kept or not: what inspect and report

@@ -77,6 +77,10 @@ struct Manifest {
   // fbc run --shard K/N (or an engine's variables): "K/N" ("shard", absent
   // from a run of every leaf and from a merged bundle).
   std::string shard;
+  // The container images the run used (reference as the spec wrote it,
+  // the ID it resolved to), as env.json has them ("images", absent when
+  // none): a colleague sees what ran without opening env.json.
+  std::vector<std::pair<std::string, std::string>> images;
   std::vector<TestRow> tests;
   Summary summary;
   // A bundle `fbc merge` wrote (bundle/merge.h): the shard bundles it

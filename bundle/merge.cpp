@@ -325,6 +325,9 @@ llvm::Expected<MergeResult> mergeBundles(const std::vector<OpenedBundle> &inputs
     m.interrupted |= b.manifest.interrupted;
     notRun += b.manifest.summary.notRun;
     m.mergedFrom.emplace_back(std::string(llvm::sys::path::filename(b.path)), b.manifest.runId);
+    for (const auto &image : b.manifest.images) // each once, in shard order
+      if (std::find(m.images.begin(), m.images.end(), image) == m.images.end())
+        m.images.push_back(image);
   }
   for (const Row &r : rows)
     m.tests.push_back(*r.row);

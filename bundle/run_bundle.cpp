@@ -203,6 +203,8 @@ std::vector<Entry> runBundleEntries(const RunBundleInfo &info, const rt::RunRepo
   m.explore = info.explore;
   m.requireFaultsFire = info.requireFaultsFire;
   m.shard = info.shard;
+  for (const EnvImage &i : info.images)
+    m.images.emplace_back(i.image, i.id);
   for (const rt::TestOutcome &t : report.tests)
     m.tests.push_back(rowOf(t));
   m.summary = summarize(m.tests, report.notRun);

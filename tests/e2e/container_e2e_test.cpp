@@ -470,6 +470,13 @@ TEST(Containers, BundleRecordsImageIdsAndReplayWarnsWhenOneChanged) {
   EXPECT_TRUE(contains(env->data, "\"images\": [\n    {\n      \"image\": \"" + tag +
                                       "\",\n      \"id\": \"" + redis + "\"\n    }\n  ]"))
       << env->data;
+  // The manifest says the same.
+  const bundle::Entry *manifest = c->find("manifest.json");
+  ASSERT_NE(manifest, nullptr);
+  EXPECT_TRUE(contains(manifest->data, "\"images\": [\n    {\n      \"image\": \"" + tag +
+                                           "\",\n      \"id\": \"" + redis +
+                                           "\"\n    }\n  ],\n  \"tests\": ["))
+      << manifest->data;
   ASSERT_EQ(system(("podman tag nginx:1.27-alpine " + tag).c_str()), 0);
   FbcRun re = runFbc({"replay", "a.fb", "--no-bundle"}, spec.dir.path());
   system(("podman rmi " + tag + " >/dev/null 2>&1").c_str());
