@@ -169,6 +169,16 @@ TEST_F(Protocol, MysqlStepsAndFaultsThroughTheProxy) {
   runWithGolden(spec, 0);
 }
 
+// The reference's MySQL example shape (mysql_orders.star): an orders
+// service writing to MariaDB through libmariadb; a stored order read back
+// by a .query(sql=) step, an INSERT answered with a deadlock ERR packet by
+// the proxy (nothing stored), and a connect deny on the service (its
+// request fails, the next one works).
+TEST_F(Protocol, ReferenceMysqlExampleRunsAgainstMariadb) {
+  ProtocolSpec spec("mysql_orders");
+  runWithGolden(spec, 0);
+}
+
 // memcached (memcached_proxy.star) against a real memcached: the steps
 // (set, get hit and miss, incr, delete), ready() by `version`, and through
 // fbc's proxy error(command=, key=) as SERVER_ERROR, response() as a miss
