@@ -34,6 +34,10 @@ constexpr StepMethod kHttpSteps[] = {{"get", kHttpKeywords},
 
 constexpr K kSendKeywords[] = {{"data"}};
 constexpr StepMethod kTcpSteps[] = {{"send", kSendKeywords}};
+// send waits for the first datagram back (timeout=, default 5s: none in
+// time is None, not an error); send_no_reply only sends.
+constexpr K kUdpSendKeywords[] = {{"data"}, {"timeout", "5s"}};
+constexpr StepMethod kUdpSteps[] = {{"send", kUdpSendKeywords}, {"send_no_reply", kSendKeywords}};
 
 // The reference's keyword form of each Redis step, in the order the
 // command takes them (fbc also takes them positionally: get("k")).
@@ -169,9 +173,14 @@ const Protocol kProtocols[] = {
      .referenceSteps = "find insert insert_many update delete count command",
      .mock = MockSupport::Gap,
      .mockGap = "MongoDB mocks need a MongoDB server, and none is packaged for Debian 12"},
+    // Datagrams: each one a unit the UDP proxy decides (drop, delay; no
+    // reply to answer in).
     {.name = "udp",
+     .steps = kUdpSteps,
+     .datagrams = true,
      .faultSyscall = "sendto",
-     .referenceSteps = "send send_no_reply",
+     .unit = "UDP datagram",
+     .units = "UDP datagrams",
      .mock = MockSupport::Gap,
      .mockGap = "udp mocks (byte-prefix routes) are not served by fbc yet"},
     // Protocols the reference has step plugins for and fbc has nothing of

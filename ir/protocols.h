@@ -56,6 +56,9 @@ struct Protocol {
   // The reference's proxy speaks it although fbc relays it as TCP: a rule
   // that needs its matchers or replies is a cannot-run row (proxyRuleGap).
   bool referenceProxies = false;
+  // A datagram protocol (udp): the proxy is a UDP relay deciding each
+  // datagram; drop(), delay() and duplicate() only.
+  bool datagrams = false;
   bool duplicates = false;                   // duplicate() re-delivers its messages
   bool numericStatus = false;                // status= 0-16 is its status code (gRPC)
   bool errorNumbers = false;                 // error(code=) is its error number (MySQL)

@@ -15,11 +15,13 @@
 #include "frontend/lib/json.h"
 #include "ir/builtins/client_value.h"
 #include "ir/builtins/values.h"
+#include "ir/duration.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/body/protocol_steps.h"
 #include "runtime/clients/steps.h"
+#include "runtime/clients/udp_step.h"
 #include "runtime/supervisor/launch_config.h"
 #include "runtime/supervisor/supervisor.h"
 #include "runtime/values/response_value.h"
@@ -70,6 +72,61 @@ Value tcpStepCall(star::Thread &t, const StepTarget &to, std::string_view method
   if (!r.ok)
     t.fail("tcp send failed: " + r.error);
   return star::makeString(t.heap, r.reply);
+}
+
+// udp: send(data=, timeout="5s") returns the first datagram back, or None
+// when none came in time (a datagram dropped on the way is no error);
+// send_no_reply(data=) only sends and returns None.
+Value udpStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                  const star::Args &args) {
+  const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
+  std::string data;
+  bool have = false;
+  int64_t waitNs = method == "send" ? 5000000000LL : 0;
+  if (args.positional.size() > 1)
+    t.fail(to.what + "(): takes at most one positional argument (data)");
+  if (!args.positional.empty()) {
+    data = strArg(t, args.positional[0], to.what + "(): data");
+    have = true;
+  }
+  for (const star::Kwarg &k : args.kwargs) {
+    if (std::string why = ir::stepKeywordMismatch(step, to.what, k.name->view()); !why.empty())
+      t.fail(why);
+    if (k.name->view() == "data") {
+      data = strArg(t, k.value, to.what + "(): data");
+      have = true;
+      continue;
+    }
+    std::string error;
+    std::optional<int64_t> d =
+        ir::parseDuration(strArg(t, k.value, to.what + "(): timeout"), error);
+    if (!d || *d <= 0)
+      t.fail(to.what + "(): timeout: " + (d ? "must be positive" : error));
+    waitNs = *d;
+  }
+  if (!have)
+    t.fail(to.what + "(): requires 'data' argument");
+  to.trace.stepSend(to.id, {{"method", std::string(method)},
+                            {"interface", to.iface.name},
+                            {"protocol", to.iface.protocol},
+                            {"data", clippedField(data, 200)}});
+  UdpStepResult r;
+  {
+    InterpreterLock::Released waiting(to.lock);
+    r = udpStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), data, waitNs / 1000000,
+                to.cancelled);
+  }
+  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
+                                                     {"duration_ms", std::to_string(r.durationMs)},
+                                                     {"success", r.ok ? "true" : "false"}};
+  if (!r.ok)
+    f.emplace_back("error", clippedField(r.error, 200));
+  else if (method == "send")
+    f.emplace_back("reply", r.reply ? clippedField(*r.reply, 200) : "none");
+  to.trace.stepRecv(to.id, std::move(f));
+  if (!r.ok)
+    t.fail("udp " + std::string(method) + " failed: " + r.error);
+  return r.reply ? star::makeString(t.heap, *r.reply) : star::none();
 }
 
 Value httpStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
@@ -142,7 +199,7 @@ struct StepClient {
 constexpr StepClient kStepClients[] = {
     {"http", httpStepCall},           {"http2", httpStepCall}, // HTTP/1.1 steps
     {"memcached", memcachedStepCall}, {"mysql", mysqlStepCall}, {"postgres", postgresStepCall},
-    {"redis", redisStepCall},         {"tcp", tcpStepCall}};
+    {"redis", redisStepCall},         {"tcp", tcpStepCall},     {"udp", udpStepCall}};
 
 } // namespace
 

@@ -9,6 +9,7 @@
 #include "ir/duration.h"
 #include "ir/protocols.h"
 #include "runtime/protocols/proxy_protocol.h"
+#include "runtime/proxy/proxy_udp.h"
 #include "runtime/trace/trace.h"
 
 #include <arpa/inet.h>
@@ -62,6 +63,35 @@ void noDelay(int fd) {
 void abortiveClose(int fd) {
   linger l{1, 0};
   setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+}
+
+// A decision's `proxy` event: the interface, the unit's own fields
+// (`unit`: a request's under its protocol's matcher names, or a chunk's
+// size), then what the deciding rule did.
+std::vector<std::pair<std::string, std::string>>
+decisionFields(const ProxyEndpoint &ep, const ProxyDecision &d,
+               std::vector<std::pair<std::string, std::string>> unit) {
+  const ir::ProxyRule &r = *d.rule;
+  std::vector<std::pair<std::string, std::string>> f{{"interface", ep.interface},
+                                                     {"protocol", ep.protocol}};
+  f.insert(f.end(), unit.begin(), unit.end());
+  ir::ProxyAction action = d.action.value_or(ir::ProxyAction::Delay);
+  std::string name = ir::proxyActionName(action);
+  if (action == ir::ProxyAction::Drop && r.reset)
+    name = "reset";
+  f.emplace_back("action", name);
+  if (d.delayNs > 0)
+    f.emplace_back("delay", ir::formatDuration(d.delayNs));
+  if (action == ir::ProxyAction::Error || action == ir::ProxyAction::Respond)
+    f.emplace_back("status", !r.code.empty()                    ? r.code
+                             : r.errorNumber                    ? std::to_string(r.errorNumber)
+                             : r.status                         ? std::to_string(r.status)
+                             : action == ir::ProxyAction::Error ? "error"
+                                                                : "ok");
+  f.emplace_back("rule", r.display());
+  if (!d.label.empty())
+    f.emplace_back("label", d.label);
+  return f;
 }
 
 } // namespace
@@ -338,10 +368,8 @@ struct ProxyHub::Conn {
   }
 
   void event(const ProxyDecision &d, const RequestInfo &info, size_t length) {
-    const ir::ProxyRule &r = *d.rule;
     const std::string &proto = ep().protocol;
-    std::vector<std::pair<std::string, std::string>> f{{"interface", ep().interface},
-                                                       {"protocol", proto}};
+    std::vector<std::pair<std::string, std::string>> f;
     if (!codec) { // plain TCP, or bytes the codec could not parse
       f.emplace_back("bytes", std::to_string(length));
     } else if (const ir::Protocol *p = ir::findProtocol(proto)) {
@@ -351,22 +379,7 @@ struct ProxyHub::Conn {
       if (!p->targetField.empty())
         f.emplace_back(p->targetField, info.target);
     }
-    ir::ProxyAction action = d.action.value_or(ir::ProxyAction::Delay);
-    std::string name = ir::proxyActionName(action);
-    if (action == ir::ProxyAction::Drop && r.reset)
-      name = "reset";
-    f.emplace_back("action", name);
-    if (d.delayNs > 0)
-      f.emplace_back("delay", ir::formatDuration(d.delayNs));
-    if (action == ir::ProxyAction::Error || action == ir::ProxyAction::Respond)
-      f.emplace_back("status", !r.code.empty()                    ? r.code
-                               : r.errorNumber                    ? std::to_string(r.errorNumber)
-                               : r.status                         ? std::to_string(r.status)
-                               : action == ir::ProxyAction::Error ? "error"
-                                                                  : "ok");
-    f.emplace_back("rule", r.display());
-    if (!d.label.empty())
-      f.emplace_back("label", d.label);
+    f = decisionFields(ep(), d, std::move(f));
     hub.record(iface, std::move(f));
   }
 };
@@ -409,12 +422,17 @@ std::optional<size_t> ProxyHub::add(ProxyEndpoint ep, std::string &error) {
     upstream = reinterpret_cast<sockaddr_in *>(res->ai_addr)->sin_addr;
     freeaddrinfo(res);
   }
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  // A datagram protocol's proxy is a UDP relay, never the TCP listener.
+  const ir::Protocol *proto = ir::findProtocol(ep.protocol);
+  bool datagrams = proto && proto->datagrams;
+  int fd =
+      socket(AF_INET, (datagrams ? SOCK_DGRAM : SOCK_STREAM) | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof a;
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) < 0 || listen(fd, 512) < 0 ||
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) < 0 ||
+      (!datagrams && listen(fd, 512) < 0) ||
       getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) < 0) {
     error = "proxy for " + ep.serviceName + "." + ep.interface + ": " + std::strerror(errno);
     if (fd >= 0)
@@ -425,7 +443,18 @@ std::optional<size_t> ProxyHub::add(ProxyEndpoint ep, std::string &error) {
   size_t index = endpoints_.size();
   endpoints_.push_back(std::move(ep));
   upstreams_.push_back(upstream);
-  listeners_.push_back(std::make_unique<Listener>(*this, index, fd));
+  if (datagrams) {
+    sockaddr_in up{};
+    up.sin_family = AF_INET;
+    up.sin_addr = upstream;
+    up.sin_port = htons(endpoints_[index].realPort);
+    datagrams_.push_back(std::make_unique<DatagramRelay>(
+        loop_, rules_, index, fd, up, [this, index](size_t bytes, const ProxyDecision &d) {
+          record(index, decisionFields(endpoints_[index], d, {{"bytes", std::to_string(bytes)}}));
+        }));
+  } else {
+    listeners_.push_back(std::make_unique<Listener>(*this, index, fd));
+  }
   return index;
 }
 
@@ -437,6 +466,8 @@ void ProxyHub::start() {
   loop_.call([this] {
     for (auto &l : listeners_)
       loop_.add(l->fd(), EPOLLIN | EPOLLET, l.get());
+    for (auto &d : datagrams_)
+      loop_.add(d->fd(), EPOLLIN | EPOLLET, d.get());
   });
 }
 

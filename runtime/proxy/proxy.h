@@ -14,7 +14,8 @@
 // or the connection dropped (FIN, or RST with drop(reset=True)). Without a
 // codec (tcp and other protocols) every chunk read from the client is a
 // unit. Server bytes are forwarded as they arrive. Every decision a rule
-// made is a `proxy` trace event.
+// made is a `proxy` trace event. A datagram interface (udp) gets a UDP
+// relay instead (proxy_udp.h), deciding each datagram.
 #pragma once
 
 #include "runtime/os/event_loop.h"
@@ -35,6 +36,7 @@
 namespace fbc::rt {
 
 class Trace;
+class DatagramRelay;
 
 struct ProxyEndpoint {
   ServiceId service = kNoService;
@@ -87,6 +89,8 @@ private:
   std::vector<ProxyEndpoint> endpoints_;
   std::vector<in_addr> upstreams_; // per endpoint: where dial() connects
   std::vector<std::unique_ptr<Listener>> listeners_;
+  // Datagram interfaces' relays (proxy_udp.h), in place of listeners.
+  std::vector<std::unique_ptr<DatagramRelay>> datagrams_;
   std::map<uint64_t, std::unique_ptr<Conn>> conns_; // by id (timers look them up)
   std::vector<std::unique_ptr<Conn>> retired_;
   uint64_t nextConn_ = 1;

@@ -179,6 +179,14 @@ TEST_F(Protocol, ReferenceMysqlExampleRunsAgainstMariadb) {
   runWithGolden(spec, 0);
 }
 
+// A udp interface (udp_memcached.star) against memcached's UDP port: the
+// send / send_no_reply steps, and fbc's UDP proxy dropping (no reply) and
+// delaying one datagram, a rule no datagram reached fault_bypassed.
+TEST_F(Protocol, UdpStepsAndDatagramFaultsAgainstMemcached) {
+  ProtocolSpec spec("udp_memcached");
+  runWithGolden(spec, 0);
+}
+
 // memcached (memcached_proxy.star) against a real memcached: the steps
 // (set, get hit and miss, incr, delete), ready() by `version`, and through
 // fbc's proxy error(command=, key=) as SERVER_ERROR, response() as a miss

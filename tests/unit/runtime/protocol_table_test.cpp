@@ -142,7 +142,12 @@ TEST(ProtocolTable, TheRuntimeAttachesTheEntrysCodecAndProbe) {
   for (const ir::Protocol &p : ir::protocols()) {
     SCOPED_TRACE(std::string(p.name));
     EXPECT_EQ(rt::findProxyProtocol(p.name) != nullptr, p.framed);
-    EXPECT_EQ(p.framed, !p.unit.empty() && !p.units.empty());
+    // What a rule decides is named: a framed request, or a datagram.
+    EXPECT_EQ(p.framed || p.datagrams, !p.unit.empty() && !p.units.empty());
+    // A datagram protocol's steps have a client (its proxy is the UDP relay).
+    if (p.datagrams) {
+      EXPECT_NE(rt::findStepClient(p.name), nullptr);
+    }
     EXPECT_EQ(ir::isMockProtocol(p.name), p.mock != ir::MockSupport::None);
     Loaded l = load(service(p));
     ASSERT_TRUE(l.spec->ok()) << l.errors;
