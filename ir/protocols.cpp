@@ -173,11 +173,12 @@ const Protocol kProtocols[] = {
      .referenceSteps = "find insert insert_many update delete count command",
      .mock = MockSupport::Gap,
      .mockGap = "MongoDB mocks need a MongoDB server, and none is packaged for Debian 12"},
-    // Datagrams: each one a unit the UDP proxy decides (drop, delay; no
-    // reply to answer in).
+    // Datagrams: each one a unit the UDP proxy decides (drop, delay,
+    // duplicate; no reply to answer in).
     {.name = "udp",
      .steps = kUdpSteps,
      .datagrams = true,
+     .duplicates = true,
      .faultSyscall = "sendto",
      .unit = "UDP datagram",
      .units = "UDP datagrams",

@@ -1,5 +1,7 @@
 #include "ir/spec.h"
 
+#include "ir/host_needs.h"
+
 #include "ir/duration.h"
 #include "ir/print.h"
 #include "ir/protocols.h"
@@ -177,7 +179,8 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
            "; " + (name.empty() ? "this interface" : name) + " rules take " + matcherList(p);
   }
   if (r.action == ProxyAction::Duplicate && !(p && p->duplicates))
-    return "duplicate() re-delivers Kafka and NATS messages; " + name + " traffic has none";
+    return "duplicate() re-delivers Kafka and NATS messages and UDP datagrams; " + name +
+           " traffic has none";
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
   if (r.errorNumber && !(p && p->errorNumbers))
     return "code=" + std::to_string(r.errorNumber) + " is a MySQL error number; " +
@@ -196,9 +199,11 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
 }
 
 std::string proxyRuleGap(const ProxyRule &r, std::string_view protocol) {
-  if (r.action == ProxyAction::Duplicate)
-    return ""; // its own call need (ir/host_needs.cpp)
   const Protocol *p = findProtocol(protocol);
+  // fbc's UDP relay duplicates a datagram; a Kafka or NATS message needs
+  // a proxy that speaks those protocols (the call need's words).
+  if (r.action == ProxyAction::Duplicate)
+    return p && p->datagrams ? "" : callNeed("duplicate")->what;
   if (!p || !p->referenceProxies)
     return "";
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;

@@ -122,9 +122,9 @@ ProxyDecision ProxyRuleTable::decide(size_t iface, ProxyUnit unit, const std::st
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     for (Rule &r : scope->rules) {
       const ir::ProxyRule &pr = r.spec.rule;
-      // Never installed: a test with a duplicate() rule is a cannot-run row.
-      if (pr.action == ir::ProxyAction::Duplicate)
-        continue;
+      // duplicate() is installed only on a datagram interface (the UDP
+      // relay sends the datagram on twice); on any other it is a cannot-run
+      // row (ir::proxyRuleGap), so the TCP proxy never meets one.
       if (r.spec.interface != iface || pr.perConnection != (unit == ProxyUnit::Connection))
         continue;
       bool replies = pr.action == ir::ProxyAction::Respond || pr.action == ir::ProxyAction::Error;

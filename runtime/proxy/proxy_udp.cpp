@@ -54,14 +54,19 @@ void DatagramRelay::onEvents(uint32_t) {
     if (d.rule)
       record_(datagram.size(), d);
     bool drop = d.action && *d.action == ir::ProxyAction::Drop;
+    // duplicate(): the service gets it twice, back to back.
+    int copies = drop ? 0 : d.action && *d.action == ir::ProxyAction::Duplicate ? 2 : 1;
     if (d.delayNs > 0) {
       // Held by a timer; a drop that a delay preceded still drops.
-      if (!drop)
+      if (copies)
         loop_.addTimer(deadlineAfter(d.delayNs),
-                       [this, key, datagram = std::move(datagram)] { forward(key, datagram); });
+                       [this, key, copies, datagram = std::move(datagram)] {
+                         for (int i = 0; i < copies; ++i)
+                           forward(key, datagram);
+                       });
       continue;
     }
-    if (!drop)
+    for (int i = 0; i < copies; ++i)
       forward(key, datagram);
   }
 }

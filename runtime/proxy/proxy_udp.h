@@ -4,8 +4,8 @@
 // service's address, so the service's replies find their way back to that
 // client. Every datagram a client sends is one unit the rule table decides
 // (ProxyUnit::Chunk: no reply to answer in): forwarded, delayed (a timer
-// of the hub's loop), or dropped, each decision a `proxy` event with its
-// size. Replies are relayed as they come, undecided.
+// of the hub's loop), sent on twice (duplicate()) or dropped, each decision
+// a `proxy` event with its size. Replies are relayed as they come, undecided.
 #pragma once
 
 #include "runtime/os/event_loop.h"
