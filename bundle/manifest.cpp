@@ -250,6 +250,10 @@ std::string formatManifestJson(const Manifest &m) {
         w.endArray();
       }
     }
+    if (!t.coverage.empty()) {
+      w.field("explore_coverage", t.coverage);
+      w.field("explore_not_covered", t.notCovered);
+    }
     w.endObject();
   }
   w.endArray();
@@ -383,7 +387,9 @@ llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimi
           !r.vectorMap(row, "leaf_probability_outcomes", t.leaf.probability) ||
           !r.indexMap(row, "leaf_interleavings", t.leaf.interleavings) ||
           !r.str(row, "leaf_schedule", t.leaf.schedule) ||
-          !r.strings(row, "leaf_released", t.released))
+          !r.strings(row, "leaf_released", t.released) ||
+          !r.str(row, "explore_coverage", t.coverage) ||
+          !r.str(row, "explore_not_covered", t.notCovered))
         return fail("tests[" + std::to_string(i) + "]: " + r.error);
       if (hasLeaf && !leafId.empty())
         t.leafId = leafId;

@@ -42,6 +42,10 @@ struct TestRow {
   // fbc run --explore: the calls the leaf released, in order (leaf_released):
   // what fbc replay releases in the same order.
   std::vector<std::string> released;
+  // The last leaf of a parallel(interleavings="dpor") test: its coverage
+  // statement and what it does not cover (rt::ExploreCoverage;
+  // explore_coverage, explore_not_covered); "" otherwise.
+  std::string coverage, notCovered;
 
   // "retries=1, wal[10], spec.star:7#0" (ir::leafLabel).
   std::string leafLabel() const { return ir::leafLabel(leaf); }

@@ -59,6 +59,10 @@ TestRow rowOf(const rt::TestOutcome &t) {
     r.leaf.schedule = t.leaf->scheduleChoices;
     r.released = t.leaf->schedule;
   }
+  if (t.coverage) {
+    r.coverage = t.coverage->statement();
+    r.notCovered = rt::ExploreCoverage::notCovered();
+  }
   return r;
 }
 

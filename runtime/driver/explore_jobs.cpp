@@ -26,6 +26,26 @@ uint64_t sampleSeed(uint64_t runSeed, const std::string &test, uint64_t index) {
   return s;
 }
 
+// The coverage statement of a DPOR exploration that ended at `job` (its
+// last leaf); `budget`: it stopped at the budget with orders left.
+void addCoverage(std::optional<TestOutcome> &row, const ir::LeafTest &lt, const explore::Dpor &dpor,
+                 std::optional<uint64_t> budget) {
+  if (!row)
+    return;
+  ExploreCoverage c;
+  c.classes = dpor.classes();
+  c.events = dpor.mostEvents();
+  c.eventsVary = dpor.eventsVary();
+  if (budget)
+    c.incomplete = "stopped at the budget of " + std::to_string(*budget) + " leaves";
+  else if (dpor.cut())
+    c.incomplete = "preemptions=" + std::to_string(*lt.dpor->preemptions) + " left out " +
+                   std::to_string(dpor.cut()) + " backtrack choice" + (dpor.cut() == 1 ? "" : "s");
+  else if (dpor.diverged())
+    c.incomplete = "a leaf could not follow its schedule";
+  row->coverage = std::move(c);
+}
+
 } // namespace
 
 void Executor::planExplore(size_t pos, const ir::LeafTest &lt, Jobs &jobs) const {
@@ -118,6 +138,8 @@ void Executor::exploreNext(Jobs &jobs, size_t at) {
     } else {
       prefix = explore::nextDepthFirst(job.explore.steps);
     }
+    if (!prefix && job.explore.dpor && !only)
+      addCoverage(job.row, lt, *job.explore.dpor, std::nullopt);
     if (!prefix) {
       if (only) {
         LeafJob error;
@@ -129,6 +151,8 @@ void Executor::exploreNext(Jobs &jobs, size_t at) {
       return; // every release order has run
     }
     if (next >= ex.budget) {
+      if (job.explore.dpor && !only)
+        addCoverage(job.row, lt, *job.explore.dpor, ex.budget);
       job.warnings.push_back(
           {lt.test->loc, "explore: " + lt.test->name + ": stopped at the budget of " +
                              std::to_string(ex.budget) +

@@ -49,6 +49,11 @@ void Dpor::addNode(const Step &s, const std::map<std::string, Access> *sleep) {
 }
 
 void Dpor::ran(const std::vector<Step> &steps, std::optional<size_t> diverged) {
+  if (leaves_++ && steps.size() != mostEvents_)
+    eventsVary_ = true;
+  mostEvents_ = std::max(mostEvents_, steps.size());
+  diverged_ = diverged_ || diverged;
+  classes_.insert(classOf(steps));
   // The nodes the leaf went through as planned are kept (their done and
   // backtrack sets); from the first step that differs, its own.
   size_t keep = std::min(path_.size(), steps.size());
@@ -78,6 +83,25 @@ void Dpor::addBacktrack(size_t i, const std::string &thread) {
     node.backtrack.insert(thread);
   else
     node.backtrack.insert(node.enabled.begin(), node.enabled.end());
+}
+
+std::string Dpor::classOf(const std::vector<Step> &steps) {
+  std::vector<std::string> before;
+  for (size_t j = 0; j < steps.size(); ++j)
+    for (size_t i = 0; i < j; ++i) {
+      const Step &a = steps[i], &b = steps[j];
+      if (threadOf(a.released()) == threadOf(b.released()))
+        continue;
+      bool dep = a.chosen >= a.access.size() || b.chosen >= b.access.size() ||
+                 dependent(a.access[a.chosen], b.access[b.chosen]);
+      if (dep)
+        before.push_back(a.released() + "<" + b.released());
+    }
+  std::sort(before.begin(), before.end());
+  std::string out;
+  for (const std::string &p : before)
+    out.append(p).append("\n");
+  return out;
 }
 
 void Dpor::findRaces(const std::vector<Step> &steps) {

@@ -52,6 +52,15 @@ public:
   std::optional<std::vector<std::string>> next();
 
   uint64_t cut() const { return cut_; } // choices preemptions= left out
+  // The classes the leaves ran() was given fall in (a leaf's class: for
+  // every dependent pair of released calls of different threads, which
+  // went first; two leaves of one class count once), the most calls a leaf
+  // released, whether leaves released different numbers, and whether one
+  // could not follow its prefix: what the coverage statement says.
+  uint64_t classes() const { return classes_.size(); }
+  size_t mostEvents() const { return mostEvents_; }
+  bool eventsVary() const { return eventsVary_; }
+  bool diverged() const { return diverged_; }
 
 private:
   struct Node {
@@ -73,6 +82,9 @@ private:
   // The access of thread `t`'s waiting call at node `d`.
   const Access *accessAt(size_t d, const std::string &t) const;
   void findRaces(const std::vector<Step> &steps);
+  // A leaf's class: its dependent pairs of calls of different threads,
+  // each "a<b" as released, sorted, a line each.
+  static std::string classOf(const std::vector<Step> &steps);
   // `thread` is to be tried at node i (every waiting thread when it is not
   // waiting there).
   void addBacktrack(size_t i, const std::string &thread);
@@ -85,6 +97,10 @@ private:
   size_t lastChoice_ = 0; // the node next() chose at
   bool chose_ = false;    // next() chose since the last ran()
   uint64_t cut_ = 0;
+  uint64_t leaves_ = 0;
+  std::set<std::string> classes_; // each leaf's class, as classOf() writes it
+  size_t mostEvents_ = 0;
+  bool eventsVary_ = false, diverged_ = false;
 };
 
 } // namespace fbc::rt::explore

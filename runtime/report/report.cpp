@@ -340,12 +340,22 @@ std::string runsLine(const RunReport &r, const TestOutcome &t) {
          "); the last is this row\n";
 }
 
+// The last leaf of a dpor test: "  coverage: explored 6 classes of ..." and
+// "  not covered: orderings inside a process ...".
+std::string coverageLines(const TestOutcome &t) {
+  if (!t.coverage)
+    return "";
+  return "  coverage: " + t.coverage->statement() +
+         "\n  not covered: " + ExploreCoverage::notCovered() + "\n";
+}
+
 void testBlock(std::string &out, const RunReport &r, const TestOutcome &t) {
   out += "\n--- ";
   out += rowStatus(t);
   out += ": " + (t.leaf ? ir::leafDisplayName(t.name, t.leaf->id, t.leaf->label) : t.name);
   out += " (" + std::to_string(t.durationMs) + "ms) ---\n";
   out += runsLine(r, t);
+  out += coverageLines(t);
   if (!t.reason.empty())
     out += "  reason: " + t.reason + "\n";
   if (std::optional<ir::DiagCode> code = rowCode(t))

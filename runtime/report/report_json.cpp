@@ -141,6 +141,16 @@ std::string formatJsonReport(const RunReport &r) {
         w.endArray();
       }
     }
+    if (t.coverage) {
+      w.key("explore_coverage").beginObject();
+      w.field("classes", t.coverage->classes);
+      w.field("events", t.coverage->events);
+      w.field("events_vary", t.coverage->eventsVary);
+      w.field("complete", t.coverage->incomplete.empty());
+      w.field("statement", t.coverage->statement());
+      w.field("not_covered", ExploreCoverage::notCovered());
+      w.endObject();
+    }
     w.field("result", resultName(t.result));
     if (!t.reason.empty())
       w.field("reason", t.reason);

@@ -24,6 +24,20 @@ const char *resultName(Result r) {
   return "error";
 }
 
+std::string ExploreCoverage::statement() const {
+  std::string out = "explored " + std::to_string(classes) + (classes == 1 ? " class" : " classes") +
+                    " of the orderings of " + (eventsVary ? "up to " : "") +
+                    std::to_string(events) + " mediated event" + (events == 1 ? "" : "s") + "; ";
+  if (incomplete.empty())
+    return out + "complete at the mediated boundary under conservative independence";
+  return out + "not complete: " + incomplete;
+}
+
+const char *ExploreCoverage::notCovered() {
+  return "orderings inside a process between two mediated events, and calls outside the "
+         "explore set";
+}
+
 std::string TestOutcome::outcomeWord() const {
   switch (result) {
   case Result::Pass:

@@ -31,6 +31,23 @@ struct LeafInfo {
   std::string scheduleChoices;
 };
 
+// What a parallel(interleavings="dpor") test explored (docs/run.md
+// "Exploring orderings"), carried by its last leaf's row: how many classes
+// of orders its leaves ran (explore::Dpor::classes(): leaves of one class
+// count once) of how many mediated events (the most calls a leaf released; `eventsVary` when leaves
+// released different numbers), and why the search is not complete ("" when it is).
+struct ExploreCoverage {
+  uint64_t classes = 0, events = 0;
+  bool eventsVary = false;
+  std::string incomplete; // "stopped at the budget of 3 leaves", ...
+  // "explored 6 classes of the orderings of 12 mediated events; complete
+  // at the mediated boundary under conservative independence", or
+  // "...; not complete: <incomplete>".
+  std::string statement() const;
+  // What no exploration covers.
+  static const char *notCovered();
+};
+
 // A run-time warning at a spec location (a choose() that is not a planned
 // axis, ...), reported once per location.
 struct RunWarning {
@@ -118,6 +135,8 @@ struct TestOutcome {
   std::optional<uint32_t> matrix; // matrix cells
   std::string scenario, fault;
   std::optional<LeafInfo> leaf;
+  // The last leaf of a parallel(interleavings="dpor") test's exploration.
+  std::optional<ExploreCoverage> coverage;
   // By ServiceId: the service's {stdout, stderr} during this test (only with
   // RunConfig::keepServiceOutput; each is the last SupervisorOptions::
   // outputCap bytes).

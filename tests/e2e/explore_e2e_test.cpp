@@ -253,6 +253,14 @@ TEST(ExploreDpor, RunsEveryClassOfTheLostUpdateInFewerLeaves) {
                                    "t1r t0r t0w t1w", "t1r t0r t1w t0w", "t1r t1w t0r t0w"}));
   EXPECT_EQ(failed, 4u);
   EXPECT_EQ(rows.size(), 6u); // one per class, against 70 orders with --explore=all
+  // The last leaf carries the test's coverage statement (JSON explore_coverage).
+  for (size_t i = 0; i < rows.size(); ++i)
+    EXPECT_EQ(rows[i].coverage, i + 1 < rows.size()
+                                    ? ""
+                                    : "explored 6 classes of the orderings of 8 mediated events; "
+                                      "complete at the mediated boundary under conservative "
+                                      "independence")
+        << i;
   checkGolden("explore_dpor_rows", rowLines(rows));
 }
 
@@ -264,6 +272,20 @@ TEST(ExploreDpor, AFailingLeafReplaysTenTimesOutOfTen) {
   auto failing =
       std::find_if(rows.begin(), rows.end(), [](const Row &x) { return x.result == "fail"; });
   ASSERT_NE(failing, rows.end());
+  // The bundle's last row carries the coverage statement, as the report's.
+  llvm::Expected<bundle::Contents> c = bundle::readBundle(spec.dir.file("run.fb"));
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  llvm::Expected<bundle::Manifest> m = bundle::parseManifest(c->find("manifest.json")->data);
+  ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+  ASSERT_EQ(m->tests.size(), rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(m->tests[i].coverage, rows[i].coverage) << i;
+    EXPECT_EQ(m->tests[i].notCovered,
+              i + 1 < rows.size() ? ""
+                                  : "orderings inside a process between two mediated events, "
+                                    "and calls outside the explore set")
+        << i;
+  }
   for (int k = 0; k < 10; ++k) {
     FbcRun again = runFbc({"replay", "run.fb", "--test", "test_two_increments", "--leaf",
                            failing->id, "--format=json", "--no-bundle"},
@@ -302,6 +324,46 @@ TEST(ExploreDpor, BoundDisjointAndLaunchOrders) {
   FbcRun launch = dpor(spec, "test_launch_orders", {"--format=json", "--no-bundle"});
   EXPECT_EQ(launch.exit, 0) << launch.err;
   EXPECT_EQ(rowsOf(launch.out).size(), 2u);
+}
+
+// The coverage statement in the text report, under the last leaf of each
+// dpor test: complete, cut by preemptions=0, one class, stopped at the
+// budget (golden explore_dpor_coverage.txt); a replay explores nothing and
+// says nothing of coverage.
+TEST(ExploreDpor, CoverageStatement) {
+  Spec spec("explore_dpor");
+  std::string all;
+  auto coverage = [&](const std::string &test, std::vector<std::string> extra) {
+    FbcRun r = dpor(spec, test, extra);
+    std::string out = normalize(r.out, spec), header;
+    all.append("$ fbc run --test ").append(test);
+    for (const std::string &a : extra)
+      all.append(" ").append(a);
+    all.append("\n");
+    for (size_t p = 0, e; p < out.size(); p = e + 1) {
+      e = out.find('\n', p);
+      std::string line = out.substr(p, e - p);
+      if (line.starts_with("--- "))
+        header = line;
+      else if (line.starts_with("  coverage: "))
+        all.append(header).append("\n").append(line).append("\n");
+      else if (line.starts_with("  not covered: "))
+        all.append(line).append("\n");
+      if (e == std::string::npos)
+        break;
+    }
+    return r;
+  };
+  coverage("test_two_increments", {"--no-bundle"});
+  coverage("test_no_preemption", {"--no-bundle"});
+  coverage("test_disjoint", {"--no-bundle"});
+  FbcRun budget = coverage("test_two_increments", {"--explore-budget=2", "--bundle", "run.fb"});
+  EXPECT_EQ(budget.exit, 2) << budget.err;
+  FbcRun replay =
+      runFbc({"replay", "run.fb", "--test", "test_two_increments", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(replay.exit, 2) << replay.err;
+  EXPECT_FALSE(contains(replay.out, "coverage:")) << replay.out;
+  checkGolden("explore_dpor_coverage", all);
 }
 
 TEST(ExploreDpor, TheLeafProgramSaysWhatIsHeld) {

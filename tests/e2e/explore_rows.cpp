@@ -26,6 +26,8 @@ std::vector<Row> rowsOf(const std::string &json) {
       r.reason = std::string(v);
     if (!t["leaf_schedule"].get(v))
       r.schedule = std::string(v);
+    if (!t["explore_coverage"]["statement"].get(v))
+      r.coverage = std::string(v);
     simdjson::dom::array a;
     if (!t["leaf_released"].get(a))
       for (simdjson::dom::element c : a)

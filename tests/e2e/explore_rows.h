@@ -10,6 +10,7 @@ namespace fbc::rt::e2e {
 
 struct Row {
   std::string name, id, result, reason, schedule;
+  std::string coverage; // explore_coverage's statement (a dpor test's last leaf)
   std::vector<std::string> released;
 };
 

@@ -85,8 +85,10 @@ std::string serverOrder(const std::vector<std::string> &released) {
 }
 
 // DPOR finds the race: 6 leaves, one per order of the four server writes
-// (`orders`), the 4 where both requests read first fail and only those.
-std::vector<Row> checkRaceRows(const FbcRun &r, const std::set<std::string> &orders) {
+// (`orders`), the 4 where both requests read first fail and only those;
+// the last row carries the coverage statement `coverage`, no other does.
+std::vector<Row> checkRaceRows(const FbcRun &r, const std::set<std::string> &orders,
+                               const std::string &coverage) {
   EXPECT_EQ(r.exit, 2) << r.err;
   std::vector<Row> rows = rowsOf(r.out);
   EXPECT_EQ(rows.size(), 6u) << r.out;
@@ -99,17 +101,19 @@ std::vector<Row> checkRaceRows(const FbcRun &r, const std::set<std::string> &ord
   }
   EXPECT_EQ(seen, orders);
   EXPECT_EQ(failed, 4u);
+  for (size_t i = 0; i < rows.size(); ++i)
+    EXPECT_EQ(rows[i].coverage, i + 1 == rows.size() ? coverage : "") << i;
   return rows;
 }
 
 // The race's rows are the golden's; the first failing leaf replays from
 // the bundle 10 times out of 10, with the same calls and reason.
 void findsTheRaceAndReplaysIt(const std::string &name, const std::string &test,
-                              const std::set<std::string> &orders) {
+                              const std::set<std::string> &orders, const std::string &coverage) {
   ServerSpec spec(name);
   FbcRun r = run(spec, test, {"--bundle", "run.fb"});
   EXPECT_EQ(r.err, "Bundle: run.fb\n");
-  std::vector<Row> rows = checkRaceRows(r, orders);
+  std::vector<Row> rows = checkRaceRows(r, orders, coverage);
   checkGolden(name + "_rows", rowLines(rows));
   auto failing =
       std::find_if(rows.begin(), rows.end(), [](const Row &x) { return x.result == "fail"; });
@@ -126,6 +130,10 @@ void findsTheRaceAndReplaysIt(const std::string &name, const std::string &test,
     EXPECT_EQ(one[0].released, failing->released) << k;
   }
 }
+
+const std::string kComplete = "; complete at the mediated boundary under conservative independence";
+const std::string kRedisCoverage =
+    "explored 6 classes of the orderings of 12 mediated events" + kComplete;
 
 const std::set<std::string> kRedisOrders = {"t0r t0w t1r t1w", "t0r t1r t0w t1w",
                                             "t0r t1r t1w t0w", "t1r t0r t0w t1w",
@@ -150,7 +158,7 @@ void launchOrdersMissItDisjointIsOneClass(const std::string &name, const std::st
 }
 
 TEST(ExploreRedis, DporFindsTheLostUpdateAndItReplaysTenTimesOutOfTen) {
-  findsTheRaceAndReplaysIt("explore_redis", "test_lost_update", kRedisOrders);
+  findsTheRaceAndReplaysIt("explore_redis", "test_lost_update", kRedisOrders, kRedisCoverage);
 }
 
 TEST(ExploreRedis, LaunchOrdersMissItAndTwoKeysAreOneClass) {
@@ -163,7 +171,8 @@ TEST(ExploreRedis, LaunchOrdersMissItAndTwoKeysAreOneClass) {
 // of the server behind it).
 TEST(ExploreRedis, ThroughTheProxy) {
   ServerSpec spec("explore_redis");
-  checkRaceRows(run(spec, "test_lost_update_through_proxy", {"--no-bundle"}), kRedisOrders);
+  checkRaceRows(run(spec, "test_lost_update_through_proxy", {"--no-bundle"}), kRedisOrders,
+                kRedisCoverage);
   FbcRun one = run(spec, "test_disjoint_keys_through_proxy", {"--no-bundle"});
   EXPECT_EQ(one.exit, 0) << one.out << one.err;
   std::vector<Row> rows = rowsOf(one.out);
@@ -184,7 +193,10 @@ TEST_F(ExplorePostgres, DporFindsTheDoubleBookingAndItReplaysTenTimesOutOfTen) {
   // A request that counts the other's row books nothing: no INSERT.
   findsTheRaceAndReplaysIt("explore_postgres", "test_double_booking",
                            {"t0r t0w t1r", "t0r t1r t0w t1w", "t0r t1r t1w t0w", "t1r t0r t0w t1w",
-                            "t1r t0r t1w t0w", "t1r t1w t0r"});
+                            "t1r t0r t1w t0w", "t1r t1w t0r"},
+                           // Leaves release 10 or 12 calls.
+                           "explored 6 classes of the orderings of up to 12 mediated events" +
+                               kComplete);
 }
 
 TEST_F(ExplorePostgres, LaunchOrdersMissItAndTwoTablesAreOneClass) {

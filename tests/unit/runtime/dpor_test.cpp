@@ -88,6 +88,7 @@ struct Explored {
   uint64_t leaves = 0;
   std::set<Class> classes;
   uint64_t cut = 0;
+  uint64_t counted = 0; // Dpor::classes(): what the coverage statement says
 };
 
 Explored explore(const Program &p, std::optional<uint32_t> bound = std::nullopt) {
@@ -107,6 +108,9 @@ Explored explore(const Program &p, std::optional<uint32_t> bound = std::nullopt)
     prefix = *next;
   }
   e.cut = dpor.cut();
+  e.counted = dpor.classes();
+  // Dpor counts the classes its leaves ran as this test's brute force does.
+  EXPECT_EQ(e.counted, e.classes.size());
   return e;
 }
 
