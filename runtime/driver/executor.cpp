@@ -87,8 +87,9 @@ RunReport Executor::run(const std::vector<const ir::Test *> &tests) {
   report.serviceDir = serviceDir();
   report.seed = cfg_.seed;
   report.serviceNames = serviceNames(); // services, then clients (their trace ids)
-  report.replayFlags =
-      exploreFlags(cfg_.leaves->explore) + (cfg_.requireFaultsFire ? " --require-faults-fire" : "");
+  report.replayFlags = exploreFlags(cfg_.leaves->explore) +
+                       (cfg_.requireFaultsFire ? " --require-faults-fire" : "") +
+                       (cfg_.hostNetwork ? " --host-network" : "");
   report.showFailOnly = cfg_.showFailOnly;
   int64_t t0 = monotonicNs();
   dispatch_ = std::make_unique<LeafDispatch>(*this);

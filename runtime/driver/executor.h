@@ -114,6 +114,8 @@ struct RunConfig {
   // namespace (the reused services outlive each leaf). Off: every leaf runs
   // in fbc's own namespace.
   bool leafNetns = false;
+  // fbc run --host-network: asked for, so the replay line repeats it.
+  bool hostNetwork = false;
   // Leaves run at once (fbc run -j N); above 1 needs leafNetns. Rows,
   // warnings and the exit code are the same as with 1, in plan order.
   int jobs = 1;

@@ -373,6 +373,7 @@ int runRun(const RunOptions &opts) {
                    req.containment.c_str());
     // A network namespace per leaf, or leaves in fbc's own (one at a time).
     chooseLeafNetwork(loaded->spec(), opts.hostNetwork, opts.jobs, cmd, cfg);
+    cfg.hostNetwork = opts.hostNetwork;
     // The leaf program: the plan's axes, lowered; every leaf of every test
     // runs (docs/leaves.md). The bundle's plan.json is this plan as `fbc
     // plan --format=json --coverage` prints it, built before any test runs.
