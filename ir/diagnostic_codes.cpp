@@ -72,6 +72,11 @@ constexpr DiagCodeInfo kCodes[] = {
     {ExpectationViolated, "EXPECTATION_VIOLATED", kRun,
      "the test's expect= (or a temporal property) did not hold",
      "Compare the expectation with the trace; fix the system or the expectation."},
+    {StrictDeterminismViolation, "STRICT_DETERMINISM_VIOLATION", kRun,
+     "under determinism(strict=True), a passing test's services used a source of "
+     "nondeterminism fbc does not mediate (a clock, randomness, the network, ...)",
+     "Tolerate the source the reason names with determinism(allow=[...]) or service(..., "
+     "nondeterministic_ok=[...]), or remove the leak from the service."},
     {BodyError, "BODY_ERROR", kRun,
      "the body raised an error that is not an assertion: a Starlark error, a builtin's or a "
      "step's (a fail row: a service's answer can cause it)",
@@ -91,6 +96,22 @@ constexpr DiagCodeInfo kCodes[] = {
     {HealthcheckTimeout, "HEALTHCHECK_TIMEOUT", kRun, "a service never passed its healthcheck",
      "Check the service starts on its own and listens where the healthcheck looks; raise "
      "the healthcheck's timeout= if it is slow."},
+    {ServiceLaunchFailed, "SERVICE_LAUNCH_FAILED", kRun,
+     "a service's process could not be started: its exec failed (not a program for this "
+     "machine, a missing working directory), its container could not be made (a missing "
+     "image, a program the image lacks, a ports= the leaf cannot publish) or its cgroup",
+     "Fix what the reason's parentheses name: the service's binary, image or environment (run "
+     "the command by hand to see it fail the same way)."},
+    {PortInUse, "PORT_IN_USE", kRun,
+     "a port of a service accepted connections before the service started: another process "
+     "holds it",
+     "Stop the process that listens on the port (`ss -ltnp` names it) or give the service "
+     "another port."},
+    {PidsLimitReached, "PIDS_LIMIT_REACHED", kRun,
+     "a service reached its pids limit and had a fork or clone refused: the test ran against "
+     "a crippled service",
+     "Raise the limit with service(..., pids_max=N) if the service needs that many processes "
+     "and threads, else find what forks without end."},
     {TestTimeout, "TEST_TIMEOUT", kRun, "the body did not finish within the test's timeout",
      "Find where the body waited in the report; raise timeout= only if the wait is expected."},
     {CannotRun, "CANNOT_RUN", kRun,

@@ -60,19 +60,23 @@ void trapEveryFamily(std::vector<std::vector<int>> &traps) {
   }
 }
 
-// The code of a service that did not come up: one the table names (a
-// crash, a healthcheck timeout, a binary this machine lacks), else none.
+// The code of a service that did not come up.
 std::optional<ir::DiagCode> serviceErrorCode(ServiceError::Kind k) {
   switch (k) {
+  case ServiceError::Kind::None:
+    return std::nullopt;
+  case ServiceError::Kind::MissingBinary: // a binary this machine lacks
+    return ir::DiagCode::CannotRun;
+  case ServiceError::Kind::LaunchFailed:
+    return ir::DiagCode::ServiceLaunchFailed;
+  case ServiceError::Kind::PortInUse:
+    return ir::DiagCode::PortInUse;
   case ServiceError::Kind::CrashedAtStart:
     return ir::DiagCode::ServiceCrashed;
   case ServiceError::Kind::HealthcheckTimeout:
     return ir::DiagCode::HealthcheckTimeout;
-  case ServiceError::Kind::MissingBinary:
-    return ir::DiagCode::CannotRun;
-  default:
-    return std::nullopt;
   }
+  return std::nullopt;
 }
 
 // What made a body fail: the code its error carries (a fault that could
@@ -292,6 +296,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
   // test an error whatever the body said: it ran against a crippled service.
   for (const Supervisor::LimitHit &h : sup->limitHits()) {
     o.result = Result::Error;
+    o.cause = ir::DiagCode::PidsLimitReached;
     o.reason = "service " + ir::quote(h.service) + " reached its pids limit (" +
                std::to_string(h.limit) + " processes and threads; " + std::to_string(h.refused) +
                (h.refused == 1 ? " fork or clone" : " forks or clones") +

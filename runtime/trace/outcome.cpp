@@ -128,7 +128,7 @@ std::optional<ir::DiagCode> rowCode(const TestOutcome &o) {
     if (o.faultBypassed) // decideFaultVerdict(): require_faults_fire
       return FaultNotFired;
     if (o.strictDeterminismViolation)
-      return std::nullopt;
+      return StrictDeterminismViolation;
     if (o.expectationViolated)
       return ExpectationViolated;
     if (serviceDied(o))

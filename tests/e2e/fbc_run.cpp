@@ -54,6 +54,7 @@ Spec::Spec(const std::string &name, const std::string &file) : name(name) {
   subst("@API_BIN@", FBC_FIXTURE_API);
   subst("@CRASH_BIN@", FBC_FIXTURE_CRASH);
   subst("@NONDET_DIR@", FBC_FIXTURE_NONDET_DIR);
+  subst("@RUN_CASES@", FBC_RUN_CASES);
   subst("@KV_PORT@", std::to_string(kvPort));
   subst("@API_PORT@", std::to_string(apiPort));
   std::ofstream(dir.file("spec.star")) << text;

@@ -32,8 +32,9 @@
 namespace fbc::rt::e2e {
 
 // run_specs/<name>.star copied to a fresh directory as spec.star, with
-// @KV_BIN@ @API_BIN@ @CRASH_BIN@ @KV_PORT@ @API_PORT@ filled in, and @NONDET_DIR@
-// (the folder of the fixture_nondet_* binaries).
+// @KV_BIN@ @API_BIN@ @CRASH_BIN@ @KV_PORT@ @API_PORT@ filled in, @NONDET_DIR@
+// (the folder of the fixture_nondet_* binaries) and @RUN_CASES@ (the folder
+// of run_cases/, for its fixture files).
 struct Spec {
   TempDir dir;
   uint16_t kvPort = freePort();

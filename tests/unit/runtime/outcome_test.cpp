@@ -152,7 +152,7 @@ TEST(RowCode, EachVerdictHasItsCode) {
                    o.strictDeterminismViolation = true;
                    o.cause = AssertionFailed;
                  }),
-            "none");
+            "STRICT_DETERMINISM_VIOLATION");
   // A failure while a service died on its own: the crash is the cause.
   EXPECT_EQ(code(Result::Fail,
                  [](TestOutcome &o) {
@@ -167,7 +167,8 @@ TEST(RowCode, EachVerdictHasItsCode) {
   EXPECT_EQ(code(Result::Error, [](TestOutcome &o) { o.cause = HealthcheckTimeout; }),
             "HEALTHCHECK_TIMEOUT");
   EXPECT_EQ(code(Result::Error, [](TestOutcome &o) { o.cause = UnknownErrno; }), "UNKNOWN_ERRNO");
-  EXPECT_EQ(code(Result::Error, nothing), "none"); // a port in use, a launch failure
+  EXPECT_EQ(code(Result::Error, [](TestOutcome &o) { o.cause = PortInUse; }), "PORT_IN_USE");
+  EXPECT_EQ(code(Result::Error, nothing), "none"); // an internal error
 }
 
 } // namespace
