@@ -37,12 +37,14 @@ constexpr DiagCodeInfo kCodes[] = {
      "an attribute of a service that is none of its interfaces, fields or step methods",
      "Use one of the service's interface names as declared in service(..., "
      "interface(NAME, ...))."},
-    {UnknownStep, "UNKNOWN_STEP", kCheck, "a step method the interface's protocol does not have",
+    {UnknownStep, "UNKNOWN_STEP", kCheck,
+     "an attribute of an interface that is none of its fields (.addr, .port, ...) or its "
+     "protocol's step methods",
      "Call a step method of the interface's protocol (docs/run.md lists them per protocol)."},
     {UnsupportedStep, "UNSUPPORTED_STEP", kCheck,
      "a step the reference's protocol has and fbc has no step client for (a warning)",
-     "Leave the call out of tests run by fbc for now: the run fails the test when its body "
-     "reaches it."},
+     "Leave the call out of tests run by fbc for now: a body that reaches it is an error "
+     "row."},
     {DeclarationInBody, "DECLARATION_IN_BODY", kCheck,
      "a declaration builtin (service(), fault_scenario(), ...) called from a test body",
      "Declare at load time: at top level or in a function the top level calls."},

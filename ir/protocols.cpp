@@ -285,7 +285,7 @@ std::string stepGap(std::string_view protocol, std::string_view receiver, std::s
   return std::string(receiver) + "." + std::string(method) + "(): fbc has no " +
          std::string(protocol) + " step client yet (the reference's " + std::string(protocol) +
          " steps: " + std::string(p->referenceSteps) +
-         "); the run fails the test when its body reaches the call";
+         "); a test whose body reaches the call is an error row";
 }
 
 std::string stepKeywordMismatch(const StepMethod &m, std::string_view what, std::string_view kw) {

@@ -183,21 +183,12 @@ struct BodyScanner::State {
         service = s->data.name;
       }
     }
-    if (!iface || kInterfaceRefAttrs.count(method))
+    if (!iface)
       return;
-    if (std::string gap = ir::stepGap(iface->protocol, service + "." + iface->name, method);
-        !gap.empty())
-      return out.errors.push_back(
-          {std::move(gap), sc.loc(d->name->pos), ir::DiagCode::UnsupportedStep});
-    if (std::string why =
-            ir::stepMethodMismatch(iface->protocol, service + "." + iface->name, method);
-        !why.empty())
-      out.errors.push_back({std::move(why), sc.loc(d->name->pos), ir::DiagCode::UnknownStep});
+    if (std::optional<ir::builtins::AttrMistake> m =
+            ir::builtins::interfaceRefMistake(service, *iface, method))
+      out.errors.push_back({std::move(m->message), sc.loc(d->name->pos), m->code});
   }
-
-  // interface_ref's own attributes: not steps.
-  inline static const std::set<std::string> kInterfaceRefAttrs = {
-      "addr", "host", "internal_addr", "port", "proxy_addr", "proxy_host", "proxy_port"};
 
   // service(), fault_scenario(), ...: the run refuses them in a body.
   static const char *declarationCall(const CallExpr *c) {

@@ -29,7 +29,6 @@
 
 #include "frontend/eval/function.h"
 #include "frontend/eval/objects.h"
-#include "frontend/lib/spellcheck.h"
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/values.h"
@@ -79,23 +78,6 @@ bool hasStarArgs(const CallExpr *c) {
     if (a.kind == Argument::Kind::Star || a.kind == Argument::Kind::StarStar)
       return true;
   return false;
-}
-
-// The nearest candidate ("did you mean"): the spelling rule of load-time
-// errors, else a candidate one swap of adjacent letters away ("mian").
-std::string nearest(const std::string &name, const std::vector<std::string> &candidates) {
-  std::string_view near = star::nearestName(name, candidates);
-  if (!near.empty())
-    return std::string(near);
-  for (const std::string &c : candidates)
-    if (c.size() == name.size())
-      for (size_t i = 0; i + 1 < name.size(); ++i) {
-        std::string swapped = name;
-        std::swap(swapped[i], swapped[i + 1]);
-        if (swapped == c)
-          return c;
-      }
-  return "";
 }
 
 // A service or one of its interfaces, as a body expression names it.
@@ -406,61 +388,25 @@ private:
     if (!ref.service)
       return;
     std::string name = d->name->name.str();
-    ir::Loc at = sc.loc(d->name->pos);
-    if (ref.iface)
-      return interfaceAttr(*ref.service, *ref.iface, name, at);
-    const ir::Service &s = *ref.service;
-    if (name == "name" || s.findInterface(name))
+    std::optional<ir::builtins::AttrMistake> m =
+        ref.iface ? ir::builtins::interfaceRefMistake(ref.service->name, *ref.iface, name)
+                  : ir::builtins::serviceAttrMistake(*ref.service, name);
+    if (!m)
       return;
-    // svc.m(): as ServiceValue::attr reads it, only the step names a
-    // protocol promotes reach the default interface.
+    if (m->code == DiagCode::UnsupportedStep)
+      return out_.push_back(
+          {frontend::Severity::Warning, m->code, std::move(m->message), sc.loc(d->name->pos)});
+    // svc.get() on a service of several interfaces: which one is the mistake.
+    const ir::Service &s = *ref.service;
     bool ambiguous = false;
-    const ir::Interface *def = ir::builtins::defaultInterface(s, ambiguous);
-    const ir::Protocol *p = def ? ir::findProtocol(def->protocol) : nullptr;
+    ir::builtins::defaultInterface(s, ambiguous);
     bool promoted = false;
     for (const ir::Protocol &q : ir::protocols())
       promoted |= q.promotesSteps && q.findStep(name);
-    if (promoted && def)
-      return stepMethod(s, *def, name, at);
-    std::vector<std::string> candidates{"name"};
-    std::string interfaces;
-    for (const ir::Interface &i : s.interfaces) {
-      candidates.push_back(i.name);
-      interfaces += (interfaces.empty() ? "" : ", ") + i.name;
-    }
-    if (p && p->promotesSteps)
-      for (const ir::StepMethod &m : p->steps)
-        candidates.emplace_back(m.name);
-    std::string msg = "service " + ir::quote(s.name) + " has no interface " + ir::quote(name);
-    std::string near = nearest(name, candidates);
-    if (!near.empty())
-      msg += " (did you mean " + ir::quote(near) + "?)";
-    msg += "; its interfaces: " + (interfaces.empty() ? std::string("none") : interfaces);
-    if (called && ambiguous && promoted)
-      msg += " (a step on a service of several interfaces names one: " + s.name + "." +
-             s.interfaces.front().name + "." + name + "(...))";
-    error(DiagCode::UnknownInterface, std::move(msg), at);
-  }
-
-  void interfaceAttr(const ir::Service &s, const ir::Interface &i, const std::string &name,
-                     const ir::Loc &at) {
-    static constexpr std::string_view kFields[] = {
-        "addr", "host", "internal_addr", "port", "proxy_addr", "proxy_host", "proxy_port"};
-    if (std::find(std::begin(kFields), std::end(kFields), name) != std::end(kFields))
-      return;
-    stepMethod(s, i, name, at);
-  }
-
-  // `name` as a step of interface `i`: the protocol table's messages, the
-  // same the plan gives a step call in a test body (passes/axes.cpp).
-  void stepMethod(const ir::Service &s, const ir::Interface &i, const std::string &name,
-                  const ir::Loc &at) {
-    std::string receiver = s.name + "." + i.name;
-    if (std::string gap = ir::stepGap(i.protocol, receiver, name); !gap.empty())
-      return out_.push_back(
-          {frontend::Severity::Warning, DiagCode::UnsupportedStep, std::move(gap), at});
-    if (std::string why = ir::stepMethodMismatch(i.protocol, receiver, name); !why.empty())
-      error(DiagCode::UnknownStep, std::move(why), at);
+    if (!ref.iface && called && ambiguous && promoted)
+      m->message += " (a step on a service of several interfaces names one: " + s.name + "." +
+                    s.interfaces.front().name + "." + name + "(...))";
+    error(m->code, std::move(m->message), sc.loc(d->name->pos));
   }
 
   const ir::Spec &spec_;

@@ -145,4 +145,15 @@ void CallSite::fail(std::string msg) const {
   t_.fail(std::move(msg));
 }
 
+void failMistake(star::Thread &t, DiagCode code, std::string msg) {
+  if (t.userData && SpecBuilder::of(t).body) {
+    const star::CallFrame *f = t.top;
+    while (f && !f->file)
+      f = f->parent;
+    if (f && f->pos.valid())
+      msg = Loc{f->file, f->pos}.str() + ": " + msg;
+  }
+  t.failWithCode(codeName(code), std::move(msg));
+}
+
 } // namespace fbc::ir::builtins

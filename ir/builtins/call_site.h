@@ -82,4 +82,11 @@ private:
   const syntax::CallExpr *call_ = nullptr;
 };
 
+// Fails with a mistake's stable code outside a builtin's own checks (an
+// attribute read, a body-time builtin of the runtime): in a test body the
+// message starts with the innermost Starlark frame's location (a builtin's
+// call, a `.name`), as CallSite::fail's does, and the run makes the row an
+// error carrying the code.
+[[noreturn]] void failMistake(star::Thread &t, DiagCode code, std::string msg);
+
 } // namespace fbc::ir::builtins

@@ -4,10 +4,12 @@
 
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/spellcheck.h"
 #include "ir/duration.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -25,7 +27,84 @@ const Interface *defaultInterface(const Service &s, bool &ambiguous) {
   return nullptr;
 }
 
+std::string nearestCandidate(std::string_view name, const std::vector<std::string> &candidates) {
+  std::string_view near = star::nearestName(name, candidates);
+  if (!near.empty())
+    return std::string(near);
+  for (const std::string &c : candidates)
+    if (c.size() == name.size())
+      for (size_t i = 0; i + 1 < name.size(); ++i) {
+        std::string swapped(name);
+        std::swap(swapped[i], swapped[i + 1]);
+        if (swapped == c)
+          return c;
+      }
+  return "";
+}
+
+std::optional<AttrMistake> interfaceRefMistake(std::string_view service, const Interface &iface,
+                                               std::string_view name) {
+  if (std::find(std::begin(kInterfaceRefFields), std::end(kInterfaceRefFields), name) !=
+      std::end(kInterfaceRefFields))
+    return std::nullopt;
+  std::string receiver = std::string(service) + "." + iface.name;
+  if (std::string gap = stepGap(iface.protocol, receiver, name); !gap.empty())
+    return AttrMistake{DiagCode::UnsupportedStep, std::move(gap)};
+  std::string why = stepMethodMismatch(iface.protocol, receiver, name);
+  if (why.empty())
+    return std::nullopt;
+  // A misspelt field (.prot): the fields, not the steps, are the help. A
+  // name some protocol has as a step (.post) was meant as a step.
+  if (isAnyStepMethod(name))
+    return AttrMistake{DiagCode::UnknownStep, std::move(why)};
+  std::vector<std::string> names(std::begin(kInterfaceRefFields), std::end(kInterfaceRefFields));
+  if (const Protocol *p = findProtocol(iface.protocol))
+    for (const StepMethod &m : p->steps)
+      names.emplace_back(m.name);
+  std::string near = nearestCandidate(name, names);
+  if (!near.empty() && std::find(std::begin(kInterfaceRefFields), std::end(kInterfaceRefFields),
+                                 near) != std::end(kInterfaceRefFields)) {
+    why = receiver + " has no field or step " + quote(name) + " (did you mean " + quote(near) +
+          "?); fields:";
+    for (size_t i = 0; i < std::size(kInterfaceRefFields); ++i)
+      why += (i ? ", " : " ") + std::string(kInterfaceRefFields[i]);
+  }
+  return AttrMistake{DiagCode::UnknownStep, std::move(why)};
+}
+
+std::optional<AttrMistake> serviceAttrMistake(const Service &s, std::string_view name) {
+  if (name == "name" || s.findInterface(name))
+    return std::nullopt;
+  // As ServiceValue::attr reads it, only the step names a protocol
+  // promotes reach the default interface.
+  bool ambiguous = false;
+  const Interface *def = defaultInterface(s, ambiguous);
+  bool promoted = false;
+  for (const Protocol &q : protocols())
+    promoted |= q.promotesSteps && q.findStep(name);
+  if (promoted && def)
+    return interfaceRefMistake(s.name, *def, name);
+  std::vector<std::string> candidates{"name"};
+  std::string interfaces;
+  for (const Interface &i : s.interfaces) {
+    candidates.push_back(i.name);
+    interfaces += (interfaces.empty() ? "" : ", ") + i.name;
+  }
+  if (const Protocol *p = def ? findProtocol(def->protocol) : nullptr; p && p->promotesSteps)
+    for (const StepMethod &m : p->steps)
+      candidates.emplace_back(m.name);
+  std::string msg = "service " + quote(s.name) + " has no interface " + quote(name);
+  if (std::string near = nearestCandidate(name, candidates); !near.empty())
+    msg += " (did you mean " + quote(near) + "?)";
+  msg += "; its interfaces: " + (interfaces.empty() ? std::string("none") : interfaces);
+  return AttrMistake{DiagCode::UnknownInterface, std::move(msg)};
+}
+
 namespace {
+
+[[noreturn]] void fail(star::Thread &t, AttrMistake m) {
+  failMistake(t, m.code, std::move(m.message));
+}
 
 Value makeRef(star::Thread &t, const Service &s, const Interface &i) {
   auto *ref = t.heap.make<InterfaceRefValue>();
@@ -89,15 +168,20 @@ Value ServiceValue::attr(star::Thread &t, std::string_view name) {
   bool promoted = false;
   for (const Protocol &p : protocols())
     promoted |= p.promotesSteps && p.findStep(name);
-  if (!promoted)
+  if (!promoted) {
+    if (std::optional<AttrMistake> m = serviceAttrMistake(data, name))
+      fail(t, std::move(*m));
     return Value();
+  }
   bool ambiguous = false;
   const Interface *def = defaultInterface(data, ambiguous);
   if (ambiguous)
     t.fail("service \"" + data.name + "\" has multiple interfaces, specify which one");
-  if (!def || !findStepMethod(def->protocol, name))
-    return Value();
-  return stepMethod(t, Value::object(this), name);
+  if (def && findStepMethod(def->protocol, name))
+    return stepMethod(t, Value::object(this), name);
+  if (std::optional<AttrMistake> m = serviceAttrMistake(data, name))
+    fail(t, std::move(*m));
+  return Value();
 }
 
 void ServiceValue::attrNames(std::vector<std::string> &out) const {
@@ -152,12 +236,13 @@ Value InterfaceRefValue::attr(star::Thread &t, std::string_view name) {
     return str(t, "__FB_PROXY_PORT_" + service + "__" + iface.name + "__");
   if (findStepMethod(iface.protocol, name))
     return stepMethod(t, Value::object(this), name);
+  if (std::optional<AttrMistake> m = interfaceRefMistake(service, iface, name))
+    fail(t, std::move(*m));
   return Value();
 }
 
 void InterfaceRefValue::attrNames(std::vector<std::string> &out) const {
-  out.insert(out.end(),
-             {"addr", "host", "internal_addr", "port", "proxy_addr", "proxy_host", "proxy_port"});
+  out.insert(out.end(), std::begin(kInterfaceRefFields), std::end(kInterfaceRefFields));
   if (const Protocol *p = findProtocol(iface.protocol))
     for (const StepMethod &m : p->steps)
       out.push_back(std::string(m.name));

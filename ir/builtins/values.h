@@ -6,9 +6,13 @@
 
 #include "frontend/eval/objects.h"
 #include "frontend/eval/value.h"
+#include "ir/diagnostic_codes.h"
 #include "ir/spec.h"
 
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace fbc::ir::builtins {
 
@@ -33,7 +37,10 @@ public:
   std::string_view typeName() const override { return kTypeName; }
   void repr(star::Printer &p) const override;
   // .name, .<interface> (an interface_ref), and the step methods of the
-  // default interface (.get .post .put .delete .patch .send).
+  // default interface (.get .post .put .delete .patch .send). Any other
+  // name fails with its serviceAttrMistake() (hasattr() and getattr() with
+  // a default catch it): a body that reads it on a computed service gets
+  // the code and message `fbc check` gives a literal one.
   star::Value attr(star::Thread &t, std::string_view name) override;
   void attrNames(std::vector<std::string> &out) const override;
 
@@ -53,7 +60,8 @@ public:
 };
 
 // svc.<iface>: .addr .host .port .internal_addr, the proxy placeholders,
-// and the protocol's step methods (body-time).
+// and the protocol's step methods (body-time). Any other name fails with its
+// interfaceRefMistake(), as ServiceValue::attr does.
 class InterfaceRefValue final : public SpecValue {
 public:
   static constexpr std::string_view kTypeName = "interface_ref";
@@ -170,5 +178,32 @@ star::Value stepMethod(star::Thread &t, star::Value receiver, std::string_view m
 // The service's default interface: its only one, or the one named
 // "default". Null if there is none; `ambiguous` when there are several.
 const Interface *defaultInterface(const Service &s, bool &ambiguous);
+
+// interface_ref's own attributes (not steps), sorted.
+inline constexpr std::string_view kInterfaceRefFields[] = {
+    "addr", "host", "internal_addr", "port", "proxy_addr", "proxy_host", "proxy_port"};
+
+// A name read on a service or an interface_ref that it does not have: the
+// code and message `fbc check` reports at a literal receiver
+// (passes/body_check.cpp) and the run at a computed one (the attr()s
+// above), one wording for both.
+struct AttrMistake {
+  DiagCode code;
+  std::string message;
+};
+// `name` on `service`.`iface`: none when it is a field or a step of the
+// interface's protocol; UNSUPPORTED_STEP for a step fbc has no client for;
+// else UNKNOWN_STEP, with the protocol's steps and a "did you mean" (a
+// field's, when a field is the nearer name).
+std::optional<AttrMistake> interfaceRefMistake(std::string_view service, const Interface &iface,
+                                               std::string_view name);
+// `name` on service `s`: none for .name, an interface, or a step its default
+// interface's protocol promotes and has; a promoted step the default
+// interface lacks is that interface's interfaceRefMistake(); anything else
+// is UNKNOWN_INTERFACE, with the service's interfaces and a "did you mean".
+std::optional<AttrMistake> serviceAttrMistake(const Service &s, std::string_view name);
+// The nearest candidate ("did you mean"): the spelling rule of load-time
+// errors, else a candidate one swap of adjacent letters away ("mian").
+std::string nearestCandidate(std::string_view name, const std::vector<std::string> &candidates);
 
 } // namespace fbc::ir::builtins
