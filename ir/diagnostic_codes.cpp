@@ -20,8 +20,10 @@ constexpr DiagCodeInfo kCodes[] = {
      "case-insensitive."},
     {BadDuration, "BAD_DURATION", kCheck, "a duration string that does not parse",
      "Write a Go duration with a unit: \"500ms\", \"2s\", \"1m30s\"."},
-    {UnknownKeyword, "UNKNOWN_KEYWORD", kCheck, "a keyword argument the builtin does not take",
-     "Check the keyword's spelling against the builtin's list in docs/ir.md."},
+    {UnknownKeyword, "UNKNOWN_KEYWORD", kCheck,
+     "a keyword argument the builtin or step method does not take",
+     "Check the keyword's spelling against the list the message gives (docs/ir.md, docs/run.md "
+     "for steps)."},
     {BadProbability, "BAD_PROBABILITY", kCheck, "probability= outside [0, 1] or not a number",
      "Give a number in [0, 1] (values above 1 are percentages) or a string like \"30%\"."},
     {BadMaxFires, "BAD_MAX_FIRES", kCheck, "max_fires= that the run rejects",
@@ -30,7 +32,8 @@ constexpr DiagCodeInfo kCodes[] = {
     {BadMode, "BAD_MODE", kCheck, "mode= that the run rejects",
      "Use mode=\"exhaustive\" (with max_fires=) or mode=\"stochastic\"."},
     {UnknownSyscall, "UNKNOWN_SYSCALL", kCheck,
-     "a fault() keyword that is neither a syscall keyword nor a named op of the service",
+     "a fault() keyword or trace() syscall that is neither a syscall keyword nor a named op of "
+     "the service",
      "Name a syscall keyword (write, read, connect, openat, fsync, ...) or an op() of the "
      "service."},
     {UnknownInterface, "UNKNOWN_INTERFACE", kCheck,
@@ -49,8 +52,9 @@ constexpr DiagCodeInfo kCodes[] = {
      "a declaration builtin (service(), fault_scenario(), ...) called from a test body",
      "Declare at load time: at top level or in a function the top level calls."},
     {BadArgument, "BAD_ARGUMENT", kCheck,
-     "a literal argument of a body builtin that the run rejects",
-     "Change the argument as the message says; the run would fail the test with it."},
+     "an argument of a body builtin or a step that the run rejects (a missing, doubled or "
+     "ill-typed one)",
+     "Change the argument as the message says; a body that passes it is an error row."},
     {UnmodeledFanout, "UNMODELED_FANOUT", kCheck,
      "a probability < 1 rule without max_fires=: the plan counts it once",
      "Add max_fires=N to explore all 2^N outcomes, or mode=\"stochastic\" to say it is meant."},

@@ -21,6 +21,7 @@
 //                             ir/protocols.h, the table the run's clients use)
 //   bus.main.publish()        UNSUPPORTED_STEP (a warning: the reference has
 //                             it, fbc has no client yet)
+//   kv.main.send(dat="x")     UNKNOWN_KEYWORD (a keyword the step does not take)
 // A step call in the test body itself is also the axes pass's (stepSite),
 // with the same message: the diagnostics pass keeps one per place and code.
 // Nothing is executed: a value is known only when it is a literal or a
@@ -179,6 +180,35 @@ private:
     else if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start") ||
              isBuiltinCall(c, "fault_all"))
       faultCall(c, sc);
+    else if (auto *d = dyn_cast<DotExpr>(unparen(c->fn)))
+      stepCall(c, d, sc);
+  }
+
+  // svc.iface.m(kw=...), svc.m(kw=...): a keyword the step does not take,
+  // as the run's step clients reject it (ir::stepKeywordMismatch).
+  void stepCall(const CallExpr *c, const DotExpr *d, const Scope &sc) {
+    StaticRef ref = resolve(d->x, sc);
+    if (!ref.service)
+      return;
+    std::string method = d->name->name.str();
+    const ir::Interface *iface = ref.iface;
+    if (!iface && !ref.service->findInterface(method)) {
+      bool ambiguous = false;
+      iface = ir::builtins::defaultInterface(*ref.service, ambiguous);
+      bool promoted = false;
+      for (const ir::Protocol &q : ir::protocols())
+        promoted |= q.promotesSteps && q.findStep(method);
+      if (!promoted)
+        iface = nullptr;
+    }
+    const ir::StepMethod *m = iface ? ir::findStepMethod(iface->protocol, method) : nullptr;
+    if (!m)
+      return; // not a step, or not one this protocol has (dot() says so)
+    std::string what = ref.service->name + "." + iface->name + "." + method;
+    for (const Argument &a : c->args)
+      if (a.kind == Argument::Kind::Named && a.name)
+        if (std::string why = ir::stepKeywordMismatch(*m, what, a.name->name.str()); !why.empty())
+          error(DiagCode::UnknownKeyword, std::move(why), sc.loc(a.pos));
   }
 
   void deny(const CallExpr *c, const Scope &sc) {

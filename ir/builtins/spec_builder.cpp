@@ -55,7 +55,7 @@ std::string declarationInBodyMessage(std::string_view fn) {
 
 void SpecBuilder::requireLoading(CallSite &site, const char *fn) const {
   if (finished)
-    site.fail(declarationInBodyMessage(fn));
+    site.fail(site.lparen(), declarationInBodyMessage(fn), DiagCode::DeclarationInBody);
 }
 
 Spec SpecBuilder::finish(const star::ModuleEnv &root, std::string path,

@@ -9,6 +9,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"
 #include "ir/composed_assumptions.h"
 #include "ir/host_needs.h"
@@ -38,12 +39,15 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
       continue;
     const ir::Op *op = svc.findOp(key);
     if (!op && !ir::isSyscallKeyword(key))
-      t.fail(ir::unknownFaultKeywordMessage(who, key, svc.name, svc.opNames()));
+      ir::builtins::failMistake(t, ir::DiagCode::UnknownSyscall,
+                                ir::unknownFaultKeywordMessage(who, key, svc.name, svc.opNames()));
     auto *fv = valueAs<ir::builtins::FaultValue>(k.value);
     if (!fv)
-      t.fail(std::string(who) + "() " + key + "= must be a fault (delay/deny/allow), got " +
-             std::string(star::typeName(k.value)) + ". Example: " + key +
-             "=deny(\"ECONNREFUSED\")");
+      ir::builtins::failMistake(t, ir::DiagCode::BadArgument,
+                                std::string(who) + "() " + key +
+                                    "= must be a fault (delay/deny/allow), got " +
+                                    std::string(star::typeName(k.value)) + ". Example: " + key +
+                                    "=deny(\"ECONNREFUSED\")");
     keywordRules(loaded_.spec(), target, key, fv->data, at, out);
   }
 }
@@ -78,7 +82,8 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
       throw CannotRunSignal(ir::remoteSyscallRefusal(std::string(who) + "()", s, r.syscall));
   for (const RuleSpec &r : rules) {
     if (r.nrs.empty())
-      t.fail(std::string(who) + "(): unknown syscall " + ir::quote(r.syscall));
+      ir::builtins::failMistake(t, ir::DiagCode::UnknownSyscall,
+                                std::string(who) + "(): unknown syscall " + ir::quote(r.syscall));
     const std::vector<int> &trapped = traps_.at(r.target);
     for (int nr : r.nrs) {
       if (std::binary_search(trapped.begin(), trapped.end(), nr))

@@ -8,6 +8,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"
 #include "ir/fanout_sites.h"
 #include "ir/protocols.h"
@@ -118,8 +119,10 @@ Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
       continue;
     }
     if (k.name->view() != "run")
-      t.fail("fault(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
-             ir::quote(k.name->view()) + " (protocol faults are positional: error(...), ...)");
+      ir::builtins::failMistake(t, ir::DiagCode::UnknownKeyword,
+                                "fault(" + ref.service + "." + ref.iface.name +
+                                    ", ...): unexpected keyword " + ir::quote(k.name->view()) +
+                                    " (protocol faults are positional: error(...), ...)");
   }
   if (!source.empty())
     warnOnce(t, "fault(" + ref.service + "." + ref.iface.name + ", source=" + source +
@@ -148,8 +151,10 @@ Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
 Value Executor::faultStartInterface(star::Thread &t, const InterfaceRefValue &ref,
                                     const star::Args &args) {
   if (!args.kwargs.empty())
-    t.fail("fault_start(" + ref.service + "." + ref.iface.name + ", ...): unexpected keyword " +
-           ir::quote(args.kwargs.front().name->view()));
+    ir::builtins::failMistake(t, ir::DiagCode::UnknownKeyword,
+                              "fault_start(" + ref.service + "." + ref.iface.name +
+                                  ", ...): unexpected keyword " +
+                                  ir::quote(args.kwargs.front().name->view()));
   refusePacketRules(t, args);
   std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault_start", ref, args);
   uint64_t scope =

@@ -13,6 +13,7 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json.h"
+#include "ir/builtins/call_site.h"
 #include "ir/builtins/client_value.h"
 #include "ir/builtins/values.h"
 #include "ir/duration.h"
@@ -40,18 +41,18 @@ Value tcpStepCall(star::Thread &t, const StepTarget &to, std::string_view method
   std::string data;
   bool have = false;
   if (!args.positional.empty()) {
-    data = strArg(t, args.positional[0], to.what + "(): data");
+    data = stepStrArg(t, args.positional[0], to.what + "(): data");
     have = true;
   }
   const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
   for (const star::Kwarg &k : args.kwargs) {
     if (std::string why = ir::stepKeywordMismatch(step, to.what, k.name->view()); !why.empty())
-      t.fail(why);
-    data = strArg(t, k.value, to.what + "(): data");
+      failStepKeyword(t, std::move(why));
+    data = stepStrArg(t, k.value, to.what + "(): data");
     have = true;
   }
   if (!have)
-    t.fail("tcp.send requires 'data' argument");
+    failStepArgument(t, "tcp.send requires 'data' argument");
   to.trace.stepSend(to.id, {{"method", "send"},
                             {"interface", to.iface.name},
                             {"protocol", to.iface.protocol},
@@ -84,28 +85,28 @@ Value udpStepCall(star::Thread &t, const StepTarget &to, std::string_view method
   bool have = false;
   int64_t waitNs = method == "send" ? 5000000000LL : 0;
   if (args.positional.size() > 1)
-    t.fail(to.what + "(): takes at most one positional argument (data)");
+    failStepArgument(t, to.what + "(): takes at most one positional argument (data)");
   if (!args.positional.empty()) {
-    data = strArg(t, args.positional[0], to.what + "(): data");
+    data = stepStrArg(t, args.positional[0], to.what + "(): data");
     have = true;
   }
   for (const star::Kwarg &k : args.kwargs) {
     if (std::string why = ir::stepKeywordMismatch(step, to.what, k.name->view()); !why.empty())
-      t.fail(why);
+      failStepKeyword(t, std::move(why));
     if (k.name->view() == "data") {
-      data = strArg(t, k.value, to.what + "(): data");
+      data = stepStrArg(t, k.value, to.what + "(): data");
       have = true;
       continue;
     }
     std::string error;
     std::optional<int64_t> d =
-        ir::parseDuration(strArg(t, k.value, to.what + "(): timeout"), error);
+        ir::parseDuration(stepStrArg(t, k.value, to.what + "(): timeout"), error);
     if (!d || *d <= 0)
-      t.fail(to.what + "(): timeout: " + (d ? "must be positive" : error));
+      failStepArgument(t, to.what + "(): timeout: " + (d ? "must be positive" : error));
     waitNs = *d;
   }
   if (!have)
-    t.fail(to.what + "(): requires 'data' argument");
+    failStepArgument(t, to.what + "(): requires 'data' argument");
   to.trace.stepSend(to.id, {{"method", std::string(method)},
                             {"interface", to.iface.name},
                             {"protocol", to.iface.protocol},
@@ -135,16 +136,16 @@ Value httpStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
   req.method = llvm::StringRef(method.data(), method.size()).upper();
   std::string path = "/";
   if (args.positional.size() > 1)
-    t.fail(to.what + "(): takes at most one positional argument (path)");
+    failStepArgument(t, to.what + "(): takes at most one positional argument (path)");
   if (!args.positional.empty())
-    path = strArg(t, args.positional[0], to.what + "(): path");
+    path = stepStrArg(t, args.positional[0], to.what + "(): path");
   const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
   for (const star::Kwarg &k : args.kwargs) {
     std::string_view key = k.name->view();
     if (std::string why = ir::stepKeywordMismatch(step, to.what, key); !why.empty())
-      t.fail(why);
+      failStepKeyword(t, std::move(why));
     if (key == "path") {
-      path = strArg(t, k.value, to.what + "(): path");
+      path = stepStrArg(t, k.value, to.what + "(): path");
     } else if (key == "body") {
       if (auto *s = k.value.as<star::String>())
         req.body = std::string(s->view());
@@ -154,7 +155,8 @@ Value httpStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
     } else { // headers
       auto *d = k.value.as<star::Dict>();
       if (!d)
-        t.fail(to.what + "(): headers must be a dict, got " + std::string(star::typeName(k.value)));
+        failStepArgument(t, to.what + "(): headers must be a dict, got " +
+                                std::string(star::typeName(k.value)));
       for (const auto &e : d->table.entries())
         if (e.value)
           req.headers.emplace_back(star::str(e.key), star::str(e.value));
@@ -242,7 +244,7 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   // The load binds only the steps of ir/protocols.h, each with a client.
   if (std::string why = ir::stepMethodMismatch(iface.protocol, svcName + "." + iface.name, method);
       !why.empty())
-    t.fail(why);
+    ir::builtins::failMistake(t, ir::DiagCode::UnknownStep, std::move(why));
   StepCall call = findStepClient(iface.protocol);
   if (!call)
     t.fail(what + "(): fbc has no step client for " + ir::quote(iface.protocol) + " interfaces");

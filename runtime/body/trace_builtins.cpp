@@ -4,6 +4,7 @@
 #include "backend/rule_lower.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
+#include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
@@ -37,7 +38,9 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
     if (key == "syscalls")
       syscalls = k.value;
     else if (!(key == "run" && name == "trace"))
-      t.fail(who + "() unexpected keyword " + ir::quote(key) + " (use syscalls= for syscall list)");
+      ir::builtins::failMistake(t, ir::DiagCode::UnknownKeyword,
+                                who + "() unexpected keyword " + ir::quote(key) +
+                                    " (use syscalls= for syscall list)");
   }
   auto *list = syscalls ? syscalls.as<star::List>() : nullptr;
   if (!list)
@@ -46,8 +49,9 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
   for (Value v : list->elems) {
     std::string sc = strArg(t, v, who + "() syscalls= element");
     if (!ir::isSyscallKeyword(sc))
-      t.fail(who + "(): unknown syscall " + ir::quote(sc) +
-             ". Valid syscalls: " + syscallKeywordList());
+      ir::builtins::failMistake(t, ir::DiagCode::UnknownSyscall,
+                                who + "(): unknown syscall " + ir::quote(sc) +
+                                    ". Valid syscalls: " + syscallKeywordList());
     RuleSpec r;
     r.target = *id;
     r.syscall = sc;
