@@ -151,13 +151,18 @@ TEST(Containers, BinariesAndContainersReachEachOtherBothWays) {
 // tag whose container serves the change; a context without a Dockerfile is
 // an error row naming the directory.
 TEST(Containers, BuildFromADockerfileIsCachedByContent) {
-  auto images = [] {
-    return capture("podman images --filter reference=localhost/fbc-build-web "
-                   "--format '{{.ID}} {{.Tag}}' 2>&1");
+  // A service name of this process's own: another suite on the same engine
+  // (another worktree) builds and removes localhost/fbc-build-web too.
+  std::string name = "web" + std::to_string(getpid());
+  std::string ref = "localhost/fbc-build-" + name;
+  auto images = [&] {
+    return capture("podman images --filter reference=" + ref + " --format '{{.ID}} {{.Tag}}' 2>&1");
   };
-  capture("podman rmi -f $(podman images -q --filter reference=localhost/fbc-build-web) "
-          ">/dev/null 2>&1");
+  capture("podman rmi -f $(podman images -q --filter reference=" + ref + ") >/dev/null 2>&1");
   ContainerSpec spec("build");
+  std::string text = readFile(spec.dir.file("spec.star"));
+  text.replace(text.find("service(\"web\""), 13, "service(\"" + name + "\"");
+  std::ofstream(spec.dir.file("spec.star")) << text;
   std::string ctx = spec.dir.file("web");
   ASSERT_EQ(mkdir(ctx.c_str(), 0755), 0);
   std::ofstream(ctx + "/Dockerfile") << "FROM nginx:1.27-alpine\n"
@@ -180,12 +185,11 @@ TEST(Containers, BuildFromADockerfileIsCachedByContent) {
   unlink((ctx + "/Dockerfile").c_str());
   FbcRun none = runFbc({"run", spec.path, "--seed", "1", "--no-bundle"}, spec.dir.path());
   EXPECT_EQ(none.exit, 2) << none.out << none.err;
-  EXPECT_TRUE(contains(none.out, "  reason: service \"web\": launch failed (build= \"" + ctx +
-                                     "\": no Dockerfile in it)\n"))
+  EXPECT_TRUE(contains(none.out, "  reason: service \"" + name + "\": launch failed (build= \"" +
+                                     ctx + "\": no Dockerfile in it)\n"))
       << none.out;
   EXPECT_EQ(leftovers(none.pid), "");
-  capture("podman rmi -f $(podman images -q --filter reference=localhost/fbc-build-web) "
-          ">/dev/null 2>&1");
+  capture("podman rmi -f $(podman images -q --filter reference=" + ref + ") >/dev/null 2>&1");
 }
 
 // service(observe=[...]) on a container: Redis's log lines, read from the
