@@ -9,10 +9,9 @@
 namespace fbc::rt::containers {
 
 void PullTracker::line(std::string_view json) {
-  simdjson::dom::parser parser;
   simdjson::dom::element doc;
   std::string_view id, status;
-  if (parser.parse(json.data(), json.size()).get(doc) || doc["id"].get(id) ||
+  if (parser_.parse(json.data(), json.size()).get(doc) || doc["id"].get(id) ||
       doc["status"].get(status) || id.empty())
     return;
   auto [it, fresh] = layers_.try_emplace(std::string(id));

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <simdjson.h>
+
 #include <functional>
 #include <map>
 #include <string>
@@ -37,6 +39,7 @@ private:
   };
   std::map<std::string, Layer, std::less<>> layers_; // by layer id
   PullStatus status_;
+  simdjson::dom::parser parser_; // one for the stream's lines
 };
 
 // "pulling redis:7-alpine: 1 of 3 layers, 2.5 of 11.8 MB" (the sizes when
