@@ -22,19 +22,22 @@ UdpStepResult udpStep(const std::string &host, uint16_t port, const std::string 
   to.sin_family = AF_INET;
   to.sin_port = htons(port);
   int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (inet_pton(AF_INET, host.c_str(), &to.sin_addr) != 1 || fd < 0) {
-    out.error = "udp " + host + ":" + std::to_string(port) + ": not an IPv4 address";
+  auto failed = [&](std::string why) {
+    out.error = std::move(why);
     if (fd >= 0)
       close(fd);
+    out.durationMs = (monotonicNs() - t0) / 1000000;
     return out;
-  }
+  };
+  if (fd < 0)
+    return failed(std::string("socket: ") + std::strerror(errno));
+  if (inet_pton(AF_INET, host.c_str(), &to.sin_addr) != 1)
+    return failed("udp " + host + ":" + std::to_string(port) + ": not an IPv4 address");
   // Connected: only the address it was sent to answers.
-  if (connect(fd, reinterpret_cast<sockaddr *>(&to), sizeof to) < 0 ||
-      send(fd, data.data(), data.size(), 0) != static_cast<ssize_t>(data.size())) {
-    out.error = std::string("sendto: ") + std::strerror(errno);
-    close(fd);
-    return out;
-  }
+  if (connect(fd, reinterpret_cast<sockaddr *>(&to), sizeof to) < 0)
+    return failed(std::string("connect: ") + std::strerror(errno));
+  if (send(fd, data.data(), data.size(), 0) != static_cast<ssize_t>(data.size()))
+    return failed(std::string("send: ") + std::strerror(errno));
   out.ok = true;
   int64_t deadline = t0 + waitMs * 1000000;
   while (waitMs > 0) {

@@ -12,7 +12,7 @@ namespace fbc::rt {
 struct UdpStepResult {
   bool ok = false;                  // sent (and, when waited for, a reply or none in time)
   std::optional<std::string> reply; // the reply datagram; none when none came in time
-  std::string error;                // "sendto: ...", "cancelled"
+  std::string error;                // "send: ...", "connect: ...", "cancelled"
   int64_t durationMs = 0;
 };
 
