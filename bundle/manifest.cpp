@@ -348,8 +348,12 @@ llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimi
       if (e.get(x) || !r.str(x, "image", image) || !r.str(x, "id", id) || image.empty())
         return fail("images: " +
                     (r.error.empty() ? "an entry is not an object naming an image" : r.error));
-      if (m.images.size() < limits.maxRows) // a hostile list is not kept whole
-        m.images.emplace_back(std::move(image), std::move(id));
+      // fbc writes one entry per image a run used: a list longer than the
+      // rows kept is not one of its manifests, and is refused, not cut
+      // unsaid.
+      if (m.images.size() >= limits.maxRows)
+        return fail("images: more than " + std::to_string(limits.maxRows) + " entries");
+      m.images.emplace_back(std::move(image), std::move(id));
     }
   }
   element tests;

@@ -46,5 +46,19 @@ TEST(ManifestImages, AMalformedListIsRefused) {
   }
 }
 
+TEST(ManifestImages, AListLongerThanTheRowsKeptIsRefusedNotCut) {
+  ManifestLimits limits;
+  limits.maxRows = 2;
+  std::string three = R"("images": [{"image": "a", "id": ""}, {"image": "b", "id": ""},
+                                    {"image": "c", "id": ""}])";
+  llvm::Expected<Manifest> m = parseManifest(manifestWith(three), limits);
+  ASSERT_FALSE(bool(m));
+  EXPECT_EQ(llvm::toString(m.takeError()), "manifest.json: images: more than 2 entries");
+  limits.maxRows = 3;
+  llvm::Expected<Manifest> kept = parseManifest(manifestWith(three), limits);
+  ASSERT_TRUE(bool(kept)) << llvm::toString(kept.takeError());
+  EXPECT_EQ(kept->images.size(), 3u);
+}
+
 } // namespace
 } // namespace fbc::bundle
