@@ -80,6 +80,13 @@ std::unique_ptr<HostRelay> HostRelay::open(const RelayEnds &ends, std::string &e
     }
     r->listenFd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   }
+  // The acceptor moves into the upstream's namespace (acceptLoop()), where
+  // a failure could not be told to anyone: the move is tried here first.
+  if (ends.upNetns >= 0)
+    if (NetnsVisit visit(ends.upNetns, error); !visit.ok()) {
+      error = what + error;
+      return nullptr;
+    }
   int one = 1;
   if (r->listenFd_ < 0 ||
       setsockopt(r->listenFd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
