@@ -300,7 +300,15 @@ TEST(Containment, TheSweepNeverTakesALiveRunInAnotherPidNamespace) {
                            [&](const FbcResult &soFar, pid_t pid) {
                              if (done || !contains(soFar.err, "kill9: body running"))
                                return;
-                             before = processesIn(live.dir.path()).size();
+                             // The service forks its setsid() child after it
+                             // listens: it may not exist yet when the body
+                             // runs. Wait for all five (at most 5 s).
+                             for (int i = 0; i < 500; ++i) {
+                               before = processesIn(live.dir.path()).size();
+                               if (before >= 5)
+                                 break;
+                               usleep(10000);
+                             }
                              sweeper = runFbc(other, {"run", "spec.star", "--seed", "1"});
                              after = processesIn(live.dir.path()).size();
                              done = true;
