@@ -246,6 +246,13 @@ bool isAnyStepMethod(std::string_view name) {
   return false;
 }
 
+bool isPromotedStep(std::string_view name) {
+  for (const Protocol &p : kProtocols)
+    if (p.promotesSteps && p.findStep(name))
+      return true;
+  return false;
+}
+
 const StepMethod *findStepMethod(std::string_view protocol, std::string_view name) {
   const Protocol *p = findProtocol(protocol);
   return p ? p->findStep(name) : nullptr;

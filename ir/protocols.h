@@ -91,6 +91,10 @@ std::string keywordList(const StepMethod &m);
 // Whether `name` is a step method of some protocol (the receiver's protocol
 // then decides whether it has it).
 bool isAnyStepMethod(std::string_view name);
+// Whether `name` is a step some protocol promotes to the service (svc.get()
+// for svc.main.get(): the reference's HTTP and TCP step names), so that
+// `svc.name` reaches the default interface's step.
+bool isPromotedStep(std::string_view name);
 // The step method `name` of `protocol`, or null.
 const StepMethod *findStepMethod(std::string_view protocol, std::string_view name);
 

@@ -174,12 +174,9 @@ struct BodyScanner::State {
       } else if (auto *s = ir::builtins::valueAs<ir::builtins::ServiceValue>(v)) {
         // svc.m(): only the promoted step names reach the default interface
         // (its only one, or the one named "default").
-        bool promoted = false;
-        for (const ir::Protocol &p : ir::protocols())
-          promoted |= p.promotesSteps && p.findStep(method);
-        if (promoted && !s->data.findInterface(method))
-          iface = s->data.interfaces.size() == 1 ? &s->data.interfaces.front()
-                                                 : s->data.findInterface("default");
+        bool ambiguous = false;
+        if (ir::isPromotedStep(method) && !s->data.findInterface(method))
+          iface = ir::builtins::defaultInterface(s->data, ambiguous);
         service = s->data.name;
       }
     }

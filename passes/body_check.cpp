@@ -194,12 +194,8 @@ private:
     const ir::Interface *iface = ref.iface;
     if (!iface && !ref.service->findInterface(method)) {
       bool ambiguous = false;
-      iface = ir::builtins::defaultInterface(*ref.service, ambiguous);
-      bool promoted = false;
-      for (const ir::Protocol &q : ir::protocols())
-        promoted |= q.promotesSteps && q.findStep(method);
-      if (!promoted)
-        iface = nullptr;
+      iface = ir::isPromotedStep(method) ? ir::builtins::defaultInterface(*ref.service, ambiguous)
+                                         : nullptr;
     }
     const ir::StepMethod *m = iface ? ir::findStepMethod(iface->protocol, method) : nullptr;
     if (!m)
@@ -430,10 +426,7 @@ private:
     const ir::Service &s = *ref.service;
     bool ambiguous = false;
     ir::builtins::defaultInterface(s, ambiguous);
-    bool promoted = false;
-    for (const ir::Protocol &q : ir::protocols())
-      promoted |= q.promotesSteps && q.findStep(name);
-    if (!ref.iface && called && ambiguous && promoted)
+    if (!ref.iface && called && ambiguous && ir::isPromotedStep(name))
       m->message += " (a step on a service of several interfaces names one: " + s.name + "." +
                     s.interfaces.front().name + "." + name + "(...))";
     error(m->code, std::move(m->message), sc.loc(d->name->pos));

@@ -79,10 +79,7 @@ std::optional<AttrMistake> serviceAttrMistake(const Service &s, std::string_view
   // promotes reach the default interface.
   bool ambiguous = false;
   const Interface *def = defaultInterface(s, ambiguous);
-  bool promoted = false;
-  for (const Protocol &q : protocols())
-    promoted |= q.promotesSteps && q.findStep(name);
-  if (promoted && def)
+  if (isPromotedStep(name) && def)
     return interfaceRefMistake(s.name, *def, name);
   std::vector<std::string> candidates{"name"};
   std::string interfaces;
@@ -165,10 +162,7 @@ Value ServiceValue::attr(star::Thread &t, std::string_view name) {
     return str(t, data.name);
   if (const Interface *i = data.findInterface(name))
     return makeRef(t, data, *i);
-  bool promoted = false;
-  for (const Protocol &p : protocols())
-    promoted |= p.promotesSteps && p.findStep(name);
-  if (!promoted) {
+  if (!isPromotedStep(name)) {
     if (std::optional<AttrMistake> m = serviceAttrMistake(data, name))
       fail(t, std::move(*m));
     return Value();
