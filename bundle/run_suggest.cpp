@@ -9,10 +9,10 @@
 #include "runtime/rules/path_glob.h"
 #include "runtime/rules/rules.h"
 
+#include <llvm/ADT/StringRef.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <memory>
 #include <set>
@@ -45,20 +45,10 @@ std::string_view stubErrno(std::string_view family, bool onFile) {
   return family == "write" ? "ENOSPC" : "EIO";
 }
 
+// A stub's variable name: lower case ("GET" -> "get"), as a Starlark
+// identifier.
 std::string identifier(std::string_view name) {
-  std::string out;
-  for (char c : name)
-    out += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '_';
-  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
-    out.insert(out.begin(), '_');
-  return out;
-}
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    c = char(std::toupper(static_cast<unsigned char>(c)));
-  return out;
+  return ir::starlarkIdentifier(llvm::StringRef(name).lower());
 }
 
 // Calls (or requests) on one target and the tests that made them.
@@ -208,14 +198,14 @@ void addSyscallUses(const ir::Spec &spec, const TraceRow &row, const Faulted &fa
 bool requestOf(const TraceEventRow &e, std::string &op, std::string &target) {
   std::string_view proto = e.field("protocol");
   if (proto == "http" || proto == "http2") {
-    op = upper(e.field("method"));
+    op = llvm::StringRef(e.field("method")).upper();
     target = std::string(e.field("path"));
     return !target.empty();
   }
   if (proto == "redis" || proto == "memcached") {
     std::string_view cmd = e.field("command");
     size_t sp = cmd.find(' ');
-    op = upper(cmd.substr(0, sp));
+    op = llvm::StringRef(cmd.substr(0, sp)).upper();
     target = sp == std::string_view::npos ? "" : std::string(cmd.substr(sp + 1));
     target = target.substr(0, target.find(' '));
     return !op.empty();

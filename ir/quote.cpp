@@ -2,11 +2,22 @@
 
 #include "frontend/lib/utf8.h"
 
+#include <cctype>
+
 namespace fbc::ir {
 
 size_t validUtf8Length(std::string_view s, size_t i) {
   star::utf8::Decoded d = star::utf8::decode(s.substr(i));
   return d.rune == star::utf8::kRuneError && d.size == 1 ? 0 : d.size;
+}
+
+std::string starlarkIdentifier(std::string_view name) {
+  std::string out;
+  for (char c : name)
+    out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
+    out.insert(out.begin(), '_');
+  return out;
 }
 
 size_t unquote(std::string_view s, std::string &out) {

@@ -21,4 +21,10 @@ size_t unquote(std::string_view s, std::string &out);
 // printers need it.
 size_t validUtf8Length(std::string_view s, size_t i);
 
+// `name` as a Starlark identifier, for the stubs fbc writes (`fbc plan
+// --suggest`, with and without --from): every character that is not a
+// letter, a digit or '_' becomes '_', and a leading digit gets a '_' before
+// it.
+std::string starlarkIdentifier(std::string_view name);
+
 } // namespace fbc::ir

@@ -7,20 +7,12 @@
 #include "passes/pass_manager.h"
 
 #include "ir/protocols.h"
+#include "ir/quote.h"
 
 #include <cctype>
 
 namespace fbc::passes {
 namespace {
-
-std::string identifier(std::string_view name) {
-  std::string out;
-  for (char c : name)
-    out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
-    out.insert(out.begin(), '_');
-  return out;
-}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -71,7 +63,7 @@ void runSuggestPass(const ir::Spec &spec, ir::Plan &plan) {
     const ir::PlanEdge &e = edges[i];
     if (e.covered())
       continue;
-    std::string from = identifier(e.from), to = identifier(e.to);
+    std::string from = ir::starlarkIdentifier(e.from), to = ir::starlarkIdentifier(e.to);
     std::string target;
     const ir::Service *svc = spec.findService(e.to);
     if (svc && !svc->globals.empty())
