@@ -20,15 +20,10 @@
 namespace fbc::rt::e2e {
 namespace {
 
-size_t at(const std::vector<std::string> &v, const std::string &name) {
-  return size_t(std::find(v.begin(), v.end(), name) - v.begin());
-}
-
 // The lost update: each thread reads (pread64) before the other writes.
 bool losesAnUpdate(const std::vector<std::string> &released) {
-  size_t r0 = at(released, "counter/t0#1 pread64"), w0 = at(released, "counter/t0#2 pwrite64");
-  size_t r1 = at(released, "counter/t1#1 pread64"), w1 = at(released, "counter/t1#2 pwrite64");
-  return r0 < w1 && r1 < w0;
+  return bothReadFirst(released, {"counter/t0#1 pread64", "counter/t0#2 pwrite64"},
+                       {"counter/t1#1 pread64", "counter/t1#2 pwrite64"});
 }
 
 FbcRun explore(const Spec &spec, std::vector<std::string> extra) {
@@ -94,17 +89,7 @@ TEST(Explore, AFailingLeafReplaysTenTimesOutOfTen) {
   ASSERT_EQ(m->tests.size(), 70u);
   EXPECT_EQ(m->tests[9].released, failing->released);
   EXPECT_EQ(m->tests[9].displayName(), "test_two_increments [leaf 9 — schedule=0.0.1.1.0.0]");
-  for (int k = 0; k < 10; ++k) {
-    FbcRun again = runFbc({"replay", "run.fb", "--test", "test_two_increments", "--leaf", "9",
-                           "--format=json", "--no-bundle"},
-                          spec.dir.path());
-    EXPECT_EQ(again.exit, 2) << again.err;
-    std::vector<Row> one = rowsOf(again.out);
-    ASSERT_EQ(one.size(), 1u) << again.out;
-    EXPECT_EQ(one[0].id, "9");
-    EXPECT_EQ(one[0].result, "fail");
-    EXPECT_EQ(one[0].released, failing->released) << k;
-  }
+  replaysTenTimesOutOfTen(spec.dir.path(), "test_two_increments", *failing);
 }
 
 // Every release is a trace event, in the leaf's order, on its service.
@@ -286,16 +271,7 @@ TEST(ExploreDpor, AFailingLeafReplaysTenTimesOutOfTen) {
                                     "and calls outside the explore set")
         << i;
   }
-  for (int k = 0; k < 10; ++k) {
-    FbcRun again = runFbc({"replay", "run.fb", "--test", "test_two_increments", "--leaf",
-                           failing->id, "--format=json", "--no-bundle"},
-                          spec.dir.path());
-    EXPECT_EQ(again.exit, 2) << again.err;
-    std::vector<Row> one = rowsOf(again.out);
-    ASSERT_EQ(one.size(), 1u) << again.out;
-    EXPECT_EQ(one[0].result, "fail");
-    EXPECT_EQ(one[0].released, failing->released) << k;
-  }
+  replaysTenTimesOutOfTen(spec.dir.path(), "test_two_increments", *failing);
 }
 
 // preemptions=0: only the orders where each request runs to its end once

@@ -1,7 +1,11 @@
 #include "tests/e2e/explore_rows.h"
 
+#include "tests/e2e/fbc_run.h"
+
 #include <gtest/gtest.h>
 #include <simdjson.h>
+
+#include <algorithm>
 
 namespace fbc::rt::e2e {
 
@@ -35,6 +39,30 @@ std::vector<Row> rowsOf(const std::string &json) {
     out.push_back(std::move(r));
   }
   return out;
+}
+
+bool bothReadFirst(const std::vector<std::string> &released, const ReadThenWrite &a,
+                   const ReadThenWrite &b) {
+  auto at = [&](const std::string &name) {
+    return std::find(released.begin(), released.end(), name) - released.begin();
+  };
+  return at(a.read) < at(b.write) && at(b.read) < at(a.write);
+}
+
+void replaysTenTimesOutOfTen(const std::string &dir, const std::string &test, const Row &failing) {
+  ASSERT_EQ(failing.result, "fail");
+  for (int k = 0; k < 10; ++k) {
+    FbcRun again = runFbc(
+        {"replay", "run.fb", "--test", test, "--leaf", failing.id, "--format=json", "--no-bundle"},
+        dir);
+    EXPECT_EQ(again.exit, 2) << again.err;
+    std::vector<Row> one = rowsOf(again.out);
+    ASSERT_EQ(one.size(), 1u) << again.out;
+    EXPECT_EQ(one[0].id, failing.id) << k;
+    EXPECT_EQ(one[0].result, "fail") << k;
+    EXPECT_EQ(one[0].reason, failing.reason) << k;
+    EXPECT_EQ(one[0].released, failing.released) << k;
+  }
 }
 
 std::string rowLines(const std::vector<Row> &rows) {

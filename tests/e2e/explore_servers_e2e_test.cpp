@@ -61,17 +61,12 @@ FbcRun run(const Spec &spec, const std::string &test, std::vector<std::string> e
   return runFbc(args, spec.dir.path());
 }
 
-size_t at(const std::vector<std::string> &v, const std::string &name) {
-  return size_t(std::find(v.begin(), v.end(), name) - v.begin());
-}
-
 // Each request's first write to the server (GET, SELECT) comes before the
 // other's second (SET, INSERT): both act on what they read before either
 // acted.
-bool bothReadFirst(const std::vector<std::string> &released) {
-  size_t r0 = at(released, "app/t0#1 write"), w0 = at(released, "app/t0#3 write");
-  size_t r1 = at(released, "app/t1#1 write"), w1 = at(released, "app/t1#3 write");
-  return r0 < w1 && r1 < w0;
+bool raced(const std::vector<std::string> &released) {
+  return bothReadFirst(released, {"app/t0#1 write", "app/t0#3 write"},
+                       {"app/t1#1 write", "app/t1#3 write"});
 }
 
 // The four writes to the server, in release order: "t0r t1r t0w t1w".
@@ -95,7 +90,7 @@ std::vector<Row> checkRaceRows(const FbcRun &r, const std::set<std::string> &ord
   std::set<std::string> seen;
   size_t failed = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    EXPECT_EQ(rows[i].result, bothReadFirst(rows[i].released) ? "fail" : "pass") << i;
+    EXPECT_EQ(rows[i].result, raced(rows[i].released) ? "fail" : "pass") << i;
     failed += rows[i].result == "fail";
     seen.insert(serverOrder(rows[i].released));
   }
@@ -118,17 +113,7 @@ void findsTheRaceAndReplaysIt(const std::string &name, const std::string &test,
   auto failing =
       std::find_if(rows.begin(), rows.end(), [](const Row &x) { return x.result == "fail"; });
   ASSERT_NE(failing, rows.end());
-  for (int k = 0; k < 10; ++k) {
-    FbcRun again = runFbc(
-        {"replay", "run.fb", "--test", test, "--leaf", failing->id, "--format=json", "--no-bundle"},
-        spec.dir.path());
-    EXPECT_EQ(again.exit, 2) << again.err;
-    std::vector<Row> one = rowsOf(again.out);
-    ASSERT_EQ(one.size(), 1u) << again.out;
-    EXPECT_EQ(one[0].result, "fail") << k;
-    EXPECT_EQ(one[0].reason, failing->reason) << k;
-    EXPECT_EQ(one[0].released, failing->released) << k;
-  }
+  replaysTenTimesOutOfTen(spec.dir.path(), test, *failing);
 }
 
 const std::string kComplete = "; complete at the mediated boundary under conservative independence";
