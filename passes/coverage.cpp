@@ -30,13 +30,6 @@
 namespace fbc::passes {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool hostChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
 }
@@ -50,7 +43,7 @@ struct HostRef {
 // when ":<digits>" follows; a run followed by "://" is a URL scheme.
 std::vector<HostRef> hostRefs(std::string_view value) {
   std::vector<HostRef> out;
-  std::string v = lower(value);
+  std::string v = llvm::StringRef(value).lower();
   size_t i = 0;
   while (i < v.size()) {
     if (!hostChar(v[i])) {
@@ -93,11 +86,11 @@ class EdgeFinder {
 public:
   explicit EdgeFinder(const ir::Spec &spec) : spec_(spec) {
     for (size_t i = 0; i < spec.services.size(); ++i) {
-      byName_.try_emplace(lower(spec.services[i].name), i);
+      byName_.try_emplace(llvm::StringRef(spec.services[i].name).lower(), i);
       for (const ir::Interface &f : spec.services[i].interfaces) {
         std::optional<ir::Address> at = spec.services[i].address(f);
         if (at && at->remote()) {
-          byRemote_[{lower(at->host), at->port}].emplace_back(i, &f);
+          byRemote_[{llvm::StringRef(at->host).lower(), at->port}].emplace_back(i, &f);
           continue;
         }
         std::vector<size_t> &v = byPort_[f.port];

@@ -1,5 +1,7 @@
 #include "runtime/explore/server_access.h"
 
+#include <llvm/ADT/StringRef.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -18,13 +20,6 @@ bool covers(const std::string &key, const std::string &other) {
 }
 
 namespace {
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    c = char(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string escaped(std::string_view s) {
   static const char *hex = "0123456789ABCDEF";
@@ -138,7 +133,7 @@ bool redisKeys(std::string_view bytes, std::vector<std::string> &keys) {
     bool ok = bytes[0] == '*' ? respCommand(bytes, args) : inlineCommand(bytes, args);
     if (!ok)
       return false;
-    const KeySpec *ks = keySpecOf(upper(args[0]));
+    const KeySpec *ks = keySpecOf(llvm::StringRef(args[0]).upper());
     if (!ks)
       return false;
     if (ks->first == 0)
@@ -210,10 +205,7 @@ bool tokenize(std::string_view sql, std::vector<Token> &out) {
       size_t j = i;
       while (j < sql.size() && isWord(sql[j]))
         ++j;
-      std::string w(sql.substr(i, j - i));
-      for (char &ch : w)
-        ch = char(std::tolower(static_cast<unsigned char>(ch)));
-      out.push_back({Token::Word, w});
+      out.push_back({Token::Word, llvm::StringRef(sql.substr(i, j - i)).lower()});
       i = j;
     } else {
       out.push_back({Token::Punct, std::string(1, c)});
