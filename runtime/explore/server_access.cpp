@@ -25,7 +25,7 @@ std::string escaped(std::string_view s) {
   static const char *hex = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : s) {
-    if (std::isalnum(c) || std::strchr("_.:-", c))
+    if (std::isalnum(c) || (c && std::strchr("_.:-", c))) // strchr finds a NUL too
       out.push_back(char(c));
     else
       out.append("%").append(1, hex[c >> 4]).append(1, hex[c & 15]);

@@ -36,6 +36,7 @@ TEST(ServerAccess, RedisCommandsNameTheirKeys) {
   EXPECT_EQ(redis(resp({"PING"})), (Keys{}));
   // Bytes a key name may hold are escaped: no key reads as a wildcard.
   EXPECT_EQ(redis(resp({"GET", "a/*"})), (Keys{"server:6379/key:a%2F%2A"}));
+  EXPECT_EQ(redis(resp({"GET", std::string("a\0%", 3)})), (Keys{"server:6379/key:a%00%25"}));
 }
 
 TEST(ServerAccess, RedisWhatIsNotReadIsTheWholeServer) {
