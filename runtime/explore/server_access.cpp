@@ -255,11 +255,13 @@ bool statementTables(const std::vector<Token> &ts, std::vector<std::string> &tab
       return false; // a function: it may read any table
     if (t.kind != Token::Word)
       continue;
-    bool names =
-        t.text == "from" || t.text == "join" || t.text == "into" || (t.text == "update" && i == 0);
+    // USING: DELETE's other tables (a JOIN's USING (columns) names none).
+    bool names = t.text == "from" || t.text == "join" || t.text == "into" || t.text == "using" ||
+                 (t.text == "update" && i == 0);
     if (!names)
       continue;
-    // The table list: name [[as] alias] {, name [[as] alias]}.
+    // The table list: name [[as] alias] {, name [[as] alias]} (FROM and
+    // USING; one name after JOIN, INTO, UPDATE).
     size_t j = i + 1;
     if (j < ts.size() && ts[j].kind == Token::Word && ts[j].text == "only")
       ++j;
@@ -279,7 +281,8 @@ bool statementTables(const std::vector<Token> &ts, std::vector<std::string> &tab
       if (j < ts.size() &&
           (ts[j].kind == Token::Quoted || (ts[j].kind == Token::Word && !isClauseWord(ts[j].text))))
         ++j; // an alias
-      if (t.text != "from" || j >= ts.size() || ts[j].text != ",")
+      bool list = t.text == "from" || t.text == "using";
+      if (!list || j >= ts.size() || ts[j].text != ",")
         break;
       ++j;
     }

@@ -59,7 +59,9 @@ TEST(ServerAccess, SqlStatementsNameTheirTables) {
   EXPECT_EQ(tables("SELECT count(*) FROM seats WHERE item = 'a1'"), (Keys{"seats"}));
   EXPECT_EQ(tables("INSERT INTO public.Seats (item) VALUES ($1)"), (Keys{"seats"}));
   EXPECT_EQ(tables("update \"Rooms\" set n = n + 1 where id = 2"), (Keys{"Rooms"}));
-  EXPECT_EQ(tables("DELETE FROM a USING b WHERE a.id = b.id"), (Keys{"a"}));
+  // DELETE reads the tables of its USING list; a join's USING names columns.
+  EXPECT_EQ(tables("DELETE FROM a USING b, c AS x WHERE a.id = b.id"), (Keys{"a", "b", "c"}));
+  EXPECT_EQ(tables("SELECT * FROM a JOIN b USING (id)"), (Keys{"a", "b"}));
   EXPECT_EQ(tables("select * from a x, b as y join c on y.id = c.id"), (Keys{"a", "b", "c"}));
   EXPECT_EQ(tables("SELECT 1 WHERE EXISTS (SELECT 1 FROM t); SELECT 'from x' -- from y"),
             (Keys{"t"}));
