@@ -4,6 +4,20 @@
 #include <map>
 
 namespace fbc::rt::explore {
+namespace {
+
+// What the call a step released touches; null when it was not read.
+const Access *releasedAccess(const Step &s) {
+  return s.chosen < s.access.size() ? &s.access[s.chosen] : nullptr;
+}
+
+// Whether two released calls may not commute: one was not read, or they
+// share a resource.
+bool mayNotCommute(const Access *a, const Access *b) {
+  return !a || !b || dependent(*a, *b);
+}
+
+} // namespace
 
 bool Dpor::preempts(size_t d, const std::string &thread) const {
   if (d == 0)
@@ -92,9 +106,7 @@ std::string Dpor::classOf(const std::vector<Step> &steps) {
       const Step &a = steps[i], &b = steps[j];
       if (threadOf(a.released()) == threadOf(b.released()))
         continue;
-      bool dep = a.chosen >= a.access.size() || b.chosen >= b.access.size() ||
-                 dependent(a.access[a.chosen], b.access[b.chosen]);
-      if (dep)
+      if (mayNotCommute(releasedAccess(a), releasedAccess(b)))
         before.push_back(a.released() + "<" + b.released());
     }
   std::sort(before.begin(), before.end());
@@ -115,12 +127,9 @@ void Dpor::findRaces(const std::vector<Step> &steps) {
   std::vector<const Access *> access(n);
   for (size_t j = 0; j < n; ++j) {
     thread[j] = threadOf(steps[j].released());
-    access[j] =
-        steps[j].chosen < steps[j].access.size() ? &steps[j].access[steps[j].chosen] : nullptr;
+    access[j] = releasedAccess(steps[j]);
   }
-  auto dep = [&](size_t i, size_t j) {
-    return !access[i] || !access[j] || dependent(*access[i], *access[j]);
-  };
+  auto dep = [&](size_t i, size_t j) { return mayNotCommute(access[i], access[j]); };
   std::map<std::string, Clock> threadClock;
   std::vector<Clock> eventClock(n);
   for (size_t j = 0; j < n; ++j) {
