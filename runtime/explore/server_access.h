@@ -18,7 +18,8 @@
 // reads as a wildcard.
 //
 // Not seen: what the server does beyond the named resources on its own
-// (a trigger, a foreign key check, a rule, a keyspace notification).
+// (a trigger, a view's tables, a foreign key check, a rule, a column
+// default from a sequence another table shares, a keyspace notification).
 #pragma once
 
 #include <cstdint>

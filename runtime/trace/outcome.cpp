@@ -34,8 +34,10 @@ std::string ExploreCoverage::statement() const {
 }
 
 const char *ExploreCoverage::notCovered() {
-  return "orderings inside a process between two mediated events, and calls outside the "
-         "explore set";
+  return "orderings inside a process between two mediated events; dependence through what no "
+         "held call touches (shared memory, a mapped file, a call outside the explore set) or "
+         "what a server does beyond the keys and tables a request names (a trigger, a view, a "
+         "foreign key, a default from a shared sequence); a request a proxy delay() holds back";
 }
 
 std::string TestOutcome::outcomeWord() const {
