@@ -128,6 +128,7 @@ const Protocol kProtocols[] = {
      .steps = kSqlSteps,
      .readiness = HealthcheckKind::Postgres,
      .framed = true,
+     .tls = TlsStart::SslRequest,
      .suggestRule = "error(query = \"*\", status = \"57P01\", message = \"terminating connection "
                     "due to administrator command\")",
      .unit = "Postgres query",
@@ -141,6 +142,7 @@ const Protocol kProtocols[] = {
      .steps = kSqlSteps,
      .readiness = HealthcheckKind::Mysql,
      .framed = true,
+     .tls = TlsStart::AfterGreeting,
      .errorNumbers = true,
      .suggestRule = "error(query = \"*\", code = 1213, message = \"Deadlock found when trying to "
                     "get lock; try restarting transaction\")",
@@ -178,6 +180,7 @@ const Protocol kProtocols[] = {
     {.name = "udp",
      .steps = kUdpSteps,
      .datagrams = true,
+     .tls = TlsStart::None,
      .duplicates = true,
      .faultSyscall = "sendto",
      .unit = "UDP datagram",

@@ -33,6 +33,16 @@ struct StepMethod {
   std::span<const StepKeyword> keywords;
 };
 
+// How a TLS session begins on a connection of the protocol, for the proxy
+// that terminates and re-originates it (interface(tls=)) and the steps.
+enum class TlsStart {
+  AtConnect,     // the client's first bytes are the TLS handshake (HTTPS, Redis, ...)
+  SslRequest,    // PostgreSQL: SSLRequest, the server's 'S', then the handshake
+  AfterGreeting, // MySQL: the server's greeting in clear, the client's SSL
+                 // request packet (CLIENT_SSL), then the handshake
+  None,          // no TLS (datagrams: fbc speaks no DTLS): tls= is a load error
+};
+
 // What mock_service() can do with an interface of the protocol.
 enum class MockSupport {
   None,   // not a mock protocol (the reference has no handler): a load error
@@ -59,6 +69,7 @@ struct Protocol {
   // A datagram protocol (udp): the proxy is a UDP relay deciding each
   // datagram; drop(), delay() and duplicate() only.
   bool datagrams = false;
+  TlsStart tls = TlsStart::AtConnect;        // interface(tls=): how TLS begins
   bool duplicates = false;                   // duplicate() re-delivers its messages
   bool numericStatus = false;                // status= 0-16 is its status code (gRPC)
   bool errorNumbers = false;                 // error(code=) is its error number (MySQL)

@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config clang-format
   llvm-14-dev libre2-dev libsimdjson-dev libcli11-dev
-  libseccomp-dev libarchive-dev libcurl4-openssl-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libseccomp-dev libarchive-dev libcurl4-openssl-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev
   golang-starlark-dev golang-go strace python3
   chromium fonts-dejavu-core zstd

@@ -7,6 +7,7 @@
 #include "ir/builtins/service_name.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
 
@@ -509,6 +510,10 @@ Value interfaceFn(star::Thread &t, Value, const star::Args &args) {
       site.fail(site.at(site.param(4, "tls")), "interface(" + i.name +
                                                    "): tls= must be a tls_cert(...) value, got " +
                                                    typeOf(tls));
+    if (const Protocol *p = findProtocol(i.protocol); p && p->tls == TlsStart::None)
+      site.fail(site.at(site.param(4, "tls")),
+                "interface(" + i.name + "): tls= on a " + i.protocol +
+                    " interface: fbc speaks no TLS over datagrams (DTLS)");
     i.tls = cert->data;
   }
   return Value::object(iface);

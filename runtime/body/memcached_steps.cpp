@@ -116,7 +116,8 @@ Value memcachedStepCall(star::Thread &t, const StepTarget &to, std::string_view 
   MemcachedStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);
-    r = memcachedStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), request, to.cancelled);
+    r = memcachedStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), request, to.cancelled,
+                      10000, to.tls.get());
   }
   std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
                                                      {"duration_ms", std::to_string(r.durationMs)},

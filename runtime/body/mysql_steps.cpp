@@ -43,6 +43,7 @@ Value mysqlStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
     bound.push_back(mysqlParam(t, in.params[i], to.what + "(): params[" + std::to_string(i) + "]"));
   traceSqlSend(to, method, in.sql, bound.size());
   MysqlConnParams conn = mysqlConnParams(to.service, to.at);
+  conn.tls = to.tls;
   MysqlStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);

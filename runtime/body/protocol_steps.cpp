@@ -169,7 +169,8 @@ Value redisStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
   RedisStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);
-    r = redisStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), argv, to.cancelled);
+    r = redisStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), argv, to.cancelled, 10000,
+                  to.tls.get());
   }
   std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
                                                      {"duration_ms", std::to_string(r.durationMs)},
@@ -284,6 +285,7 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
     bound.push_back(pgParam(t, in.params[i], to.what + "(): params[" + std::to_string(i) + "]"));
   traceSqlSend(to, method, sql, bound.size());
   PgConnParams conn = pgConnParams(to.service, to.at);
+  conn.tls = to.tls;
   PostgresStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);

@@ -13,6 +13,7 @@
 
 #include "frontend/eval/thread.h"
 #include "ir/spec.h"
+#include "runtime/clients/tls_dial.h"
 #include "runtime/os/interpreter_lock.h"
 #include "runtime/rules/rules.h"
 
@@ -33,6 +34,9 @@ struct StepTarget {
   InterpreterLock &lock;
   std::function<bool()> cancelled;
   std::string what; // "db.main.query", for messages
+  // The interface's tls= (paths resolved): the step speaks TLS, null when
+  // it speaks in clear.
+  std::shared_ptr<const TlsClientConfig> tls;
 };
 
 // A protocol's step client: `method` is one of its steps in ir/protocols.h.

@@ -60,7 +60,8 @@ Value tcpStepCall(star::Thread &t, const StepTarget &to, std::string_view method
   TcpStepResult r;
   {
     InterpreterLock::Released waiting(to.lock);
-    r = tcpStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), data, to.cancelled);
+    r = tcpStep(to.at.dialHost(), static_cast<uint16_t>(to.at.port), data, to.cancelled,
+                to.tls.get());
   }
   std::vector<std::pair<std::string, std::string>> f{{"method", "send"},
                                                      {"duration_ms", std::to_string(r.durationMs)},
@@ -164,7 +165,8 @@ Value httpStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
   }
   if (path.empty() || path.front() != '/')
     path.insert(path.begin(), '/');
-  req.url = "http://" + to.at.dialHostPort() + path;
+  req.url = (to.tls ? "https://" : "http://") + to.at.dialHostPort() + path;
+  req.tls = to.tls;
   std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
                                                       {"interface", to.iface.name},
                                                       {"protocol", to.iface.protocol},
@@ -248,8 +250,10 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   StepCall call = findStepClient(iface.protocol);
   if (!call)
     t.fail(what + "(): fbc has no step client for " + ir::quote(iface.protocol) + " interfaces");
-  StepTarget to{sup_->trace(), *id, *spec.findService(svcName), iface, at, body_.lock(),
-                cancelledFn,   what};
+  StepTarget to{
+      sup_->trace(), *id,  *spec.findService(svcName),
+      iface,         at,   body_.lock(),
+      cancelledFn,   what, iface.tls ? tlsClientConfig(*iface.tls, specDir(spec.path)) : nullptr};
   return call(t, to, method, args);
 }
 

@@ -3,6 +3,7 @@
 #include "runtime/clients/kafka_probe.h"
 #include "runtime/clients/memcached_step.h"
 #include "runtime/clients/redis_step.h"
+#include "runtime/clients/steps.h"
 #include "runtime/clients/tcp_dial.h"
 #include "runtime/trace/trace.h"
 
@@ -110,7 +111,8 @@ size_t discardBody(char *, size_t size, size_t n, void *) {
 
 } // namespace
 
-bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error) {
+bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error,
+               const TlsClientConfig *tls) {
   CURL *c = curl_easy_init();
   if (!c) {
     error = std::string("curl_easy_init failed: ") + curl_easy_strerror(CURLE_FAILED_INIT);
@@ -121,6 +123,7 @@ bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error) {
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(timeoutMs));
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discardBody);
   curl_easy_setopt(c, CURLOPT_NOPROXY, "*"); // probes go to this machine only
+  setCurlTls(c, tls);
   CURLcode rc = curl_easy_perform(c);
   long status = 0;
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
@@ -167,10 +170,10 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       ok = probeTcp(hc.host, hc.port, probeTimeout, error);
       break;
     case Healthcheck::Kind::Http:
-      ok = probeHttp(hc.url, probeTimeout, error);
+      ok = probeHttp(hc.url, probeTimeout, error, hc.tls.get());
       break;
     case Healthcheck::Kind::Redis:
-      ok = probeRedis(hc.host, hc.port, probeTimeout, error);
+      ok = probeRedis(hc.host, hc.port, probeTimeout, error, hc.tls.get());
       break;
     case Healthcheck::Kind::Postgres:
       ok = probePostgres(hc.pg, probeTimeout, error);
@@ -179,7 +182,7 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       ok = probeKafka(hc.host, hc.port, probeTimeout, error);
       break;
     case Healthcheck::Kind::Memcached:
-      ok = probeMemcached(hc.host, hc.port, probeTimeout, error);
+      ok = probeMemcached(hc.host, hc.port, probeTimeout, error, hc.tls.get());
       break;
     case Healthcheck::Kind::Mysql:
       ok = probeMysql(hc.my, probeTimeout, error);

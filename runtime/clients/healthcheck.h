@@ -25,6 +25,9 @@ struct Healthcheck {
   std::string url;                // http: "http://127.0.0.1:8080/health"
   int64_t timeoutMs = 10000;
   int64_t intervalMs = 25; // the longest pause between probes (from 1 ms, see waitHealthy)
+  // The checked interface's tls= (http, redis, memcached: the probe speaks
+  // TLS; postgres and mysql carry theirs in pg / my).
+  std::shared_ptr<const TlsClientConfig> tls;
 
   static Healthcheck tcp(std::string host, uint16_t port, int64_t timeoutMs = 10000);
   static Healthcheck http(std::string url, int64_t timeoutMs = 10000);
@@ -52,6 +55,7 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
 
 // One probe each.
 bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error);
-bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error);
+bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error,
+               const TlsClientConfig *tls = nullptr);
 
 } // namespace fbc::rt

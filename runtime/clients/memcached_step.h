@@ -12,6 +12,8 @@
 
 namespace fbc::rt {
 
+struct TlsClientConfig;
+
 struct MemcachedStepResult {
   bool ok = false;    // a reply arrived (an error reply too)
   std::string status; // its first word: "STORED", "VALUE", "END", "5", "SERVER_ERROR"
@@ -29,13 +31,15 @@ struct MemcachedStepResult {
 MemcachedStepResult memcachedStep(const std::string &host, uint16_t port,
                                   const std::string &request,
                                   const std::function<bool()> &cancelled,
-                                  int64_t ioTimeoutMs = 10000);
+                                  int64_t ioTimeoutMs = 10000,
+                                  const TlsClientConfig *tls = nullptr);
 
 // Whether a reply is one of the protocol's errors: ERROR, CLIENT_ERROR ...,
 // SERVER_ERROR ...
 bool isMemcachedError(const std::string &status);
 
 // One readiness probe: `version` answers VERSION <v>.
-bool probeMemcached(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error);
+bool probeMemcached(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error,
+                    const TlsClientConfig *tls = nullptr);
 
 } // namespace fbc::rt

@@ -92,6 +92,17 @@ HandlePtr connectTo(const MysqlConnParams &p, int64_t deadline,
   mysql_options(m.get(), MYSQL_OPT_NONBLOCK, nullptr);
   unsigned timeoutS = 5;
   mysql_options(m.get(), MYSQL_OPT_CONNECT_TIMEOUT, &timeoutS);
+  if (p.tls) {
+    my_bool on = 1, verify = p.tls->insecure ? 0 : 1;
+    mysql_options(m.get(), MYSQL_OPT_SSL_ENFORCE, &on);
+    mysql_options(m.get(), MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
+    if (!p.tls->insecure && !p.tls->ca.empty())
+      mysql_options(m.get(), MYSQL_OPT_SSL_CA, p.tls->ca.c_str());
+    if (!p.tls->cert.empty()) {
+      mysql_options(m.get(), MYSQL_OPT_SSL_CERT, p.tls->cert.c_str());
+      mysql_options(m.get(), MYSQL_OPT_SSL_KEY, p.tls->key.c_str());
+    }
+  }
   MYSQL *ret = nullptr;
   const char *db = p.database.empty() ? nullptr : p.database.c_str();
   int status =

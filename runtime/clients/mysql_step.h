@@ -5,6 +5,8 @@
 // connection: connect, run, close.
 #pragma once
 
+#include "runtime/clients/tls_dial.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -19,6 +21,9 @@ struct MysqlConnParams {
   std::string user = "root";
   std::string password; // "" = none
   std::string database; // "" = none selected
+  // An interface(tls=)'s: TLS required, the server verified with its CA
+  // (not with insecure=True).
+  std::shared_ptr<const TlsClientConfig> tls;
 };
 
 // How a column's text converts to Starlark (the column's MySQL type).

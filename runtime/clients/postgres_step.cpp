@@ -53,7 +53,17 @@ struct ConnKeywords {
       add("password", p.password);
     add("dbname", p.dbname.empty() ? p.user : p.dbname);
     add("connect_timeout", timeoutS);
-    add("sslmode", "disable"); // plain TCP: what a proxy can read
+    if (!p.tls) {
+      add("sslmode", "disable"); // plain TCP: what a proxy can read
+    } else {
+      add("sslmode", p.tls->insecure ? "require" : "verify-full");
+      if (!p.tls->insecure)
+        add("sslrootcert", p.tls->ca.empty() ? "system" : p.tls->ca);
+      if (!p.tls->cert.empty()) {
+        add("sslcert", p.tls->cert);
+        add("sslkey", p.tls->key);
+      }
+    }
     add("application_name", "fbc");
     for (const std::string &v : values)
       vals.push_back(v.c_str());

@@ -4,6 +4,8 @@
 // here so the wait has a deadline and gives up when `cancelled()` turns true.
 #pragma once
 
+#include "runtime/clients/tls_dial.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -18,6 +20,9 @@ struct PgConnParams {
   std::string user = "postgres";
   std::string password; // "" = none
   std::string dbname;   // "" = the user's name
+  // An interface(tls=)'s: sslmode=verify-full with its CA (require with
+  // insecure=True) instead of a clear connection.
+  std::shared_ptr<const TlsClientConfig> tls;
 };
 
 struct PgColumn {

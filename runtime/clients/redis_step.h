@@ -13,6 +13,8 @@
 
 namespace fbc::rt {
 
+struct TlsClientConfig;
+
 struct RedisStepResult {
   bool ok = false;   // a reply arrived (an error reply too)
   RespValue reply;   // when ok
@@ -25,10 +27,12 @@ struct RedisStepResult {
 // Dial timeout 5 s, I/O timeout `ioTimeoutMs`.
 RedisStepResult redisStep(const std::string &host, uint16_t port,
                           const std::vector<std::string> &args,
-                          const std::function<bool()> &cancelled, int64_t ioTimeoutMs = 10000);
+                          const std::function<bool()> &cancelled, int64_t ioTimeoutMs = 10000,
+                          const TlsClientConfig *tls = nullptr);
 
 // One readiness probe: PING answers +PONG. A server still loading its data
 // answers -LOADING: not ready, and `error` says so.
-bool probeRedis(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error);
+bool probeRedis(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error,
+                const TlsClientConfig *tls = nullptr);
 
 } // namespace fbc::rt

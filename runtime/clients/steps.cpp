@@ -109,6 +109,7 @@ HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()
   curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, onProgress);
   curl_easy_setopt(c, CURLOPT_XFERINFODATA, &cancelled);
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+  setCurlTls(c, req.tls.get());
   CURLcode rc = curl_easy_perform(c);
   if (rc == CURLE_OK) {
     out.ok = true;
@@ -129,8 +130,24 @@ HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()
   return out;
 }
 
+void setCurlTls(void *curl, const TlsClientConfig *tls) {
+  if (!tls)
+    return;
+  CURL *c = static_cast<CURL *>(curl);
+  if (tls->insecure) {
+    curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+  } else if (!tls->ca.empty()) {
+    curl_easy_setopt(c, CURLOPT_CAINFO, tls->ca.c_str());
+  }
+  if (!tls->cert.empty()) {
+    curl_easy_setopt(c, CURLOPT_SSLCERT, tls->cert.c_str());
+    curl_easy_setopt(c, CURLOPT_SSLKEY, tls->key.c_str());
+  }
+}
+
 TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string &data,
-                      const std::function<bool()> &cancelled) {
+                      const std::function<bool()> &cancelled, const TlsClientConfig *tls) {
   TcpStepResult out;
   int64_t t0 = monotonicNs();
   std::string line = data;
@@ -152,7 +169,7 @@ TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string 
             "read: the reply exceeds " + std::to_string(kMaxTcpReply) + " bytes without a newline";
         return ReplyState::Failed;
       },
-      "connection closed before a reply line");
+      "connection closed before a reply line", tls);
   out.durationMs = (monotonicNs() - t0) / 1000000;
   if (!out.error.empty())
     return out;

@@ -4,6 +4,8 @@
 // (a body timeout or an interrupt), so a hung service never hangs fbc.
 #pragma once
 
+#include "runtime/clients/tls_dial.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -19,6 +21,8 @@ struct HttpStepRequest {
   bool hasBody = false;
   std::vector<std::pair<std::string, std::string>> headers;
   int64_t timeoutMs = 30000;
+  // An interface(tls=)'s: req.url is https:// and curl trusts its CA.
+  std::shared_ptr<const TlsClientConfig> tls;
 };
 
 struct HttpStepResponse {
@@ -35,6 +39,9 @@ struct HttpStepResponse {
 inline constexpr size_t kMaxHttpBody = size_t(64) << 20;
 
 HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()> &cancelled);
+// curl's TLS options for an interface(tls=): its CA (or no verification
+// with insecure=True) and client certificate. Nothing when `tls` is null.
+void setCurlTls(void *curl, const TlsClientConfig *tls);
 
 // A TCP step's reply is one line: at most this many bytes before its newline
 // (a service that streams without one would otherwise grow it unbounded).
@@ -53,6 +60,6 @@ struct TcpStepResult {
 // one reply line. Dial timeout 5 s, I/O timeout 10 s (the reference's). A
 // connection closed before a whole line (up to its "\n") arrived fails.
 TcpStepResult tcpStep(const std::string &host, uint16_t port, const std::string &data,
-                      const std::function<bool()> &cancelled);
+                      const std::function<bool()> &cancelled, const TlsClientConfig *tls = nullptr);
 
 } // namespace fbc::rt

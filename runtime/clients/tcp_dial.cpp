@@ -1,5 +1,7 @@
 #include "runtime/clients/tcp_dial.h"
 
+#include "runtime/clients/tls_dial.h"
+
 #include "runtime/trace/trace.h"
 
 #include <netdb.h>
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 namespace fbc::rt {
 
@@ -127,16 +130,27 @@ long recvSome(int fd, std::string &out, int64_t deadlineNs, const std::function<
 std::string exchangeOnce(const std::string &host, uint16_t port, std::string_view request,
                          int64_t dialDeadlineNs, int64_t ioTimeoutMs,
                          const std::function<bool()> &cancelled, const ReplyReaderFn &read,
-                         std::string_view closedBeforeReply) {
+                         std::string_view closedBeforeReply, const TlsClientConfig *tls) {
   std::string error;
+  std::unique_ptr<TlsStream> session;
+  std::shared_ptr<TlsContext> context;
+  if (tls && !(context = tls->context(error)))
+    return error;
   int fd = dialForStep(host, port, dialDeadlineNs, cancelled, error);
   if (fd < 0)
     return error;
   int64_t ioDeadline = monotonicNs() + ioTimeoutMs * 1000000;
-  error = sendAll(fd, request, ioDeadline, cancelled);
+  if (context) {
+    session = std::make_unique<TlsStream>(context, fd, host);
+    error = tlsHandshake(*session, fd, ioDeadline, cancelled);
+  }
+  if (error.empty())
+    error = session ? tlsSendAll(*session, fd, request, ioDeadline, cancelled)
+                    : sendAll(fd, request, ioDeadline, cancelled);
   for (ReplyState state = ReplyState::NeedMore; error.empty() && state == ReplyState::NeedMore;) {
     std::string chunk;
-    long n = recvSome(fd, chunk, ioDeadline, cancelled, error);
+    long n = session ? tlsRecvSome(*session, fd, chunk, ioDeadline, cancelled, error)
+                     : recvSome(fd, chunk, ioDeadline, cancelled, error);
     if (n == 0)
       error = closedBeforeReply;
     if (n > 0)
@@ -144,6 +158,9 @@ std::string exchangeOnce(const std::string &host, uint16_t port, std::string_vie
     if (state == ReplyState::Failed && error.empty())
       error = "protocol error"; // a reader that failed without a word never reads as a reply
   }
+  if (session)
+    session->shutdown();
+  session.reset();
   close(fd);
   return error;
 }

@@ -45,10 +45,14 @@ using ReplyReaderFn = std::function<ReplyState(std::string_view chunk, std::stri
 // (dialForStep's error), send `request`, and feed each chunk read to `read`
 // until it says Done, or Failed with its error, all within `ioTimeoutMs`.
 // "" when Done, else why: the dial's, the write's or the read's error,
-// `closedBeforeReply` at EOF, or what `read` set.
+// `closedBeforeReply` at EOF, or what `read` set. With `tls` (an
+// interface(tls=)), the exchange runs in a TLS session begun at connect,
+// verified as tls_dial.h says (the host's name or address).
+struct TlsClientConfig;
 std::string exchangeOnce(const std::string &host, uint16_t port, std::string_view request,
                          int64_t dialDeadlineNs, int64_t ioTimeoutMs,
                          const std::function<bool()> &cancelled, const ReplyReaderFn &read,
-                         std::string_view closedBeforeReply = "connection closed before a reply");
+                         std::string_view closedBeforeReply = "connection closed before a reply",
+                         const TlsClientConfig *tls = nullptr);
 
 } // namespace fbc::rt

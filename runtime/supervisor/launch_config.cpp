@@ -63,50 +63,100 @@ MysqlConnParams mysqlConnParams(const ir::Service &s, const ir::Address &at) {
 
 namespace {
 
-// The probe ready() runs for a protocol whose readiness is `kind`, at `at`.
+// The probe ready() runs for a protocol whose readiness is `kind`, at `at`
+// (in TLS with `tls`, an interface(tls=)'s).
 Healthcheck readinessProbe(const ir::Service &s, ir::HealthcheckKind kind, const ir::Address &at,
-                           int64_t ms) {
+                           int64_t ms, std::shared_ptr<const TlsClientConfig> tls) {
   auto port = static_cast<uint16_t>(at.port);
+  Healthcheck h;
   switch (kind) {
   case ir::HealthcheckKind::Http:
-    return Healthcheck::http("http://" + at.dialHostPort() + "/", ms);
+    h = Healthcheck::http((tls ? "https://" : "http://") + at.dialHostPort() + "/", ms);
+    break;
   case ir::HealthcheckKind::Redis:
-    return Healthcheck::redis(at.dialHost(), port, ms);
-  case ir::HealthcheckKind::Postgres:
-    return Healthcheck::postgres(pgConnParams(s, at), ms);
-  case ir::HealthcheckKind::Kafka:
-    return Healthcheck::kafka(at.dialHost(), port, ms);
-  case ir::HealthcheckKind::Memcached:
-    return Healthcheck::memcached(at.dialHost(), port, ms);
-  case ir::HealthcheckKind::Mysql:
-    return Healthcheck::mysql(mysqlConnParams(s, at), ms);
-  case ir::HealthcheckKind::Tcp:
-  case ir::HealthcheckKind::Ready:
+    h = Healthcheck::redis(at.dialHost(), port, ms);
+    break;
+  case ir::HealthcheckKind::Postgres: {
+    PgConnParams p = pgConnParams(s, at);
+    p.tls = tls;
+    h = Healthcheck::postgres(std::move(p), ms);
     break;
   }
-  return Healthcheck::tcp(at.dialHost(), port, ms);
+  case ir::HealthcheckKind::Kafka:
+    h = Healthcheck::kafka(at.dialHost(), port, ms);
+    break;
+  case ir::HealthcheckKind::Memcached:
+    h = Healthcheck::memcached(at.dialHost(), port, ms);
+    break;
+  case ir::HealthcheckKind::Mysql: {
+    MysqlConnParams p = mysqlConnParams(s, at);
+    p.tls = tls;
+    h = Healthcheck::mysql(std::move(p), ms);
+    break;
+  }
+  case ir::HealthcheckKind::Tcp:
+  case ir::HealthcheckKind::Ready:
+    h = Healthcheck::tcp(at.dialHost(), port, ms);
+    break;
+  }
+  if (h.kind != Healthcheck::Kind::Tcp)
+    h.tls = std::move(tls); // a TCP connect is the same with or without TLS
+  return h;
+}
+
+// The TLS of the interface of `s` reached at `port` (the probe's), or null.
+std::shared_ptr<const TlsClientConfig> tlsAtPort(const ir::Service &s, int64_t port,
+                                                 const std::string &specDir) {
+  for (const ir::Interface &i : s.interfaces)
+    if (i.tls && s.addressOrLoopback(i).port == port)
+      return tlsClientConfig(*i.tls, specDir);
+  return nullptr;
+}
+
+// The port of an "http[s]://host:port/..." URL (0 when it names none).
+int64_t urlPort(std::string_view url) {
+  size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos)
+    return 0;
+  std::string_view rest = url.substr(scheme + 3);
+  rest = rest.substr(0, rest.find('/'));
+  size_t colon = rest.rfind(':');
+  if (colon == std::string_view::npos)
+    return url.starts_with("https") ? 443 : 80;
+  int64_t port = 0;
+  for (char c : rest.substr(colon + 1)) {
+    if (c < '0' || c > '9')
+      return 0;
+    port = port * 10 + (c - '0');
+  }
+  return port;
 }
 
 } // namespace
 
-Healthcheck healthcheckOf(const ir::Service &s) {
+Healthcheck healthcheckOf(const ir::Service &s, const std::string &specDir) {
   if (!s.healthcheck)
     return {};
   const ir::Healthcheck &hc = *s.healthcheck;
   int64_t ms = hc.timeoutNs / 1000000;
   switch (hc.kind) {
-  case ir::HealthcheckKind::Http:
-    return Healthcheck::http(hc.url, ms);
+  case ir::HealthcheckKind::Http: {
+    // An https:// URL on a TLS interface's port trusts that interface's CA.
+    Healthcheck h = Healthcheck::http(hc.url, ms);
+    if (hc.url.starts_with("https://"))
+      h.tls = tlsAtPort(s, urlPort(hc.url), specDir);
+    return h;
+  }
   case ir::HealthcheckKind::Ready:
     // The default interface's protocol says what ready() probes.
     if (const ir::Interface *i = defaultInterface(s)) {
       const ir::Protocol *p = ir::findProtocol(i->protocol);
       return readinessProbe(s, p ? p->readiness : ir::HealthcheckKind::Tcp, s.addressOrLoopback(*i),
-                            ms);
+                            ms, i->tls ? tlsClientConfig(*i->tls, specDir) : nullptr);
     }
     return {};
-  default:
-    return readinessProbe(s, hc.kind, hc.at, ms); // the address the spec named
+  default: // the address the spec named
+    return readinessProbe(s, hc.kind, hc.at, ms, tlsAtPort(s, hc.at.port, specDir));
   }
 }
 
@@ -221,7 +271,7 @@ ServiceSpec launchConfig(const ir::Spec &spec, const ir::Service &s, const std::
   for (const ProxyEndpoint &p : proxies)
     if (p.serviceName == s.name)
       out.proxyPorts.push_back(p.proxyPort);
-  out.health = healthcheckOf(s);
+  out.health = healthcheckOf(s, specDir(spec.path));
   if (s.pidsMax)
     out.pidsMax = s.pidsMax;
   return out;

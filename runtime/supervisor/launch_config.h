@@ -35,8 +35,10 @@ MysqlConnParams mysqlConnParams(const ir::Service &s, const ir::Address &at);
 
 // The readiness probe of service `s`: its healthcheck= (a localhost URL
 // dialled as 127.0.0.1), or ready= of its default interface at its
-// address (Service::address()); Kind::None without one.
-Healthcheck healthcheckOf(const ir::Service &s);
+// address (Service::address()); Kind::None without one. A probe of a TLS
+// interface (an https:// URL on its port, ready()) speaks TLS with its CA,
+// the tls_cert paths resolved against `specDir`.
+Healthcheck healthcheckOf(const ir::Service &s, const std::string &specDir);
 
 // Service `s` of `spec` as the supervisor starts it, trapping `trapped`
 // (sorted syscall numbers). `proxies` are the test's proxied interfaces

@@ -38,10 +38,10 @@ std::string remoteAddresses(const ir::Service &s) {
   return out;
 }
 
-ServiceSpec remoteServiceSpec(const ir::Service &s) {
+ServiceSpec remoteServiceSpec(const ir::Service &s, const std::string &specDir) {
   ServiceSpec out;
   out.name = s.name;
-  out.health = healthcheckOf(s);
+  out.health = healthcheckOf(s, specDir);
   out.inProcess = std::make_shared<RemoteStandIn>(remoteAddresses(s));
   return out;
 }

@@ -18,6 +18,6 @@ std::string remoteAddresses(const ir::Service &s);
 // Remote service `s` as the supervisor starts it: no launch, no ports of
 // its own (nothing local binds them), its healthcheck, and an in-process
 // stand-in whose start and stop do nothing but say where it is.
-ServiceSpec remoteServiceSpec(const ir::Service &s);
+ServiceSpec remoteServiceSpec(const ir::Service &s, const std::string &specDir);
 
 } // namespace fbc::rt

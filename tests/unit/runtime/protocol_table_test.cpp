@@ -151,7 +151,7 @@ TEST(ProtocolTable, TheRuntimeAttachesTheEntrysCodecAndProbe) {
     EXPECT_EQ(ir::isMockProtocol(p.name), p.mock != ir::MockSupport::None);
     Loaded l = load(service(p));
     ASSERT_TRUE(l.spec->ok()) << l.errors;
-    rt::Healthcheck h = rt::healthcheckOf(*l.spec->spec().findService("s"));
+    rt::Healthcheck h = rt::healthcheckOf(*l.spec->spec().findService("s"), "");
     EXPECT_EQ(h.kind, probeOf(p.readiness));
   }
   // Every runtime attachment names an entry.
@@ -163,7 +163,8 @@ TEST(ProtocolTable, AProtocolWithoutAnEntryIsPlainTcp) {
   Loaded l = load("s = service(\"s\", \"/bin/s\", interface(\"main\", \"cassandra\", 9042), "
                   "healthcheck = ready())\n");
   ASSERT_TRUE(l.spec->ok()) << l.errors;
-  EXPECT_EQ(rt::healthcheckOf(*l.spec->spec().findService("s")).kind, rt::Healthcheck::Kind::Tcp);
+  EXPECT_EQ(rt::healthcheckOf(*l.spec->spec().findService("s"), "").kind,
+            rt::Healthcheck::Kind::Tcp);
   EXPECT_EQ(rt::findStepClient("cassandra"), nullptr);
   EXPECT_EQ(ir::stepMethodMismatch("cassandra", "s.main", "query"),
             "s.main.query(): fbc has no step methods for \"cassandra\" interfaces");
