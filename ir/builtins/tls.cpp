@@ -2,8 +2,10 @@
 // insecure=): TLS material for interface(tls=), with the reference's checks
 // at load: the pairs, ca against insecure=True, each named file exists
 // (relative to the spec's folder) and the CA file holds a PEM certificate.
-// fbc's proxy does not terminate TLS: a test whose fault proxy would stand
-// in front of a TLS interface is an error row (backend/leaf_lower.cpp).
+// fbc's proxy terminates TLS with proxy_cert (runtime/proxy/tls_bridge.h): a
+// test whose proxy stands in front of a TLS interface without one is an
+// error row (backend/leaf_lower.cpp). tls= on a udp interface is refused by
+// interface() (the protocol table's TlsStart::None).
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"

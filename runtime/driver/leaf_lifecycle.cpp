@@ -194,8 +194,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
       std::optional<ir::Address> at = iface ? svc.address(*iface) : std::nullopt;
       if (!at || at->port <= 0 || at->port > 65535)
         continue;
-      if (!hub->add({static_cast<ServiceId>(i), svc.name, name, iface->protocol,
-                     static_cast<uint16_t>(at->port), 0, at->host},
+      if (!hub->add(proxyEndpoint(static_cast<ServiceId>(i), svc, *iface, *at, specDir(spec.path)),
                     error)) {
         o.result = Result::Error;
         o.reason = error;
@@ -220,7 +219,7 @@ TestOutcome Executor::runTest(const ir::LeafTest &lt, bool &intr) {
     const std::vector<int> &traps = kept ? stage->traps[i] : traps_[i];
     const std::string &scr = kept ? stage->scratch->path() : scratch->path();
     ServiceSpec ss =
-        svc.isRemote() ? remoteServiceSpec(svc)
+        svc.isRemote() ? remoteServiceSpec(svc, specDir(spec.path))
         : svc.isContainer()
             ? containerServiceSpec(spec, svc, dir, traps, hub->endpoints(), scr, cfg_.stopGraceMs)
         : svc.mock ? mockServiceSpec(spec, svc, dir, traps, hub->endpoints(), scr,

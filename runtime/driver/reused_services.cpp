@@ -17,6 +17,7 @@
 #include "runtime/driver/reuse_stage.h"
 #include "runtime/os/leaf_isolation.h"
 #include "runtime/proxy/proxy.h"
+#include "runtime/supervisor/launch_config.h"
 #include "runtime/supervisor/supervisor.h"
 
 #include <algorithm>
@@ -81,9 +82,9 @@ Executor::Stage *Executor::openStage(const SupervisorOptions &so, std::string &e
       std::optional<ir::Address> at = iface ? svc.address(*iface) : std::nullopt;
       if (!at || at->port <= 0 || at->port > 65535)
         continue;
-      if (!stage->hub->add({static_cast<ServiceId>(i), svc.name, name, iface->protocol,
-                            static_cast<uint16_t>(at->port), 0, at->host},
-                           error))
+      if (!stage->hub->add(
+              proxyEndpoint(static_cast<ServiceId>(i), svc, *iface, *at, specDir(spec.path)),
+              error))
         return nullptr;
     }
   }

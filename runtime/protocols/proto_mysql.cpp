@@ -13,7 +13,7 @@ constexpr size_t kHeader = 4;
 constexpr uint32_t kMaxPayload = 0xFFFFFF; // a packet of this size continues in the next
 
 constexpr uint32_t kClientProtocol41 = 1u << 9;
-constexpr uint32_t kClientSsl = 1u << 11;
+constexpr uint32_t kClientSsl = kMysqlClientSsl;
 constexpr uint32_t kClientDeprecateEof = 1u << 24;
 constexpr uint16_t kServerMoreResultsExist = 0x0008;
 constexpr uint16_t kServerStatusAutocommit = 0x0002;

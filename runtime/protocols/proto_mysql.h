@@ -46,6 +46,11 @@
 
 namespace fbc::rt {
 
+// The capability flag of a client that asks for TLS (its SSL request
+// packet, and the handshake response that follows it inside TLS), as the
+// proxy's TLS terminator (runtime/proxy/tls_bridge.h) reads and sets it.
+inline constexpr uint32_t kMysqlClientSsl = 1u << 11;
+
 class MysqlCodec final : public ProtocolCodec {
 public:
   MysqlCodec();

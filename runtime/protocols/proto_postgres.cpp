@@ -15,8 +15,8 @@ namespace {
 // StartupMessage protocol codes.
 constexpr uint32_t kProtocol3 = 196608;
 constexpr uint32_t kCancelRequest = 80877102;
-constexpr uint32_t kSslRequest = 80877103;
-constexpr uint32_t kGssEncRequest = 80877104;
+constexpr uint32_t kSslRequest = kPgSslRequest;
+constexpr uint32_t kGssEncRequest = kPgGssEncRequest;
 constexpr uint32_t kMaxStartup = 10000;    // the server's own limit
 constexpr uint32_t kMaxMessage = 1u << 30; // 1 GiB: the server's MaxAllocSize
 constexpr size_t kMaxKeptBody = 8192;      // of the 'E' and 'C' bodies read for the trace

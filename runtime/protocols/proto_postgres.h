@@ -44,6 +44,11 @@
 
 namespace fbc::rt {
 
+// The StartupMessage codes that ask for an encrypted session, as the
+// proxy's TLS terminator (runtime/proxy/tls_bridge.h) answers and sends them.
+inline constexpr uint32_t kPgSslRequest = 80877103;
+inline constexpr uint32_t kPgGssEncRequest = 80877104;
+
 // A query as rules see it: comments removed, keywords and unquoted
 // identifiers lower-cased, quoted identifiers kept, every literal (number,
 // string) and every parameter ($1, ?) replaced by $1, $2 ... in order of

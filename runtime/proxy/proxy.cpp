@@ -10,6 +10,7 @@
 #include "ir/protocols.h"
 #include "runtime/protocols/proxy_protocol.h"
 #include "runtime/proxy/proxy_udp.h"
+#include "runtime/proxy/tls_bridge.h"
 #include "runtime/trace/trace.h"
 
 #include <arpa/inet.h>
@@ -399,6 +400,9 @@ ProxyHub::~ProxyHub() {
         open.push_back(c.get());
       for (Conn *c : open)
         retire(c);
+      for (auto &t : tls_)
+        if (t)
+          t->closeAll();
     });
     loop_.stop();
     thread_.join();
@@ -441,6 +445,32 @@ std::optional<size_t> ProxyHub::add(ProxyEndpoint ep, std::string &error) {
   }
   ep.proxyPort = ntohs(a.sin_port);
   size_t index = endpoints_.size();
+  std::unique_ptr<TlsTerminator> tls;
+  if (ep.tls && !datagrams) {
+    // Callers dial the terminator; its clear side is the listener above.
+    TlsTerminatorConfig cfg;
+    cfg.start = proto ? proto->tls : ir::TlsStart::AtConnect;
+    cfg.clearPort = ep.proxyPort;
+    cfg.upstream = upstream;
+    cfg.upstreamPort = ep.realPort;
+    cfg.verifyHost = ep.realHost.empty() ? "127.0.0.1" : ep.realHost;
+    cfg.tls = ep.tls;
+    cfg.onFailure = [this, index](const std::string &side, const std::string &why) {
+      trace_.record(EventType::TlsFailed, endpoints_[index].service,
+                    {{"interface", endpoints_[index].interface},
+                     {"protocol", endpoints_[index].protocol},
+                     {"side", side},
+                     {"error", why}});
+    };
+    tls = TlsTerminator::open(loop_, std::move(cfg), error);
+    if (!tls) {
+      error = "proxy for " + ep.serviceName + "." + ep.interface + ": " + error;
+      ::close(fd);
+      return std::nullopt;
+    }
+    ep.proxyPort = tls->callerPort();
+  }
+  tls_.push_back(std::move(tls));
   endpoints_.push_back(std::move(ep));
   upstreams_.push_back(upstream);
   if (datagrams) {
@@ -468,7 +498,24 @@ void ProxyHub::start() {
       loop_.add(l->fd(), EPOLLIN | EPOLLET, l.get());
     for (auto &d : datagrams_)
       loop_.add(d->fd(), EPOLLIN | EPOLLET, d.get());
+    for (auto &t : tls_)
+      if (t)
+        t->start();
   });
+}
+
+ProxyEndpoint proxyEndpoint(ServiceId id, const ir::Service &svc, const ir::Interface &iface,
+                            const ir::Address &at, const std::string &specDir) {
+  ProxyEndpoint ep;
+  ep.service = id;
+  ep.serviceName = svc.name;
+  ep.interface = iface.name;
+  ep.protocol = iface.protocol;
+  ep.realPort = static_cast<uint16_t>(at.port);
+  ep.realHost = at.host;
+  if (iface.tls)
+    ep.tls = tlsClientConfig(*iface.tls, specDir);
+  return ep;
 }
 
 std::optional<size_t> ProxyHub::find(std::string_view service, std::string_view iface) const {
@@ -549,6 +596,10 @@ void ProxyHub::dial(Conn &c) {
   a.sin_family = AF_INET;
   a.sin_addr = upstreams_[c.iface];
   a.sin_port = htons(endpoints_[c.iface].realPort);
+  if (const TlsTerminator *t = tls_[c.iface].get()) { // TLS to the service: its terminator
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(t->backPort());
+  }
   c.server.fd = s;
   if (connect(s, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0) {
     c.connected = true;

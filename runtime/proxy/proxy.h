@@ -18,6 +18,8 @@
 // relay instead (proxy_udp.h), deciding each datagram.
 #pragma once
 
+#include "ir/spec.h"
+#include "runtime/clients/tls_dial.h"
 #include "runtime/os/event_loop.h"
 #include "runtime/proxy/proxy_rules.h"
 #include "runtime/rules/rules.h"
@@ -37,6 +39,7 @@ namespace fbc::rt {
 
 class Trace;
 class DatagramRelay;
+class TlsTerminator;
 
 struct ProxyEndpoint {
   ServiceId service = kNoService;
@@ -46,7 +49,16 @@ struct ProxyEndpoint {
   // The upstream's host: "" for loopback (a service fbc runs), else a
   // remote service's (an IPv4 address or a name resolved by add()).
   std::string realHost;
+  // interface(tls=): callers dial a TLS terminator whose clear side is
+  // this proxy, and the proxy reaches the service through another
+  // (tls_bridge.h); null for a clear interface.
+  std::shared_ptr<const TlsClientConfig> tls = nullptr;
 };
+
+// The endpoint of interface `iface` of service `svc` (id `id`) reached at
+// `at`, its tls_cert's paths resolved against `specDir`.
+ProxyEndpoint proxyEndpoint(ServiceId id, const ir::Service &svc, const ir::Interface &iface,
+                            const ir::Address &at, const std::string &specDir);
 
 class ProxyHub {
 public:
@@ -91,6 +103,8 @@ private:
   std::vector<std::unique_ptr<Listener>> listeners_;
   // Datagram interfaces' relays (proxy_udp.h), in place of listeners.
   std::vector<std::unique_ptr<DatagramRelay>> datagrams_;
+  // Per endpoint: its TLS terminator (tls_bridge.h), null when clear.
+  std::vector<std::unique_ptr<TlsTerminator>> tls_;
   std::map<uint64_t, std::unique_ptr<Conn>> conns_; // by id (timers look them up)
   std::vector<std::unique_ptr<Conn>> retired_;
   uint64_t nextConn_ = 1;

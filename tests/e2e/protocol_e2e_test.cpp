@@ -30,7 +30,8 @@ constexpr const char *kMyUser = "mysql";
 struct Fixtures {
   TempDir dir;
   std::string pgData, rdbDir, myData, myInit;
-  std::string error; // why a fixture could not be made
+  std::string tlsDir, pgTls, myTls; // tests/fixtures/tls, keys 0600 for root, postgres, mysql
+  std::string error;                // why a fixture could not be made
 
   Fixtures() {
     chmod(dir.path().c_str(), 0755); // the postgres account walks into it
@@ -41,6 +42,32 @@ struct Fixtures {
     myData = dir.file("mydata");
     myInit = dir.file("myinit.sql");
     makeMyData();
+    tlsDir = dir.file("tls");
+    pgTls = dir.file("tls-pg");
+    myTls = dir.file("tls-my");
+    copyTls(tlsDir, "root");
+    copyTls(pgTls, "postgres");
+    copyTls(myTls, kMyUser);
+  }
+
+  // The test certificates, owned by `user` (servers refuse a key others
+  // can read, and read it as their own account).
+  void copyTls(const std::string &to, const char *user) {
+    passwd *pw = getpwnam(user);
+    if (!pw) {
+      error += std::string("no account \"") + user + "\"";
+      return;
+    }
+    mkdir(to.c_str(), 0755);
+    for (const char *name : {"ca.pem", "other_ca.pem", "service.pem", "service.key", "proxy.pem",
+                             "proxy.key", "other_service.pem", "other_service.key"}) {
+      std::string file = to + "/" + name;
+      std::ofstream(file) << readFile(std::string(FBC_TLS_FIXTURES) + "/" + name);
+      bool key = std::string_view(name).ends_with(".key");
+      if (chmod(file.c_str(), key ? 0600 : 0644) != 0 ||
+          chown(file.c_str(), pw->pw_uid, pw->pw_gid) != 0)
+        error += "cannot copy " + file;
+    }
   }
 
   // A MariaDB data directory (mariadb-install-db, as the "mysql" account
@@ -120,6 +147,9 @@ struct ProtocolSpec : Spec {
     extra.emplace_back("@RDB_DIR@", f.rdbDir);
     extra.emplace_back("@MY_DATA@", f.myData);
     extra.emplace_back("@MY_INIT@", f.myInit);
+    extra.emplace_back("@TLS_DIR@", f.tlsDir);
+    extra.emplace_back("@PG_TLS@", f.pgTls);
+    extra.emplace_back("@MY_TLS@", f.myTls);
     for (const auto &[from, to] : extra)
       for (size_t p; (p = text.find(from)) != std::string::npos;)
         text.replace(p, from.size(), to);
@@ -251,6 +281,40 @@ TEST_F(Protocol, PostgresFaultsThroughTheProxy) {
 // directory belongs to the service's account.
 TEST_F(Protocol, PostgresDataDirectoryInScratchAsUser) {
   ProtocolSpec spec("postgres_scratch");
+  runWithGolden(spec, 0);
+}
+
+// interface(tls=) (issue #28): fbc's proxy terminates TLS with the
+// tls_cert's proxy_cert and re-originates it to the service, verified with
+// its CA, so the protocol's rules work on a TLS interface; the steps and
+// ready() speak TLS with the same CA. One spec per real server: redis-server
+// (--tls-port), PostgreSQL (ssl=on: SSLRequest), MariaDB (--ssl-cert: TLS
+// after the greeting), memcached (-Z) and a Python https server.
+TEST_F(Protocol, TlsRedisStepsAndRulesThroughTheTerminatingProxy) {
+  ProtocolSpec spec("tls_redis");
+  runWithGolden(spec, 0);
+}
+
+TEST_F(Protocol, TlsPostgresSslRequestThroughTheTerminatingProxy) {
+  ProtocolSpec spec("tls_postgres");
+  runWithGolden(spec, 0);
+}
+
+TEST_F(Protocol, TlsMysqlAfterTheGreetingThroughTheTerminatingProxy) {
+  ProtocolSpec spec("tls_mysql");
+  runWithGolden(spec, 0);
+}
+
+TEST_F(Protocol, TlsMemcachedAndHttpThroughTheTerminatingProxy) {
+  ProtocolSpec spec("tls_memcached_http");
+  runWithGolden(spec, 0);
+}
+
+// A service whose certificate the tls_cert's CA did not sign: the proxy
+// refuses it (a tls_failed event, side "service", the step fails), never
+// relaying in clear or unverified.
+TEST_F(Protocol, TlsServiceCertificateFromAnotherCaIsRefused) {
+  ProtocolSpec spec("tls_refused");
   runWithGolden(spec, 0);
 }
 
