@@ -183,27 +183,39 @@ std::string unknownErrnoMessage(std::string_view name) {
   return msg + "; supported: " + supportedErrnoList();
 }
 
-std::string unknownFaultKeywordMessage(std::string_view who, std::string_view key,
-                                       std::string_view service, llvm::ArrayRef<std::string> ops) {
-  std::vector<std::string_view> candidates;
-  std::string valid;
+std::string syscallKeywordList() {
+  std::string out;
   for (std::string_view s : syscallKeywords()) {
-    candidates.push_back(s);
     if (s == "open")
       continue;
-    valid += valid.empty() ? "" : ", ";
-    valid += s;
+    out += out.empty() ? "" : ", ";
+    out += s;
   }
+  return out;
+}
+
+std::string unknownFaultKeywordMessage(std::string_view who, std::string_view key,
+                                       std::string_view service, llvm::ArrayRef<std::string> ops) {
+  std::vector<std::string_view> candidates(syscallKeywords().begin(), syscallKeywords().end());
   for (const std::string &op : ops)
     candidates.push_back(op);
   std::string msg = std::string(who) + "() unknown keyword " + quote(key) + " for service " +
-                    quote(service) + ". Valid syscalls: " + valid;
+                    quote(service) + ". Valid syscalls: " + syscallKeywordList();
   if (!ops.empty()) {
     msg += ". Named operations on " + std::string(service) + ":";
     for (size_t i = 0; i < ops.size(); ++i)
       msg += (i ? ", " : " ") + ops[i];
   }
   std::string_view near = star::nearestName(key, candidates);
+  if (!near.empty())
+    msg += " (did you mean " + quote(near) + "?)";
+  return msg;
+}
+
+std::string unknownTraceSyscallMessage(std::string_view who, std::string_view name) {
+  std::string msg = std::string(who) + "(): unknown syscall " + quote(name) +
+                    ". Valid syscalls: " + syscallKeywordList();
+  std::string_view near = star::nearestName(name, syscallKeywords());
   if (!near.empty())
     msg += " (did you mean " + quote(near) + "?)";
   return msg;

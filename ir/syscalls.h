@@ -85,5 +85,12 @@ std::string unknownErrnoMessage(std::string_view name);
 // neither a syscall keyword nor one of the service's named `ops`.
 std::string unknownFaultKeywordMessage(std::string_view who, std::string_view key,
                                        std::string_view service, llvm::ArrayRef<std::string> ops);
+// "write, read, connect, ...": the syscall keywords a fault or a trace
+// takes, as the messages list them (without the "open" alias).
+std::string syscallKeywordList();
+// trace()/trace_start()'s message for a syscalls= element that is no
+// syscall keyword, with the nearest one ("did you mean"): the run and
+// `fbc check` say the same.
+std::string unknownTraceSyscallMessage(std::string_view who, std::string_view name);
 
 } // namespace fbc::ir

@@ -22,6 +22,8 @@
 //   bus.main.publish()        UNSUPPORTED_STEP (a warning: the reference has
 //                             it, fbc has no client yet)
 //   kv.main.send(dat="x")     UNKNOWN_KEYWORD (a keyword the step does not take)
+//   trace(db, syscalls=["wirte"])  UNKNOWN_SYSCALL (an element of a literal list
+//                             that is no syscall keyword; BAD_ARGUMENT if no string)
 // A step call in the test body itself is also the axes pass's (stepSite),
 // with the same message: the diagnostics pass keeps one per place and code.
 // Nothing is executed: a value is known only when it is a literal or a
@@ -180,6 +182,8 @@ private:
     else if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start") ||
              isBuiltinCall(c, "fault_all"))
       faultCall(c, sc);
+    else if (isBuiltinCall(c, "trace") || isBuiltinCall(c, "trace_start"))
+      traceCall(c, llvm::cast<Ident>(c->fn)->name.str(), sc);
     else if (auto *d = dyn_cast<DotExpr>(unparen(c->fn)))
       stepCall(c, d, sc);
   }
@@ -384,6 +388,25 @@ private:
               who + "() " + key + "= must be a fault (delay/deny/allow), got " + type +
                   ". Example: " + key + "=deny(\"ECONNREFUSED\")",
               sc.loc(a->value->pos));
+    }
+  }
+
+  // trace(svc, syscalls=[...], run=f), trace_start(svc, syscalls=[...]): each
+  // element of a literal list is a syscall keyword, as the run checks it.
+  void traceCall(const CallExpr *c, const std::string &who, const Scope &sc) {
+    const Argument *list = keywordArg(c, "syscalls");
+    auto *elems = list ? dyn_cast<ListExpr>(unparen(list->value)) : nullptr;
+    if (!elems)
+      return;
+    for (const Expr *e : elems->elems) {
+      if (std::optional<std::string> name = stringLit(e, sc)) {
+        if (!ir::isSyscallKeyword(*name))
+          error(DiagCode::UnknownSyscall, ir::unknownTraceSyscallMessage(who, *name),
+                sc.loc(e->pos));
+      } else if (std::string type = literalType(e); !type.empty()) {
+        error(DiagCode::BadArgument, who + "() syscalls= element must be a string, got " + type,
+              sc.loc(e->pos));
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-// Levenshtein-based spelling suggestions (see spellcheck.h).
+// Edit-distance spelling suggestions (see spellcheck.h).
 #include "frontend/lib/spellcheck.h"
 
 #include <algorithm>
@@ -21,20 +21,25 @@ std::string fold(std::string_view s) {
   return out;
 }
 
-// Edit distance between byte strings, single-row dynamic programming.
-size_t levenshtein(std::string_view x, std::string_view y) {
+// Edit distance between byte strings: insertions, deletions, substitutions
+// and transpositions of two adjacent bytes each count 1 (the optimal string
+// alignment distance; Go's spell package counts a swap as 2, so "sned" was
+// 2 edits from "send" and too far for a 4-letter name). Three rolling rows.
+size_t editDistance(std::string_view x, std::string_view y) {
   if (x.size() > y.size())
     std::swap(x, y);
-  std::vector<size_t> row(y.size() + 1);
+  std::vector<size_t> before(y.size() + 1), prev(y.size() + 1), row(y.size() + 1);
   for (size_t j = 0; j <= y.size(); ++j)
     row[j] = j;
   for (size_t i = 1; i <= x.size(); ++i) {
-    size_t prev = row[0];
+    std::swap(before, prev);
+    std::swap(prev, row);
     row[0] = i;
     for (size_t j = 1; j <= y.size(); ++j) {
-      size_t substitution = prev + (x[i - 1] != y[j - 1]);
-      prev = row[j];
-      row[j] = std::min({substitution, row[j - 1] + 1, row[j] + 1});
+      size_t d = std::min({prev[j - 1] + (x[i - 1] != y[j - 1]), row[j - 1] + 1, prev[j] + 1});
+      if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1])
+        d = std::min(d, before[j - 2] + 1);
+      row[j] = d;
     }
   }
   return row[y.size()];
@@ -45,7 +50,7 @@ template <class S> std::string_view nearest(std::string_view name, llvm::ArrayRe
   std::string_view best;
   size_t bestDistance = (x.size() + 1) / 2; // allow up to 50% typos
   for (const S &c : candidates) {
-    size_t d = levenshtein(x, fold(c));
+    size_t d = editDistance(x, fold(c));
     if (d < bestDistance) {
       bestDistance = d;
       best = c;

@@ -1,6 +1,8 @@
 // "Did you mean" suggestions for misspelled names, with the rules of Go
 // Starlark's internal/spell package: case and underscores are ignored, and
-// a candidate must be within a Levenshtein distance of half the name.
+// a candidate must be within an edit distance of half the name. One
+// difference: a swap of two adjacent letters is one edit ("sned" -> "send"),
+// where Go's Levenshtein distance counts two.
 #pragma once
 
 #include <llvm/ADT/ArrayRef.h>

@@ -2,7 +2,6 @@
 
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
-#include "ir/syscalls.h"
 
 namespace fbc::rt {
 
@@ -11,17 +10,6 @@ std::string strArg(star::Thread &t, star::Value v, const std::string &what) {
   if (!s)
     t.fail(what + " must be a string, got " + std::string(star::typeName(v)));
   return std::string(s->view());
-}
-
-std::string syscallKeywordList() {
-  std::string out;
-  for (std::string_view s : ir::syscallKeywords()) {
-    if (s == "open")
-      continue;
-    out += out.empty() ? "" : ", ";
-    out += s;
-  }
-  return out;
 }
 
 star::Value kwarg(const star::Args &args, std::string_view name) {

@@ -12,9 +12,6 @@ namespace fbc::rt {
 
 // `v` as a string; otherwise fails with "<what> must be a string, got T".
 std::string strArg(star::Thread &t, star::Value v, const std::string &what);
-// "write, read, connect, ...": the syscall keywords a fault or trace takes,
-// for error messages (the reference's list, without its "open" alias).
-std::string syscallKeywordList();
 // The keyword argument `name`, or null.
 star::Value kwarg(const star::Args &args, std::string_view name);
 // Where the running builtin was called from (the '(' of the call, as the

@@ -50,8 +50,7 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
     std::string sc = strArg(t, v, who + "() syscalls= element");
     if (!ir::isSyscallKeyword(sc))
       ir::builtins::failMistake(t, ir::DiagCode::UnknownSyscall,
-                                who + "(): unknown syscall " + ir::quote(sc) +
-                                    ". Valid syscalls: " + syscallKeywordList());
+                                ir::unknownTraceSyscallMessage(who, sc));
     RuleSpec r;
     r.target = *id;
     r.syscall = sc;

@@ -161,6 +161,16 @@ TEST_F(OpsTest, SpellCheck) {
   std::vector<std::string_view> module = {"eq", "fails", "lt", "true"};
   EXPECT_EQ(nearestName("falls", module), "fails");
   EXPECT_EQ(nearestName("nonesuch", module), "");
+  // Two adjacent letters swapped are one edit (Levenshtein counts two,
+  // which is no suggestion for a 4-letter name: 2 is not under half of 4).
+  std::vector<std::string_view> steps = {"send", "get", "set"};
+  EXPECT_EQ(nearestName("sned", steps), "send");
+  EXPECT_EQ(nearestName("esnd", steps), "send");
+  EXPECT_EQ(nearestName("gte", steps), "get");
+  EXPECT_EQ(nearestName("dnes", steps), ""); // two swaps apart: too far
+  std::vector<std::string_view> syscalls = {"write", "read", "fsync"};
+  EXPECT_EQ(nearestName("wrtie", syscalls), "write");
+  EXPECT_EQ(nearestName("fsnyc", syscalls), "fsync");
 }
 
 // --- strings, bytes and containers (with the string and container code) ---
