@@ -457,7 +457,9 @@ struct BodyScanner::State {
     ax.name = (sc.file ? sc.file->path() : std::string("?")) + ":" + std::to_string(c->lparen.line);
     // Literal arguments the run rejects: the same messages (ir/fanout_sites.h),
     // at the call.
-    auto argError = [&](std::string msg) { out.errors.push_back({std::move(msg), ax.loc}); };
+    auto argError = [&](std::string msg, ir::DiagCode code = ir::DiagCode::BadArgument) {
+      out.errors.push_back({std::move(msg), ax.loc, code});
+    };
     std::optional<ir::ParallelPolicy> policy;
     if (policyArg) {
       std::string error;
@@ -472,7 +474,8 @@ struct BodyScanner::State {
     for (const Argument &a : c->args)
       if (a.kind == Argument::Kind::Named && a.name && a.name->name != "interleavings" &&
           a.name->name != "preemptions")
-        return argError(ir::parallelUnknownKeyword(a.name->name.str()));
+        return argError(ir::parallelUnknownKeyword(a.name->name.str()),
+                        ir::DiagCode::UnknownKeyword);
     if (!starArgs && branches < 2)
       return argError(ir::parallelTooFewBranches());
     if (preemptArg) {

@@ -1,5 +1,6 @@
 #include "ir/builtins/call_site.h"
 
+#include "frontend/eval/args.h"
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/spec_builder.h"
 
@@ -132,17 +133,70 @@ void CallSite::failCoded(const Loc &where, std::string msg, std::string_view cod
   if (here)
     caller_->pos = where.pos;
   // In a test body the error becomes the test's failure reason, which
-  // carries no traceback: put the location in the message.
-  if (t_.userData && SpecBuilder::of(t_).body) {
+  // carries no traceback: put the location in the message. A builtin's own
+  // check of its call is a mistake in how the body called it, so an error
+  // row: BAD_ARGUMENT when the check names no code of its own.
+  if (inBody()) {
     Loc at = here ? where : lparen();
     if (at.valid())
       msg = at.str() + ": " + msg;
+    if (code.empty())
+      code = codeName(DiagCode::BadArgument);
   }
   t_.failWithCode(code, std::move(msg));
 }
 
 void CallSite::fail(std::string msg) const {
+  if (inBody())
+    failCoded(lparen(), std::move(msg), "");
   t_.fail(std::move(msg));
+}
+
+bool CallSite::inBody() const {
+  return t_.userData && SpecBuilder::of(t_).body;
+}
+
+namespace {
+
+// Which DiagCode star::bindArgs's failure on `args` is: the first problem
+// it meets (too many positionals, then the keywords in order: one that
+// names no parameter, one already bound) decides.
+DiagCode bindMistake(const star::Args &args, std::initializer_list<const char *> params) {
+  if (args.positional.size() > params.size())
+    return DiagCode::BadArgument;
+  for (const star::Kwarg &k : args.kwargs) {
+    auto named = std::find_if(params.begin(), params.end(), [&](std::string_view p) {
+      if (!p.empty() && p.back() == '?')
+        p.remove_suffix(1);
+      return p == k.name->view();
+    });
+    if (named == params.end())
+      return DiagCode::UnknownKeyword;
+    if (size_t(named - params.begin()) < args.positional.size())
+      return DiagCode::BadArgument;
+  }
+  return DiagCode::BadArgument;
+}
+
+} // namespace
+
+void bindBuiltinArgs(star::Thread &t, std::string_view fn, const star::Args &args,
+                     std::initializer_list<const char *> params,
+                     std::initializer_list<star::Value *> out) {
+  try {
+    star::bindArgs(t, fn, args, params, out);
+  } catch (const star::EvalError &e) {
+    failMistake(t, bindMistake(args, params), e.message());
+  }
+}
+
+void bindNoArgs(star::Thread &t, std::string_view fn, const star::Args &args) {
+  try {
+    star::bindNone(t, fn, args);
+  } catch (const star::EvalError &e) {
+    failMistake(t, args.kwargs.empty() ? DiagCode::BadArgument : DiagCode::UnknownKeyword,
+                e.message());
+  }
 }
 
 void failMistake(star::Thread &t, DiagCode code, std::string msg) {

@@ -10,6 +10,7 @@
 #include "ir/diagnostic_codes.h"
 #include "ir/spec.h"
 
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <string_view>
@@ -63,17 +64,21 @@ public:
   Loc lparen() const;
 
   // Fails the builtin with the error reported at `where` (a location in
-  // the calling file; otherwise at the call).
+  // the calling file; otherwise at the call). In a test body the message
+  // starts with that location, and the failure is a mistake in how the
+  // body called the builtin: the run makes it an error row with
+  // BAD_ARGUMENT.
   [[noreturn]] void fail(const Loc &where, std::string msg) const;
   [[noreturn]] void fail(std::string msg) const;
-  // fail() of a mistake with a stable code (ir/diagnostic_codes.h): in a
-  // test body, the run makes it an error row carrying the code.
+  // fail() of a mistake with a stable code of its own (ir/diagnostic_codes.h),
+  // which the error row carries.
   [[noreturn]] void fail(const Loc &where, std::string msg, DiagCode code) const;
 
   star::Thread &thread() const { return t_; }
 
 private:
   [[noreturn]] void failCoded(const Loc &where, std::string msg, std::string_view code) const;
+  bool inBody() const;
 
   star::Thread &t_;
   star::CallFrame *caller_ = nullptr;
@@ -88,5 +93,14 @@ private:
 // call, a `.name`), as CallSite::fail's does, and the run makes the row an
 // error carrying the code.
 [[noreturn]] void failMistake(star::Thread &t, DiagCode code, std::string msg);
+
+// star::bindArgs / star::bindNone (their messages) for a builtin a test
+// body may call: what they cannot bind is a mistake with a code
+// (failMistake): a keyword that names no parameter UNKNOWN_KEYWORD, a
+// missing, extra or doubled argument BAD_ARGUMENT.
+void bindBuiltinArgs(star::Thread &t, std::string_view fn, const star::Args &args,
+                     std::initializer_list<const char *> params,
+                     std::initializer_list<star::Value *> out);
+void bindNoArgs(star::Thread &t, std::string_view fn, const star::Args &args);
 
 } // namespace fbc::ir::builtins

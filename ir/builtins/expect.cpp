@@ -37,19 +37,19 @@ Value makeExpectation(star::Thread &t, ExpectKind kind, const char *name, int64_
 } // namespace
 
 Value expectSuccessFn(star::Thread &t, Value, const star::Args &args) {
-  star::bindNone(t, "expect_success", args);
+  bindNoArgs(t, "expect_success", args);
   return makeExpectation(t, ExpectKind::Success, "expect_success", 0);
 }
 
 Value expectHangFn(star::Thread &t, Value, const star::Args &args) {
-  star::bindNone(t, "expect_hang", args);
+  bindNoArgs(t, "expect_hang", args);
   return makeExpectation(t, ExpectKind::Hang, "expect_hang", 0);
 }
 
 Value expectErrorWithinFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   Value ms;
-  star::bindArgs(t, "expect_error_within", args, {"ms"}, {&ms});
+  bindBuiltinArgs(t, "expect_error_within", args, {"ms"}, {&ms});
   if (!ms.isInt())
     site.fail(site.at(site.param(0, "ms")),
               "expect_error_within: for parameter ms: got " + typeOf(ms) + ", want int");

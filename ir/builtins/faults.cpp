@@ -53,23 +53,29 @@ double parseProbability(const CallSite &site, std::string_view fn, Value v) {
       text.remove_suffix(1);
     }
     if (!parseNumber(text, p))
-      site.fail(at, std::string(fn) +
-                        "(): probability= must be a number or a percentage like "
-                        "\"30%\", got " +
-                        quote(s->view()));
+      site.fail(at,
+                std::string(fn) +
+                    "(): probability= must be a number or a percentage like "
+                    "\"30%\", got " +
+                    quote(s->view()),
+                DiagCode::BadProbability);
   } else {
-    site.fail(at, std::string(fn) +
-                      "(): probability= must be a float, an int or a string like "
-                      "\"30%\", got " +
-                      typeOf(v));
+    site.fail(at,
+              std::string(fn) +
+                  "(): probability= must be a float, an int or a string like "
+                  "\"30%\", got " +
+                  typeOf(v),
+              DiagCode::BadProbability);
   }
   if (percent || p > 1)
     p /= 100;
   if (!(p >= 0 && p <= 1) || !std::isfinite(p))
-    site.fail(at, std::string(fn) +
-                      "(): probability= must be between 0 and 1 (or \"0%\" and "
-                      "\"100%\"), got " +
-                      star::repr(v));
+    site.fail(at,
+              std::string(fn) +
+                  "(): probability= must be between 0 and 1 (or \"0%\" and "
+                  "\"100%\"), got " +
+                  star::repr(v),
+              DiagCode::BadProbability);
   return p;
 }
 
@@ -108,13 +114,17 @@ void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args
   if (maxFires) {
     Loc at = site.at(site.keywordValue("max_fires"));
     if (!maxFires.isInt())
-      site.fail(at, p + "max_fires must be an integer, got " + typeOf(maxFires));
+      site.fail(at, p + "max_fires must be an integer, got " + typeOf(maxFires),
+                DiagCode::BadMaxFires);
     if (!maxFires.isSmallInt())
-      site.fail(at, p + "max_fires= is out of range, got " + star::repr(maxFires));
+      site.fail(at, p + "max_fires= is out of range, got " + star::repr(maxFires),
+                DiagCode::BadMaxFires);
     if (maxFires.smallInt() <= 0)
-      site.fail(at, p + "max_fires must be > 0, got " + std::to_string(maxFires.smallInt()));
+      site.fail(at, p + "max_fires must be > 0, got " + std::to_string(maxFires.smallInt()),
+                DiagCode::BadMaxFires);
     if (f.probability >= 1)
-      site.fail(at, p + "max_fires= is only meaningful with probability < 1");
+      site.fail(at, p + "max_fires= is only meaningful with probability < 1",
+                DiagCode::BadMaxFires);
     f.maxFires = maxFires.smallInt();
   }
   if (mode) {
@@ -125,12 +135,14 @@ void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args
     else if (s && s->view() == "stochastic")
       f.mode = FaultMode::Stochastic;
     else
-      site.fail(at, p + "mode= must be \"exhaustive\" or \"stochastic\", got " +
-                        (s ? quote(s->view()) : star::repr(mode)));
+      site.fail(at,
+                p + "mode= must be \"exhaustive\" or \"stochastic\", got " +
+                    (s ? quote(s->view()) : star::repr(mode)),
+                DiagCode::BadMode);
     if (f.mode == FaultMode::Stochastic && f.maxFires > 0)
-      site.fail(at, p + "max_fires= is incompatible with mode=\"stochastic\"");
+      site.fail(at, p + "max_fires= is incompatible with mode=\"stochastic\"", DiagCode::BadMode);
     if (f.mode == FaultMode::Exhaustive && f.maxFires == 0)
-      site.fail(at, p + "mode=\"exhaustive\" requires max_fires= > 0");
+      site.fail(at, p + "mode=\"exhaustive\" requires max_fires= > 0", DiagCode::BadMode);
   }
   if (f.maxFires > 0 && f.mode == FaultMode::None)
     f.mode = FaultMode::Exhaustive;

@@ -261,8 +261,8 @@ Value monitorFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
   Value name, on, init, update, check;
-  star::bindArgs(t, "monitor", args, {"name", "on", "state_init?", "update?", "check?"},
-                 {&name, &on, &init, &update, &check});
+  bindBuiltinArgs(t, "monitor", args, {"name", "on", "state_init?", "update?", "check?"},
+                  {&name, &on, &init, &update, &check});
   auto *s = name.as<star::String>();
   if (!s)
     site.fail(site.at(site.param(0, "name")),
@@ -313,7 +313,7 @@ Temporal temporalOf(const CallSite &site, TemporalKind kind, Value pred) {
 Value eventuallyFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   Value pred, anchor;
-  star::bindArgs(t, "eventually", args, {"predicate", "anchor?"}, {&pred, &anchor});
+  bindBuiltinArgs(t, "eventually", args, {"predicate", "anchor?"}, {&pred, &anchor});
   Temporal e = temporalOf(site, TemporalKind::Eventually, pred);
   if (anchor && !isNone(anchor)) {
     e.anchor = matcherOf(anchor);
@@ -328,7 +328,7 @@ Value eventuallyFn(star::Thread &t, Value, const star::Args &args) {
 Value alwaysFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   Value pred, between;
-  star::bindArgs(t, "always", args, {"predicate", "between?"}, {&pred, &between});
+  bindBuiltinArgs(t, "always", args, {"predicate", "between?"}, {&pred, &between});
   Temporal a = temporalOf(site, TemporalKind::Always, pred);
   if (between && !isNone(between)) {
     const syntax::Expr *lit = site.keywordValue("between");

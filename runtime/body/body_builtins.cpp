@@ -26,12 +26,6 @@ using star::Value;
 
 namespace {
 
-// A body-time argument error, located at the call.
-[[noreturn]] void failAt(star::Thread &t, const std::string &msg) {
-  ir::Loc loc = callerLoc(t);
-  t.fail(loc.valid() ? loc.str() + ": " + msg : msg);
-}
-
 // interleavings=`p` at a site the plan could not read: checked as the
 // plan checks a literal (ir/fanout_sites.h).
 ir::ParallelPolicy parallelPolicyArg(star::Thread &t, Value p) {
@@ -46,7 +40,7 @@ ir::ParallelPolicy parallelPolicyArg(star::Thread &t, Value p) {
   else
     error = ir::parallelPolicyTypeError(star::typeName(p));
   if (!checked)
-    failAt(t, error);
+    failBadArgument(t, error);
   return *checked;
 }
 
@@ -110,7 +104,7 @@ Value Executor::callBuiltin(star::Thread &t, std::string_view name, const star::
 // argument, which the plan could not read).
 Value Executor::nondet(star::Thread &t, std::string_view, const star::Args &args) {
   if (!args.kwargs.empty())
-    failAt(t, "nondet(): keyword arguments are not accepted");
+    failUnknownKeyword(t, "nondet(): keyword arguments are not accepted");
   if (args.positional.empty()) {
     warnOnce(t, "nondet() is not a planned axis: it returns True (its first option); name the "
                 "choice with choose(\"name\", [True, False]) to run both");
@@ -119,8 +113,8 @@ Value Executor::nondet(star::Thread &t, std::string_view, const star::Args &args
   for (size_t i = 0; i < args.positional.size(); ++i) {
     auto *svc = ir::builtins::valueAs<ir::builtins::ServiceValue>(args.positional[i]);
     if (!svc)
-      failAt(t, "nondet(): argument " + std::to_string(i + 1) + " is not a service (got " +
-                    std::string(star::typeName(args.positional[i])) + ")");
+      failBadArgument(t, "nondet(): argument " + std::to_string(i + 1) + " is not a service (got " +
+                             std::string(star::typeName(args.positional[i])) + ")");
     std::optional<ServiceId> id = sup_->findService(svc->data.name);
     if (exploring_ && id && *id < exploring_->holds.size() && !exploring_->holds[*id].empty())
       warnOnce(t, "nondet(" + svc->data.name +
@@ -176,25 +170,25 @@ Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &ar
   }
   for (const star::Kwarg &k : args.kwargs)
     if (k.name->view() != "interleavings" && k.name->view() != "preemptions")
-      failAt(t, ir::parallelUnknownKeyword(k.name->view()));
+      failUnknownKeyword(t, ir::parallelUnknownKeyword(k.name->view()));
   size_t b = args.positional.size();
   if (b < 2)
-    failAt(t, ir::parallelTooFewBranches());
+    failBadArgument(t, ir::parallelTooFewBranches());
   bool dpor = policy && policy->kind == ir::ParallelPolicy::Kind::Dpor;
   if (Value n = kwarg(args, "preemptions")) {
     // The plan read a literal bound into the leaf program; checked here
     // as it checks one.
     if (!dpor)
-      failAt(t, ir::parallelPreemptionsWithoutDpor());
+      failBadArgument(t, ir::parallelPreemptionsWithoutDpor());
     if (!n.isInt())
-      failAt(t, ir::parallelPreemptionsTypeError(star::typeName(n)));
+      failBadArgument(t, ir::parallelPreemptionsTypeError(star::typeName(n)));
     if (!n.isSmallInt() || n.smallInt() < 0 || n.smallInt() > ir::kMaxPreemptions)
-      failAt(t, ir::parallelPreemptionsError(n.isSmallInt() ? n.smallInt() : -1));
+      failBadArgument(t, ir::parallelPreemptionsError(n.isSmallInt() ? n.smallInt() : -1));
   }
   for (size_t i = 0; i < b; ++i) {
     Value f = args.positional[i];
     if (!f.isObject() || !f.obj()->callable())
-      failAt(t, ir::parallelNotCallable(i + 1, star::typeName(f)));
+      failBadArgument(t, ir::parallelNotCallable(i + 1, star::typeName(f)));
   }
   std::optional<std::vector<uint32_t>> order;
   if (!dpor && (planned || policy->kind != ir::ParallelPolicy::Kind::Single)) {
@@ -256,7 +250,7 @@ Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &ar
 
 Value Executor::assertEq(star::Thread &t, std::string_view, const star::Args &args) {
   if (args.positional.size() < 2)
-    t.fail("assert_eq() requires two arguments");
+    failBadArgument(t, "assert_eq() requires two arguments");
   Value msg = args.positional.size() > 2 ? args.positional[2] : kwarg(args, "msg");
   if (!star::equals(t, args.positional[0], args.positional[1])) {
     std::string m = "assert_eq failed: " + star::repr(args.positional[0]) +
@@ -270,7 +264,7 @@ Value Executor::assertEq(star::Thread &t, std::string_view, const star::Args &ar
 
 Value Executor::assertTrue(star::Thread &t, std::string_view, const star::Args &args) {
   if (args.positional.empty())
-    t.fail("assert_true() requires a condition");
+    failBadArgument(t, "assert_true() requires a condition");
   Value msg = args.positional.size() > 1 ? args.positional[1] : kwarg(args, "msg");
   if (!star::truth(args.positional[0]))
     t.fail(msg ? star::str(msg) : "assertion failed");
@@ -279,8 +273,10 @@ Value Executor::assertTrue(star::Thread &t, std::string_view, const star::Args &
 
 // halt([reason]): ends the body without a verdict.
 Value Executor::halt(star::Thread &t, std::string_view, const star::Args &args) {
-  if (args.positional.size() > 1 || !args.kwargs.empty())
-    t.fail("halt() takes at most one argument (a reason)");
+  if (!args.kwargs.empty())
+    failUnknownKeyword(t, "halt() takes at most one argument (a reason)");
+  if (args.positional.size() > 1)
+    failBadArgument(t, "halt() takes at most one argument (a reason)");
   if (args.positional.empty())
     throw HaltSignal("halt()");
   Value r = args.positional[0];
@@ -290,19 +286,20 @@ Value Executor::halt(star::Thread &t, std::string_view, const star::Args &args) 
 
 Value Executor::sleep(star::Thread &t, std::string_view, const star::Args &args) {
   if (args.positional.size() != 1)
-    t.fail("sleep() takes one argument (a duration such as \"500ms\", or nanoseconds)");
+    failBadArgument(t, "sleep() takes one argument (a duration such as \"500ms\", or nanoseconds)");
   Value d = args.positional[0];
   int64_t ns = 0;
   if (auto *s = d.as<star::String>()) {
     std::string error;
     std::optional<int64_t> v = ir::parseDuration(s->view(), error);
     if (!v)
-      t.fail("sleep(): bad duration " + ir::quote(s->view()) + ": " + error);
+      failBadDuration(t, "sleep(): bad duration " + ir::quote(s->view()) + ": " + error);
     ns = *v;
   } else if (d.isSmallInt()) {
     ns = d.smallInt();
   } else {
-    t.fail("sleep(): want a duration string or nanoseconds, got " + std::string(star::typeName(d)));
+    failBadArgument(t, "sleep(): want a duration string or nanoseconds, got " +
+                           std::string(star::typeName(d)));
   }
   int64_t deadline = deadlineAfter(std::max<int64_t>(ns, 0));
   {

@@ -20,6 +20,7 @@
 #include "ir/duration.h"
 #include "ir/print.h"
 #include "ir/quote.h"
+#include "runtime/body/builtin_args.h"
 #include "runtime/clients/steps.h"
 #include "runtime/supervisor/supervisor.h"
 #include "runtime/values/contract_check.h"
@@ -49,8 +50,9 @@ std::string paramText(star::Thread &t, Value v, const std::string &what) {
     return star::str(v);
   if (auto *f = v.as<star::Float>())
     return ir::formatNumber(f->value);
-  t.fail(what + ": unsupported parameter value of type " + std::string(star::typeName(v)) +
-         " (expected string, int, float, or bool)");
+  failBadArgument(t, what + ": unsupported parameter value of type " +
+                         std::string(star::typeName(v)) +
+                         " (expected string, int, float, or bool)");
 }
 
 // Percent-encoding: a path segment keeps RFC 3986's unreserved and
@@ -97,7 +99,8 @@ void setHeader(Headers &h, const std::string &name, std::string value) {
 Headers headersArg(star::Thread &t, Value v, const std::string &what) {
   auto *d = v.as<star::Dict>();
   if (!d)
-    t.fail(what + ": expected a dict of string→string, got " + std::string(star::typeName(v)));
+    failBadArgument(t, what + ": expected a dict of string→string, got " +
+                           std::string(star::typeName(v)));
   Headers out;
   for (const star::HashTable::Entry &e : d->table.entries())
     if (!e.value.isNull())
@@ -141,13 +144,13 @@ Request bindArgs(star::Thread &t, const ir::Client &c, const ir::ContractOperati
     std::sort(sorted.begin(), sorted.end());
     msg += sorted.empty() ? "; the operation declares no parameters"
                           : "; declared parameters: " + llvm::join(sorted, ", ");
-    t.fail(msg);
+    failUnknownKeyword(t, std::move(msg));
   }
   auto body = args.find("body");
   if (body == args.end() && op.acceptsBody && op.bodyRequired)
-    t.fail(sig + ": body= is required");
+    failBadArgument(t, sig + ": body= is required");
   if (body != args.end() && !op.acceptsBody)
-    t.fail(sig + ": operation " + op.wire() + " declares no request body");
+    failBadArgument(t, sig + ": operation " + op.wire() + " declares no request body");
 
   Request r;
   std::string path = op.path;
@@ -157,14 +160,14 @@ Request bindArgs(star::Thread &t, const ir::Client &c, const ir::ContractOperati
     auto it = args.find(p.name);
     if (it == args.end()) {
       if (p.required)
-        t.fail(sig + ": missing required " + p.in + " parameter " + ir::quote(p.name));
+        failBadArgument(t, sig + ": missing required " + p.in + " parameter " + ir::quote(p.name));
       continue;
     }
     std::string what = sig + ": parameter " + ir::quote(p.name);
     r.params += (r.params.empty() ? "" : ", ") + p.name + "=" + star::str(it->second);
     auto *list = it->second.as<star::List>();
     if (list && p.in != "query")
-      t.fail(what + " is a " + p.in + " parameter and cannot take a list");
+      failBadArgument(t, what + " is a " + p.in + " parameter and cannot take a list");
     if (list) {
       for (Value item : list->elems)
         query.emplace_back(p.wireName, paramText(t, item, what));
@@ -239,7 +242,7 @@ void applyBefore(star::Thread &t, const ir::Client &c, const ir::ContractOperati
   Value out = star::call(t, c.before->value, llvm::ArrayRef<Value>(arg));
   auto *d = out.as<star::Dict>();
   if (!d)
-    t.fail(who + " must return a dict (got " + std::string(star::typeName(out)) + ")");
+    failBadArgument(t, who + " must return a dict (got " + std::string(star::typeName(out)) + ")");
   for (const star::HashTable::Entry &e : d->table.entries()) {
     auto *k = e.key.as<star::String>();
     if (!k || e.value.isNull())
@@ -251,7 +254,8 @@ void applyBefore(star::Thread &t, const ir::Client &c, const ir::ContractOperati
     } else if (k->view() == "body") {
       auto *s = e.value.as<star::String>();
       if (!s)
-        t.fail(who + ": body must be a string (got " + std::string(star::typeName(e.value)) + ")");
+        failBadArgument(t, who + ": body must be a string (got " +
+                               std::string(star::typeName(e.value)) + ")");
       r.http.body = std::string(s->view());
       r.http.hasBody = true;
     }
@@ -274,8 +278,8 @@ Value Executor::callClient(star::Thread &t, const ir::builtins::ClientValue &cv,
     // (or a method name) that cannot be written as an attribute.
     Value name = args.positional.empty() ? Value() : args.positional[0];
     if (args.positional.size() > 1)
-      t.fail("call: got " + std::to_string(args.positional.size()) +
-             " positional arguments, want at most 1");
+      failBadArgument(t, "call: got " + std::to_string(args.positional.size()) +
+                             " positional arguments, want at most 1");
     for (const star::Kwarg &k : args.kwargs) {
       std::string_view key = k.name->view();
       if (key == "name") {
@@ -283,39 +287,42 @@ Value Executor::callClient(star::Thread &t, const ir::builtins::ClientValue &cv,
       } else if (key == "params") {
         auto *d = k.value.as<star::Dict>();
         if (!d)
-          t.fail("call: params must be a dict, got " + std::string(star::typeName(k.value)));
+          failBadArgument(t, "call: params must be a dict, got " +
+                                 std::string(star::typeName(k.value)));
         for (const star::HashTable::Entry &e : d->table.entries()) {
           if (e.value.isNull())
             continue;
           auto *s = e.key.as<star::String>();
           if (!s)
-            t.fail(who + " call(): params keys must be strings (got " +
-                   std::string(star::typeName(e.key)) + ")");
+            failBadArgument(t, who + " call(): params keys must be strings (got " +
+                                   std::string(star::typeName(e.key)) + ")");
           kw[std::string(s->view())] = e.value;
         }
       } else if (key == "body" || key == "headers" || key == "timeout") {
         kw[std::string(key)] = k.value;
       } else {
-        t.fail("call: unexpected keyword argument " + ir::quote(key) +
-               " (want name, params=, body=, headers=, timeout=)");
+        failUnknownKeyword(t, "call: unexpected keyword argument " + ir::quote(key) +
+                                  " (want name, params=, body=, headers=, timeout=)");
       }
     }
     auto *s = name ? name.as<star::String>() : nullptr;
     if (!s)
-      t.fail("call: missing argument for name");
+      failBadArgument(t, "call: missing argument for name");
     op = c.contract->findByContractName(s->view());
     if (!op)
       op = c.contract->find(s->view());
     if (!op)
-      t.fail(who + " call(" + ir::quote(s->view()) +
-             "): no such operation; call() accepts an operationId or a generated name");
+      failBadArgument(t, who + " call(" + ir::quote(s->view()) +
+                             "): no such operation; call() accepts an operationId or a generated "
+                             "name");
   } else {
     op = c.contract->find(method);
     if (!op)
       t.fail(who + " has no operation " + ir::quote(method));
     if (!args.positional.empty())
-      t.fail(op->name + " takes keyword arguments only (got " +
-             std::to_string(args.positional.size()) + " positional): " + op->signature());
+      failBadArgument(t, op->name + " takes keyword arguments only (got " +
+                             std::to_string(args.positional.size()) +
+                             " positional): " + op->signature());
     for (const star::Kwarg &k : args.kwargs)
       kw[std::string(k.name->view())] = k.value;
   }
@@ -326,10 +333,12 @@ Value Executor::callClient(star::Thread &t, const ir::builtins::ClientValue &cv,
     std::string error;
     std::optional<int64_t> d = s ? ir::parseDuration(s->view(), error) : std::nullopt;
     if (!s)
-      t.fail(op->signature() + ": timeout= must be a duration string like \"5s\"");
-    if (!d || *d <= 0)
-      t.fail(op->signature() + ": timeout=" + ir::quote(s->view()) + ": " +
-             (d ? "duration must be positive" : error));
+      failBadArgument(t, op->signature() + ": timeout= must be a duration string like \"5s\"");
+    if (!d)
+      failBadDuration(t, op->signature() + ": timeout=" + ir::quote(s->view()) + ": " + error);
+    if (*d <= 0)
+      failBadArgument(t, op->signature() + ": timeout=" + ir::quote(s->view()) +
+                             ": duration must be positive");
     timeoutNs = *d;
   }
   Request r = bindArgs(t, c, *op, kw);

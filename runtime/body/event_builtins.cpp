@@ -43,14 +43,16 @@ std::vector<std::string> Executor::serviceNames() const {
 Value Executor::queryEvents(star::Thread &t, std::string_view who, const star::Args &args) {
   std::string w(who);
   if (!args.positional.empty())
-    t.fail(w + "(): takes only keyword arguments (filters such as syscall=\"write\", or where=)");
+    failBadArgument(
+        t, w + "(): takes only keyword arguments (filters such as syscall=\"write\", or where=)");
   Filters filters;
   Value where;
   for (const star::Kwarg &k : args.kwargs) {
     std::string key(k.name->view());
     if (key == "where") {
       if (!k.value.isObject() || !k.value.obj()->callable())
-        t.fail(w + "(): where= must be a callable, got " + std::string(star::typeName(k.value)));
+        failBadArgument(t, w + "(): where= must be a callable, got " +
+                               std::string(star::typeName(k.value)));
       where = k.value;
       continue;
     }
@@ -102,16 +104,16 @@ Value Executor::queryEvents(star::Thread &t, std::string_view who, const star::A
 Value Executor::assertBefore(star::Thread &t, std::string_view, const star::Args &args) {
   Value first = kwarg(args, "first"), then = kwarg(args, "then");
   if (!args.positional.empty() || !first || !then)
-    t.fail("assert_before: requires first={...} and then={...} keyword arguments");
+    failBadArgument(t, "assert_before: requires first={...} and then={...} keyword arguments");
   for (const star::Kwarg &k : args.kwargs)
     if (k.name->view() != "first" && k.name->view() != "then")
-      t.fail("assert_before: unexpected keyword " + ir::quote(k.name->view()) +
-             " (want first= and then=)");
+      failUnknownKeyword(t, "assert_before: unexpected keyword " + ir::quote(k.name->view()) +
+                                " (want first= and then=)");
   auto filtersOf = [&](const char *which, Value v) {
     auto *d = v.as<star::Dict>();
     if (!d)
-      t.fail(std::string("assert_before: ") + which + "= must be a dict of filters, got " +
-             std::string(star::typeName(v)));
+      failBadArgument(t, std::string("assert_before: ") + which +
+                             "= must be a dict of filters, got " + std::string(star::typeName(v)));
     Filters out;
     for (const auto &e : d->table.entries())
       if (e.value)

@@ -43,11 +43,10 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
                                 ir::unknownFaultKeywordMessage(who, key, svc.name, svc.opNames()));
     auto *fv = valueAs<ir::builtins::FaultValue>(k.value);
     if (!fv)
-      ir::builtins::failMistake(t, ir::DiagCode::BadArgument,
-                                std::string(who) + "() " + key +
-                                    "= must be a fault (delay/deny/allow), got " +
-                                    std::string(star::typeName(k.value)) + ". Example: " + key +
-                                    "=deny(\"ECONNREFUSED\")");
+      failBadArgument(t, std::string(who) + "() " + key +
+                             "= must be a fault (delay/deny/allow), got " +
+                             std::string(star::typeName(k.value)) + ". Example: " + key +
+                             "=deny(\"ECONNREFUSED\")");
     keywordRules(loaded_.spec(), target, key, fv->data, at, out);
   }
 }
@@ -122,12 +121,12 @@ uint64_t Executor::pushRules(star::Thread &t, const char *who, std::vector<RuleS
 
 Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args) {
   if (args.positional.empty())
-    t.fail("fault() requires a service or interface argument");
+    failBadArgument(t, "fault() requires a service or interface argument");
   Value target = args.positional[0];
   // Protocol rules on an interface are positional: fault(svc.iface, error(...), ...).
   if (args.positional.size() > 1 && !valueAs<InterfaceRefValue>(target))
-    t.fail("fault() takes one positional argument (the target), got " +
-           std::to_string(args.positional.size()));
+    failBadArgument(t, "fault() takes one positional argument (the target), got " +
+                           std::to_string(args.positional.size()));
   Value run = kwarg(args, "run");
   std::vector<RuleSpec> rules;
   if (auto *svc = valueAs<ServiceValue>(target)) {
@@ -138,8 +137,9 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
   } else if (auto *a = valueAs<AssumptionValue>(target)) {
     for (const star::Kwarg &k : args.kwargs)
       if (k.name->view() != "run")
-        t.fail("fault(" + a->data.name + ", ...): a fault_assumption carries its own rules; got " +
-               std::string(k.name->view()) + "=");
+        failUnknownKeyword(t, "fault(" + a->data.name +
+                                  ", ...): a fault_assumption carries its own rules; got " +
+                                  std::string(k.name->view()) + "=");
     assumptionRules(*cfg_.leaves, a->data.name, rules);
     // Its protocol rules (rules=) go on their interfaces' proxies for as long.
     std::vector<uint64_t> proxyScopes;
@@ -168,8 +168,9 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
   } else if (auto *ref = valueAs<InterfaceRefValue>(target)) {
     return faultInterface(t, *ref, args, run);
   } else {
-    t.fail("fault() first arg must be a service, interface_ref, or fault_assumption, got " +
-           std::string(star::typeName(target)));
+    failBadArgument(
+        t, "fault() first arg must be a service, interface_ref, or fault_assumption, got " +
+               std::string(star::typeName(target)));
   }
   return runWithRules(t, "fault", std::move(rules), run);
 }
@@ -179,9 +180,9 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
 Value Executor::runWithRules(star::Thread &t, const char *who, std::vector<RuleSpec> rules,
                              Value run) {
   if (!run)
-    t.fail(std::string(who) + "() requires run= keyword with a callback function");
+    failBadArgument(t, std::string(who) + "() requires run= keyword with a callback function");
   if (!run.isObject() || !run.obj()->callable())
-    t.fail(std::string(who) + "() run= must be a callable");
+    failBadArgument(t, std::string(who) + "() run= must be a callable");
   uint64_t scope = pushRules(t, who, std::move(rules));
   Value result;
   try {
@@ -198,7 +199,7 @@ Value Executor::runWithRules(star::Thread &t, const char *who, std::vector<RuleS
 // every listed service, in one scope.
 Value Executor::faultAll(star::Thread &t, std::string_view, const star::Args &args) {
   if (args.positional.size() != 1)
-    t.fail("fault_all() takes one positional argument (a list of services)");
+    failBadArgument(t, "fault_all() takes one positional argument (a list of services)");
   Value list = args.positional[0];
   llvm::ArrayRef<Value> elems;
   if (auto *l = list.as<star::List>())
@@ -206,16 +207,16 @@ Value Executor::faultAll(star::Thread &t, std::string_view, const star::Args &ar
   else if (auto *tu = list.as<star::Tuple>())
     elems = tu->elems();
   else
-    t.fail("fault_all() first arg must be a list of services, got " +
-           std::string(star::typeName(list)));
+    failBadArgument(t, "fault_all() first arg must be a list of services, got " +
+                           std::string(star::typeName(list)));
   if (elems.empty())
-    t.fail("fault_all() requires at least one service in the list");
+    failBadArgument(t, "fault_all() requires at least one service in the list");
   std::vector<RuleSpec> rules;
   for (size_t i = 0; i < elems.size(); ++i) {
     auto *svc = valueAs<ServiceValue>(elems[i]);
     if (!svc)
-      t.fail("fault_all() list element " + std::to_string(i) + " must be a service, got " +
-             std::string(star::typeName(elems[i])));
+      failBadArgument(t, "fault_all() list element " + std::to_string(i) +
+                             " must be a service, got " + std::string(star::typeName(elems[i])));
     std::optional<ServiceId> id = sup_->findService(svc->data.name);
     if (!id)
       t.fail("fault_all(): service " + ir::quote(svc->data.name) + " is not running");
@@ -227,13 +228,15 @@ Value Executor::faultAll(star::Thread &t, std::string_view, const star::Args &ar
 std::optional<ServiceId> Executor::serviceArg(star::Thread &t, std::string_view who,
                                               const star::Args &args, bool keywords, bool mustRun) {
   std::string w(who);
-  if (args.positional.size() != 1 || (!keywords && !args.kwargs.empty()))
-    t.fail(w + (keywords ? "() takes one positional argument (the service)"
-                         : "() takes one argument (the service)"));
+  if (!keywords && !args.kwargs.empty())
+    failUnknownKeyword(t, w + "() takes one argument (the service)");
+  if (args.positional.size() != 1)
+    failBadArgument(t, w + (keywords ? "() takes one positional argument (the service)"
+                                     : "() takes one argument (the service)"));
   auto *svc = valueAs<ServiceValue>(args.positional[0]);
   if (!svc)
-    t.fail(w + "() first arg must be a service, got " +
-           std::string(star::typeName(args.positional[0])));
+    failBadArgument(t, w + "() first arg must be a service, got " +
+                           std::string(star::typeName(args.positional[0])));
   std::optional<ServiceId> id = sup_->findService(svc->data.name);
   if (!id && mustRun)
     t.fail(w + "(): service " + ir::quote(svc->data.name) + " is not running");

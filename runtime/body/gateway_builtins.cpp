@@ -18,16 +18,6 @@
 
 namespace fbc::rt {
 
-namespace {
-
-// `msg` after the spec position of the call, as a body error shows it.
-std::string atCaller(star::Thread &t, const std::string &msg) {
-  ir::Loc loc = callerLoc(t);
-  return loc.valid() ? loc.str() + ": " + msg : msg;
-}
-
-} // namespace
-
 void Executor::refuseGatewayNeed(star::Thread &t, std::string_view builtin) {
   const ir::HostNeed *n = ir::callNeed(builtin);
   std::string why = n ? cannotRunReason(loaded_.spec(), {*n}) : "";
@@ -49,7 +39,7 @@ star::Value Executor::gatewayBuiltin(star::Thread &t, std::string_view name,
   for (const star::Kwarg &kw : args.kwargs)
     in.push_back(ir::builtins::gatewayArgOf(kw.value, std::string(kw.name->view())));
   if (std::optional<ir::GatewayArgError> e = ir::gatewayArgError(name, in))
-    t.fail(atCaller(t, e->message));
+    failBadArgument(t, e->message);
   refuseGatewayNeed(t, name);
 }
 

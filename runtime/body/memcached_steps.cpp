@@ -24,27 +24,27 @@ namespace {
 std::vector<std::string> memcachedArgs(star::Thread &t, const StepTarget &to,
                                        const ir::StepMethod &m, const star::Args &args) {
   if (args.positional.size() > m.keywords.size())
-    failStepArgument(t, to.what + "(): got " + std::to_string(args.positional.size()) +
-                            " positional arguments, want at most " +
-                            std::to_string(m.keywords.size()) + " (" + ir::keywordList(m) + ")");
+    failBadArgument(t, to.what + "(): got " + std::to_string(args.positional.size()) +
+                           " positional arguments, want at most " +
+                           std::to_string(m.keywords.size()) + " (" + ir::keywordList(m) + ")");
   std::vector<Value> given(m.keywords.size());
   for (size_t i = 0; i < args.positional.size(); ++i)
     given[i] = args.positional[i];
   for (const star::Kwarg &kw : args.kwargs) {
     if (std::string why = ir::stepKeywordMismatch(m, to.what, kw.name->view()); !why.empty())
-      failStepKeyword(t, std::move(why));
+      failUnknownKeyword(t, std::move(why));
     auto k = std::find_if(m.keywords.begin(), m.keywords.end(),
                           [&](const ir::StepKeyword &x) { return x.name == kw.name->view(); });
     size_t i = size_t(k - m.keywords.begin());
     if (given[i])
-      failStepArgument(t, to.what + "(): " + std::string(k->name) + " given twice");
+      failBadArgument(t, to.what + "(): " + std::string(k->name) + " given twice");
     given[i] = kw.value;
   }
   std::vector<std::string> out;
   for (size_t i = 0; i < given.size(); ++i) {
     const ir::StepKeyword &k = m.keywords[i];
     if (!given[i] && !k.fallback)
-      failStepArgument(t, to.what + "(): requires " + std::string(k.name) + "=");
+      failBadArgument(t, to.what + "(): requires " + std::string(k.name) + "=");
     out.push_back(given[i] ? stepArgText(t, given[i], to.what + "(): " + std::string(k.name))
                            : std::string(k.fallback));
   }
@@ -53,8 +53,8 @@ std::vector<std::string> memcachedArgs(star::Thread &t, const StepTarget &to,
   if (out[0].empty() || out[0].size() > 250 ||
       std::any_of(out[0].begin(), out[0].end(),
                   [](unsigned char c) { return c <= ' ' || c == 0x7f; }))
-    failStepArgument(t, to.what +
-                            "(): key must be 1 to 250 bytes without spaces or control characters");
+    failBadArgument(t, to.what +
+                           "(): key must be 1 to 250 bytes without spaces or control characters");
   return out;
 }
 

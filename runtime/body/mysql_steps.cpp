@@ -29,8 +29,8 @@ MysqlParam mysqlParam(star::Thread &t, Value v, const std::string &what) {
     return {MysqlParam::Kind::String, std::string(s->view())};
   if (v.isInt() || v.is(star::Kind::Float))
     return {MysqlParam::Kind::Literal, star::str(v)};
-  failStepArgument(t, what + " must be None, a bool, a number or a string, got " +
-                          std::string(star::typeName(v)));
+  failBadArgument(t, what + " must be None, a bool, a number or a string, got " +
+                         std::string(star::typeName(v)));
 }
 
 } // namespace

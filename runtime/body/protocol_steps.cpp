@@ -6,7 +6,6 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
-#include "ir/builtins/call_site.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
@@ -30,22 +29,7 @@ std::string stepArgText(star::Thread &t, Value v, const std::string &what) {
     return std::string(s->view());
   if (v.isInt() || v.is(star::Kind::Float))
     return star::str(v);
-  failStepArgument(t,
-                   what + " must be a string or a number, got " + std::string(star::typeName(v)));
-}
-
-void failStepKeyword(star::Thread &t, std::string msg) {
-  ir::builtins::failMistake(t, ir::DiagCode::UnknownKeyword, std::move(msg));
-}
-
-void failStepArgument(star::Thread &t, std::string msg) {
-  ir::builtins::failMistake(t, ir::DiagCode::BadArgument, std::move(msg));
-}
-
-std::string stepStrArg(star::Thread &t, Value v, const std::string &what) {
-  if (auto *s = v.as<star::String>())
-    return std::string(s->view());
-  failStepArgument(t, what + " must be a string, got " + std::string(star::typeName(v)));
+  failBadArgument(t, what + " must be a string or a number, got " + std::string(star::typeName(v)));
 }
 
 namespace {
@@ -72,18 +56,18 @@ std::vector<std::string> positionalArgv(star::Thread &t, const StepTarget &to,
         stepArgText(t, args.positional[i], to.what + "(): argument " + std::to_string(i + 1)));
   if (method == "command") {
     if (argv.empty() || argv.front().empty())
-      failStepArgument(t, to.what + "(): requires the command name, e.g. command(\"GET\", \"k\")");
+      failBadArgument(t, to.what + "(): requires the command name, e.g. command(\"GET\", \"k\")");
     return argv;
   }
   auto it = std::find_if(std::begin(kRedisArity), std::end(kRedisArity),
                          [&](const Arity &a) { return a.method == method; });
   size_t n = args.positional.size();
   if (it != std::end(kRedisArity) && (n < it->min || n > it->max))
-    failStepArgument(t, to.what + "(): got " + std::to_string(n) + " arguments, want " +
-                            (it->max == kMany ? "at least " + std::to_string(it->min)
-                             : it->min == it->max
-                                 ? std::to_string(it->min)
-                                 : std::to_string(it->min) + " to " + std::to_string(it->max)));
+    failBadArgument(t, to.what + "(): got " + std::to_string(n) + " arguments, want " +
+                           (it->max == kMany ? "at least " + std::to_string(it->min)
+                            : it->min == it->max
+                                ? std::to_string(it->min)
+                                : std::to_string(it->min) + " to " + std::to_string(it->max)));
   return argv;
 }
 
@@ -96,11 +80,11 @@ std::vector<std::string> keywordArgv(star::Thread &t, const StepTarget &to, std:
   if (!form)
     t.fail(to.what + "(): takes no keywords");
   if (!args.positional.empty())
-    failStepArgument(t, to.what + "(): takes positional arguments or keywords, not both");
+    failBadArgument(t, to.what + "(): takes positional arguments or keywords, not both");
   std::vector<Value> given(form->keywords.size());
   for (const star::Kwarg &kw : args.kwargs) {
     if (std::string why = ir::stepKeywordMismatch(*form, to.what, kw.name->view()); !why.empty())
-      failStepKeyword(t, std::move(why));
+      failUnknownKeyword(t, std::move(why));
     auto k = std::find_if(form->keywords.begin(), form->keywords.end(),
                           [&](const ir::StepKeyword &x) { return x.name == kw.name->view(); });
     given[size_t(k - form->keywords.begin())] = kw.value;
@@ -113,7 +97,7 @@ std::vector<std::string> keywordArgv(star::Thread &t, const StepTarget &to, std:
     std::string what = to.what + "(): " + std::string(k.name);
     if (!given[i]) {
       if (!k.fallback)
-        failStepArgument(t, to.what + "(): requires " + std::string(k.name) + "=");
+        failBadArgument(t, to.what + "(): requires " + std::string(k.name) + "=");
       if (*k.fallback)
         argv.emplace_back(k.fallback);
       continue;
@@ -129,7 +113,7 @@ std::vector<std::string> keywordArgv(star::Thread &t, const StepTarget &to, std:
     argv.push_back(stepArgText(t, given[i], what));
   }
   if (method == "command" && argv.front().empty())
-    failStepArgument(t, to.what + "(): cmd= must not be empty");
+    failBadArgument(t, to.what + "(): cmd= must not be empty");
   return argv;
 }
 
@@ -203,8 +187,8 @@ std::optional<std::string> pgParam(star::Thread &t, Value v, const std::string &
     return std::string(s->view());
   if (v.isInt() || v.is(star::Kind::Float))
     return star::str(v);
-  failStepArgument(t, what + " must be None, a bool, a number or a string, got " +
-                          std::string(star::typeName(v)));
+  failBadArgument(t, what + " must be None, a bool, a number or a string, got " +
+                         std::string(star::typeName(v)));
 }
 
 } // namespace
@@ -215,10 +199,10 @@ SqlStepArgs sqlStepArgs(star::Thread &t, const StepTarget &to, std::string_view 
   bool haveSql = false;
   Value params;
   if (args.positional.size() > 2)
-    failStepArgument(t, to.what + "(): got " + std::to_string(args.positional.size()) +
-                            " positional arguments, want at most 2 (sql, params)");
+    failBadArgument(t, to.what + "(): got " + std::to_string(args.positional.size()) +
+                           " positional arguments, want at most 2 (sql, params)");
   if (!args.positional.empty()) {
-    out.sql = stepStrArg(t, args.positional[0], to.what + "(): sql");
+    out.sql = strArg(t, args.positional[0], to.what + "(): sql");
     haveSql = true;
   }
   if (args.positional.size() > 1)
@@ -227,26 +211,26 @@ SqlStepArgs sqlStepArgs(star::Thread &t, const StepTarget &to, std::string_view 
     std::string_view key = k.name->view();
     if (key == "sql") {
       if (haveSql)
-        failStepArgument(t, to.what + "(): sql given twice");
-      out.sql = stepStrArg(t, k.value, to.what + "(): sql");
+        failBadArgument(t, to.what + "(): sql given twice");
+      out.sql = strArg(t, k.value, to.what + "(): sql");
       haveSql = true;
     } else if (key == "params") {
       if (params)
-        failStepArgument(t, to.what + "(): params given twice");
+        failBadArgument(t, to.what + "(): params given twice");
       params = k.value;
     } else {
-      failStepKeyword(
+      failUnknownKeyword(
           t, ir::stepKeywordMismatch(*ir::findStepMethod(to.iface.protocol, method), to.what, key));
     }
   }
   if (!haveSql)
-    failStepArgument(t, to.what + "(): requires sql=");
+    failBadArgument(t, to.what + "(): requires sql=");
   if (params && !params.is(star::Kind::None)) {
     auto *l = params.as<star::List>();
     auto *tu = params.as<star::Tuple>();
     if (!l && !tu)
-      failStepArgument(t, to.what + "(): params must be a list, got " +
-                              std::string(star::typeName(params)));
+      failBadArgument(t, to.what + "(): params must be a list, got " +
+                             std::string(star::typeName(params)));
     llvm::ArrayRef<Value> items = l ? llvm::ArrayRef<Value>(l->elems) : tu->elems();
     out.params.assign(items.begin(), items.end());
   }

@@ -55,15 +55,6 @@ star::Value memcachedStepCall(star::Thread &t, const StepTarget &to, std::string
 // A step argument as wire text: strings as they are, ints and floats in
 // decimal; else `what` must be a string or a number.
 std::string stepArgText(star::Thread &t, star::Value v, const std::string &what);
-// A step called with arguments it does not take, a mistake of the body and
-// not the service's: an error row with its code, located at the call
-// (ir::builtins::failMistake). An unknown keyword (the message
-// ir::stepKeywordMismatch's) is UNKNOWN_KEYWORD; a missing, doubled or
-// ill-typed argument BAD_ARGUMENT.
-[[noreturn]] void failStepKeyword(star::Thread &t, std::string msg);
-[[noreturn]] void failStepArgument(star::Thread &t, std::string msg);
-// strArg() of a step's argument: failStepArgument() when not a string.
-std::string stepStrArg(star::Thread &t, star::Value v, const std::string &what);
 star::Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                              const star::Args &args);
 // mysql: .query(sql=, params=) / .exec(...) over libmariadb (mysql_steps.cpp):

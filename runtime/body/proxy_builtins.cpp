@@ -8,7 +8,6 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
-#include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"
 #include "ir/fanout_sites.h"
 #include "ir/protocols.h"
@@ -34,8 +33,9 @@ namespace {
 std::string sourceService(star::Thread &t, const InterfaceRefValue &ref, Value v) {
   if (auto *svc = valueAs<ir::builtins::ServiceValue>(v))
     return svc->data.name;
-  t.fail("fault(" + ref.service + "." + ref.iface.name + ", ...): source= must be a service, got " +
-         std::string(star::typeName(v)));
+  failBadArgument(t, "fault(" + ref.service + "." + ref.iface.name +
+                         ", ...): source= must be a service, got " +
+                         std::string(star::typeName(v)));
 }
 
 // The rules after the target: response()/error()/delay()/drop() values.
@@ -46,12 +46,13 @@ std::vector<ir::ProxyRule> ruleArgs(star::Thread &t, const char *who, const Inte
   for (size_t i = 1; i < args.positional.size(); ++i) {
     auto *r = valueAs<ProxyRuleValue>(args.positional[i]);
     if (!r)
-      t.fail(prefix + " arguments must be response()/error()/delay()/drop(), got " +
-             std::string(star::typeName(args.positional[i])));
+      failBadArgument(t, prefix + " arguments must be response()/error()/delay()/drop(), got " +
+                             std::string(star::typeName(args.positional[i])));
     out.push_back(r->data);
   }
   if (out.empty())
-    t.fail(prefix + " requires at least one protocol fault, e.g. error(path=\"/*\", status=503)");
+    failBadArgument(
+        t, prefix + " requires at least one protocol fault, e.g. error(path=\"/*\", status=503)");
   return out;
 }
 
@@ -79,7 +80,7 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
   std::vector<ProxyRuleSpec> specs;
   for (const ir::ProxyRule &r : rules) {
     if (std::string why = ir::proxyRuleMismatch(r, ep.protocol); !why.empty())
-      t.fail(std::string(who) + "(" + name + ", ...): " + why);
+      failBadArgument(t, std::string(who) + "(" + name + ", ...): " + why);
     // A rule the reference enforces and fbc's proxy cannot (a Kafka topic, a
     // MongoDB collection): the test stops saying so, as a plan-time need
     // would have, rather than run without it.
@@ -119,10 +120,9 @@ Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
       continue;
     }
     if (k.name->view() != "run")
-      ir::builtins::failMistake(t, ir::DiagCode::UnknownKeyword,
-                                "fault(" + ref.service + "." + ref.iface.name +
-                                    ", ...): unexpected keyword " + ir::quote(k.name->view()) +
-                                    " (protocol faults are positional: error(...), ...)");
+      failUnknownKeyword(t, "fault(" + ref.service + "." + ref.iface.name +
+                                ", ...): unexpected keyword " + ir::quote(k.name->view()) +
+                                " (protocol faults are positional: error(...), ...)");
   }
   if (!source.empty())
     warnOnce(t, "fault(" + ref.service + "." + ref.iface.name + ", source=" + source +
@@ -132,9 +132,9 @@ Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
   refusePacketRules(t, args);
   std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault", ref, args);
   if (!run)
-    t.fail("fault() requires run= keyword with a callback function");
+    failBadArgument(t, "fault() requires run= keyword with a callback function");
   if (!run.isObject() || !run.obj()->callable())
-    t.fail("fault() run= must be a callable");
+    failBadArgument(t, "fault() run= must be a callable");
   uint64_t scope =
       pushProxyRules(t, "fault", ref.service, ref.iface.name, rules, callerLoc(t), source);
   Value result;
@@ -151,10 +151,9 @@ Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
 Value Executor::faultStartInterface(star::Thread &t, const InterfaceRefValue &ref,
                                     const star::Args &args) {
   if (!args.kwargs.empty())
-    ir::builtins::failMistake(t, ir::DiagCode::UnknownKeyword,
-                              "fault_start(" + ref.service + "." + ref.iface.name +
-                                  ", ...): unexpected keyword " +
-                                  ir::quote(args.kwargs.front().name->view()));
+    failUnknownKeyword(t, "fault_start(" + ref.service + "." + ref.iface.name +
+                              ", ...): unexpected keyword " +
+                              ir::quote(args.kwargs.front().name->view()));
   refusePacketRules(t, args);
   std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault_start", ref, args);
   uint64_t scope =

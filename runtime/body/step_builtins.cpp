@@ -41,18 +41,18 @@ Value tcpStepCall(star::Thread &t, const StepTarget &to, std::string_view method
   std::string data;
   bool have = false;
   if (!args.positional.empty()) {
-    data = stepStrArg(t, args.positional[0], to.what + "(): data");
+    data = strArg(t, args.positional[0], to.what + "(): data");
     have = true;
   }
   const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
   for (const star::Kwarg &k : args.kwargs) {
     if (std::string why = ir::stepKeywordMismatch(step, to.what, k.name->view()); !why.empty())
-      failStepKeyword(t, std::move(why));
-    data = stepStrArg(t, k.value, to.what + "(): data");
+      failUnknownKeyword(t, std::move(why));
+    data = strArg(t, k.value, to.what + "(): data");
     have = true;
   }
   if (!have)
-    failStepArgument(t, "tcp.send requires 'data' argument");
+    failBadArgument(t, "tcp.send requires 'data' argument");
   to.trace.stepSend(to.id, {{"method", "send"},
                             {"interface", to.iface.name},
                             {"protocol", to.iface.protocol},
@@ -86,28 +86,28 @@ Value udpStepCall(star::Thread &t, const StepTarget &to, std::string_view method
   bool have = false;
   int64_t waitNs = method == "send" ? 5000000000LL : 0;
   if (args.positional.size() > 1)
-    failStepArgument(t, to.what + "(): takes at most one positional argument (data)");
+    failBadArgument(t, to.what + "(): takes at most one positional argument (data)");
   if (!args.positional.empty()) {
-    data = stepStrArg(t, args.positional[0], to.what + "(): data");
+    data = strArg(t, args.positional[0], to.what + "(): data");
     have = true;
   }
   for (const star::Kwarg &k : args.kwargs) {
     if (std::string why = ir::stepKeywordMismatch(step, to.what, k.name->view()); !why.empty())
-      failStepKeyword(t, std::move(why));
+      failUnknownKeyword(t, std::move(why));
     if (k.name->view() == "data") {
-      data = stepStrArg(t, k.value, to.what + "(): data");
+      data = strArg(t, k.value, to.what + "(): data");
       have = true;
       continue;
     }
     std::string error;
     std::optional<int64_t> d =
-        ir::parseDuration(stepStrArg(t, k.value, to.what + "(): timeout"), error);
+        ir::parseDuration(strArg(t, k.value, to.what + "(): timeout"), error);
     if (!d || *d <= 0)
-      failStepArgument(t, to.what + "(): timeout: " + (d ? "must be positive" : error));
+      failBadArgument(t, to.what + "(): timeout: " + (d ? "must be positive" : error));
     waitNs = *d;
   }
   if (!have)
-    failStepArgument(t, to.what + "(): requires 'data' argument");
+    failBadArgument(t, to.what + "(): requires 'data' argument");
   to.trace.stepSend(to.id, {{"method", std::string(method)},
                             {"interface", to.iface.name},
                             {"protocol", to.iface.protocol},
@@ -137,16 +137,16 @@ Value httpStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
   req.method = llvm::StringRef(method.data(), method.size()).upper();
   std::string path = "/";
   if (args.positional.size() > 1)
-    failStepArgument(t, to.what + "(): takes at most one positional argument (path)");
+    failBadArgument(t, to.what + "(): takes at most one positional argument (path)");
   if (!args.positional.empty())
-    path = stepStrArg(t, args.positional[0], to.what + "(): path");
+    path = strArg(t, args.positional[0], to.what + "(): path");
   const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
   for (const star::Kwarg &k : args.kwargs) {
     std::string_view key = k.name->view();
     if (std::string why = ir::stepKeywordMismatch(step, to.what, key); !why.empty())
-      failStepKeyword(t, std::move(why));
+      failUnknownKeyword(t, std::move(why));
     if (key == "path") {
-      path = stepStrArg(t, k.value, to.what + "(): path");
+      path = strArg(t, k.value, to.what + "(): path");
     } else if (key == "body") {
       if (auto *s = k.value.as<star::String>())
         req.body = std::string(s->view());
@@ -156,8 +156,8 @@ Value httpStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
     } else { // headers
       auto *d = k.value.as<star::Dict>();
       if (!d)
-        failStepArgument(t, to.what + "(): headers must be a dict, got " +
-                                std::string(star::typeName(k.value)));
+        failBadArgument(t, to.what + "(): headers must be a dict, got " +
+                               std::string(star::typeName(k.value)));
       for (const auto &e : d->table.entries())
         if (e.value)
           req.headers.emplace_back(star::str(e.key), star::str(e.value));

@@ -6,15 +6,16 @@
 // running test).
 #include "runtime/driver/executor.h"
 
-#include "frontend/eval/args.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/builtins/call_site.h"
 #include "ir/builtins/temporal_values.h"
 #include "ir/composed_assumptions.h"
 #include "ir/duration.h"
 #include "ir/quote.h"
 #include "ir/temporal.h"
+#include "runtime/body/builtin_args.h"
 #include "runtime/supervisor/supervisor.h"
 
 #include <chrono>
@@ -39,10 +40,11 @@ void wallClock(star::Thread &t, const char *fn, Value clock) {
   if (s && s->view() == "wall")
     return;
   if (s && s->view() == "virtual")
-    t.fail(std::string(fn) + ": clock=\"virtual\" requires gVisor (Path C); not available in this "
-                             "release");
-  t.fail(std::string(fn) + ": clock=" + star::repr(clock) +
-         ": must be \"wall\" (\"virtual\" reserved for a future release)");
+    throw CannotRunSignal(atCaller(t, std::string(fn) +
+                                          ": clock=\"virtual\" requires gVisor (Path C); not "
+                                          "available in this release"));
+  failBadArgument(t, std::string(fn) + ": clock=" + star::repr(clock) +
+                         ": must be \"wall\" (\"virtual\" reserved for a future release)");
 }
 
 } // namespace
@@ -168,14 +170,16 @@ Value Executor::temporalBuiltin(star::Thread &t, std::string_view name, const st
 // test that matches (one already recorded, or the next), as an event.
 Value Executor::awaitEvent(star::Thread &t, const star::Args &args) {
   if (args.positional.size() != 1)
-    t.fail("await_event() takes exactly one positional argument (a matcher or predicate)");
+    failBadArgument(t,
+                    "await_event() takes exactly one positional argument (a matcher or predicate)");
   Value clock;
-  star::bindArgs(t, "await_event", star::Args{{}, args.kwargs}, {"clock?"}, {&clock});
+  ir::builtins::bindBuiltinArgs(t, "await_event", star::Args{{}, args.kwargs}, {"clock?"},
+                                {&clock});
   wallClock(t, "await_event", clock);
   std::shared_ptr<ir::Matcher> m = ir::builtins::matcherOf(args.positional[0]);
   if (!m)
-    t.fail("await_event(): expected matcher or callable, got " +
-           std::string(star::typeName(args.positional[0])));
+    failBadArgument(t, "await_event(): expected matcher or callable, got " +
+                           std::string(star::typeName(args.positional[0])));
   std::vector<std::string> names = serviceNames();
   size_t seen = 0;
   do {
@@ -194,31 +198,32 @@ Value Executor::awaitEvent(star::Thread &t, const star::Args &args) {
 // once no event but the ignored ones has been recorded for the window.
 Value Executor::awaitStable(star::Thread &t, const star::Args &args) {
   if (!args.positional.empty())
-    t.fail("await_stable() takes only keyword arguments");
+    failBadArgument(t, "await_stable() takes only keyword arguments");
   Value window, ignore, clock;
-  star::bindArgs(t, "await_stable", args, {"quiescence_window?", "ignore?", "clock?"},
-                 {&window, &ignore, &clock});
+  ir::builtins::bindBuiltinArgs(t, "await_stable", args,
+                                {"quiescence_window?", "ignore?", "clock?"},
+                                {&window, &ignore, &clock});
   wallClock(t, "await_stable", clock);
   int64_t ns = 1000000000;
   if (window) {
     auto *s = window.as<star::String>();
     if (!s)
-      t.fail("await_stable: for parameter quiescence_window: got " +
-             std::string(star::typeName(window)) + ", want string");
+      failBadArgument(t, "await_stable: for parameter quiescence_window: got " +
+                             std::string(star::typeName(window)) + ", want string");
     std::string error;
     std::optional<int64_t> d = ir::parseDuration(s->view(), error);
     if (!d)
-      t.fail("await_stable() bad quiescence_window: " + error);
+      failBadDuration(t, "await_stable() bad quiescence_window: " + error);
     ns = *d;
   }
   if (ns <= 0)
-    t.fail("await_stable: awaitStable: window must be > 0");
+    failBadArgument(t, "await_stable: awaitStable: window must be > 0");
   std::shared_ptr<ir::Matcher> ignored;
   if (ignore && !ignore.is(star::Kind::None)) {
     ignored = ir::builtins::matcherOf(ignore);
     if (!ignored)
-      t.fail("await_stable(ignore=...): expected matcher or callable, got " +
-             std::string(star::typeName(ignore)));
+      failBadArgument(t, "await_stable(ignore=...): expected matcher or callable, got " +
+                             std::string(star::typeName(ignore)));
   }
   std::vector<std::string> names = serviceNames();
   size_t seen = sup_->trace().size();

@@ -27,7 +27,7 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
 
   if (name == "trace_stop") {
     if (!args.kwargs.empty())
-      t.fail("trace_stop() takes one argument (the service)");
+      failUnknownKeyword(t, "trace_stop() takes one argument (the service)");
     endScopes(traceStarted_[*id]);
     return star::none();
   }
@@ -38,13 +38,12 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
     if (key == "syscalls")
       syscalls = k.value;
     else if (!(key == "run" && name == "trace"))
-      ir::builtins::failMistake(t, ir::DiagCode::UnknownKeyword,
-                                who + "() unexpected keyword " + ir::quote(key) +
-                                    " (use syscalls= for syscall list)");
+      failUnknownKeyword(t, who + "() unexpected keyword " + ir::quote(key) +
+                                " (use syscalls= for syscall list)");
   }
   auto *list = syscalls ? syscalls.as<star::List>() : nullptr;
   if (!list)
-    t.fail(who + "() requires syscalls= keyword with a list of syscall names");
+    failBadArgument(t, who + "() requires syscalls= keyword with a list of syscall names");
   std::vector<RuleSpec> rules;
   for (Value v : list->elems) {
     std::string sc = strArg(t, v, who + "() syscalls= element");
