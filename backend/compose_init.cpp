@@ -1,6 +1,8 @@
 // `fbc init`: see compose_init.h.
 #include "backend/compose_init.h"
 
+#include "ir/protocols.h"
+
 #include "ir/quote.h"
 
 #include <yaml-cpp/yaml.h>
@@ -22,44 +24,29 @@ llvm::Error fail(const std::string &msg) {
 }
 
 // Well-known services: an image name fragment, its protocol and port.
-struct Known {
-  const char *image;
-  const char *protocol;
-  int port;
-};
-constexpr Known kKnown[] = {
-    {"postgres", "postgres", 5432},
-    {"redis", "redis", 6379},
-    {"mysql", "mysql", 3306},
-    {"mariadb", "mysql", 3306},
-    {"mongo", "mongodb", 27017},
-    {"kafka", "kafka", 9092},
-    {"memcached", "memcached", 11211},
-    {"nats", "nats", 4222},
-    {"rabbitmq", "amqp", 5672},
-    {"cassandra", "cassandra", 9042},
-    {"clickhouse", "clickhouse", 9000},
-    {"nginx", "http", 80},
-    {"httpd", "http", 80},
-};
-
+// The protocol the table's guesses give an image serving `port`: the
+// protocol whose well-known port it is, else the one its image names, else
+// one commonly served there; tcp when none does.
 std::string protocolFor(const std::string &image, int port) {
-  for (const Known &k : kKnown)
-    if (port == k.port)
-      return k.protocol;
-  for (const Known &k : kKnown)
-    if (image.find(k.image) != std::string::npos)
-      return k.protocol;
-  static constexpr int kHttpPorts[] = {80, 443, 3000, 5000, 8000, 8080, 8081, 8443, 9090};
-  if (std::find(std::begin(kHttpPorts), std::end(kHttpPorts), port) != std::end(kHttpPorts))
-    return "http";
+  for (const ir::Protocol &p : ir::protocols())
+    if (p.defaultPort == port)
+      return std::string(p.name);
+  for (const ir::Protocol &p : ir::protocols())
+    for (std::string_view fragment : p.images)
+      if (image.find(fragment) != std::string::npos)
+        return std::string(p.name);
+  for (const ir::Protocol &p : ir::protocols())
+    if (std::find(p.commonPorts.begin(), p.commonPorts.end(), port) != p.commonPorts.end())
+      return std::string(p.name);
   return "tcp";
 }
 
+// The well-known port of the protocol an image names, if any.
 std::optional<int> knownPort(const std::string &image) {
-  for (const Known &k : kKnown)
-    if (image.find(k.image) != std::string::npos)
-      return k.port;
+  for (const ir::Protocol &p : ir::protocols())
+    for (std::string_view fragment : p.images)
+      if (p.defaultPort && image.find(fragment) != std::string::npos)
+        return p.defaultPort;
   return std::nullopt;
 }
 
@@ -337,7 +324,11 @@ llvm::Expected<std::string> specFromCompose(const std::string &path, const std::
     if (s->ports.empty() || !s->ports.front().host)
       continue;
     std::string source = s->image.empty() ? s->build : s->image;
-    if (protocolFor(source, s->ports.front().container) != "http")
+    // The stub calls .main.get(path = "/"): only where the protocol has it.
+    const ir::StepMethod *get =
+        ir::findStepMethod(protocolFor(source, s->ports.front().container), "get");
+    if (!get || std::none_of(get->keywords.begin(), get->keywords.end(),
+                             [](const ir::StepKeyword &k) { return k.name == "path"; }))
       continue;
     out += "def test_" + s->var + "_answers():\n    assert_eq(" + s->var +
            ".main.get(path = \"/\").status, 200)\n\n";

@@ -4,6 +4,7 @@
 #include "bundle/inspect.h"
 #include "bundle/trace_reader.h"
 #include "ir/json_writer.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
 #include "runtime/rules/path_glob.h"
@@ -192,17 +193,22 @@ void addSyscallUses(const ir::Spec &spec, const TraceRow &row, const Faulted &fa
     }
 }
 
+// How the protocol table says `protocol`'s steps name their requests.
+ir::StepRequest stepRequestOf(std::string_view protocol) {
+  const ir::Protocol *p = ir::findProtocol(protocol);
+  return p ? p->stepRequest : ir::StepRequest::None;
+}
+
 // A step's request on an interface: its operation and target by protocol
 // (HTTP method and path, a command and its key, a SQL query); false for a
 // step no protocol rule can match (a TCP send).
 bool requestOf(const TraceEventRow &e, std::string &op, std::string &target) {
-  std::string_view proto = e.field("protocol");
-  if (proto == "http" || proto == "http2") {
+  switch (stepRequestOf(e.field("protocol"))) {
+  case ir::StepRequest::MethodAndPath:
     op = llvm::StringRef(e.field("method")).upper();
     target = std::string(e.field("path"));
     return !target.empty();
-  }
-  if (proto == "redis" || proto == "memcached") {
+  case ir::StepRequest::CommandLine: {
     std::string_view cmd = e.field("command");
     size_t sp = cmd.find(' ');
     op = llvm::StringRef(cmd.substr(0, sp)).upper();
@@ -210,10 +216,12 @@ bool requestOf(const TraceEventRow &e, std::string &op, std::string &target) {
     target = target.substr(0, target.find(' '));
     return !op.empty();
   }
-  if (proto == "postgres" || proto == "mysql") {
+  case ir::StepRequest::Sql:
     op = "query";
     target = std::string(e.field("sql"));
     return !target.empty();
+  case ir::StepRequest::None:
+    break;
   }
   return false;
 }
@@ -272,7 +280,8 @@ void syscallStub(const ir::Spec &spec, bool onFile, RunSuggestion &s,
 
 void requestStub(const ir::Spec &spec, const std::string &protocol, RunSuggestion &s,
                  std::set<std::string> &names) {
-  const char *unit = protocol == "http" || protocol == "http2" ? "request" : "command";
+  bool http = stepRequestOf(protocol) == ir::StepRequest::MethodAndPath;
+  const char *unit = http ? "request" : "command";
   std::string shown = s.operation == "query" ? "query " + ir::quote(s.target)
                       : s.target.empty()     ? s.operation
                                              : s.operation + " " + s.target;
@@ -323,8 +332,9 @@ llvm::Expected<RunSuggestions> suggestFromRun(const ir::Spec &spec, const std::s
     const auto &[kind, service, operation] = key;
     bool syscall = kind == "syscall";
     std::string protocol = syscall ? "" : kind.substr(kind.find(':') + 1);
-    char sep = syscall || protocol == "http" || protocol == "http2" ? '/' : ':';
-    bool exact = protocol == "postgres" || protocol == "mysql";
+    ir::StepRequest shape = syscall ? ir::StepRequest::None : stepRequestOf(protocol);
+    char sep = syscall || shape == ir::StepRequest::MethodAndPath ? '/' : ':';
+    bool exact = shape == ir::StepRequest::Sql;
     std::map<std::string, Use> groups =
         exact ? targets : grouped(targets, sep, /*keepParent=*/!syscall);
     for (const auto &[target, use] : groups) {

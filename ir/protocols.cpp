@@ -73,6 +73,20 @@ constexpr std::string_view kMockGapHttp2 =
 // Each entry names only what it has: the other fields keep their defaults
 // (GCC 12 warns about designated initializers that leave fields out).
 #pragma GCC diagnostic push
+// fbc init --from-compose's guesses: image names and ports.
+constexpr std::string_view kHttpImages[] = {"nginx", "httpd"};
+constexpr int kHttpPorts[] = {443, 3000, 5000, 8000, 8080, 8081, 8443, 9090};
+constexpr std::string_view kRedisImages[] = {"redis"};
+constexpr std::string_view kMemcachedImages[] = {"memcached"};
+constexpr std::string_view kPostgresImages[] = {"postgres"};
+constexpr std::string_view kMysqlImages[] = {"mysql", "mariadb"};
+constexpr std::string_view kKafkaImages[] = {"kafka"};
+constexpr std::string_view kNatsImages[] = {"nats"};
+constexpr std::string_view kAmqpImages[] = {"rabbitmq"};
+constexpr std::string_view kMongoImages[] = {"mongo"};
+constexpr std::string_view kCassandraImages[] = {"cassandra"};
+constexpr std::string_view kClickhouseImages[] = {"clickhouse"};
+
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const Protocol kProtocols[] = {
     {.name = "tcp",
@@ -91,7 +105,11 @@ const Protocol kProtocols[] = {
      .suggestRule = "error(path = \"/*\", status = 503)",
      .unit = "HTTP request",
      .units = "HTTP requests",
-     .mock = MockSupport::Served},
+     .mock = MockSupport::Served,
+     .defaultPort = 80,
+     .images = kHttpImages,
+     .commonPorts = kHttpPorts,
+     .stepRequest = StepRequest::MethodAndPath},
     // http2 is relayed as plain TCP (the proxy has no HTTP/2 codec): it
     // takes neither HTTP matchers nor replies; its steps are HTTP/1.1's.
     {.name = "http2",
@@ -99,7 +117,8 @@ const Protocol kProtocols[] = {
      .promotesSteps = true,
      .readiness = HealthcheckKind::Http,
      .mock = MockSupport::Gap,
-     .mockGap = kMockGapHttp2},
+     .mockGap = kMockGapHttp2,
+     .stepRequest = StepRequest::MethodAndPath},
     {.name = "redis",
      .matchers = kRedisMatchers,
      .methodField = "command",
@@ -110,7 +129,11 @@ const Protocol kProtocols[] = {
      .suggestRule = "error(command = \"*\", message = \"ERR injected by fbc\")",
      .unit = "Redis command",
      .units = "Redis commands",
-     .mock = MockSupport::Served},
+     .mock = MockSupport::Served,
+     .defaultPort = 6379,
+     .images = kRedisImages,
+     .stepRequest = StepRequest::CommandLine,
+     .resources = RequestResources::RespKeys},
     // The text protocol (binary and quiet meta commands relay as TCP).
     {.name = "memcached",
      .matchers = kRedisMatchers,
@@ -121,7 +144,10 @@ const Protocol kProtocols[] = {
      .framed = true,
      .suggestRule = "error(command = \"*\", message = \"SERVER_ERROR out of memory\")",
      .unit = "memcached command",
-     .units = "memcached commands"},
+     .units = "memcached commands",
+     .defaultPort = 11211,
+     .images = kMemcachedImages,
+     .stepRequest = StepRequest::CommandLine},
     {.name = "postgres",
      .matchers = kSqlMatchers,
      .targetField = "query",
@@ -132,7 +158,11 @@ const Protocol kProtocols[] = {
      .suggestRule = "error(query = \"*\", status = \"57P01\", message = \"terminating connection "
                     "due to administrator command\")",
      .unit = "Postgres query",
-     .units = "Postgres queries"},
+     .units = "Postgres queries",
+     .defaultPort = 5432,
+     .images = kPostgresImages,
+     .stepRequest = StepRequest::Sql,
+     .resources = RequestResources::PostgresTables},
     // MySQL / MariaDB: steps and ready() over libmariadb; the proxy frames
     // the client/server protocol (runtime/protocols/proto_mysql.h) and
     // matches query= as it does Postgres'.
@@ -147,7 +177,10 @@ const Protocol kProtocols[] = {
      .suggestRule = "error(query = \"*\", code = 1213, message = \"Deadlock found when trying to "
                     "get lock; try restarting transaction\")",
      .unit = "MySQL query",
-     .units = "MySQL queries"},
+     .units = "MySQL queries",
+     .defaultPort = 3306,
+     .images = kMysqlImages,
+     .stepRequest = StepRequest::Sql},
     {.name = "grpc",
      .matchers = kGrpcMatchers,
      .referenceProxies = true,
@@ -162,19 +195,29 @@ const Protocol kProtocols[] = {
      .duplicates = true,
      .referenceSteps = "publish consume",
      .mock = MockSupport::Gap,
-     .mockGap = "Kafka mocks need a Kafka broker, and none is packaged for Debian 12"},
+     .mockGap = "Kafka mocks need a Kafka broker, and none is packaged for Debian 12",
+     .defaultPort = 9092,
+     .images = kKafkaImages},
     {.name = "nats",
      .matchers = kNatsMatchers,
      .referenceProxies = true,
      .duplicates = true,
-     .referenceSteps = "publish request subscribe"},
-    {.name = "amqp", .matchers = kTopicMatchers, .referenceProxies = true},
+     .referenceSteps = "publish request subscribe",
+     .defaultPort = 4222,
+     .images = kNatsImages},
+    {.name = "amqp",
+     .matchers = kTopicMatchers,
+     .referenceProxies = true,
+     .defaultPort = 5672,
+     .images = kAmqpImages},
     {.name = "mongodb",
      .matchers = kMongoMatchers,
      .referenceProxies = true,
      .referenceSteps = "find insert insert_many update delete count command",
      .mock = MockSupport::Gap,
-     .mockGap = "MongoDB mocks need a MongoDB server, and none is packaged for Debian 12"},
+     .mockGap = "MongoDB mocks need a MongoDB server, and none is packaged for Debian 12",
+     .defaultPort = 27017,
+     .images = kMongoImages},
     // Datagrams: each one a unit the UDP proxy decides (drop, delay,
     // duplicate; no reply to answer in).
     {.name = "udp",
@@ -189,8 +232,14 @@ const Protocol kProtocols[] = {
      .mockGap = "udp mocks (byte-prefix routes) are not served by fbc yet"},
     // Protocols the reference has step plugins for and fbc has nothing of
     // yet: named, so that their steps are plan warnings, not errors.
-    {.name = "cassandra", .referenceSteps = "query exec"},
-    {.name = "clickhouse", .referenceSteps = "query exec"},
+    {.name = "cassandra",
+     .referenceSteps = "query exec",
+     .defaultPort = 9042,
+     .images = kCassandraImages},
+    {.name = "clickhouse",
+     .referenceSteps = "query exec",
+     .defaultPort = 9000,
+     .images = kClickhouseImages},
 };
 #pragma GCC diagnostic pop
 

@@ -43,6 +43,23 @@ enum class TlsStart {
   None,          // no TLS (datagrams: fbc speaks no DTLS): tls= is a load error
 };
 
+// How a step's step_send event names its request: what `fbc plan --suggest
+// --from RUN.fb` reads back from a bundle's trace.
+enum class StepRequest {
+  None,          // nothing a rule matches (a tcp or udp send)
+  MethodAndPath, // `method` and `path` fields (HTTP)
+  CommandLine,   // `command`: the command, then its key (Redis, memcached)
+  Sql,           // `sql`: the statement (PostgreSQL, MySQL)
+};
+
+// What exploration can tell apart in a request's bytes on the wire
+// (runtime/explore/server_access): anything else touches the whole server.
+enum class RequestResources {
+  Server,         // nothing finer than the server
+  RespKeys,       // the keys of a RESP command (Redis)
+  PostgresTables, // the tables of PostgreSQL frontend messages' SQL
+};
+
 // What mock_service() can do with an interface of the protocol.
 enum class MockSupport {
   None,   // not a mock protocol (the reference has no handler): a load error
@@ -81,6 +98,14 @@ struct Protocol {
   std::string_view referenceSteps = {};
   MockSupport mock = MockSupport::None;
   std::string_view mockGap; // why fbc cannot mock it (MockSupport::Gap)
+  // Its well-known port and the image names that give it away, for
+  // `fbc init --from-compose`'s guesses (0 and none: never guessed).
+  int defaultPort = 0;
+  std::span<const std::string_view> images = {};
+  // Other ports it is commonly served on (HTTP's 8080, ...), guessed last.
+  std::span<const int> commonPorts = {};
+  StepRequest stepRequest = StepRequest::None;
+  RequestResources resources = RequestResources::Server;
 
   bool accepts(std::string_view matcher) const;
   const StepMethod *findStep(std::string_view method) const;

@@ -1,5 +1,7 @@
 #include "runtime/explore/server_access.h"
 
+#include "ir/protocols.h"
+
 #include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
@@ -354,13 +356,20 @@ std::vector<std::string> requestKeys(const std::string &protocol, uint16_t port,
                                      std::string_view bytes, bool complete) {
   std::vector<std::string> names;
   bool ok = false;
-  if (complete && protocol == "redis") {
+  const ir::Protocol *p = ir::findProtocol(protocol);
+  switch (complete && p ? p->resources : ir::RequestResources::Server) {
+  case ir::RequestResources::RespKeys:
     ok = redisKeys(bytes, names);
-  } else if (complete && protocol == "postgres") {
+    break;
+  case ir::RequestResources::PostgresTables: {
     std::vector<std::string> tables;
     ok = postgresTables(bytes, tables);
     for (const std::string &t : tables)
       names.push_back("table:" + escaped(t));
+    break;
+  }
+  case ir::RequestResources::Server:
+    break;
   }
   if (!ok)
     return {wildcard(port)};
