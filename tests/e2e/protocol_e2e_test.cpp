@@ -284,6 +284,49 @@ TEST_F(Protocol, PostgresDataDirectoryInScratchAsUser) {
   runWithGolden(spec, 0);
 }
 
+// max_fires / probability / mode on memcached, UDP and MySQL rules as on
+// HTTP and Redis (issue #28): mode="exhaustive" with max_fires=2 runs four
+// leaves per test, each pinning which of the two matching units is faulted
+// (their return values, in leaf order); plan = run, the bundle manifest's
+// leaves included; the JSON report's proxy events carry the protocol's
+// fields (command and key, the normalised query).
+TEST_F(Protocol, MemcachedUdpAndMysqlRuleModesAndPlanEqualsRun) {
+  ProtocolSpec mc("memcached_modes");
+  FbcRun run = expectPlanTotalEqualsRunRows(mc);
+  EXPECT_EQ(run.exit, 0) << run.out << run.err;
+  expectManifestLeavesMatchPlan(mc, run);
+  EXPECT_EQ(allMatches(run.out, R"re("return_value": "(\[(?:[^"\\]|\\.)*\])")re"),
+            (std::vector<std::string>{
+                R"([\"reply\", \"reply\"])",
+                R"([\"none\", \"reply\"])",
+                R"([\"reply\", \"none\"])",
+                R"([\"none\", \"none\"])",
+                R"([\"STORED\", \"alice\", None, \"alice\"])",
+                R"([\"STORED\", \"memcached error: SERVER_ERROR busy\", None, \"alice\"])",
+                R"([\"STORED\", \"alice\", None, \"memcached error: SERVER_ERROR busy\"])",
+                R"([\"STORED\", \"memcached error: SERVER_ERROR busy\", None, )"
+                R"(\"memcached error: SERVER_ERROR busy\"])",
+            }))
+      << run.out;
+  FbcRun j = runFbc({"run", mc.path, "--seed", "1", "--no-bundle", "--format=json"}, mc.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  checkGolden("memcached_modes", normalizeJson(j.out, mc), ".json");
+
+  ProtocolSpec my("mysql_modes");
+  FbcRun myRun = expectPlanTotalEqualsRunRows(my);
+  EXPECT_EQ(myRun.exit, 0) << myRun.out << myRun.err;
+  expectManifestLeavesMatchPlan(my, myRun);
+  // [first INSERT's error code, rows stored in between, second's]
+  EXPECT_EQ(allMatches(myRun.out, R"re("return_value": "(\[[^"]*\])")re"),
+            (std::vector<std::string>{"[None, 1, None]", "[1213, 0, None]", "[None, 1, 1213]",
+                                      "[1213, 0, 1213]"}))
+      << myRun.out;
+  FbcRun myJson =
+      runFbc({"run", my.path, "--seed", "1", "--no-bundle", "--format=json"}, my.dir.path());
+  EXPECT_EQ(myJson.exit, 0) << myJson.out << myJson.err;
+  checkGolden("mysql_modes", normalizeJson(myJson.out, my), ".json");
+}
+
 // interface(tls=) (issue #28): fbc's proxy terminates TLS with the
 // tls_cert's proxy_cert and re-originates it to the service, verified with
 // its CA, so the protocol's rules work on a TLS interface; the steps and
