@@ -455,6 +455,15 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
               std::to_string(sources) + ")");
   if (s.isRemote())
     checkRemote(site, s, args);
+  // ready() probes the default interface: without one it would probe
+  // nothing, and the tests would start before the service listens.
+  if (s.healthcheck && s.healthcheck->kind == HealthcheckKind::Ready && s.interfaces.size() != 1 &&
+      !s.findInterface("default"))
+    site.fail(site.at(site.keywordValue("healthcheck")),
+              prefix + ": ready() probes the service's default interface, and it has " +
+                  std::to_string(s.interfaces.size()) +
+                  " interfaces, none named \"default\"; name one \"default\" or use tcp() or "
+                  "http() with an address");
   recordNeeds(s);
   if (ServiceValue *prev = b.findService(s.name))
     site.fail(site.at(site.positional(0)),
