@@ -97,29 +97,50 @@ bool loadOpenssl(std::string &error) {
   return false;
 }
 
-std::shared_ptr<TlsContext> TlsContext::server(const std::string &certFile,
-                                               const std::string &keyFile, std::string &error) {
-  if (!loadOpenssl(error))
-    return nullptr;
-  SSL_CTX *c = fns.SSL_CTX_new(fns.TLS_server_method());
+namespace {
+
+// A new SSL_CTX of `method`'s, set up as every session of fbc's wants it:
+// an EOF without close_notify is the end of the stream (as a clear
+// connection's), and partial writes from a buffer that may move between
+// retries (the proxy's). Null with `error`.
+SSL_CTX *newContext(const SSL_METHOD *method, std::string &error) {
+  SSL_CTX *c = fns.SSL_CTX_new(method);
   if (!c) {
     error = "tls: " + lastError();
     return nullptr;
   }
-  std::shared_ptr<TlsContext> ctx(new TlsContext(c, true, false));
   fns.SSL_CTX_set_options(c, SSL_OP_IGNORE_UNEXPECTED_EOF);
   fns.SSL_CTX_ctrl(c, SSL_CTRL_MODE,
                    SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, nullptr);
+  return c;
+}
+
+// The certificate (chain) and its key, checked to match; false with `error`.
+bool useCertificate(SSL_CTX *c, const std::string &certFile, const std::string &keyFile,
+                    std::string &error) {
   if (fns.SSL_CTX_use_certificate_chain_file(c, certFile.c_str()) != 1) {
     error = "tls: certificate " + certFile + ": " + lastError();
-    return nullptr;
+    return false;
   }
   if (fns.SSL_CTX_use_PrivateKey_file(c, keyFile.c_str(), SSL_FILETYPE_PEM) != 1 ||
       fns.SSL_CTX_check_private_key(c) != 1) {
     error = "tls: key " + keyFile + ": " + lastError();
-    return nullptr;
+    return false;
   }
-  return ctx;
+  return true;
+}
+
+} // namespace
+
+std::shared_ptr<TlsContext> TlsContext::server(const std::string &certFile,
+                                               const std::string &keyFile, std::string &error) {
+  if (!loadOpenssl(error))
+    return nullptr;
+  SSL_CTX *c = newContext(fns.TLS_server_method(), error);
+  if (!c)
+    return nullptr;
+  std::shared_ptr<TlsContext> ctx(new TlsContext(c, true, false));
+  return useCertificate(c, certFile, keyFile, error) ? ctx : nullptr;
 }
 
 std::shared_ptr<TlsContext> TlsContext::client(const std::string &caFile, bool insecure,
@@ -127,15 +148,10 @@ std::shared_ptr<TlsContext> TlsContext::client(const std::string &caFile, bool i
                                                const std::string &keyFile, std::string &error) {
   if (!loadOpenssl(error))
     return nullptr;
-  SSL_CTX *c = fns.SSL_CTX_new(fns.TLS_client_method());
-  if (!c) {
-    error = "tls: " + lastError();
+  SSL_CTX *c = newContext(fns.TLS_client_method(), error);
+  if (!c)
     return nullptr;
-  }
   std::shared_ptr<TlsContext> ctx(new TlsContext(c, false, !insecure));
-  fns.SSL_CTX_set_options(c, SSL_OP_IGNORE_UNEXPECTED_EOF);
-  fns.SSL_CTX_ctrl(c, SSL_CTRL_MODE,
-                   SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, nullptr);
   if (!insecure) {
     bool ok = caFile.empty() ? fns.SSL_CTX_set_default_verify_paths(c) == 1
                              : fns.SSL_CTX_load_verify_locations(c, caFile.c_str(), nullptr) == 1;
@@ -145,17 +161,8 @@ std::shared_ptr<TlsContext> TlsContext::client(const std::string &caFile, bool i
     }
     fns.SSL_CTX_set_verify(c, SSL_VERIFY_PEER, nullptr);
   }
-  if (!certFile.empty()) {
-    if (fns.SSL_CTX_use_certificate_chain_file(c, certFile.c_str()) != 1) {
-      error = "tls: certificate " + certFile + ": " + lastError();
-      return nullptr;
-    }
-    if (fns.SSL_CTX_use_PrivateKey_file(c, keyFile.c_str(), SSL_FILETYPE_PEM) != 1 ||
-        fns.SSL_CTX_check_private_key(c) != 1) {
-      error = "tls: key " + keyFile + ": " + lastError();
-      return nullptr;
-    }
-  }
+  if (!certFile.empty() && !useCertificate(c, certFile, keyFile, error))
+    return nullptr;
   return ctx;
 }
 

@@ -9,6 +9,7 @@
 #include "ir/duration.h"
 #include "ir/protocols.h"
 #include "runtime/protocols/proxy_protocol.h"
+#include "runtime/proxy/acceptor.h"
 #include "runtime/proxy/proxy_udp.h"
 #include "runtime/proxy/tls_bridge.h"
 #include "runtime/trace/trace.h"
@@ -96,26 +97,6 @@ decisionFields(const ProxyEndpoint &ep, const ProxyDecision &d,
 }
 
 } // namespace
-
-class ProxyHub::Listener final : public EventLoop::Handler {
-public:
-  Listener(ProxyHub &hub, size_t iface, int fd) : hub_(hub), iface_(iface), fd_(fd) {}
-  ~Listener() override { ::close(fd_); }
-  int fd() const { return fd_; }
-  void onEvents(uint32_t) override {
-    for (;;) {
-      int c = accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (c < 0)
-        return;
-      hub_.accept(iface_, c);
-    }
-  }
-
-private:
-  ProxyHub &hub_;
-  size_t iface_;
-  int fd_;
-};
 
 struct ProxyHub::Conn {
   struct Side final : EventLoop::Handler {
@@ -483,7 +464,8 @@ std::optional<size_t> ProxyHub::add(ProxyEndpoint ep, std::string &error) {
           record(index, decisionFields(endpoints_[index], d, {{"bytes", std::to_string(bytes)}}));
         }));
   } else {
-    listeners_.push_back(std::make_unique<Listener>(*this, index, fd));
+    listeners_.push_back(
+        std::make_unique<Acceptor>(fd, [this, index](int c) { accept(index, c); }));
   }
   return index;
 }

@@ -40,6 +40,7 @@ namespace fbc::rt {
 class Trace;
 class DatagramRelay;
 class TlsTerminator;
+class Acceptor;
 
 struct ProxyEndpoint {
   ServiceId service = kNoService;
@@ -84,7 +85,6 @@ public:
 
   // Loop-thread internals (proxy.cpp).
   struct Conn;
-  class Listener;
 
 private:
   friend struct Conn;
@@ -100,7 +100,7 @@ private:
   ProxyRuleTable rules_;
   std::vector<ProxyEndpoint> endpoints_;
   std::vector<in_addr> upstreams_; // per endpoint: where dial() connects
-  std::vector<std::unique_ptr<Listener>> listeners_;
+  std::vector<std::unique_ptr<Acceptor>> listeners_;
   // Datagram interfaces' relays (proxy_udp.h), in place of listeners.
   std::vector<std::unique_ptr<DatagramRelay>> datagrams_;
   // Per endpoint: its TLS terminator (tls_bridge.h), null when clear.

@@ -13,6 +13,7 @@
 #include "runtime/os/clock.h"
 #include "runtime/protocols/proto_mysql.h"
 #include "runtime/protocols/proto_postgres.h"
+#include "runtime/proxy/acceptor.h"
 
 #include <arpa/inet.h>
 #include <netinet/tcp.h>
@@ -89,28 +90,6 @@ void abortiveClose(int fd) {
 }
 
 } // namespace
-
-class TlsTerminator::Acceptor final : public EventLoop::Handler {
-public:
-  Acceptor(TlsTerminator &t, bool front, int fd) : t_(t), front_(front), fd_(fd) {}
-  ~Acceptor() override { ::close(fd_); }
-  int fd() const { return fd_; }
-  void onEvents(uint32_t) override {
-    for (;;) {
-      int c = accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (c < 0)
-        return;
-      int one = 1;
-      setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-      t_.accepted(front_, c);
-    }
-  }
-
-private:
-  TlsTerminator &t_;
-  bool front_;
-  int fd_;
-};
 
 struct TlsTerminator::Bridge {
   struct Side final : EventLoop::Handler {
@@ -510,11 +489,19 @@ std::unique_ptr<TlsTerminator> TlsTerminator::open(EventLoop &loop, TlsTerminato
   int front = listenLoopback(t->callerPort_, error);
   if (front < 0)
     return nullptr;
-  t->front_ = std::make_unique<Acceptor>(*t, true, front);
+  TlsTerminator *self = t.get();
+  auto accept = [self](bool isFront) {
+    return [self, isFront](int c) {
+      int one = 1;
+      setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      self->accepted(isFront, c);
+    };
+  };
+  t->front_ = std::make_unique<Acceptor>(front, accept(true));
   int back = listenLoopback(t->backPort_, error);
   if (back < 0)
     return nullptr;
-  t->back_ = std::make_unique<Acceptor>(*t, false, back);
+  t->back_ = std::make_unique<Acceptor>(back, accept(false));
   return t;
 }
 

@@ -50,6 +50,8 @@ struct TlsTerminatorConfig {
   std::function<void(const std::string &side, const std::string &error)> onFailure;
 };
 
+class Acceptor;
+
 class TlsTerminator {
 public:
   // Binds both listeners on 127.0.0.1 (the contexts read the tls_cert's
@@ -66,7 +68,6 @@ public:
   void closeAll();                                    // on the loop thread: closes every connection
 
   struct Bridge;
-  class Acceptor;
 
 private:
   TlsTerminator(EventLoop &loop, TlsTerminatorConfig cfg);
