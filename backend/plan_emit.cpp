@@ -72,7 +72,7 @@ std::string planAxisText(const ir::PlanAxis &a) {
   }
   case ir::AxisKind::Interleaving: {
     std::string s = a.name + ": ";
-    s += a.branches ? std::to_string(a.branches) + " branches" : std::string("computed branches");
+    s += ir::fanOutBranchesText(a);
     s += ", interleavings=";
     if (a.policy.empty())
       s += "(computed)";

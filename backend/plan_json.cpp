@@ -99,6 +99,10 @@ void writeAxis(ir::JsonWriter &w, const ir::PlanAxis &a) {
       w.field("policy", a.policy);
     if (a.preemptions)
       w.field("preemptions", int64_t(*a.preemptions));
+    if (a.fanOut != ir::FanOut::Parallel)
+      w.field("fan_out", ir::fanOutName(a.fanOut));
+    if (a.waitsFor)
+      w.field("waits_for", int64_t(a.waitsFor));
     if (a.dpor()) {
       w.field("explored_at_run_time", true);
       w.field("max_orderings", int64_t(ir::defaultExploreBudget(ir::ExploreOptions::Policy::None)));

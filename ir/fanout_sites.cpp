@@ -82,13 +82,47 @@ std::optional<uint64_t> ParallelPolicy::size(uint32_t branches) const {
   return 1;
 }
 
-std::string parallelPolicyCountError(std::string_view n) {
-  return "parallel(): interleavings= must be a positive integer, got " + std::string(n);
+std::optional<FanOut> fanOutOf(std::string_view builtin) {
+  if (builtin == "parallel")
+    return FanOut::Parallel;
+  if (builtin == "wait_all")
+    return FanOut::WaitAll;
+  if (builtin == "wait_n")
+    return FanOut::WaitN;
+  if (builtin == "wait_first")
+    return FanOut::WaitFirst;
+  return std::nullopt;
 }
 
-std::optional<ParallelPolicy> parallelPolicyOf(int64_t n, std::string &error) {
+const char *fanOutName(FanOut f) {
+  switch (f) {
+  case FanOut::Parallel:
+    return "parallel";
+  case FanOut::WaitAll:
+    return "wait_all";
+  case FanOut::WaitN:
+    return "wait_n";
+  case FanOut::WaitFirst:
+    return "wait_first";
+  }
+  return "parallel";
+}
+
+namespace {
+
+std::string callName(std::string_view fn) {
+  return std::string(fn) + "()";
+}
+
+} // namespace
+
+std::string parallelPolicyCountError(std::string_view n, std::string_view fn) {
+  return callName(fn) + ": interleavings= must be a positive integer, got " + std::string(n);
+}
+
+std::optional<ParallelPolicy> parallelPolicyOf(int64_t n, std::string &error, std::string_view fn) {
   if (n <= 0) {
-    error = parallelPolicyCountError(std::to_string(n));
+    error = parallelPolicyCountError(std::to_string(n), fn);
     return std::nullopt;
   }
   ParallelPolicy p;
@@ -97,7 +131,8 @@ std::optional<ParallelPolicy> parallelPolicyOf(int64_t n, std::string &error) {
   return p;
 }
 
-std::optional<ParallelPolicy> parallelPolicyOf(std::string_view s, std::string &error) {
+std::optional<ParallelPolicy> parallelPolicyOf(std::string_view s, std::string &error,
+                                               std::string_view fn) {
   ParallelPolicy p;
   if (s == "1")
     return p;
@@ -114,44 +149,54 @@ std::optional<ParallelPolicy> parallelPolicyOf(std::string_view s, std::string &
     return p;
   }
   if (s == "sut-internal")
-    error = "parallel(): interleavings=\"sut-internal\" requires L5 "
-            "(instruction-boundary determinism); not available in this release (see "
-            "RFC-040 Appendix A)";
+    error = callName(fn) + ": interleavings=\"sut-internal\" requires L5 "
+                           "(instruction-boundary determinism); not available in this release "
+                           "(see RFC-040 Appendix A)";
   else
-    error = "parallel(): interleavings= must be 1, an integer N, \"all\", \"critical\", or "
+    error = callName(fn) +
+            ": interleavings= must be 1, an integer N, \"all\", \"critical\", or "
             "\"dpor\"; got " +
             quote(s);
   return std::nullopt;
 }
 
-std::string parallelPolicyTypeError(std::string_view typeName) {
-  return "parallel(): interleavings= must be int or string, got " + std::string(typeName);
+std::string parallelPolicyTypeError(std::string_view typeName, std::string_view fn) {
+  return callName(fn) + ": interleavings= must be int or string, got " + std::string(typeName);
 }
 
-std::string parallelUnknownKeyword(std::string_view keyword) {
-  return "parallel(): unrecognized keyword argument " + quote(keyword);
+std::string parallelUnknownKeyword(std::string_view keyword, std::string_view fn) {
+  return callName(fn) + ": unrecognized keyword argument " + quote(keyword);
 }
 
-std::string parallelPreemptionsError(int64_t n) {
-  return "parallel(): preemptions= must be an integer from 0 to " +
+std::string parallelPreemptionsError(int64_t n, std::string_view fn) {
+  return callName(fn) + ": preemptions= must be an integer from 0 to " +
          std::to_string(kMaxPreemptions) + ", got " + std::to_string(n);
 }
 
-std::string parallelPreemptionsTypeError(std::string_view typeName) {
-  return "parallel(): preemptions= must be int, got " + std::string(typeName);
+std::string parallelPreemptionsTypeError(std::string_view typeName, std::string_view fn) {
+  return callName(fn) + ": preemptions= must be int, got " + std::string(typeName);
 }
 
-std::string parallelPreemptionsWithoutDpor() {
-  return "parallel(): preemptions= bounds interleavings=\"dpor\" and needs it";
+std::string parallelPreemptionsWithoutDpor(std::string_view fn) {
+  return callName(fn) + ": preemptions= bounds interleavings=\"dpor\" and needs it";
 }
 
-std::string parallelTooFewBranches() {
-  return "parallel() requires at least 2 callables";
+std::string parallelTooFewBranches(std::string_view fn) {
+  return callName(fn) + " requires at least 2 callables";
 }
 
-std::string parallelNotCallable(size_t index, std::string_view typeName) {
-  return "parallel() argument " + std::to_string(index) + " is not callable (got " +
+std::string parallelNotCallable(size_t index, std::string_view typeName, std::string_view fn) {
+  return callName(fn) + " argument " + std::to_string(index) + " is not callable (got " +
          std::string(typeName) + ")";
+}
+
+std::string waitCountTypeError(std::string_view typeName) {
+  return "wait_n(): its first argument, n, must be an int, got " + std::string(typeName);
+}
+
+std::string waitCountRangeError(int64_t n, size_t branches) {
+  return "wait_n(): n must be from 1 to the number of callables (" + std::to_string(branches) +
+         "), got " + std::to_string(n);
 }
 
 } // namespace fbc::ir

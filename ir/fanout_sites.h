@@ -74,29 +74,47 @@ struct ParallelPolicy {
   std::optional<uint64_t> size(uint32_t branches) const;
 };
 
+// The builtins that fan out into branches: parallel(f1, ..., fB) and
+// wait_all(f1, ...), wait_n(n, f1, ...), wait_first(f1, ...), which start
+// the branches as parallel() does and return once all / n / the first of
+// them have finished. They share the policy keywords, their checks and
+// their axes; the messages below name the builtin `fn` that was called.
+enum class FanOut { Parallel, WaitAll, WaitN, WaitFirst };
+std::optional<FanOut> fanOutOf(std::string_view builtin);
+const char *fanOutName(FanOut f);
+inline constexpr const char *kFanOutBuiltins[] = {"parallel", "wait_all", "wait_first", "wait_n"};
+
 // interleavings=<int>: the policy, or nullopt with the run's message.
-std::optional<ParallelPolicy> parallelPolicyOf(int64_t n, std::string &error);
+std::optional<ParallelPolicy> parallelPolicyOf(int64_t n, std::string &error,
+                                               std::string_view fn = "parallel");
 // interleavings=<n> that is not a positive 64-bit count (`n` as written).
-std::string parallelPolicyCountError(std::string_view n);
+std::string parallelPolicyCountError(std::string_view n, std::string_view fn = "parallel");
 // interleavings="<s>": "1", "all", "critical", "dpor"; the reserved and unknown
 // values give nullopt and the message.
-std::optional<ParallelPolicy> parallelPolicyOf(std::string_view s, std::string &error);
+std::optional<ParallelPolicy> parallelPolicyOf(std::string_view s, std::string &error,
+                                               std::string_view fn = "parallel");
 // interleavings= of another type (`typeName`, as Starlark's type()).
-std::string parallelPolicyTypeError(std::string_view typeName);
+std::string parallelPolicyTypeError(std::string_view typeName, std::string_view fn = "parallel");
 // Any keyword other than interleavings= and preemptions=.
-std::string parallelUnknownKeyword(std::string_view keyword);
+std::string parallelUnknownKeyword(std::string_view keyword, std::string_view fn = "parallel");
 // preemptions=N (interleavings="dpor" only): the most context switches
 // away from a thread that could go on that an explored order may make.
 // A negative N, or one past 1,000,000.
-std::string parallelPreemptionsError(int64_t n);
+std::string parallelPreemptionsError(int64_t n, std::string_view fn = "parallel");
 // preemptions= of another type.
-std::string parallelPreemptionsTypeError(std::string_view typeName);
+std::string parallelPreemptionsTypeError(std::string_view typeName,
+                                         std::string_view fn = "parallel");
 // preemptions= without interleavings="dpor".
-std::string parallelPreemptionsWithoutDpor();
+std::string parallelPreemptionsWithoutDpor(std::string_view fn = "parallel");
 inline constexpr int64_t kMaxPreemptions = 1000000;
 // Fewer than two callables.
-std::string parallelTooFewBranches();
+std::string parallelTooFewBranches(std::string_view fn = "parallel");
 // Argument `index` (1-based) is not callable.
-std::string parallelNotCallable(size_t index, std::string_view typeName);
+std::string parallelNotCallable(size_t index, std::string_view typeName,
+                                std::string_view fn = "parallel");
+// wait_n(n, ...): n missing or not an int.
+std::string waitCountTypeError(std::string_view typeName);
+// wait_n(n, ...) with n outside 1..branches.
+std::string waitCountRangeError(int64_t n, size_t branches);
 
 } // namespace fbc::ir

@@ -34,6 +34,7 @@ const char *planAxisDifference(const PlanAxis &a, const PlanAxis &b) {
       {"max_fires", a.maxFires == b.maxFires},
       {"probability", a.probability == b.probability && a.fault == b.fault},
       {"branches/policy", a.branches == b.branches && a.policy == b.policy},
+      {"fan_out", a.fanOut == b.fanOut && a.waitsFor == b.waitsFor},
       {"sites", sameSites(a.sites, b.sites)},
       {"rule sites", std::equal(a.ruleSites.begin(), a.ruleSites.end(), b.ruleSites.begin(),
                                 b.ruleSites.end(), sameRuleSite)},

@@ -252,6 +252,15 @@ bool LeafTextParser::axis(LineReader &r) {
         return fail(r.where() + "bad branches=");
     } else if (key == "policy") {
       ax.plan.policy = r.token();
+    } else if (key == "fan_out") {
+      std::string f = r.token();
+      std::optional<FanOut> fan = fanOutOf(f);
+      if (!fan)
+        return fail(r.where() + "bad fan_out " + quote(f));
+      ax.plan.fanOut = *fan;
+    } else if (key == "waits_for") {
+      if (!parseNumber(r.token(), ax.plan.waitsFor))
+        return fail(r.where() + "bad waits_for=");
     } else {
       return fail(r.where() + "unknown axis field " + quote(key));
     }

@@ -92,6 +92,10 @@ void printAxis(llvm::raw_ostream &os, size_t i, const LeafAxis &ax) {
       os << " branches=" << p.branches;
     if (!p.policy.empty())
       os << " policy=" << p.policy;
+    if (p.fanOut != FanOut::Parallel)
+      os << " fan_out=" << fanOutName(p.fanOut);
+    if (p.waitsFor)
+      os << " waits_for=" << p.waitsFor;
   }
   if (p.loc.valid())
     os << "  # " << p.loc.str();

@@ -58,6 +58,22 @@ std::string Count::str() const {
   return (exact ? "" : "at least ") + std::to_string(value);
 }
 
+std::string fanOutBranchesText(const PlanAxis &a) {
+  std::string branches =
+      a.branches ? std::to_string(a.branches) + " branches" : std::string("computed branches");
+  switch (a.fanOut) {
+  case FanOut::Parallel:
+    return branches;
+  case FanOut::WaitN:
+    return std::string("wait_n(") + (a.waitsFor ? std::to_string(a.waitsFor) : "n") + " of " +
+           branches + ")";
+  case FanOut::WaitAll:
+  case FanOut::WaitFirst:
+    break;
+  }
+  return std::string(fanOutName(a.fanOut)) + "(" + branches + ")";
+}
+
 Count axisCount(const PlanAxis &a) {
   if (a.unknown == UnknownReason::TooLarge)
     return Count::saturatedCount();
@@ -159,6 +175,10 @@ void printPlanText(const Plan &plan, llvm::raw_ostream &os) {
           os << " policy=" << a.policy;
         if (a.preemptions)
           os << " preemptions=" << *a.preemptions;
+        if (a.fanOut != FanOut::Parallel)
+          os << " fan_out=" << fanOutName(a.fanOut);
+        if (a.waitsFor)
+          os << " waits_for=" << a.waitsFor;
         break;
       }
       printLoc(os, a.loc);

@@ -115,11 +115,20 @@ struct PlanAxis {
   std::string policy;    // "all", "critical", "<N>", "dpor", "" when unknown
   // "dpor": preemptions=N when given (the explored orders' bound).
   std::optional<uint32_t> preemptions;
+  // The builtin that fans out (parallel, wait_all, wait_n, wait_first) and,
+  // for wait_n with a literal n, how many branches it waits for (0: all,
+  // or not known).
+  FanOut fanOut = FanOut::Parallel;
+  uint32_t waitsFor = 0;
   bool dpor() const { return kind == AxisKind::Interleaving && policy == "dpor"; }
 
   // The size used in products: the known size, else 1.
   uint64_t factor() const { return size ? *size : 1; }
 };
+
+// An interleaving axis's branches as the plan prints them: "3 branches"
+// for parallel(), "wait_n(2 of 3 branches)" for the builtins that wait.
+std::string fanOutBranchesText(const PlanAxis &a);
 
 // What an axis multiplies its test's count by: its size; a saturated count
 // for one too large for 64 bits (max_fires=64); "at least 1" for one whose

@@ -131,8 +131,8 @@ struct BodyScanner::State {
       else if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start") ||
                isBuiltinCall(c, "fault_all"))
         faultSite(c, sc, out);
-      else if (isBuiltinCall(c, "parallel"))
-        parallelSite(c, sc, out);
+      else if (std::optional<ir::FanOut> fan = fanOutCall(c))
+        parallelSite(c, *fan, sc, out);
       else if (auto *id = dyn_cast<Ident>(c->fn);
                id && ir::isGatewayBuiltin(id->name) && isBuiltinCall(c, id->name))
         gatewaySite(c, id->name, sc, out);
@@ -437,12 +437,26 @@ struct BodyScanner::State {
     out.errors.push_back({e->message, sc.loc(at)});
   }
 
-  void parallelSite(const CallExpr *c, const Scope &sc, BodyScan &out) {
+  // parallel(), wait_all(), wait_n(), wait_first(): the builtin a call
+  // names, if it is one of them.
+  static std::optional<ir::FanOut> fanOutCall(const CallExpr *c) {
+    for (const char *name : ir::kFanOutBuiltins)
+      if (isBuiltinCall(c, name))
+        return ir::fanOutOf(name);
+    return std::nullopt;
+  }
+
+  // A fan-out call: the branches (wait_n's first argument is its n, not a
+  // branch), its policy, and the run's messages for literal mistakes.
+  void parallelSite(const CallExpr *c, ir::FanOut fan, const Scope &sc, BodyScan &out) {
+    const char *fn = ir::fanOutName(fan);
     uint32_t branches = 0;
     bool starArgs = false;
-    const Argument *policyArg = nullptr, *preemptArg = nullptr;
+    const Argument *policyArg = nullptr, *preemptArg = nullptr, *countArg = nullptr;
     for (const Argument &a : c->args) {
-      if (a.kind == Argument::Kind::Positional)
+      if (a.kind == Argument::Kind::Positional && fan == ir::FanOut::WaitN && !countArg)
+        countArg = &a;
+      else if (a.kind == Argument::Kind::Positional)
         ++branches;
       else if (a.kind == Argument::Kind::Star)
         starArgs = true;
@@ -455,6 +469,7 @@ struct BodyScanner::State {
     ax.kind = ir::AxisKind::Interleaving;
     ax.loc = sc.loc(c->lparen);
     ax.name = (sc.file ? sc.file->path() : std::string("?")) + ":" + std::to_string(c->lparen.line);
+    ax.fanOut = fan;
     // Literal arguments the run rejects: the same messages (ir/fanout_sites.h),
     // at the call.
     auto argError = [&](std::string msg, ir::DiagCode code = ir::DiagCode::BadArgument) {
@@ -464,24 +479,33 @@ struct BodyScanner::State {
     if (policyArg) {
       std::string error;
       if (auto n = intConst(policyArg->value, sc)) {
-        if (!(policy = ir::parallelPolicyOf(*n, error)))
+        if (!(policy = ir::parallelPolicyOf(*n, error, fn)))
           return argError(error);
       } else if (auto s = stringConst(policyArg->value, sc)) {
-        if (!(policy = ir::parallelPolicyOf(*s, error)))
+        if (!(policy = ir::parallelPolicyOf(*s, error, fn)))
           return argError(error);
       }
     }
     for (const Argument &a : c->args)
       if (a.kind == Argument::Kind::Named && a.name && a.name->name != "interleavings" &&
           a.name->name != "preemptions")
-        return argError(ir::parallelUnknownKeyword(a.name->name.str()),
+        return argError(ir::parallelUnknownKeyword(a.name->name.str(), fn),
                         ir::DiagCode::UnknownKeyword);
     if (!starArgs && branches < 2)
-      return argError(ir::parallelTooFewBranches());
+      return argError(ir::parallelTooFewBranches(fn));
+    if (countArg) {
+      if (auto n = intConst(countArg->value, sc)) {
+        if (*n < 1 || (!starArgs && *n > int64_t(branches)))
+          return argError(ir::waitCountRangeError(*n, branches));
+        ax.waitsFor = uint32_t(*n);
+      } else if (stringConst(countArg->value, sc)) {
+        return argError(ir::waitCountTypeError("string"));
+      }
+    }
     if (preemptArg) {
       bool dporOrComputed =
           policyArg && (!policy || policy->kind == ir::ParallelPolicy::Kind::Dpor);
-      if (std::optional<std::string> e = preemptionsError(*preemptArg, dporOrComputed, sc, ax))
+      if (std::optional<std::string> e = preemptionsError(*preemptArg, dporOrComputed, sc, ax, fn))
         return argError(*e);
     }
     if (policy && policy->kind == ir::ParallelPolicy::Kind::Dpor) {
@@ -515,12 +539,13 @@ struct BodyScanner::State {
 
   // preemptions=N: an error message, or nullopt with a literal N in `ax`.
   static std::optional<std::string> preemptionsError(const Argument &arg, bool dporOrComputed,
-                                                     const Scope &sc, ir::PlanAxis &ax) {
+                                                     const Scope &sc, ir::PlanAxis &ax,
+                                                     const char *fn) {
     if (!dporOrComputed)
-      return ir::parallelPreemptionsWithoutDpor();
+      return ir::parallelPreemptionsWithoutDpor(fn);
     if (auto n = intConst(arg.value, sc)) {
       if (*n < 0 || *n > ir::kMaxPreemptions)
-        return ir::parallelPreemptionsError(*n);
+        return ir::parallelPreemptionsError(*n, fn);
       ax.preemptions = uint32_t(*n);
     }
     return std::nullopt;

@@ -7,6 +7,7 @@
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/surface.h"
 #include "ir/composed_assumptions.h"
+#include "ir/fanout_sites.h"
 #include "ir/host_needs.h"
 #include "ir/protocols.h"
 #include "ir/syscalls.h"
@@ -311,8 +312,9 @@ private:
       return;
     if (auto *c = llvm::dyn_cast<CallExpr>(e)) {
       neededCall(*c);
-      if (isBuiltinCall(c, "parallel"))
-        parallel_ = true;
+      for (const char *fan : ir::kFanOutBuiltins)
+        if (isBuiltinCall(c, fan))
+          parallel_ = true;
       if (isBuiltinCall(c, "nondet"))
         nondetCall(*c);
       if (isBuiltinCall(c, "fault") || isBuiltinCall(c, "fault_start"))

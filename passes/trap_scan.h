@@ -61,7 +61,7 @@ struct TrapScan {
   // packet_*(), partition(), watch(), ...), in the order found, each
   // (subject, what) once; in any leaf.
   std::vector<ir::HostNeed> needs;
-  // Whether a parallel() call is reachable (fbc run --explore holds calls
+  // Whether a parallel() or wait_*() call is reachable (fbc run --explore holds calls
   // while its branches run).
   bool parallel = false;
   // Per service: named by a reachable nondet(svc, ...) call (a global

@@ -92,12 +92,16 @@ constexpr Entry kLoadTime[] = {
 // watch*() act in its gVisor packet gateway and sandbox: a test that
 // reaches one is an error row on this machine (ir/host_needs.h). Sorted.
 constexpr const char *kBodyTime[] = {
-    "assert_before",   "assert_eq",       "assert_eventually", "assert_never",   "assert_true",
-    "await_event",     "await_stable",    "bandwidth",         "events",         "fault",
-    "fault_all",       "fault_start",     "fault_stop",        "halt",           "mtu",
-    "nondet",          "parallel",        "partition",         "partition_start", "partition_stop",
-    "sleep",           "trace",           "trace_start",       "trace_stop",     "watch",
-    "watch_start",     "watch_stop",
+    "assert_before",   "assert_eq",      "assert_eventually",
+    "assert_never",    "assert_true",    "await_event",
+    "await_stable",    "bandwidth",      "events",
+    "fault",           "fault_all",      "fault_start",
+    "fault_stop",      "halt",           "mtu",
+    "nondet",          "parallel",       "partition",
+    "partition_start", "partition_stop", "sleep",
+    "trace",           "trace_start",    "trace_stop",
+    "wait_all",        "wait_first",     "wait_n",
+    "watch",           "watch_start",    "watch_stop",
 };
 
 std::vector<std::string_view> names(bool loadTime) {

@@ -71,6 +71,9 @@ constexpr Denied kDenylist[] = {
      "trace() is a fault primitive; the monitor receives its own trace via the event/state args"},
     {"trace_start", "trace_*() is a test-body primitive"},
     {"trace_stop", "trace_*() is a test-body primitive"},
+    {"wait_all", "wait_all() only meaningful inside the test body"},
+    {"wait_first", "wait_first() only meaningful inside the test body"},
+    {"wait_n", "wait_n() only meaningful inside the test body"},
 };
 
 const Denied *denied(std::string_view name) {

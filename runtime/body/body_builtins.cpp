@@ -1,6 +1,6 @@
 // The body-time builtin table (name -> Executor member; every name the
 // spec binds as body-time, plus choose) and the builtins that need no
-// services: choose(), nondet(), parallel(), sleep(), halt(), assert_eq(),
+// services: choose(), nondet(), parallel() and wait_*(), sleep(), halt(), assert_eq(),
 // assert_true(). Fault, trace, event and step builtins have files of
 // their own.
 #include "runtime/driver/executor.h"
@@ -28,20 +28,38 @@ namespace {
 
 // interleavings=`p` at a site the plan could not read: checked as the
 // plan checks a literal (ir/fanout_sites.h).
-ir::ParallelPolicy parallelPolicyArg(star::Thread &t, Value p) {
+ir::ParallelPolicy parallelPolicyArg(star::Thread &t, Value p, std::string_view fn) {
   std::string error;
   std::optional<ir::ParallelPolicy> checked;
   if (p.isSmallInt())
-    checked = ir::parallelPolicyOf(p.smallInt(), error);
+    checked = ir::parallelPolicyOf(p.smallInt(), error, fn);
   else if (p.isInt())
-    error = ir::parallelPolicyCountError(star::repr(p)); // a big int: never valid
+    error = ir::parallelPolicyCountError(star::repr(p), fn); // a big int: never valid
   else if (auto *s = p.as<star::String>())
-    checked = ir::parallelPolicyOf(s->view(), error);
+    checked = ir::parallelPolicyOf(s->view(), error, fn);
   else
-    error = ir::parallelPolicyTypeError(star::typeName(p));
+    error = ir::parallelPolicyTypeError(star::typeName(p), fn);
   if (!checked)
     failBadArgument(t, error);
   return *checked;
+}
+
+// wait_n's n: an int from 1 to the number of branches.
+size_t waitCountArg(star::Thread &t, Value n, size_t branches) {
+  if (!n.isInt())
+    failBadArgument(t, ir::waitCountTypeError(star::typeName(n)));
+  int64_t v = n.isSmallInt() ? n.smallInt() : INT64_MAX;
+  if (v < 1 || v > int64_t(branches))
+    failBadArgument(t, ir::waitCountRangeError(v, branches));
+  return size_t(v);
+}
+
+// "<file>:<line>" of a call (its column dropped), as the plan names a site.
+std::string siteOf(const ir::Loc &loc) {
+  std::string site = loc.str();
+  if (size_t c = site.rfind(':'); c != std::string::npos)
+    site.resize(c);
+  return site;
 }
 
 } // namespace
@@ -78,6 +96,9 @@ llvm::ArrayRef<Executor::Builtin> Executor::builtinTable() {
       {"trace", &Executor::traceBuiltin},
       {"trace_start", &Executor::traceBuiltin},
       {"trace_stop", &Executor::traceBuiltin},
+      {"wait_all", &Executor::parallel},
+      {"wait_first", &Executor::parallel},
+      {"wait_n", &Executor::parallel},
       {"watch", &Executor::gatewayBuiltin},
       {"watch_start", &Executor::gatewayBuiltin},
       {"watch_stop", &Executor::gatewayBuiltin},
@@ -152,13 +173,20 @@ Value Executor::choose(star::Thread &t, std::string_view, const star::Args &args
 // the branches run one after another in the leaf's launch order (the d-th
 // lexicographic permutation); otherwise (1 / omitted) once, concurrently,
 // each on its own thread. The results come back in argument order.
+// wait_all(...), wait_n(n, ...), wait_first(...) are the same call that
+// returns once all / n / the first of the branches have finished: the
+// others are cancelled; in a launch order, the first n run and the rest
+// do not start. wait_n's list holds the n results in argument order;
+// wait_first returns its one result.
 //
 // A planned site's policy and size are the leaf program's (the plan
 // checked its literal interleavings= there): the call looks its axis up by
 // call site and parses nothing. Only a site the plan could not read (a
-// computed policy, a parallel() in a helper) checks the value it is given,
-// with the same policy code and messages (ir/fanout_sites.h).
-Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &args) {
+// computed policy, a call in a helper) checks the value it is given, with
+// the same policy code and messages (ir/fanout_sites.h).
+Value Executor::parallel(star::Thread &t, std::string_view name, const star::Args &args) {
+  ir::FanOut fan = ir::fanOutOf(name).value_or(ir::FanOut::Parallel);
+  std::string fn(name);
   ir::Loc loc = callerLoc(t);
   int axis = leafTest_ ? leafTest_->findAxis(ir::AxisKind::Interleaving, loc) : -1;
   const ir::LeafAxis *planned =
@@ -166,85 +194,87 @@ Value Executor::parallel(star::Thread &t, std::string_view, const star::Args &ar
   std::optional<ir::ParallelPolicy> policy; // nullopt: the program's
   if (!planned) {
     Value p = kwarg(args, "interleavings");
-    policy = p ? parallelPolicyArg(t, p) : ir::ParallelPolicy{};
+    policy = p ? parallelPolicyArg(t, p, fn) : ir::ParallelPolicy{};
   }
   for (const star::Kwarg &k : args.kwargs)
     if (k.name->view() != "interleavings" && k.name->view() != "preemptions")
-      failUnknownKeyword(t, ir::parallelUnknownKeyword(k.name->view()));
-  size_t b = args.positional.size();
+      failUnknownKeyword(t, ir::parallelUnknownKeyword(k.name->view(), fn));
+  size_t first = fan == ir::FanOut::WaitN ? 1 : 0; // wait_n's n comes first
+  size_t b = args.positional.size() > first ? args.positional.size() - first : 0;
   if (b < 2)
-    failBadArgument(t, ir::parallelTooFewBranches());
+    failBadArgument(t, ir::parallelTooFewBranches(fn));
+  size_t wanted = fan == ir::FanOut::WaitFirst ? 1 : b;
+  if (fan == ir::FanOut::WaitN)
+    wanted = waitCountArg(t, args.positional[0], b);
   bool dpor = policy && policy->kind == ir::ParallelPolicy::Kind::Dpor;
   if (Value n = kwarg(args, "preemptions")) {
     // The plan read a literal bound into the leaf program; checked here
     // as it checks one.
     if (!dpor)
-      failBadArgument(t, ir::parallelPreemptionsWithoutDpor());
+      failBadArgument(t, ir::parallelPreemptionsWithoutDpor(fn));
     if (!n.isInt())
-      failBadArgument(t, ir::parallelPreemptionsTypeError(star::typeName(n)));
+      failBadArgument(t, ir::parallelPreemptionsTypeError(star::typeName(n), fn));
     if (!n.isSmallInt() || n.smallInt() < 0 || n.smallInt() > ir::kMaxPreemptions)
-      failBadArgument(t, ir::parallelPreemptionsError(n.isSmallInt() ? n.smallInt() : -1));
+      failBadArgument(t, ir::parallelPreemptionsError(n.isSmallInt() ? n.smallInt() : -1, fn));
   }
-  for (size_t i = 0; i < b; ++i) {
+  for (size_t i = first; i < args.positional.size(); ++i) {
     Value f = args.positional[i];
     if (!f.isObject() || !f.obj()->callable())
-      failBadArgument(t, ir::parallelNotCallable(i + 1, star::typeName(f)));
+      failBadArgument(t, ir::parallelNotCallable(i + 1, star::typeName(f), fn));
   }
   std::optional<std::vector<uint32_t>> order;
   if (!dpor && (planned || policy->kind != ir::ParallelPolicy::Kind::Single)) {
     uint64_t size = planned ? planned->size : policy->size(uint32_t(b)).value_or(UINT64_MAX);
-    if (std::optional<uint64_t> d = leafDigit(axis, size)) {
+    if (std::optional<uint64_t> d = leafDigit(axis, size))
       order = ir::launchOrder(*d < size ? *d : 0, uint32_t(b));
-    } else {
-      std::string site = loc.str();
-      if (size_t c = site.rfind(':'); c != std::string::npos)
-        site.resize(c);
-      warnOnce(t, "parallel() site " + ir::quote(site) +
+    else
+      warnOnce(t, fn + "() site " + ir::quote(siteOf(loc)) +
                       " is not a planned axis of this test: its branches run once, concurrently");
-    }
   }
-  llvm::ArrayRef<Value> fns(args.positional.data(), b);
+  llvm::ArrayRef<Value> fns(args.positional.data() + first, b);
   std::vector<BranchResult> results;
+  std::vector<uint32_t> finished;
   if (order) {
-    results = body_.runInOrder(t, fns, *order);
+    results = body_.runInOrder(t, fns, *order, wanted);
+    finished = *order;
   } else if (std::unique_ptr<explore::HoldWindow> window = openHoldWindow(b)) {
     // fbc run --explore: the services' calls are held while the branches
     // run and released in the leaf's order; the window closes once they
     // have returned and nothing is held.
     BodyThreads::BranchWatch watch{[&](pid_t tid) { window->branchStarted(tid); },
                                    [&](pid_t tid) { window->branchEnded(tid); }};
-    results = body_.runConcurrently(t, fns, &watch);
+    results = body_.runConcurrently(t, fns, &watch, wanted, &finished);
     InterpreterLock::Released waiting(body_.lock());
     window.reset();
   } else {
-    if (dpor) {
-      std::string site = loc.str();
-      if (size_t c = site.rfind(':'); c != std::string::npos)
-        site.resize(c);
-      warnOnce(t, "parallel(interleavings=\"dpor\") site " + ir::quote(site) +
+    if (dpor)
+      warnOnce(t, fn + "(interleavings=\"dpor\") site " + ir::quote(siteOf(loc)) +
                       " is not explored in this leaf (a site fbc plan does not see, or a test "
                       "that also fans out on another axis): its branches run once, "
                       "concurrently");
-    }
-    results = body_.runConcurrently(t, fns);
+    results = body_.runConcurrently(t, fns, nullptr, wanted, &finished);
   }
-  // Every branch has finished; the first failing one (by argument index)
-  // fails the call.
+  // The branches waited for, in argument order; the first failing one (by
+  // argument index) fails the call.
+  finished.resize(std::min(finished.size(), wanted));
+  std::sort(finished.begin(), finished.end());
   std::vector<Value> values;
-  for (size_t i = 0; i < b; ++i) {
+  for (uint32_t i : finished) {
     const BranchResult &r = results[i];
     if (r.exception)
       std::rethrow_exception(r.exception);
     if (r.failed) {
       // The branch's frames continue the caller's (see runBranch()), so
       // its traceback runs from the test through parallel() to the raise.
-      star::EvalError e("parallel() callable " + std::to_string(i) + " failed: " + r.error);
+      star::EvalError e(fn + "() callable " + std::to_string(i) + " failed: " + r.error);
       e.frames = r.frames;
       e.code = r.code;
       throw e;
     }
     values.push_back(r.value);
   }
+  if (fan == ir::FanOut::WaitFirst)
+    return values.front();
   return Value::object(t.heap.make<star::List>(std::move(values)));
 }
 

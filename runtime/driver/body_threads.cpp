@@ -5,6 +5,7 @@
 #include "frontend/eval/thread.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <exception>
 #include <system_error>
 #include <thread>
@@ -37,6 +38,43 @@ void BodyThreads::reset() {
   cancelled_ = false;
 }
 
+// One branch's own cancellation: its flag, read by branchCancelled() on its
+// thread and on the threads of the calls it fans out to, and its Starlark
+// thread, stopped at its next step.
+struct BodyThreads::BranchStop {
+  std::atomic<bool> stopped{false};
+  const BranchStop *up = nullptr; // the branch the starting thread runs, if any
+  std::mutex mu;
+  star::Thread *thread = nullptr;
+
+  void stop() {
+    stopped = true;
+    std::lock_guard l(mu);
+    if (thread)
+      thread->cancel();
+  }
+  void attach(star::Thread *t) {
+    std::lock_guard l(mu);
+    thread = t;
+    if (t && stopped)
+      t->cancel();
+  }
+};
+
+namespace {
+
+// The branch the calling OS thread runs (null on the body's own thread).
+thread_local const void *tBranch = nullptr;
+
+} // namespace
+
+bool BodyThreads::branchCancelled() {
+  for (auto *b = static_cast<const BranchStop *>(tBranch); b; b = b->up)
+    if (b->stopped.load(std::memory_order_relaxed))
+      return true;
+  return false;
+}
+
 namespace {
 
 // One call with no arguments, its outcome caught.
@@ -63,31 +101,48 @@ void callBranch(star::Thread &t, Value fn, BranchResult &out) {
 // stack continues the caller's (which is blocked in parallel() meanwhile),
 // so a failure's backtrace and the call-site lookups of choose() and the
 // fault builtins read as if the branch were called from there.
-void BodyThreads::runBranch(star::Thread &parent, Value fn, BranchResult &out) {
+void BodyThreads::runBranch(star::Thread &parent, Value fn, BranchResult &out, BranchStop &stop) {
+  tBranch = &stop;
   std::lock_guard turn(*lock_);
   star::Thread t(parent.heap, parent);
   t.top = parent.top;
   t.depth = parent.depth;
   t.checkpoint = [this] { lock_->yield(); };
   Running running(*this, t);
+  stop.attach(&t);
   callBranch(t, fn, out);
+  stop.attach(nullptr);
 }
 
 std::vector<BranchResult> BodyThreads::runConcurrently(star::Thread &parent,
                                                        llvm::ArrayRef<Value> fns,
-                                                       const BranchWatch *watch) {
+                                                       const BranchWatch *watch, size_t wanted,
+                                                       std::vector<uint32_t> *finished) {
   std::vector<BranchResult> results(fns.size());
+  std::vector<BranchStop> stops(fns.size());
+  std::vector<uint32_t> ended;
+  std::mutex endedMu;
+  std::condition_variable endedCv;
+  auto branchEnded = [&](size_t i) {
+    std::lock_guard l(endedMu);
+    ended.push_back(uint32_t(i));
+    endedCv.notify_all();
+  };
   std::vector<std::thread> threads;
   threads.reserve(fns.size());
+  const auto *up = static_cast<const BranchStop *>(tBranch);
   for (size_t i = 0; i < fns.size(); ++i) {
+    stops[i].up = up;
     try {
-      threads.emplace_back([this, &parent, fn = fns[i], &out = results[i], watch] {
+      threads.emplace_back([this, &parent, fn = fns[i], &out = results[i], &stop = stops[i], watch,
+                            i, &branchEnded] {
         pid_t tid = gettid();
         if (watch)
           watch->started(tid);
-        runBranch(parent, fn, out);
+        runBranch(parent, fn, out, stop);
         if (watch)
           watch->ended(tid);
+        branchEnded(i);
       });
     } catch (const std::system_error &) {
       if (watch) {
@@ -97,21 +152,33 @@ std::vector<BranchResult> BodyThreads::runConcurrently(star::Thread &parent,
       results[i].failed = true;
       results[i].exception = std::current_exception();
       results[i].value = star::none();
+      branchEnded(i);
     }
   }
   {
     InterpreterLock::Released waiting(*lock_);
+    std::unique_lock l(endedMu);
+    endedCv.wait(l, [&] { return ended.size() >= std::min(wanted, fns.size()); });
+    l.unlock();
+    // Waited for enough: the rest are stopped, and waited for too (their
+    // frames continue the caller's, which must outlive them).
+    if (wanted < fns.size())
+      for (BranchStop &s : stops)
+        s.stop(); // a branch that has ended has no thread left to stop
     for (std::thread &th : threads)
       th.join();
   }
+  if (finished)
+    *finished = ended;
   return results;
 }
 
 std::vector<BranchResult> BodyThreads::runInOrder(star::Thread &parent, llvm::ArrayRef<Value> fns,
-                                                  const std::vector<uint32_t> &order) {
+                                                  const std::vector<uint32_t> &order,
+                                                  size_t wanted) {
   std::vector<BranchResult> results(fns.size());
-  for (uint32_t i : order)
-    callBranch(parent, fns[i], results[i]);
+  for (size_t k = 0; k < order.size() && k < wanted; ++k)
+    callBranch(parent, fns[order[k]], results[order[k]]);
   return results;
 }
 

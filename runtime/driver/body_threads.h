@@ -57,19 +57,31 @@ public:
   };
 
   // Calls each of `fns` with no arguments on its own OS thread and its own
-  // Starlark thread, all at once, and waits for every one. The caller holds
-  // the lock and gives it up while it waits. Results in argument order.
-  // `watch` (fbc run --explore) hears of each branch thread first and last
-  // thing, with its thread id.
+  // Starlark thread, all at once, and waits until `wanted` of them have
+  // finished (all: fns.size()); the others are then cancelled (stopped at
+  // their next step; a step or sleep() in progress gives up), and the call
+  // returns once every thread has ended. The caller holds the lock and
+  // gives it up while it waits. Results in argument order; `finished`
+  // lists the branches in the order they ended, the first `wanted` of them
+  // the ones waited for. `watch` (fbc run --explore) hears of each branch
+  // thread first and last thing, with its thread id.
   struct BranchWatch {
     std::function<void(pid_t)> started, ended;
   };
   std::vector<BranchResult> runConcurrently(star::Thread &parent, llvm::ArrayRef<star::Value> fns,
-                                            const BranchWatch *watch = nullptr);
+                                            const BranchWatch *watch = nullptr,
+                                            size_t wanted = SIZE_MAX,
+                                            std::vector<uint32_t> *finished = nullptr);
   // Calls fns[order[0]], fns[order[1]], ... one after another on the
-  // caller's thread (a leaf's launch order). Results in argument order.
+  // caller's thread (a leaf's launch order), the first `wanted` of them.
+  // Results in argument order.
   std::vector<BranchResult> runInOrder(star::Thread &parent, llvm::ArrayRef<star::Value> fns,
-                                       const std::vector<uint32_t> &order);
+                                       const std::vector<uint32_t> &order,
+                                       size_t wanted = SIZE_MAX);
+
+  // Whether the branch the calling thread runs (or one it was started
+  // from) has been cancelled because its wait_n()/wait_first() returned.
+  static bool branchCancelled();
 
   // Stops every running thread at its next step (and every thread that
   // starts later) until reset().
@@ -78,7 +90,8 @@ public:
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
 private:
-  void runBranch(star::Thread &parent, star::Value fn, BranchResult &out);
+  struct BranchStop; // one branch's own cancellation (body_threads.cpp)
+  void runBranch(star::Thread &parent, star::Value fn, BranchResult &out, BranchStop &stop);
 
   InterpreterLock ownLock_;
   InterpreterLock *lock_ = &ownLock_;

@@ -63,7 +63,7 @@ Executor::~Executor() {
 }
 
 bool Executor::cancelled() const {
-  return body_.cancelled() || interrupted();
+  return body_.cancelled() || interrupted() || BodyThreads::branchCancelled();
 }
 
 bool Executor::interrupted() const {

@@ -276,6 +276,30 @@ TEST(ExploreDpor, AFailingLeafReplaysTenTimesOutOfTen) {
   replaysTenTimesOutOfTen(spec.dir.path(), "test_two_increments", *failing);
 }
 
+// wait_first(..., interleavings="dpor"): the same 6 classes as parallel()'s,
+// the same 4 lose an update; the branch that did not finish first is
+// cancelled, and its request is answered all the same.
+TEST(ExploreDpor, WaitFirstIsExploredAsParallelIs) {
+  Spec spec("explore_dpor");
+  FbcRun r = dpor(spec, "test_wait_first", {"--format=json", "--no-bundle"});
+  EXPECT_EQ(r.exit, 2) << r.err;
+  EXPECT_EQ(r.err, "") << r.err;
+  std::vector<Row> rows = rowsOf(r.out);
+  std::set<std::string> orders;
+  size_t failed = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].released.size(), 8u) << i;
+    EXPECT_EQ(rows[i].result, losesAnUpdate(rows[i].released) ? "fail" : "pass") << i;
+    failed += rows[i].result == "fail";
+    orders.insert(fileOrder(rows[i].released));
+  }
+  EXPECT_EQ(orders,
+            (std::set<std::string>{"t0r t0w t1r t1w", "t0r t1r t0w t1w", "t0r t1r t1w t0w",
+                                   "t1r t0r t0w t1w", "t1r t0r t1w t0w", "t1r t1w t0r t0w"}));
+  EXPECT_EQ(failed, 4u);
+  EXPECT_EQ(rows.size(), 6u);
+}
+
 // preemptions=0: only the orders where each request runs to its end once
 // released; the choices it leaves out are counted in a warning. -j 2 runs
 // the same leaves, one at a time (each follows from the last). Disjoint
