@@ -48,6 +48,11 @@ constexpr DiagCodeInfo kCodes[] = {
      "a step the reference's protocol has and fbc has no step client for (a warning)",
      "Leave the call out of tests run by fbc for now: a body that reaches it is an error "
      "row."},
+    {UnknownAttribute, "UNKNOWN_ATTRIBUTE", kCheck,
+     "an attribute that no value of its type has: a field a step's result never has "
+     "(resp.stauts), an operation a client() does not have",
+     "Use one of the attributes the message lists (docs/run.md lists a response's and a "
+     "result's)."},
     {DeclarationInBody, "DECLARATION_IN_BODY", kCheck,
      "a declaration builtin (service(), fault_scenario(), ...) called from a test body",
      "Declare at load time: at top level or in a function the top level calls."},

@@ -27,6 +27,7 @@ enum class DiagCode : uint8_t {
   UnknownInterface,
   UnknownStep,
   UnsupportedStep,
+  UnknownAttribute,
   DeclarationInBody,
   BadArgument,
   UnmodeledFanout,

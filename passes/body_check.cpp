@@ -22,6 +22,7 @@
 //   bus.main.publish()        UNSUPPORTED_STEP (a warning: the reference has
 //                             it, fbc has no client yet)
 //   kv.main.send(dat="x")     UNKNOWN_KEYWORD (a keyword the step does not take)
+//   app.get_ordr(...)         UNKNOWN_ATTRIBUTE (no operation of the client()'s contract)
 //   trace(db, syscalls=["wirte"])  UNKNOWN_SYSCALL (an element of a literal list
 //                             that is no syscall keyword; BAD_ARGUMENT if no string)
 // A step call in the test body itself is also the axes pass's (stepSite),
@@ -34,6 +35,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/client_value.h"
 #include "ir/builtins/values.h"
 #include "ir/duration.h"
 #include "ir/print.h"
@@ -433,6 +435,9 @@ private:
   }
 
   void dot(const DotExpr *d, bool called, const Scope &sc) {
+    if (star::Value v = moduleGlobal(unparen(d->x), sc.mod))
+      if (auto *c = ir::builtins::valueAs<ir::builtins::ClientValue>(v))
+        return clientAttr(*c, d, sc);
     StaticRef ref = resolve(d->x, sc);
     if (!ref.service)
       return;
@@ -453,6 +458,17 @@ private:
       m->message += " (a step on a service of several interfaces names one: " + s.name + "." +
                     s.interfaces.front().name + "." + name + "(...))";
     error(m->code, std::move(m->message), sc.loc(d->name->pos));
+  }
+
+  // app.get_ordr on a client() global: an operation its contract does not
+  // have, as the run's ClientValue::attr fails it.
+  void clientAttr(const ir::builtins::ClientValue &c, const DotExpr *d, const Scope &sc) {
+    std::vector<std::string> names;
+    c.attrNames(names);
+    std::string name = d->name->name.str();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      error(DiagCode::UnknownAttribute, ir::builtins::clientAttrMistake(c, name),
+            sc.loc(d->name->pos));
   }
 
   const ir::Spec &spec_;

@@ -23,13 +23,11 @@ Value getAttrOrNull(Thread &t, Value x, std::string_view name) {
 Value getAttr(Thread &t, Value x, std::string_view name) {
   if (Value v = getAttrOrNull(t, x, name))
     return v;
-  std::string msg = std::string(typeName(x));
-  // starlarkstruct words its error differently from the core types.
-  if (x.isObject() && x.obj()->kind() == Kind::Struct)
-    msg += " has no ." + std::string(name) + " attribute";
-  else
-    msg += " has no ." + std::string(name) + " field or method";
   std::vector<std::string> names = attrNames(x);
+  // starlarkstruct words its error differently from the core types.
+  if (!x.isObject() || x.obj()->kind() != Kind::Struct)
+    t.fail(noFieldMessage(typeName(x), name, names));
+  std::string msg = std::string(typeName(x)) + " has no ." + std::string(name) + " attribute";
   std::string_view suggestion = nearestName(name, names);
   if (!suggestion.empty())
     msg += " (did you mean ." + std::string(suggestion) + "?)";

@@ -69,4 +69,13 @@ std::string_view nearestName(std::string_view name, llvm::ArrayRef<std::string_v
   return nearest(name, candidates);
 }
 
+std::string noFieldMessage(std::string_view type, std::string_view name,
+                           llvm::ArrayRef<std::string> names) {
+  std::string msg = std::string(type) + " has no ." + std::string(name) + " field or method";
+  std::string_view suggestion = nearestName(name, names);
+  if (!suggestion.empty())
+    msg += " (did you mean ." + std::string(suggestion) + "?)";
+  return msg;
+}
+
 } // namespace fbc::star

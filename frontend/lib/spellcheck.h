@@ -17,4 +17,9 @@ namespace fbc::star {
 std::string_view nearestName(std::string_view name, llvm::ArrayRef<std::string> candidates);
 std::string_view nearestName(std::string_view name, llvm::ArrayRef<std::string_view> candidates);
 
+// "<type> has no .<name> field or method (did you mean .<nearest>?)": the
+// error for an attribute a value lacks, given the attributes it has.
+std::string noFieldMessage(std::string_view type, std::string_view name,
+                           llvm::ArrayRef<std::string> names);
+
 } // namespace fbc::star

@@ -130,7 +130,8 @@ Value dir(Thread &t, Value, const Args &args) {
 
 // An attribute lookup may fail for a reason other than absence (a struct's
 // "no .x attribute", a host type's computed field): getattr then returns
-// its default, as Go does.
+// its default, as Go does. Without a default, an error the embedder gave a
+// code (a name its type never has) goes on as it is, code and message.
 Value getattr(Thread &t, Value, const Args &args) {
   Value object, nameValue, dflt;
   bindPositional(t, "getattr", args, 2, {&object, &nameValue, &dflt});
@@ -141,6 +142,8 @@ Value getattr(Thread &t, Value, const Args &args) {
   } catch (const EvalError &e) {
     if (!dflt.isNull())
       return dflt;
+    if (!e.code.empty())
+      throw;
     failPrefixed(t, "getattr", e);
   }
   if (!v.isNull())

@@ -9,8 +9,10 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/spellcheck.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
+#include "ir/builtins/call_site.h"
 #include "ir/builtins/data_files.h"
 #include "ir/builtins/openapi.h"
 #include "ir/builtins/spec_builder.h"
@@ -104,7 +106,15 @@ Value ClientValue::attr(star::Thread &t, std::string_view name) {
   if (const ContractOperation *op = data.contract ? data.contract->find(name) : nullptr)
     return Value::object(
         t.heap.make<star::Builtin>(op->name.c_str(), clientMethod, Value::object(this)));
-  return Value();
+  // An operation the contract does not have: the spec's mistake (in a body,
+  // an error row), with the message Starlark gives a missing attribute.
+  failMistake(t, DiagCode::UnknownAttribute, clientAttrMistake(*this, name));
+}
+
+std::string clientAttrMistake(const ClientValue &c, std::string_view name) {
+  std::vector<std::string> names;
+  c.attrNames(names);
+  return star::noFieldMessage(ClientValue::kTypeName, name, names);
 }
 
 void ClientValue::attrNames(std::vector<std::string> &out) const {

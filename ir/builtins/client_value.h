@@ -26,4 +26,10 @@ public:
   Address targetAddress;
 };
 
+// The error for `name`, which is no attribute of client `c` (no reserved
+// attribute, no operation of its contract): Starlark's missing-attribute
+// message with a "did you mean"; its code is UNKNOWN_ATTRIBUTE (a body's
+// error row, fbc check's finding on a literal `client.name`).
+std::string clientAttrMistake(const ClientValue &c, std::string_view name);
+
 } // namespace fbc::ir::builtins

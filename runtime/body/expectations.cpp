@@ -10,16 +10,25 @@
 #include "ir/duration.h"
 #include "runtime/values/response_value.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace fbc::rt {
 
 using star::Value;
 
 namespace {
 
-// A field of a scenario result: a dict key or an attribute.
+// A field of a scenario result: a dict key or an attribute, null when it
+// has neither (asked of its names first: a step's result fails an
+// attribute its type lacks, runtime/values/fixed_attribute.h).
 Value resultField(star::Thread &t, Value v, std::string_view name) {
   if (auto *d = v.as<star::Dict>())
     return d->table.get(t, star::makeString(t.heap, name));
+  std::vector<std::string> names = star::attrNames(v);
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    return Value();
   return star::getAttrOrNull(t, v, name);
 }
 

@@ -7,6 +7,7 @@
 #include "frontend/eval/thread.h"
 #include "ir/json_writer.h"
 #include "ir/quote.h"
+#include "runtime/values/fixed_attribute.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -179,7 +180,7 @@ constexpr star::Attribute<Pg> kPgResultAttributes[] = {
 } // namespace
 
 Value PgResultValue::attr(star::Thread &t, std::string_view name) {
-  return star::lookupAttribute<Pg>(kPgResultAttributes, *this, t, name);
+  return fixedAttribute<Pg>(kPgResultAttributes, *this, t, name);
 }
 
 void PgResultValue::attrNames(std::vector<std::string> &out) const {
@@ -244,7 +245,7 @@ constexpr star::Attribute<My> kMysqlResultAttributes[] = {
 } // namespace
 
 Value MysqlResultValue::attr(star::Thread &t, std::string_view name) {
-  return star::lookupAttribute<My>(kMysqlResultAttributes, *this, t, name);
+  return fixedAttribute<My>(kMysqlResultAttributes, *this, t, name);
 }
 
 void MysqlResultValue::attrNames(std::vector<std::string> &out) const {

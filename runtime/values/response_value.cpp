@@ -5,6 +5,7 @@
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json.h"
 #include "ir/quote.h"
+#include "runtime/values/fixed_attribute.h"
 
 namespace fbc::rt {
 
@@ -75,7 +76,7 @@ constexpr star::Attribute<Self> kAttributes[] = {
 } // namespace
 
 Value ResponseValue::attr(star::Thread &t, std::string_view name) {
-  return star::lookupAttribute<Self>(kAttributes, *this, t, name);
+  return fixedAttribute<Self>(kAttributes, *this, t, name);
 }
 
 void ResponseValue::attrNames(std::vector<std::string> &out) const {
