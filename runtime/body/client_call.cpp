@@ -22,6 +22,7 @@
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/clients/steps.h"
+#include "runtime/supervisor/launch_config.h"
 #include "runtime/supervisor/supervisor.h"
 #include "runtime/values/contract_check.h"
 #include "runtime/values/response_value.h"
@@ -355,7 +356,10 @@ Value Executor::callClient(star::Thread &t, const ir::builtins::ClientValue &cv,
   const ir::Service *svc = spec.findService(c.service);
   const ir::Interface *iface = svc ? svc->findInterface(c.interface) : nullptr;
   ir::Address at = iface ? dialAddress(c.service, *iface) : ir::Address{};
-  r.http.url = "http://" + at.dialHostPort() + r.path;
+  // A TLS interface's client speaks HTTPS trusting its tls_cert, as steps do.
+  if (iface && iface->tls)
+    r.http.tls = tlsClientConfig(*iface->tls, specDir(spec.path));
+  r.http.url = (r.http.tls ? "https://" : "http://") + at.dialHostPort() + r.path;
   if (timeoutNs > 0)
     r.http.timeoutMs = std::max<int64_t>(1, timeoutNs / 1000000);
 

@@ -60,7 +60,8 @@ struct Fixtures {
     }
     mkdir(to.c_str(), 0755);
     for (const char *name : {"ca.pem", "other_ca.pem", "service.pem", "service.key", "proxy.pem",
-                             "proxy.key", "other_service.pem", "other_service.key"}) {
+                             "proxy.key", "other_service.pem", "other_service.key",
+                             "hello.openapi.yaml"}) {
       std::string file = to + "/" + name;
       std::ofstream(file) << readFile(std::string(FBC_TLS_FIXTURES) + "/" + name);
       bool key = std::string_view(name).ends_with(".key");
