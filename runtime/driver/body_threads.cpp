@@ -107,7 +107,13 @@ void BodyThreads::runBranch(star::Thread &parent, Value fn, BranchResult &out, B
   star::Thread t(parent.heap, parent);
   t.top = parent.top;
   t.depth = parent.depth;
-  t.checkpoint = [this] { lock_->yield(); };
+  // A branch of a branch that wait_n()/wait_first() cancelled is not in
+  // that call's list: it stops here, at its next checkpoint.
+  t.checkpoint = [this, &t] {
+    if (branchCancelled())
+      t.cancel();
+    lock_->yield();
+  };
   Running running(*this, t);
   stop.attach(&t);
   callBranch(t, fn, out);
