@@ -193,8 +193,9 @@ void emitTree(const ir::Plan &plan, llvm::raw_ostream &os) {
       explained = true;
     }
     if (plan.explored) {
-      os << "  (a parallel(interleavings=\"dpor\") site's orderings are explored at run time: "
-            "at least 1 leaf, at most --explore-budget leaves per test)\n";
+      os << "  (the orderings of an interleavings=\"dpor\" site (parallel(), wait_all(), "
+            "wait_n(), wait_first()) are explored at run time: at least 1 leaf, at most "
+            "--explore-budget leaves per test)\n";
       explained = true;
     }
     if (total.saturated() || !explained)

@@ -183,7 +183,7 @@ TEST(Explore, BadFlags) {
       {{"--explore=dpor"}, "fbc run: error: bad --explore \"dpor\": want all or sample\n"},
       {{"--explore-budget=3"},
        "fbc run: error: --explore-budget, --explore-settle and --explore-quiet-bound need "
-       "--explore or a parallel(interleavings=\"dpor\") site\n"},
+       "--explore or an interleavings=\"dpor\" site (parallel(), wait_*())\n"},
       {{"--explore=all", "--explore-budget=0"},
        "fbc run: error: bad --explore-budget \"0\": want a number of leaves (1..999999999)\n"},
       {{"--explore=all", "--explore-quiet-bound=0s"},

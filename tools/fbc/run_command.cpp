@@ -423,13 +423,13 @@ int runRun(const RunOptions &opts) {
     if (tuned && !exploring && !dpor) {
       std::fprintf(stderr,
                    "%s: error: --explore-budget, --explore-settle and --explore-quiet-bound need "
-                   "--explore or a parallel(interleavings=\"dpor\") site\n",
+                   "--explore or an interleavings=\"dpor\" site (parallel(), wait_*())\n",
                    cmd);
       return 1;
     }
     if (dpor && shard) {
       std::fprintf(stderr,
-                   "%s: error: a parallel(interleavings=\"dpor\") test finds its leaves as it "
+                   "%s: error: a test with an interleavings=\"dpor\" site finds its leaves as it "
                    "runs: it cannot be sharded\n",
                    cmd);
       return 1;
