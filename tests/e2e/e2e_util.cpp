@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string_view>
 
@@ -25,16 +26,28 @@
 
 namespace fbc::rt::e2e {
 
+// A port free now, below the kernel's ephemeral range (32768-60999 here):
+// a port the kernel handed out for bind(0) returns to that range when
+// closed, where another test's fbc (its proxies, its relays, any outgoing
+// connection) can be given it before this test's service binds it (seen:
+// PORT_IN_USE under ctest -j2). Random in 20000-32767, checked by a bind;
+// the kernel's choice only if a hundred tries found none.
 uint16_t freePort() {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
+  static std::mt19937 random(std::random_device{}());
+  for (int attempt = 0; attempt <= 100; ++attempt) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = attempt < 100 ? htons(uint16_t(20000 + random() % 12768)) : 0;
+    bool bound = bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
+    socklen_t len = sizeof a;
+    getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+    close(fd);
+    if (bound)
+      return ntohs(a.sin_port);
+  }
+  return 0;
 }
 
 TempDir::TempDir() {
