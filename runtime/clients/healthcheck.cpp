@@ -10,6 +10,7 @@
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -103,6 +104,21 @@ bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::st
   return true;
 }
 
+bool probeUdpBound(uint16_t port, std::string &error) {
+  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(port);
+  bool taken =
+      fd >= 0 && bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 && errno == EADDRINUSE;
+  if (fd >= 0)
+    close(fd);
+  if (!taken)
+    error = "udp 127.0.0.1:" + std::to_string(port) + " not bound yet";
+  return taken;
+}
+
 namespace {
 
 size_t discardBody(char *, size_t size, size_t n, void *) {
@@ -188,6 +204,8 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       ok = probeMysql(hc.my, probeTimeout, error);
       break;
     }
+    for (size_t i = 0; ok && i < hc.datagramPorts.size(); ++i)
+      ok = probeUdpBound(hc.datagramPorts[i], error);
     if (ok)
       return HealthResult::Ready;
     // A probe given only the rest of the wait that used it all up was cut

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace fbc::rt {
 
@@ -28,6 +29,10 @@ struct Healthcheck {
   // The checked interface's tls= (http, redis, memcached: the probe speaks
   // TLS; postgres and mysql carry theirs in pg / my).
   std::shared_ptr<const TlsClientConfig> tls;
+  // The service's datagram (udp) interfaces' ports on 127.0.0.1: ready
+  // also needs each bound, as no probe of another port says so (memcached
+  // binds its UDP port after its TCP one).
+  std::vector<uint16_t> datagramPorts;
 
   static Healthcheck tcp(std::string host, uint16_t port, int64_t timeoutMs = 10000);
   static Healthcheck http(std::string url, int64_t timeoutMs = 10000);
@@ -55,6 +60,9 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
 
 // One probe each.
 bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error);
+// Whether something holds UDP `port` on 127.0.0.1 (a bind of our own
+// there fails with EADDRINUSE); else false with `error`.
+bool probeUdpBound(uint16_t port, std::string &error);
 bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error,
                const TlsClientConfig *tls = nullptr);
 

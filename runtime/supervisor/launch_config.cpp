@@ -134,7 +134,10 @@ int64_t urlPort(std::string_view url) {
 
 } // namespace
 
-Healthcheck healthcheckOf(const ir::Service &s, const std::string &specDir) {
+namespace {
+
+// What the service's healthcheck= probes (Kind::None without one).
+Healthcheck healthcheckProbe(const ir::Service &s, const std::string &specDir) {
   if (!s.healthcheck)
     return {};
   const ir::Healthcheck &hc = *s.healthcheck;
@@ -158,6 +161,17 @@ Healthcheck healthcheckOf(const ir::Service &s, const std::string &specDir) {
   default: // the address the spec named
     return readinessProbe(s, hc.kind, hc.at, ms, tlsAtPort(s, hc.at.port, specDir));
   }
+}
+
+} // namespace
+
+Healthcheck healthcheckOf(const ir::Service &s, const std::string &specDir) {
+  Healthcheck h = healthcheckProbe(s, specDir);
+  if (h.kind != Healthcheck::Kind::None)
+    for (const ir::Interface &i : s.interfaces)
+      if (const ir::Protocol *p = ir::findProtocol(i.protocol); p && p->datagrams)
+        h.datagramPorts.push_back(static_cast<uint16_t>(s.addressOrLoopback(i).port));
+  return h;
 }
 
 namespace {
