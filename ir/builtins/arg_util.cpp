@@ -93,16 +93,6 @@ std::string joinNames(llvm::ArrayRef<std::string> names) {
   return out;
 }
 
-void failUnexpectedKeyword(const CallSite &site, std::string_view fn, std::string_view name,
-                           llvm::ArrayRef<std::string_view> valid) {
-  std::string msg =
-      std::string(fn) + "() unexpected keyword " + quote(name) + "; valid: " + joinNames(valid);
-  std::string_view near = star::nearestName(name, valid);
-  if (!near.empty())
-    msg += " (did you mean " + quote(near) + "?)";
-  site.fail(site.at(site.keyword(name)), std::move(msg));
-}
-
 std::string unknownKeywordMessage(std::string_view prefix, std::string_view name,
                                   llvm::ArrayRef<std::string_view> valid) {
   std::string msg = std::string(prefix) + " unknown keyword argument " + quote(name) +

@@ -63,12 +63,6 @@ std::string unknownKeywordMessage(std::string_view prefix, std::string_view name
 [[noreturn]] void failUnknownKeyword(const CallSite &site, std::string_view prefix,
                                      std::string_view name, llvm::ArrayRef<std::string_view> valid);
 
-// The reference's `fault_scenario() unexpected keyword "k"` wording, plus
-// the valid keywords and a suggestion as above.
-[[noreturn]] void failUnexpectedKeyword(const CallSite &site, std::string_view fn,
-                                        std::string_view name,
-                                        llvm::ArrayRef<std::string_view> valid);
-
 // service(observe=[...]) (observe.cpp).
 void parseObserve(const CallSite &site, Service &svc, star::Value v);
 

@@ -3,6 +3,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"
@@ -178,6 +179,39 @@ struct AssumptionReader {
   }
 };
 
+// fault_assumption()'s keywords; every other keyword names a syscall or an
+// op of the target, read once the target is known.
+struct AssumptionArgs {
+  AssumptionReader &r;
+  std::vector<std::pair<std::string_view, Value>> syscallFaults;
+  const syntax::Argument *proxyRulesAt;
+};
+
+void readTarget(AssumptionArgs &a, const Arg &arg) {
+  a.r.target(arg.value, arg.expr);
+}
+void readDescription(AssumptionArgs &a, const Arg &arg) {
+  a.r.description(arg.value, arg.expr);
+}
+void readComposed(AssumptionArgs &a, const Arg &arg) {
+  a.r.composed(arg.value, arg.expr);
+}
+void readRules(AssumptionArgs &a, const Arg &arg) {
+  a.r.rules(arg.value, arg.expr);
+  a.proxyRulesAt = arg.site().keyword(arg.name);
+}
+void readMonitors(AssumptionArgs &a, const Arg &arg) {
+  a.r.a.monitors = claimMonitors(arg.site(), arg.value, "fault_assumption()");
+}
+void readSyscallLater(AssumptionArgs &a, const Arg &arg) {
+  a.syscallFaults.push_back({arg.name, arg.value});
+}
+
+constexpr Param<AssumptionArgs> kAssumptionParams[] = {
+    {"target", readTarget}, {"description", readDescription}, {"faults", readComposed},
+    {"rules", readRules},   {"monitors", readMonitors},       {kOtherKeywords, readSyscallLater},
+};
+
 } // namespace
 
 Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
@@ -198,30 +232,12 @@ Value faultAssumptionFn(star::Thread &t, Value, const star::Args &args) {
     site.fail(site.at(site.positional(0)), "fault_assumption() name must not be empty");
   AssumptionReader r{b, site, a, "fault_assumption(" + quote(a.name) + ")"};
 
-  std::vector<std::pair<std::string_view, Value>> syscallFaults;
-  const syntax::Argument *proxyRulesAt = nullptr;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    const syntax::Expr *lit = site.keywordValue(k);
-    if (k == "target") {
-      r.target(kw.value, lit);
-    } else if (k == "description") {
-      r.description(kw.value, lit);
-    } else if (k == "faults") {
-      r.composed(kw.value, lit);
-    } else if (k == "rules") {
-      r.rules(kw.value, lit);
-      proxyRulesAt = site.keyword(k);
-    } else if (k == "monitors") {
-      a.monitors = claimMonitors(site, kw.value, "fault_assumption()");
-    } else {
-      syscallFaults.push_back({k, kw.value});
-    }
-  }
-  for (const auto &[keyword, v] : syscallFaults)
+  AssumptionArgs read{r, {}, nullptr};
+  bindKeywords(BindCall(site, args, {r.prefix}), kAssumptionParams, read);
+  for (const auto &[keyword, v] : read.syscallFaults)
     r.syscallRule(keyword, v);
-  if (proxyRulesAt)
-    r.checkProxyRules(proxyRulesAt);
+  if (read.proxyRulesAt)
+    r.checkProxyRules(read.proxyRulesAt);
 
   if (AssumptionValue *prev = b.findAssumption(a.name))
     site.fail(site.at(site.positional(0)), r.prefix +

@@ -2,6 +2,7 @@
 
 #include "frontend/eval/args.h"
 #include "frontend/syntax/walk.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/spec_builder.h"
 
 #include <algorithm>
@@ -156,38 +157,10 @@ bool CallSite::inBody() const {
   return t_.userData && SpecBuilder::of(t_).body;
 }
 
-namespace {
-
-// Which DiagCode star::bindArgs's failure on `args` is: the first problem
-// it meets (too many positionals, then the keywords in order: one that
-// names no parameter, one already bound) decides.
-DiagCode bindMistake(const star::Args &args, std::initializer_list<const char *> params) {
-  if (args.positional.size() > params.size())
-    return DiagCode::BadArgument;
-  for (const star::Kwarg &k : args.kwargs) {
-    auto named = std::find_if(params.begin(), params.end(), [&](std::string_view p) {
-      if (!p.empty() && p.back() == '?')
-        p.remove_suffix(1);
-      return p == k.name->view();
-    });
-    if (named == params.end())
-      return DiagCode::UnknownKeyword;
-    if (size_t(named - params.begin()) < args.positional.size())
-      return DiagCode::BadArgument;
-  }
-  return DiagCode::BadArgument;
-}
-
-} // namespace
-
 void bindBuiltinArgs(star::Thread &t, std::string_view fn, const star::Args &args,
                      std::initializer_list<const char *> params,
                      std::initializer_list<star::Value *> out) {
-  try {
-    star::bindArgs(t, fn, args, params, out);
-  } catch (const star::EvalError &e) {
-    failMistake(t, bindMistake(args, params), e.message());
-  }
+  bindSlots(BindCall(t, args, {fn, UnknownForm::Go}), params, out);
 }
 
 void bindNoArgs(star::Thread &t, std::string_view fn, const star::Args &args) {

@@ -97,7 +97,8 @@ private:
 // star::bindArgs / star::bindNone (their messages) for a builtin a test
 // body may call: what they cannot bind is a mistake with a code
 // (failMistake): a keyword that names no parameter UNKNOWN_KEYWORD, a
-// missing, extra or doubled argument BAD_ARGUMENT.
+// missing, extra or doubled argument BAD_ARGUMENT. bindBuiltinArgs is the
+// binder's bindSlots (ir/builtins/binder.h) in Go's wording.
 void bindBuiltinArgs(star::Thread &t, std::string_view fn, const star::Args &args,
                      std::initializer_list<const char *> params,
                      std::initializer_list<star::Value *> out);

@@ -11,6 +11,7 @@
 #include "frontend/eval/thread.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/data_files.h"
@@ -26,9 +27,36 @@ using star::Value;
 
 namespace {
 
-constexpr std::string_view kKeywords[] = {"name",         "target",    "openapi", "descriptors",
-                                          "grpc_service", "base_path", "headers", "before",
-                                          "rename",       "validate",  "timeout"};
+// client()'s arguments: name and target first, the others once the client
+// they configure is known (readClientKeyword).
+struct ClientArgs {
+  Value name, target;
+  std::vector<std::pair<std::string_view, Value>> later;
+};
+
+void readName(ClientArgs &a, const Arg &arg) {
+  a.name = arg.value;
+}
+void readTarget(ClientArgs &a, const Arg &arg) {
+  a.target = arg.value;
+}
+void readLater(ClientArgs &a, const Arg &arg) {
+  a.later.emplace_back(arg.name, arg.value);
+}
+
+constexpr Param<ClientArgs> kClientParams[] = {
+    {"name", readName, Required | Positional},
+    {"target", readTarget, Required},
+    {"openapi", readLater},
+    {"descriptors", readLater},
+    {"grpc_service", readLater},
+    {"base_path", readLater},
+    {"headers", readLater},
+    {"before", readLater},
+    {"rename", readLater},
+    {"validate", readLater},
+    {"timeout", readLater},
+};
 
 // The reference's reserved attributes and what they are.
 constexpr std::pair<std::string_view, std::string_view> kAttributes[] = {
@@ -232,33 +260,16 @@ Value clientFn(star::Thread &t, Value, const star::Args &args) {
   if (args.positional.size() > 1)
     site.fail("client: got " + std::to_string(args.positional.size()) +
               " positional arguments, want at most 1 (name)");
-  Value nameV = args.positional.empty() ? Value() : args.positional[0];
-  Value targetV;
-  std::vector<std::pair<std::string_view, Value>> kws;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    if (std::find(std::begin(kKeywords), std::end(kKeywords), k) == std::end(kKeywords))
-      failUnknownKeyword(site, "client():", k, kKeywords);
-    if (k == "name") {
-      if (nameV)
-        site.fail(site.at(site.keyword(k)), "client: got multiple values for parameter \"name\"");
-      nameV = kw.value;
-    } else if (k == "target") {
-      targetV = kw.value;
-    } else {
-      kws.emplace_back(k, kw.value);
-    }
-  }
-  if (!nameV)
-    site.fail("client: missing argument for name");
+  ClientArgs read;
+  bind(BindCall(site, args, {"client()", UnknownForm::Listed, "client", true}), kClientParams,
+       read);
+  Value nameV = read.name, targetV = read.target;
   Loc nameAt = site.at(args.positional.empty() ? site.keywordValue("name") : site.positional(0));
   auto *nameS = nameV.as<star::String>();
   if (!nameS)
     site.fail(nameAt, "client: for parameter name: got " + typeOf(nameV) + ", want string");
   if (nameS->view().empty())
     site.fail(nameAt, "client() requires a non-empty name");
-  if (!targetV)
-    site.fail("client: missing argument for target");
 
   auto *cv = t.heap.make<ClientValue>();
   Client &c = cv->data;
@@ -287,7 +298,7 @@ Value clientFn(star::Thread &t, Value, const star::Args &args) {
       site.fail(nameAt, q + " is already declared (bound to " + prev->data.service + "." +
                             prev->data.interface + ")");
 
-  for (auto [k, v] : kws)
+  for (auto [k, v] : read.later)
     readClientKeyword(site, c, q, k, v);
   readContract(site, c, ref->iface, q);
   cv->freeze();

@@ -5,6 +5,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/duration.h"
@@ -13,7 +14,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <functional>
 #include <string>
 
 namespace fbc::ir::builtins {
@@ -21,8 +21,6 @@ namespace fbc::ir::builtins {
 using star::Value;
 
 namespace {
-
-constexpr std::string_view kRuleKeywords[] = {"probability", "max_fires", "mode", "label", "path"};
 
 // Parses a decimal number that fills all of `s`.
 bool parseNumber(std::string_view s, double &out) {
@@ -87,30 +85,60 @@ std::string stringKwarg(const CallSite &site, std::string_view fn, std::string_v
   return std::string(s->view());
 }
 
-// The keywords shared by deny() and delay() (and the proxy rules, whose
-// own keywords `other` takes: false for an unknown one), checked in the
-// reference's order: max_fires type, max_fires > 0, probability < 1, mode
-// value, max_fires with stochastic, exhaustive without max_fires.
-void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args &args, Fault &f,
-                     llvm::ArrayRef<std::string_view> valid = kRuleKeywords,
-                     const std::function<bool(std::string_view, Value)> &other = nullptr) {
-  Value maxFires, mode;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    if (k == "probability")
-      f.probability = parseProbability(site, fn, kw.value);
-    else if (k == "max_fires")
-      maxFires = kw.value;
-    else if (k == "mode")
-      mode = kw.value;
-    else if (k == "label")
-      f.label = stringKwarg(site, fn, k, kw.value);
-    else if (k == "path" && !other)
-      f.path = stringKwarg(site, fn, k, kw.value);
-    else if (!other || !other(k, kw.value))
-      failUnknownKeyword(site, std::string(fn) + "():", k, valid);
-  }
-  std::string p = std::string(fn) + "(): ";
+// What the readers of a rule's keywords write: the fault's knobs, with
+// max_fires= and mode= kept until every keyword is read (checkKnobs); a
+// protocol rule's (proxyRule) matchers and values go to `rule`.
+struct RuleArgs {
+  std::string fn;
+  Fault &f;
+  Value maxFires = {}, mode = {};
+  ProxyRule *rule = nullptr;
+  ProxyAction action = ProxyAction::Respond;
+  bool haveDelay = false;
+};
+
+void readProbability(RuleArgs &a, const Arg &arg) {
+  a.f.probability = parseProbability(arg.site(), a.fn, arg.value);
+}
+void readMaxFires(RuleArgs &a, const Arg &arg) {
+  a.maxFires = arg.value;
+}
+void readMode(RuleArgs &a, const Arg &arg) {
+  a.mode = arg.value;
+}
+void readLabel(RuleArgs &a, const Arg &arg) {
+  a.f.label = stringKwarg(arg.site(), a.fn, arg.name, arg.value);
+}
+void readFaultPath(RuleArgs &a, const Arg &arg) {
+  a.f.path = stringKwarg(arg.site(), a.fn, arg.name, arg.value);
+}
+void ignoreKeyword(RuleArgs &, const Arg &) {}
+
+// deny()'s and delay(duration)'s keywords.
+constexpr Param<RuleArgs> kRuleParams[] = {
+    {"probability", readProbability},
+    {"max_fires", readMaxFires},
+    {"mode", readMode},
+    {"label", readLabel},
+    {"path", readFaultPath},
+};
+
+// A packet rule's knobs (packet.cpp reads its other keywords).
+constexpr Param<RuleArgs> kFanoutParams[] = {
+    {"probability", readProbability},
+    {"max_fires", readMaxFires},
+    {"mode", readMode},
+    {"label", readLabel},
+    {kOtherKeywords, ignoreKeyword},
+};
+
+// The knobs' checks in the reference's order: max_fires type, max_fires >
+// 0, probability < 1, mode value, max_fires with stochastic, exhaustive
+// without max_fires.
+void checkKnobs(const CallSite &site, RuleArgs &a) {
+  std::string p = std::string(a.fn) + "(): ";
+  Fault &f = a.f;
+  Value maxFires = a.maxFires, mode = a.mode;
   if (maxFires) {
     Loc at = site.at(site.keywordValue("max_fires"));
     if (!maxFires.isInt())
@@ -148,6 +176,19 @@ void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args
     f.mode = FaultMode::Exhaustive;
 }
 
+// Binds `params` of a rule's call and checks its knobs.
+template <size_t N>
+void bindRule(const CallSite &site, const star::Args &args, const Param<RuleArgs> (&params)[N],
+              RuleArgs &a) {
+  bindKeywords(BindCall(site, args, {a.fn + "()"}), params, a);
+  checkKnobs(site, a);
+}
+
+void parseRuleKwargs(const CallSite &site, std::string_view fn, const star::Args &args, Fault &f) {
+  RuleArgs a{std::string(fn), f};
+  bindRule(site, args, kRuleParams, a);
+}
+
 // The single positional string of deny()/delay(), with Go's messages.
 star::String *onePositional(const CallSite &site, const char *fn, const star::Args &args) {
   if (args.positional.size() != 1)
@@ -160,14 +201,115 @@ star::String *onePositional(const CallSite &site, const char *fn, const star::Ar
   return s;
 }
 
-constexpr std::string_view kProxyKeywords[] = {
-    "body",        "code",    "collection", "command", "delay",   "key",   "label",
-    "max_fires",   "message", "method",     "mode",    "op",      "path",  "per",
-    "probability", "query",   "reset",      "status",  "subject", "topic",
+// Whether protocol rule `action` takes matcher or value keyword `k`.
+bool proxyAllows(ProxyAction action, std::string_view k) {
+  if (k == "status")
+    return action == ProxyAction::Respond || action == ProxyAction::Error;
+  if (k == "message" || k == "code")
+    return action == ProxyAction::Error;
+  if (k == "body")
+    return action == ProxyAction::Respond;
+  if (k == "delay")
+    return action == ProxyAction::Delay;
+  if (k == "reset")
+    return action == ProxyAction::Drop;
+  if (k == "per")
+    return action == ProxyAction::Drop || action == ProxyAction::Delay;
+  // duplicate(topic=|subject=, probability=): Kafka / NATS only.
+  if (action == ProxyAction::Duplicate)
+    return k == "topic" || k == "subject";
+  return k == "method" || k == "path" || k == "query" || k == "command" || k == "key" ||
+         k == "topic" || k == "subject" || k == "op" || k == "collection";
+}
+
+llvm::ArrayRef<std::string_view> proxyKeywordNames();
+
+// A protocol rule's matcher or value: a keyword of the protocol rules that
+// this action does not take is unknown to it (the message lists them all).
+void readProxyKeyword(RuleArgs &a, const Arg &arg) {
+  std::string_view k = arg.name;
+  if (!proxyAllows(a.action, k))
+    arg.call.failUnknown(k, proxyKeywordNames());
+  const CallSite &site = arg.site();
+  ProxyRule &r = *a.rule;
+  Value v = arg.value;
+  Loc at = arg.at();
+  std::string p = a.fn + "(): ";
+  if (k == "code") {
+    // A MySQL error number (ER_LOCK_DEADLOCK 1213 ...): the codec writes
+    // it into the ERR packet.
+    if (!v.isSmallInt() || v.smallInt() < 1000 || v.smallInt() > 65535)
+      site.fail(at, p + "code= must be a MySQL error number (1000-65535), got " + star::repr(v));
+    r.errorNumber = v.smallInt();
+  } else if (k == "status") {
+    // An HTTP status, or a gRPC status code (0-16) on a grpc interface.
+    if (v.isSmallInt() &&
+        ((v.smallInt() >= 100 && v.smallInt() <= 599) || (v.smallInt() >= 0 && v.smallInt() <= 16)))
+      r.status = v.smallInt();
+    else if (auto *s = v.as<star::String>();
+             s && a.action == ProxyAction::Error && s->view().size() == 5)
+      r.code = std::string(s->view());
+    else
+      site.fail(
+          at,
+          p + "status= must be an HTTP status (100-599), a gRPC code (0-16)" +
+              (a.action == ProxyAction::Error ? " or a 5-character SQLSTATE like \"57P01\"" : "") +
+              ", got " + star::repr(v));
+  } else if (k == "delay") {
+    r.delayNs = durationArg(site, v, at, "delay() bad duration", /*allowZero=*/true);
+    a.haveDelay = true;
+  } else if (k == "reset") {
+    auto *b = v.as<star::Bool>();
+    if (!b)
+      site.fail(at, p + "reset= must be a bool, got " + typeOf(v));
+    r.reset = b->value;
+  } else if (k == "per") {
+    std::string per = stringKwarg(site, a.fn, k, v);
+    if (per != "connection" && per != "request")
+      site.fail(at, p + "per= must be \"request\" or \"connection\", got " + quote(per));
+    r.perConnection = per == "connection";
+  } else {
+    std::string text = stringKwarg(site, a.fn, k, v);
+    (k == "method"       ? r.method
+     : k == "path"       ? r.path
+     : k == "query"      ? r.query
+     : k == "command"    ? r.command
+     : k == "key"        ? r.key
+     : k == "topic"      ? r.topic
+     : k == "subject"    ? r.subject
+     : k == "op"         ? r.op
+     : k == "collection" ? r.collection
+     : k == "message"    ? r.message
+                         : r.body) = text;
+    r.hasBody = r.hasBody || k == "body";
+  }
+}
+
+// The protocol rules' keywords, in the order messages list them.
+constexpr Param<RuleArgs> kProxyParams[] = {
+    {"body", readProxyKeyword},    {"code", readProxyKeyword},  {"collection", readProxyKeyword},
+    {"command", readProxyKeyword}, {"delay", readProxyKeyword}, {"key", readProxyKeyword},
+    {"label", readLabel},          {"max_fires", readMaxFires}, {"message", readProxyKeyword},
+    {"method", readProxyKeyword},  {"mode", readMode},          {"op", readProxyKeyword},
+    {"path", readProxyKeyword},    {"per", readProxyKeyword},   {"probability", readProbability},
+    {"query", readProxyKeyword},   {"reset", readProxyKeyword}, {"status", readProxyKeyword},
+    {"subject", readProxyKeyword}, {"topic", readProxyKeyword},
 };
 
-constexpr std::string_view kDuplicateKeywords[] = {"label",       "max_fires", "mode",
-                                                   "probability", "subject",   "topic"};
+// duplicate()'s: Kafka's and NATS's message duplication.
+constexpr Param<RuleArgs> kDuplicateParams[] = {
+    {"label", readLabel},
+    {"max_fires", readMaxFires},
+    {"mode", readMode},
+    {"probability", readProbability},
+    {"subject", readProxyKeyword},
+    {"topic", readProxyKeyword},
+};
+
+llvm::ArrayRef<std::string_view> proxyKeywordNames() {
+  static const std::vector<std::string_view> names = paramNames(kProxyParams);
+  return names;
+}
 
 // response(), error(), delay(delay=), drop(), duplicate(): keyword arguments only.
 Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const star::Args &args) {
@@ -184,85 +326,15 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
   ProxyRule &r = value->data;
   r.action = action;
   r.loc = site.loc();
-  bool haveDelay = false;
-  auto allowed = [&](std::string_view k) {
-    if (k == "status")
-      return action == ProxyAction::Respond || action == ProxyAction::Error;
-    if (k == "message" || k == "code")
-      return action == ProxyAction::Error;
-    if (k == "body")
-      return action == ProxyAction::Respond;
-    if (k == "delay")
-      return action == ProxyAction::Delay;
-    if (k == "reset")
-      return action == ProxyAction::Drop;
-    if (k == "per")
-      return action == ProxyAction::Drop || action == ProxyAction::Delay;
-    // duplicate(topic=|subject=, probability=): Kafka / NATS only.
-    if (action == ProxyAction::Duplicate)
-      return k == "topic" || k == "subject";
-    return k == "method" || k == "path" || k == "query" || k == "command" || k == "key" ||
-           k == "topic" || k == "subject" || k == "op" || k == "collection";
-  };
   Fault knobs;
-  llvm::ArrayRef<std::string_view> valid = kProxyKeywords;
+  RuleArgs read{fn, knobs};
+  read.rule = &r;
+  read.action = action;
   if (action == ProxyAction::Duplicate)
-    valid = kDuplicateKeywords;
-  parseRuleKwargs(site, fn, args, knobs, valid, [&](std::string_view k, Value v) {
-    if (!allowed(k))
-      return false;
-    Loc at = site.at(site.keywordValue(k));
-    if (k == "code") {
-      // A MySQL error number (ER_LOCK_DEADLOCK 1213 ...): the codec writes
-      // it into the ERR packet.
-      if (!v.isSmallInt() || v.smallInt() < 1000 || v.smallInt() > 65535)
-        site.fail(at, p + "code= must be a MySQL error number (1000-65535), got " + star::repr(v));
-      r.errorNumber = v.smallInt();
-    } else if (k == "status") {
-      // An HTTP status, or a gRPC status code (0-16) on a grpc interface.
-      if (v.isSmallInt() && ((v.smallInt() >= 100 && v.smallInt() <= 599) ||
-                             (v.smallInt() >= 0 && v.smallInt() <= 16)))
-        r.status = v.smallInt();
-      else if (auto *s = v.as<star::String>();
-               s && action == ProxyAction::Error && s->view().size() == 5)
-        r.code = std::string(s->view());
-      else
-        site.fail(
-            at,
-            p + "status= must be an HTTP status (100-599), a gRPC code (0-16)" +
-                (action == ProxyAction::Error ? " or a 5-character SQLSTATE like \"57P01\"" : "") +
-                ", got " + star::repr(v));
-    } else if (k == "delay") {
-      r.delayNs = durationArg(site, v, at, "delay() bad duration", /*allowZero=*/true);
-      haveDelay = true;
-    } else if (k == "reset") {
-      auto *b = v.as<star::Bool>();
-      if (!b)
-        site.fail(at, p + "reset= must be a bool, got " + typeOf(v));
-      r.reset = b->value;
-    } else if (k == "per") {
-      std::string per = stringKwarg(site, fn, k, v);
-      if (per != "connection" && per != "request")
-        site.fail(at, p + "per= must be \"request\" or \"connection\", got " + quote(per));
-      r.perConnection = per == "connection";
-    } else {
-      std::string text = stringKwarg(site, fn, k, v);
-      (k == "method"       ? r.method
-       : k == "path"       ? r.path
-       : k == "query"      ? r.query
-       : k == "command"    ? r.command
-       : k == "key"        ? r.key
-       : k == "topic"      ? r.topic
-       : k == "subject"    ? r.subject
-       : k == "op"         ? r.op
-       : k == "collection" ? r.collection
-       : k == "message"    ? r.message
-                           : r.body) = text;
-      r.hasBody = r.hasBody || k == "body";
-    }
-    return true;
-  });
-  if (action == ProxyAction::Delay && !haveDelay)
+    bindRule(site, args, kDuplicateParams, read);
+  else
+    bindRule(site, args, kProxyParams, read);
+  if (action == ProxyAction::Delay && !read.haveDelay)
     site.fail("delay() requires delay= or a positional duration argument");
   if (action == ProxyAction::Duplicate && !r.topic.empty() && !r.subject.empty())
     site.fail(p + "topic= (Kafka) and subject= (NATS) are alternatives: give one");
@@ -276,11 +348,12 @@ Value proxyRule(star::Thread &t, const CallSite &site, ProxyAction action, const
 } // namespace
 
 llvm::ArrayRef<std::string_view> ruleKeywords() {
-  return kRuleKeywords;
+  static const std::vector<std::string_view> names = paramNames(kRuleParams);
+  return names;
 }
 
 llvm::ArrayRef<std::string_view> proxyRuleKeywords() {
-  return kProxyKeywords;
+  return proxyKeywordNames();
 }
 
 Value responseFn(star::Thread &t, Value, const star::Args &args) {
@@ -335,6 +408,24 @@ Value delayFn(star::Thread &t, Value, const star::Args &args) {
   return Value::object(fault);
 }
 
+namespace {
+
+// The reference ignores them on allow(); say so instead of failing the spec.
+void warnNoEffect(RuleArgs &, const Arg &arg) {
+  SpecBuilder::of(arg.thread())
+      .warnings.emplace_back(arg.site().at(arg.site().keyword(arg.name)),
+                             "allow() never fires, so " + std::string(arg.name) +
+                                 "= has no effect (allow() only makes the service's "
+                                 "filter trap the syscall)");
+}
+
+constexpr Param<RuleArgs> kAllowParams[] = {
+    {"probability", warnNoEffect}, {"max_fires", warnNoEffect}, {"mode", warnNoEffect},
+    {"label", readLabel},          {"path", readFaultPath},
+};
+
+} // namespace
+
 Value allowFn(star::Thread &t, Value, const star::Args &args) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   if (!args.positional.empty())
@@ -344,21 +435,8 @@ Value allowFn(star::Thread &t, Value, const star::Args &args) {
   f.action = FaultAction::Allow;
   f.probability = 0; // a rule that matches and never fires
   f.loc = site.loc();
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    if (k == "label")
-      f.label = stringKwarg(site, "allow", k, kw.value);
-    else if (k == "path")
-      f.path = stringKwarg(site, "allow", k, kw.value);
-    else if (k == "probability" || k == "max_fires" || k == "mode")
-      // The reference ignores them; say so instead of failing the spec.
-      SpecBuilder::of(t).warnings.emplace_back(
-          site.at(site.keyword(k)), "allow() never fires, so " + std::string(k) +
-                                        "= has no effect (allow() only makes the service's "
-                                        "filter trap the syscall)");
-    else
-      failUnknownKeyword(site, "allow():", k, kRuleKeywords);
-  }
+  RuleArgs read{"allow", f};
+  bindKeywords(BindCall(site, args, {"allow()"}), kAllowParams, read);
   return Value::object(fault);
 }
 
@@ -366,7 +444,8 @@ Value allowFn(star::Thread &t, Value, const star::Args &args) {
 // and checked as on deny()/delay(); its other keywords are the caller's.
 void checkFanoutKwargs(const CallSite &site, std::string_view fn, const star::Args &args) {
   Fault f;
-  parseRuleKwargs(site, fn, args, f, kRuleKeywords, [](std::string_view, Value) { return true; });
+  RuleArgs read{std::string(fn), f};
+  bindRule(site, args, kFanoutParams, read);
 }
 
 } // namespace fbc::ir::builtins

@@ -3,6 +3,7 @@
 // ready(timeout=): the healthchecks a service waits for after it starts.
 #include "frontend/eval/objects.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"
@@ -19,16 +20,24 @@ constexpr int64_t kDefaultTimeout = 10 * kSecond;
 constexpr int64_t kReadyTimeout = 30 * kSecond;
 constexpr int64_t kKafkaTimeout = 120 * kSecond; // a broker takes long to elect its controller
 
-// Reads timeout= (the only keyword of every healthcheck).
+// timeout=: the only keyword of every healthcheck.
+struct TimeoutArg {
+  Healthcheck &hc;
+  std::string_view fn;
+};
+
+void readTimeout(TimeoutArg &a, const Arg &arg) {
+  a.hc.timeoutNs =
+      durationArg(arg.site(), arg.value, arg.at(), std::string(a.fn) + "() bad timeout");
+}
+
+constexpr Param<TimeoutArg> kHealthcheckParams[] = {{"timeout", readTimeout}};
+
 void parseTimeout(const CallSite &site, const star::Args &args, std::string_view fn,
                   Healthcheck &hc) {
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    if (k != "timeout")
-      failUnknownKeyword(site, std::string(fn) + "():", k, {"timeout"});
-    hc.timeoutNs = durationArg(site, kw.value, site.at(site.keywordValue(k)),
-                               std::string(fn) + "() bad timeout");
-  }
+  TimeoutArg read{hc, fn};
+  std::string named = std::string(fn) + "()";
+  bindKeywords(BindCall(site, args, {named}), kHealthcheckParams, read);
 }
 
 // "localhost:5432", ":5432", "10.0.0.5:6379", "[::1]:80": what the probe

@@ -8,6 +8,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/lib/json.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/data_files.h"
 #include "ir/builtins/spec_builder.h"
@@ -49,18 +50,11 @@ constexpr uint64_t kMaxBytes = 50ull * 1024 * 1024;
 // bytes, and a "billion laughs" file is small on disk and huge expanded.
 constexpr uint64_t kMinYamlValueCap = 1'000'000;
 
-// The one path argument (positional or path=), as Go's UnpackArgs checks it.
+// The one path argument (positional or path=), bound as Go's UnpackArgs
+// binds it.
 std::string pathArg(const CallSite &site, const star::Args &args, const char *fn) {
-  size_t n = args.positional.size() + args.kwargs.size();
-  for (const star::Kwarg &kw : args.kwargs)
-    if (kw.name->view() != "path")
-      site.fail(site.at(site.keyword(kw.name->view())),
-                std::string(fn) + ": unexpected keyword argument " + quote(kw.name->view()));
-  if (n == 0)
-    site.fail(std::string(fn) + ": missing argument for path");
-  if (n > 1)
-    site.fail(std::string(fn) + ": got " + std::to_string(n) + " arguments, want at most 1");
-  Value v = args.positional.empty() ? args.kwargs[0].value : args.positional[0];
+  Value v;
+  bindSlots(BindCall(site, args, {fn, UnknownForm::Go}), {"path"}, {&v});
   auto *s = v.as<star::String>();
   if (!s)
     site.fail(site.at(site.param(0, "path")),

@@ -3,6 +3,7 @@
 // scenarios x faults, named test_matrix_<scenario>_<fault>.
 #include "frontend/eval/objects.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/expect_value.h"
 #include "ir/builtins/spec_builder.h"
@@ -174,6 +175,51 @@ std::vector<Test> matrixCells(const CallSite &site, SpecBuilder &b, const Matrix
   return cells;
 }
 
+// fault_matrix()'s keywords; overrides= is read once scenarios= and
+// faults= are known.
+struct MatrixArgs {
+  Matrix &m;
+  Value overrides;
+};
+
+// A reader of (site, matrix, value, literal) as a parameter's.
+template <void (*Read)(const CallSite &, Matrix &, Value, const syntax::Expr *)>
+void withLiteral(MatrixArgs &a, const Arg &arg) {
+  Read(arg.site(), a.m, arg.value, arg.expr);
+}
+
+void readDefaultExpect(MatrixArgs &a, const Arg &arg) {
+  if (isNone(arg.value))
+    return;
+  if (!isCallable(arg.value))
+    arg.site().fail(arg.at(),
+                    "fault_matrix() default_expect= must be a callable, got " + typeOf(arg.value));
+  a.m.defaultExpect = std::make_shared<const Expect>(expectFrom(arg.value));
+}
+
+void readOverridesLater(MatrixArgs &a, const Arg &arg) {
+  a.overrides = arg.value;
+}
+
+void readMonitors(MatrixArgs &a, const Arg &arg) {
+  a.m.monitors = claimMonitors(arg.site(), arg.value, "fault_matrix()");
+}
+
+void readRequireFaultsFire(MatrixArgs &a, const Arg &arg) {
+  auto *flag = arg.value.as<star::Bool>();
+  if (!flag)
+    arg.site().fail(arg.at(),
+                    "fault_matrix() require_faults_fire= must be a bool, got " + typeOf(arg.value));
+  a.m.requireFaultsFire = flag->value;
+}
+
+constexpr Param<MatrixArgs> kMatrixParams[] = {
+    {"scenarios", withLiteral<readScenarios>},      {"faults", withLiteral<readFaults>},
+    {"default_expect", readDefaultExpect},          {"overrides", readOverridesLater},
+    {"exclude", withLiteral<readExclude>},          {"monitors", readMonitors},
+    {"require_faults_fire", readRequireFaultsFire},
+};
+
 } // namespace
 
 Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
@@ -185,39 +231,10 @@ Value faultMatrixFn(star::Thread &t, Value, const star::Args &args) {
   Matrix m;
   m.index = static_cast<uint32_t>(b.matrices.size());
   m.loc = site.loc();
-  Value overrides;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    Value v = kw.value;
-    const syntax::Expr *lit = site.keywordValue(k);
-    Loc at = site.at(lit);
-    if (k == "scenarios") {
-      readScenarios(site, m, v, lit);
-    } else if (k == "faults") {
-      readFaults(site, m, v, lit);
-    } else if (k == "default_expect") {
-      if (isNone(v))
-        continue;
-      if (!isCallable(v))
-        site.fail(at, "fault_matrix() default_expect= must be a callable, got " + typeOf(v));
-      m.defaultExpect = std::make_shared<const Expect>(expectFrom(v));
-    } else if (k == "overrides") {
-      overrides = v; // read once scenarios and faults are known
-    } else if (k == "exclude") {
-      readExclude(site, m, v, lit);
-    } else if (k == "monitors") {
-      m.monitors = claimMonitors(site, v, "fault_matrix()");
-    } else if (k == "require_faults_fire") {
-      auto *flag = v.as<star::Bool>();
-      if (!flag)
-        site.fail(at, "fault_matrix() require_faults_fire= must be a bool, got " + typeOf(v));
-      m.requireFaultsFire = flag->value;
-    } else {
-      failUnexpectedKeyword(site, "fault_matrix", k,
-                            {"scenarios", "faults", "default_expect", "overrides", "exclude",
-                             "monitors", "require_faults_fire"});
-    }
-  }
+  MatrixArgs read{m, {}};
+  bindKeywords(BindCall(site, args, {"fault_matrix()", UnknownForm::Reference}), kMatrixParams,
+               read);
+  Value overrides = read.overrides;
   if (m.scenarios.empty())
     site.fail(site.at(site.keywordValue("scenarios")),
               "fault_matrix() requires scenarios= with at least one scenario");

@@ -7,6 +7,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/lib/json.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/mock_values.h"
 #include "ir/builtins/openapi.h"
@@ -22,64 +23,68 @@ using star::Value;
 
 namespace {
 
-constexpr std::string_view kMockKeywords[] = {"routes",      "default",   "tls",      "config",
-                                              "descriptors", "openapi",   "examples", "validate",
-                                              "overrides",   "depends_on"};
-
 class MockBuilder {
 public:
   MockBuilder(const CallSite &site, Service &svc, Mock &mock)
       : site_(site), svc_(svc), mock_(mock), prefix_("mock_service() " + quote(svc.name)) {}
 
-  void keyword(std::string_view k, Value v) {
-    Loc at = site_.at(site_.keywordValue(k));
-    if (k == "routes" || k == "overrides") {
-      auto *d = v.as<star::Dict>();
-      if (!d)
-        site_.fail(at, k == "routes"
-                           ? std::string("mock_service() routes must be a dict")
-                           : "mock_service() overrides must be a dict (got " + typeOf(v) + ")");
-      singleInterface(at, k == "routes");
-      routes(k, d, k == "routes" ? mock_.routes : mock_.overrides);
-    } else if (k == "default") {
-      auto *r = valueAs<MockResponseValue>(v);
-      if (!r)
-        site_.fail(at, "mock_service() default must be a mock_response (got " + typeOf(v) + ")");
-      singleInterface(at, false);
-      mock_.fallback = r->data;
-    } else if (k == "depends_on") {
-      dependsOn(v);
-    } else if (k == "tls") {
-      auto *b = v.as<star::Bool>();
-      if (!b)
-        site_.fail(at, "mock_service() tls must be a bool");
-      singleInterface(at, false);
-      mock_.tls = b->value;
-    } else if (k == "config") {
-      auto *d = v.as<star::Dict>();
-      if (!d)
-        site_.fail(at, "mock_service() config must be a dict (got " + typeOf(v) + ")");
-      singleInterface(at, false);
-      try {
-        mock_.configJson = star::encodeJson(site_.thread(), v);
-      } catch (const star::EvalError &e) {
-        std::string msg = e.message();
-        if (msg.starts_with("json.encode: "))
-          msg.erase(0, 13);
-        site_.fail(at, prefix_ + " config: " + msg);
-      }
-    } else if (k == "validate") {
-      std::string mode = stringArg(at, k, v);
-      if (!mode.empty() && mode != "off" && mode != "warn" && mode != "strict")
-        site_.fail(at, prefix_ + " validate=" + quote(mode) + ": expected one of off/warn/strict");
-      mock_.validate = mode;
-    } else if (k == "openapi" || k == "descriptors") {
-      (k == "openapi" ? mock_.openapi : mock_.descriptors) = stringArg(at, k, v, " a path");
-    } else if (k == "examples") {
-      mock_.examples = stringArg(at, k, v);
-    } else {
-      failUnknownKeyword(site_, "mock_service():", k, kMockKeywords);
+  // One reader per keyword (kMockParams); `at` is the keyword's value.
+  void routesKw(std::string_view k, Value v, const Loc &at) {
+    auto *d = v.as<star::Dict>();
+    if (!d)
+      site_.fail(at, k == "routes"
+                         ? std::string("mock_service() routes must be a dict")
+                         : "mock_service() overrides must be a dict (got " + typeOf(v) + ")");
+    singleInterface(at, k == "routes");
+    routes(k, d, k == "routes" ? mock_.routes : mock_.overrides);
+  }
+
+  void defaultKw(std::string_view, Value v, const Loc &at) {
+    auto *r = valueAs<MockResponseValue>(v);
+    if (!r)
+      site_.fail(at, "mock_service() default must be a mock_response (got " + typeOf(v) + ")");
+    singleInterface(at, false);
+    mock_.fallback = r->data;
+  }
+
+  void dependsOnKw(std::string_view, Value v, const Loc &) { dependsOn(v); }
+
+  void tlsKw(std::string_view, Value v, const Loc &at) {
+    auto *b = v.as<star::Bool>();
+    if (!b)
+      site_.fail(at, "mock_service() tls must be a bool");
+    singleInterface(at, false);
+    mock_.tls = b->value;
+  }
+
+  void configKw(std::string_view, Value v, const Loc &at) {
+    auto *d = v.as<star::Dict>();
+    if (!d)
+      site_.fail(at, "mock_service() config must be a dict (got " + typeOf(v) + ")");
+    singleInterface(at, false);
+    try {
+      mock_.configJson = star::encodeJson(site_.thread(), v);
+    } catch (const star::EvalError &e) {
+      std::string msg = e.message();
+      if (msg.starts_with("json.encode: "))
+        msg.erase(0, 13);
+      site_.fail(at, prefix_ + " config: " + msg);
     }
+  }
+
+  void validateKw(std::string_view k, Value v, const Loc &at) {
+    std::string mode = stringArg(at, k, v);
+    if (!mode.empty() && mode != "off" && mode != "warn" && mode != "strict")
+      site_.fail(at, prefix_ + " validate=" + quote(mode) + ": expected one of off/warn/strict");
+    mock_.validate = mode;
+  }
+
+  void pathKw(std::string_view k, Value v, const Loc &at) {
+    (k == "openapi" ? mock_.openapi : mock_.descriptors) = stringArg(at, k, v, " a path");
+  }
+
+  void examplesKw(std::string_view k, Value v, const Loc &at) {
+    mock_.examples = stringArg(at, k, v);
   }
 
   // openapi=: one route per operation of the contract (the same reader
@@ -209,6 +214,26 @@ private:
   std::string prefix_;
 };
 
+// A MockBuilder reader as a parameter's.
+template <void (MockBuilder::*Read)(std::string_view, Value, const Loc &)>
+void mockKw(MockBuilder &mb, const Arg &arg) {
+  (mb.*Read)(arg.name, arg.value, arg.at());
+}
+
+// mock_service()'s keywords, in the order messages list them.
+constexpr Param<MockBuilder> kMockParams[] = {
+    {"routes", mockKw<&MockBuilder::routesKw>},
+    {"default", mockKw<&MockBuilder::defaultKw>},
+    {"tls", mockKw<&MockBuilder::tlsKw>},
+    {"config", mockKw<&MockBuilder::configKw>},
+    {"descriptors", mockKw<&MockBuilder::pathKw>},
+    {"openapi", mockKw<&MockBuilder::pathKw>},
+    {"examples", mockKw<&MockBuilder::examplesKw>},
+    {"validate", mockKw<&MockBuilder::validateKw>},
+    {"overrides", mockKw<&MockBuilder::routesKw>},
+    {"depends_on", mockKw<&MockBuilder::dependsOnKw>},
+};
+
 } // namespace
 
 Value mockServiceFn(star::Thread &t, Value, const star::Args &args) {
@@ -241,8 +266,7 @@ Value mockServiceFn(star::Thread &t, Value, const star::Args &args) {
     s.interfaces.push_back(iface->data);
   }
   MockBuilder mb(site, s, *mock);
-  for (const star::Kwarg &kw : args.kwargs)
-    mb.keyword(kw.name->view(), kw.value);
+  bindKeywords(BindCall(site, args, {"mock_service()"}), kMockParams, mb);
   if (!mock->openapi.empty())
     mb.openApiRoutes();
   if (s.interfaces.empty())

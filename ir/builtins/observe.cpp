@@ -5,6 +5,7 @@
 // run does with the lines is runtime/trace/log_observe.
 #include "frontend/eval/objects.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/quote.h"
@@ -17,6 +18,32 @@ using star::Value;
 
 namespace {
 
+void readDecoder(ObserveSource &src, const Arg &arg) {
+  if (isNone(arg.value))
+    return;
+  auto *d = valueAs<DecoderValue>(arg.value);
+  if (!d)
+    arg.site().fail(arg.at(), "observe." + src.stream +
+                                  "(): decoder= must be a decoder(\"json\" | \"logfmt\" | "
+                                  "\"regex\", ...) value, got " +
+                                  typeOf(arg.value));
+  src.decoder = d->name;
+  src.pattern = d->pattern;
+}
+
+constexpr Param<ObserveSource> kSourceParams[] = {{"decoder", readDecoder}};
+
+void readPattern(DecoderValue &d, const Arg &arg) {
+  auto *p = arg.value.as<star::String>();
+  if (!p)
+    arg.site().fail(arg.at(),
+                    "decoder(\"regex\"): pattern= must be a string, got " + typeOf(arg.value));
+  d.pattern = std::string(p->view());
+}
+
+constexpr Param<DecoderValue> kRegexParams[] = {
+    {"pattern", readPattern, Required, "decoder(\"regex\", pattern=...): requires pattern= kwarg"}};
+
 Value observeSource(star::Thread &t, const star::Args &args, const char *stream) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
@@ -28,22 +55,7 @@ Value observeSource(star::Thread &t, const star::Args &args, const char *stream)
   auto *v = t.heap.make<ObserveSourceValue>();
   v->data.stream = stream;
   v->data.loc = site.loc();
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    if (k != "decoder")
-      failUnknownKeyword(site, fn + ":", k, {"decoder"});
-    if (isNone(kw.value))
-      continue;
-    auto *d = valueAs<DecoderValue>(kw.value);
-    if (!d)
-      site.fail(site.at(site.keywordValue(k)),
-                fn +
-                    ": decoder= must be a decoder(\"json\" | \"logfmt\" | \"regex\", ...) "
-                    "value, got " +
-                    typeOf(kw.value));
-    v->data.decoder = d->name;
-    v->data.pattern = d->pattern;
-  }
+  bindKeywords(BindCall(site, args, {fn}), kSourceParams, v->data);
   return Value::object(v);
 }
 
@@ -93,20 +105,7 @@ Value decoderFn(star::Thread &t, Value, const star::Args &args) {
     site.fail(site.at(site.positional(0)), "decoder(" + quote(name) +
                                                "): unknown decoder; known names: \"json\", "
                                                "\"logfmt\", \"regex\"");
-  bool havePattern = false;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    if (k != "pattern")
-      failUnknownKeyword(site, "decoder(\"regex\"):", k, {"pattern"});
-    auto *p = kw.value.as<star::String>();
-    if (!p)
-      site.fail(site.at(site.keywordValue(k)),
-                "decoder(\"regex\"): pattern= must be a string, got " + typeOf(kw.value));
-    d->pattern = std::string(p->view());
-    havePattern = true;
-  }
-  if (!havePattern)
-    site.fail("decoder(\"regex\", pattern=...): requires pattern= kwarg");
+  bindKeywords(BindCall(site, args, {"decoder(\"regex\")"}), kRegexParams, *d);
   // The reference compiles it when the service starts; fbc at load time.
   RE2::Options opts;
   opts.set_log_errors(false);

@@ -7,6 +7,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"
 #include "ir/duration.h"
@@ -19,10 +20,6 @@ namespace fbc::ir::builtins {
 using star::Value;
 
 namespace {
-
-constexpr const char *kMatchers = "dir, proto, flags, port, len, len_gt, len_lt, payload_prefix, "
-                                  "payload_contains, where, nth, after, every, probability, "
-                                  "max_fires, mode, label";
 
 struct Extra {
   const char *name; // a keyword, or "" for the positional argument
@@ -73,17 +70,81 @@ void durationExtra(const CallSite &site, const std::string &fn, Value v, const L
     site.fail(at, fn + "(): duration must be positive, got " + quote(s->view()));
 }
 
+// What the matchers' readers share: the builtin's name and how many of
+// nth=, after= and every= were given.
+struct PacketArgs {
+  const std::string &fn;
+  int triggers = 0;
+};
+
+void readDir(PacketArgs &a, const Arg &arg) {
+  oneOf(arg.site(), a.fn, "dir", arg.value, arg.at(), {"c2s", "s2c", "both"},
+        "\"c2s\", \"s2c\" or \"both\"");
+}
+
+void readProto(PacketArgs &a, const Arg &arg) {
+  oneOf(arg.site(), a.fn, "proto", arg.value, arg.at(), {"tcp", "udp", "icmp"},
+        "\"tcp\", \"udp\" or \"icmp\"");
+}
+
+void readString(PacketArgs &a, const Arg &arg) {
+  stringArg(arg.site(), a.fn, std::string(arg.name), arg.value, arg.at());
+}
+
+void readPort(PacketArgs &a, const Arg &arg) {
+  int64_t n = intArg(arg.site(), a.fn, std::string(arg.name), arg.value, arg.at());
+  if (n <= 0 || n > 65535)
+    arg.site().fail(arg.at(), a.fn + "(): port must be within 1..65535, got " + std::to_string(n));
+}
+
+void readLength(PacketArgs &a, const Arg &arg) {
+  atLeast(arg.site(), a.fn, std::string(arg.name), arg.value, arg.at(), 0);
+}
+
+void readWhere(PacketArgs &a, const Arg &arg) {
+  if (!isCallable(arg.value))
+    arg.site().fail(arg.at(), a.fn + "(): where must be a function, got " + typeOf(arg.value));
+}
+
+void readTrigger(PacketArgs &a, const Arg &arg) {
+  int64_t n = intArg(arg.site(), a.fn, std::string(arg.name), arg.value, arg.at());
+  if (n <= 0)
+    arg.site().fail(arg.at(), a.fn + "(): " + std::string(arg.name) + " must be > 0, got " +
+                                  std::to_string(n));
+  ++a.triggers;
+}
+
+// checkFanoutKwargs() reads them once every keyword is read.
+void readFanout(PacketArgs &, const Arg &) {}
+
+// Every packet rule's keywords; each rule's own (Extra) follow them.
+constexpr Param<PacketArgs> kMatcherParams[] = {
+    {"dir", readDir},
+    {"proto", readProto},
+    {"flags", readString},
+    {"port", readPort},
+    {"len", readLength},
+    {"len_gt", readLength},
+    {"len_lt", readLength},
+    {"payload_prefix", readString},
+    {"payload_contains", readString},
+    {"where", readWhere},
+    {"nth", readTrigger},
+    {"after", readTrigger},
+    {"every", readTrigger},
+    {"probability", readFanout},
+    {"max_fires", readFanout},
+    {"mode", readFanout},
+    {"label", readString},
+};
+
 Value packetRule(star::Thread &t, const star::Args &args, const std::string &fn,
                  std::initializer_list<Extra> extras) {
   CallSite site(t, SpecBuilder::of(t).callSites);
   const Extra *positional = nullptr;
-  std::string extraNames;
-  for (const Extra &e : extras) {
+  for (const Extra &e : extras)
     if (!*e.name)
       positional = &e;
-    else
-      extraNames += std::string(extraNames.empty() ? "" : ", ") + e.name;
-  }
   auto *v = t.heap.make<PacketRuleValue>();
   PacketRule &r = v->data;
   r.builtin = fn;
@@ -101,49 +162,30 @@ Value packetRule(star::Thread &t, const star::Args &args, const std::string &fn,
     positional->check(site, fn, args.positional[0], site.at(site.positional(0)));
     render("", args.positional[0]);
   }
-  int triggers = 0;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string k(kw.name->view());
-    Value x = kw.value;
-    Loc at = site.at(site.keywordValue(k));
-    if (k == "dir") {
-      oneOf(site, fn, k, x, at, {"c2s", "s2c", "both"}, "\"c2s\", \"s2c\" or \"both\"");
-    } else if (k == "proto") {
-      oneOf(site, fn, k, x, at, {"tcp", "udp", "icmp"}, "\"tcp\", \"udp\" or \"icmp\"");
-    } else if (k == "flags" || k == "payload_prefix" || k == "payload_contains" || k == "label") {
-      stringArg(site, fn, k, x, at);
-    } else if (k == "port") {
-      int64_t n = intArg(site, fn, k, x, at);
-      if (n <= 0 || n > 65535)
-        site.fail(at, fn + "(): port must be within 1..65535, got " + std::to_string(n));
-    } else if (k == "len" || k == "len_gt" || k == "len_lt") {
-      atLeast(site, fn, k, x, at, 0);
-    } else if (k == "where") {
-      if (!isCallable(x))
-        site.fail(at, fn + "(): where must be a function, got " + typeOf(x));
-    } else if (k == "nth" || k == "after" || k == "every") {
-      int64_t n = intArg(site, fn, k, x, at);
-      if (n <= 0)
-        site.fail(at, fn + "(): " + k + " must be > 0, got " + std::to_string(n));
-      ++triggers;
-    } else if (k == "probability" || k == "max_fires" || k == "mode") {
-      // checkFanoutKwargs() below
-    } else {
-      const Extra *extra = nullptr;
-      for (const Extra &e : extras)
-        if (*e.name && k == e.name)
-          extra = &e;
-      if (!extra)
-        site.fail(site.at(site.keyword(k)), fn + "(): unknown keyword argument " + quote(k) +
-                                                "; valid: " + kMatchers +
-                                                (extraNames.empty() ? "" : ", " + extraNames));
-      extra->check(site, fn, x, at);
-    }
-    render(k, x);
-  }
+  // The matchers, then this rule's own keywords.
+  std::vector<const Extra *> keywords;
+  for (const Extra &e : extras)
+    if (*e.name)
+      keywords.push_back(&e);
+  constexpr size_t kMatchers = std::size(kMatcherParams);
+  PacketArgs read{fn};
+  bindParams(
+      BindCall(site, args, {fn + "()"}), kMatchers + keywords.size(),
+      [&](size_t i) {
+        return ParamDecl{
+            i < kMatchers ? kMatcherParams[i].name : keywords[i - kMatchers]->name, Optional, {}};
+      },
+      [&](size_t i, const Arg &arg) {
+        if (i < kMatchers)
+          kMatcherParams[i].read(read, arg);
+        else
+          keywords[i - kMatchers]->check(site, fn, arg.value, arg.at());
+        render(arg.name, arg.value);
+      },
+      false);
   // probability=, max_fires= and mode= read as on deny()/delay().
   checkFanoutKwargs(site, fn, args);
-  if (triggers > 1)
+  if (read.triggers > 1)
     site.fail(fn + "(): nth=, after= and every= are mutually exclusive; pick one");
   return Value::object(v);
 }

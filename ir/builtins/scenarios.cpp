@@ -3,6 +3,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/expect_value.h"
 #include "ir/builtins/spec_builder.h"
@@ -57,6 +58,111 @@ std::vector<std::string> faultsArg(const CallSite &site, Value v, const char *fn
   return out;
 }
 
+// fault_scenario()'s keywords.
+void readScenario(Test &test, const Arg &arg) {
+  if (!isCallable(arg.value))
+    arg.site().fail(arg.at(),
+                    "fault_scenario() scenario= must be a callable, got " + typeOf(arg.value));
+  test.body = functionRef(arg.value);
+}
+
+void readScenarioFaults(Test &test, const Arg &arg) {
+  test.faults = faultsArg(arg.site(), arg.value, "fault_scenario");
+}
+
+void readScenarioExpect(Test &test, const Arg &arg) {
+  if (!isCallable(arg.value))
+    arg.site().fail(arg.at(),
+                    "fault_scenario() expect= must be a callable, got " + typeOf(arg.value));
+  test.expect = std::make_shared<const Expect>(expectFrom(arg.value));
+}
+
+void readScenarioMonitors(Test &test, const Arg &arg) {
+  std::vector<uint32_t> monitors = claimMonitors(arg.site(), arg.value, "fault_scenario()");
+  if (!monitors.empty())
+    test.temporal =
+        std::make_shared<const TestTemporal>(TestTemporal{std::move(monitors), {}, {}, {}});
+}
+
+template <const char *Fn> void readTimeout(Test &test, const Arg &arg) {
+  test.timeoutNs = durationArg(arg.site(), arg.value, arg.at(), std::string(Fn) + " bad timeout");
+}
+constexpr char kFaultScenarioFn[] = "fault_scenario()", kTestFn[] = "test()";
+
+// A pass whose faults never fired fails instead of fault_bypassed.
+void readRequireFaultsFire(Test &test, const Arg &arg) {
+  auto *flag = arg.value.as<star::Bool>();
+  if (!flag)
+    arg.site().fail(arg.at(), "fault_scenario() require_faults_fire= must be a bool, got " +
+                                  typeOf(arg.value));
+  test.requireFaultsFire = flag->value;
+}
+
+constexpr Param<Test> kFaultScenarioParams[] = {
+    {"scenario", readScenario, Required, "fault_scenario() requires scenario= keyword"},
+    {"faults", readScenarioFaults},
+    {"expect", readScenarioExpect},
+    {"monitors", readScenarioMonitors},
+    {"timeout", readTimeout<kFaultScenarioFn>},
+    {"require_faults_fire", readRequireFaultsFire},
+};
+
+// test()'s keywords: the test, and its temporal properties until all are read.
+struct TestArgs {
+  Test &test;
+  TestTemporal temporal;
+  const std::string &name;
+};
+
+void readBody(TestArgs &a, const Arg &arg) {
+  if (!isCallable(arg.value))
+    arg.site().fail(arg.at(), "test() body= must be a callable, got " + typeOf(arg.value));
+  a.test.body = functionRef(arg.value);
+}
+
+void readSetup(TestArgs &a, const Arg &arg) {
+  if (isNone(arg.value))
+    return;
+  if (!isCallable(arg.value))
+    arg.site().fail(arg.at(), "test() setup= must be a callable, got " + typeOf(arg.value));
+  a.test.setup = std::make_shared<const FunctionRef>(functionRef(arg.value));
+}
+
+void readTestTimeout(TestArgs &a, const Arg &arg) {
+  readTimeout<kTestFn>(a.test, arg);
+}
+
+void readClock(TestArgs &, const Arg &arg) {
+  auto *s = arg.value.as<star::String>();
+  if (!s || s->view() != "wall")
+    arg.site().fail(arg.at(),
+                    "test(): clock= supports only \"wall\" in fbc (the virtual clock is not "
+                    "supported yet), got " +
+                        star::repr(arg.value));
+}
+
+void readTemporalExpect(TestArgs &a, const Arg &arg) {
+  a.temporal.expect = temporalArg(arg.site(), arg.value, a.name, arg.name);
+}
+
+void readTerminateWhen(TestArgs &a, const Arg &arg) {
+  a.temporal.terminateWhen = temporalArg(arg.site(), arg.value, a.name, arg.name);
+}
+
+void readAssume(TestArgs &a, const Arg &arg) {
+  a.temporal.assumes = assumeList(arg.site(), arg.value, a.name);
+}
+
+constexpr Param<TestArgs> kTestParams[] = {
+    {"body", readBody, Required, "test() requires body= keyword with the test function"},
+    {"setup", readSetup},
+    {"expect", readTemporalExpect},
+    {"timeout", readTestTimeout},
+    {"terminate_when", readTerminateWhen},
+    {"assume", readAssume},
+    {"clock", readClock},
+};
+
 } // namespace
 
 Value scenarioFn(star::Thread &t, Value, const star::Args &args) {
@@ -91,43 +197,8 @@ Value faultScenarioFn(star::Thread &t, Value, const star::Args &args) {
   test.kind = TestKind::FaultScenario;
   test.timeoutNs = kDefaultTestTimeout;
   test.loc = site.loc();
-  bool haveScenario = false;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    Value v = kw.value;
-    Loc at = site.at(site.keywordValue(k));
-    if (k == "scenario") {
-      if (!isCallable(v))
-        site.fail(at, "fault_scenario() scenario= must be a callable, got " + typeOf(v));
-      test.body = functionRef(v);
-      haveScenario = true;
-    } else if (k == "faults") {
-      test.faults = faultsArg(site, v, "fault_scenario");
-    } else if (k == "expect") {
-      if (!isCallable(v))
-        site.fail(at, "fault_scenario() expect= must be a callable, got " + typeOf(v));
-      test.expect = std::make_shared<const Expect>(expectFrom(v));
-    } else if (k == "monitors") {
-      std::vector<uint32_t> monitors = claimMonitors(site, v, "fault_scenario()");
-      if (!monitors.empty())
-        test.temporal =
-            std::make_shared<const TestTemporal>(TestTemporal{std::move(monitors), {}, {}, {}});
-    } else if (k == "timeout") {
-      test.timeoutNs = durationArg(site, v, at, "fault_scenario() bad timeout");
-    } else if (k == "require_faults_fire") {
-      // A pass whose faults never fired fails instead of fault_bypassed.
-      auto *flag = v.as<star::Bool>();
-      if (!flag)
-        site.fail(at, "fault_scenario() require_faults_fire= must be a bool, got " + typeOf(v));
-      test.requireFaultsFire = flag->value;
-    } else {
-      failUnexpectedKeyword(
-          site, "fault_scenario", k,
-          {"scenario", "faults", "expect", "monitors", "timeout", "require_faults_fire"});
-    }
-  }
-  if (!haveScenario)
-    site.fail("fault_scenario() requires scenario= keyword");
+  bindKeywords(BindCall(site, args, {"fault_scenario()", UnknownForm::Reference}),
+               kFaultScenarioParams, test);
   if (const Test *prev = b.findFaultScenarioTest(test.name))
     site.fail(site.at(site.positional(0)), "fault_scenario(" + quote(name) + "): test " +
                                                quote(test.name) + " is already registered (at " +
@@ -146,45 +217,9 @@ Value testFn(star::Thread &t, Value, const star::Args &args) {
   test.kind = TestKind::TestBuiltin;
   test.timeoutNs = kDefaultTestTimeout;
   test.loc = site.loc();
-  bool haveBody = false;
-  TestTemporal temporal;
-  static constexpr std::string_view kValid[] = {"body",           "setup",  "expect", "timeout",
-                                                "terminate_when", "assume", "clock"};
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    Value v = kw.value;
-    Loc at = site.at(site.keywordValue(k));
-    if (k == "body") {
-      if (!isCallable(v))
-        site.fail(at, "test() body= must be a callable, got " + typeOf(v));
-      test.body = functionRef(v);
-      haveBody = true;
-    } else if (k == "setup") {
-      if (isNone(v))
-        continue;
-      if (!isCallable(v))
-        site.fail(at, "test() setup= must be a callable, got " + typeOf(v));
-      test.setup = std::make_shared<const FunctionRef>(functionRef(v));
-    } else if (k == "timeout") {
-      test.timeoutNs = durationArg(site, v, at, "test() bad timeout");
-    } else if (k == "clock") {
-      auto *s = v.as<star::String>();
-      if (!s || s->view() != "wall")
-        site.fail(at, "test(): clock= supports only \"wall\" in fbc (the virtual clock is not "
-                      "supported yet), got " +
-                          star::repr(v));
-    } else if (k == "expect") {
-      temporal.expect = temporalArg(site, v, name, k);
-    } else if (k == "terminate_when") {
-      temporal.terminateWhen = temporalArg(site, v, name, k);
-    } else if (k == "assume") {
-      temporal.assumes = assumeList(site, v, name);
-    } else {
-      failUnknownKeyword(site, "test():", k, kValid);
-    }
-  }
-  if (!haveBody)
-    site.fail("test() requires body= keyword with the test function");
+  TestArgs read{test, {}, name};
+  bindKeywords(BindCall(site, args, {"test()"}), kTestParams, read);
+  TestTemporal &temporal = read.temporal;
   if (temporal.expect || temporal.terminateWhen || !temporal.assumes.empty())
     test.temporal = std::make_shared<const TestTemporal>(std::move(temporal));
   if (const Test *prev = b.findBuiltinTest(test.name))

@@ -3,6 +3,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/service_name.h"
 #include "ir/builtins/spec_builder.h"
@@ -92,13 +93,12 @@ void checkRemote(const CallSite &site, const Service &s, const star::Args &args)
               "upstream is reachable before tests run; declare e.g. healthcheck = http(\"" +
               host + ":<port>/healthz\") or tcp(\"" + host + ":<port>\")");
   for (std::string_view k : kNotOnRemote)
-    for (const star::Kwarg &kw : args.kwargs)
-      if (kw.name->view() == k)
-        site.fail(site.at(site.keyword(k)),
-                  "service() " + q + " is remote (remote=...); " + std::string(k) +
-                      "= is not supported on remote services because Faultbox does not own their "
-                      "lifecycle. Use mock_service() if you need full control, or remove " +
-                      std::string(k) + "= and apply protocol-level faults instead");
+    if (findKeyword(args, k))
+      site.fail(site.at(site.keyword(k)),
+                "service() " + q + " is remote (remote=...); " + std::string(k) +
+                    "= is not supported on remote services because Faultbox does not own their "
+                    "lifecycle. Use mock_service() if you need full control, or remove " +
+                    std::string(k) + "= and apply protocol-level faults instead");
   if (!s.ops.empty())
     site.fail(site.at(site.keyword("ops")),
               "service() " + q +
@@ -327,26 +327,35 @@ void readCallbackKw(const CallSite &site, Service &s, Value v, const std::string
   s.*Field = callback(site, Name, v);
 }
 
+// What service()'s keyword readers write to.
+struct ServiceArgs {
+  Service &s;
+  const std::string &prefix; // service("name")
+};
+
+// A reader of (site, service, value, prefix) as a parameter's.
+template <void (*Read)(const CallSite &, Service &, Value, const std::string &)>
+void withPrefix(ServiceArgs &a, const Arg &arg) {
+  Read(arg.site(), a.s, arg.value, a.prefix);
+}
 // A reader that needs no prefix.
 template <void (*Read)(const CallSite &, Service &, Value)>
-void plainKw(const CallSite &site, Service &s, Value v, const std::string &) {
-  Read(site, s, v);
+void plainKw(ServiceArgs &a, const Arg &arg) {
+  Read(arg.site(), a.s, arg.value);
 }
+
+void readOtherKeyword(ServiceArgs &a, const Arg &arg);
 
 // service()'s keywords: the reference tool's, in its order (messages list
 // them all, including those fbc does not run yet), then fbc's own; each
-// with how its value is read. The one list for the dispatch and the
+// with how its value is read. The one list for the binding and the
 // messages.
-struct ServiceKeyword {
-  std::string_view name;
-  void (*read)(const CallSite &site, Service &s, Value v, const std::string &prefix);
-};
-constexpr ServiceKeyword kServiceKeywordTable[] = {
-    {"binary", readBinaryKw},
-    {"image", readStringKw<&Service::image, kImage>},
-    {"build", readStringKw<&Service::build, kBuild>},
+constexpr Param<ServiceArgs> kServiceParams[] = {
+    {"binary", withPrefix<readBinaryKw>},
+    {"image", withPrefix<readStringKw<&Service::image, kImage>>},
+    {"build", withPrefix<readStringKw<&Service::build, kBuild>>},
     {"remote", plainKw<parseRemote>},
-    {"healthcheck", readHealthcheckKw},
+    {"healthcheck", withPrefix<readHealthcheckKw>},
     {"env", plainKw<parseEnv>},
     {"args", plainKw<parseArgsList>},
     {"depends_on", plainKw<parseDependsOn>},
@@ -354,23 +363,18 @@ constexpr ServiceKeyword kServiceKeywordTable[] = {
     {"ports", plainKw<parsePorts>},
     {"observe", plainKw<parseObserve>},
     {"ops", plainKw<parseOps>},
-    {"reuse", readReuseKw},
-    {"seed", readCallbackKw<&Service::seed, kSeed>},
-    {"reset", readCallbackKw<&Service::reset, kReset>},
-    {"seccomp", readSeccompKw},
+    {"reuse", withPrefix<readReuseKw>},
+    {"seed", withPrefix<readCallbackKw<&Service::seed, kSeed>>},
+    {"reset", withPrefix<readCallbackKw<&Service::reset, kReset>>},
+    {"seccomp", withPrefix<readSeccompKw>},
     {"nondeterministic_ok", plainKw<parseCategories>},
-    {"pids_max", readPidsMaxKw},  // fbc's: the service's cgroup pids limit (docs/run.md)
-    {"user", plainKw<parseUser>}, // fbc's: the account the service runs as (docs/run.md)
+    {"pids_max", withPrefix<readPidsMaxKw>}, // fbc's: the service's cgroup pids limit (docs/run.md)
+    {"user", plainKw<parseUser>},            // fbc's: the account the service runs as (docs/run.md)
+    {kOtherKeywords, readOtherKeyword},
 };
 
-llvm::ArrayRef<std::string_view> serviceKeywordNames() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> out;
-    for (const ServiceKeyword &k : kServiceKeywordTable)
-      out.push_back(k.name);
-    return out;
-  }();
-  return names;
+std::vector<std::string_view> serviceKeywordNames() {
+  return paramNames(kServiceParams);
 }
 
 // Keywords users reach for that service() does not have, with where what
@@ -386,17 +390,16 @@ constexpr std::pair<std::string_view, std::string_view> kMisplacedKeywords[] = {
             "healthcheck=http(\"localhost:8080/health\")"},
 };
 
-void readServiceKeyword(const CallSite &site, Service &s, std::string_view k, Value v,
-                        const std::string &prefix) {
-  for (const ServiceKeyword &kw : kServiceKeywordTable)
-    if (kw.name == k)
-      return kw.read(site, s, v, prefix);
+// A keyword service() does not take: with a hint when it is one users
+// reach for by mistake.
+void readOtherKeyword(ServiceArgs &a, const Arg &arg) {
+  const CallSite &site = arg.site();
   for (const auto &[name, hint] : kMisplacedKeywords)
-    if (name == k)
-      site.fail(site.at(site.keyword(k)), prefix + ": unknown keyword argument " + quote(k) +
-                                              "; valid: " + joinNames(serviceKeywordNames()) +
-                                              " (" + std::string(hint) + ")");
-  failUnknownKeyword(site, prefix + ":", k, serviceKeywordNames());
+    if (name == arg.name)
+      site.fail(site.at(site.keyword(name)),
+                a.prefix + ": unknown keyword argument " + quote(name) + "; valid: " +
+                    joinNames(serviceKeywordNames()) + " (" + std::string(hint) + ")");
+  failUnknownKeyword(site, a.prefix + ":", arg.name, serviceKeywordNames());
 }
 
 } // namespace
@@ -405,11 +408,10 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
   b.requireLoading(site, "service");
-  for (const star::Kwarg &kw : args.kwargs)
-    if (kw.name->view() == "name")
-      site.fail(site.at(site.keyword("name")),
-                "service(): name is the first positional argument - write "
-                "service(\"myname\", ...), not name=");
+  if (findKeyword(args, "name"))
+    site.fail(site.at(site.keyword("name")),
+              "service(): name is the first positional argument - write "
+              "service(\"myname\", ...), not name=");
   if (args.positional.empty())
     site.fail("service() requires at least a name");
   auto *name = args.positional[0].as<star::String>();
@@ -443,8 +445,8 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
     }
   }
 
-  for (const star::Kwarg &kw : args.kwargs)
-    readServiceKeyword(site, s, kw.name->view(), kw.value, prefix);
+  ServiceArgs read{s, prefix};
+  bindKeywords(BindCall(site, args, {prefix}), kServiceParams, read);
 
   int sources = !s.binary.empty() + !s.image.empty() + !s.build.empty() + s.isRemote();
   if (sources == 0)
@@ -476,13 +478,9 @@ Value interfaceFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
   Value name, protocol, port, spec, tls;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    if (k != "name" && k != "protocol" && k != "port" && k != "spec" && k != "tls")
-      failUnknownKeyword(site, "interface():", k, {"name", "protocol", "port", "spec", "tls"});
-  }
-  star::bindArgs(t, "interface", args, {"name", "protocol", "port", "spec?", "tls?"},
-                 {&name, &protocol, &port, &spec, &tls});
+  // An unknown keyword in fbc's wording, the rest in Go's.
+  bindSlots(BindCall(site, args, {"interface()", UnknownForm::Listed, "interface"}),
+            {"name", "protocol", "port", "spec?", "tls?"}, {&name, &protocol, &port, &spec, &tls});
   auto want = [&](Value v, size_t i, const char *param, const char *type) {
     site.fail(site.at(site.param(i, param)), std::string("interface: for parameter ") + param +
                                                  ": got " + typeOf(v) + ", want " + type);
@@ -528,6 +526,39 @@ Value interfaceFn(star::Thread &t, Value, const star::Args &args) {
   return Value::object(iface);
 }
 
+namespace {
+
+void readOpSyscalls(Op &o, const Arg &arg) {
+  const CallSite &site = arg.site();
+  std::vector<Value> items;
+  if (!listItems(arg.value, items))
+    site.fail(arg.at(), "op() syscalls= must be a list of strings, got " + typeOf(arg.value));
+  for (size_t i = 0; i < items.size(); ++i) {
+    Loc at = site.at(CallSite::element(arg.expr, i));
+    auto *s = items[i].as<star::String>();
+    if (!s)
+      site.fail(at, "op() syscalls items must be strings, got " + typeOf(items[i]));
+    if (!isSyscallName(s->view()))
+      site.fail(at, "op(): unknown syscall " + quote(s->view()) +
+                        "; valid: " + joinNames(syscallKeywords()) + ", any other syscall name");
+    o.syscalls.emplace_back(s->view());
+  }
+}
+
+void readOpPath(Op &o, const Arg &arg) {
+  auto *s = arg.value.as<star::String>();
+  if (!s)
+    arg.site().fail(arg.at(), "op() path= must be a string, got " + typeOf(arg.value));
+  o.path = std::string(s->view());
+}
+
+constexpr Param<Op> kOpParams[] = {
+    {"syscalls", readOpSyscalls, Required, "op() requires syscalls= argument"},
+    {"path", readOpPath},
+};
+
+} // namespace
+
 Value opFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
@@ -536,36 +567,8 @@ Value opFn(star::Thread &t, Value, const star::Args &args) {
   auto *op = t.heap.make<OpValue>();
   Op &o = op->data;
   o.loc = site.loc();
-  bool haveSyscalls = false;
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    const syntax::Expr *lit = site.keywordValue(k);
-    if (k == "syscalls") {
-      std::vector<Value> items;
-      if (!listItems(kw.value, items))
-        site.fail(site.at(lit),
-                  "op() syscalls= must be a list of strings, got " + typeOf(kw.value));
-      for (size_t i = 0; i < items.size(); ++i) {
-        Loc at = site.at(CallSite::element(lit, i));
-        auto *s = items[i].as<star::String>();
-        if (!s)
-          site.fail(at, "op() syscalls items must be strings, got " + typeOf(items[i]));
-        if (!isSyscallName(s->view()))
-          site.fail(at, "op(): unknown syscall " + quote(s->view()) + "; valid: " +
-                            joinNames(syscallKeywords()) + ", any other syscall name");
-        o.syscalls.emplace_back(s->view());
-      }
-      haveSyscalls = true;
-    } else if (k == "path") {
-      auto *s = kw.value.as<star::String>();
-      if (!s)
-        site.fail(site.at(lit), "op() path= must be a string, got " + typeOf(kw.value));
-      o.path = std::string(s->view());
-    } else {
-      failUnknownKeyword(site, "op():", k, {"syscalls", "path"});
-    }
-  }
-  if (!haveSyscalls || o.syscalls.empty())
+  bindKeywords(BindCall(site, args, {"op()"}), kOpParams, o);
+  if (o.syscalls.empty())
     site.fail("op() requires syscalls= argument");
   return Value::object(op);
 }

@@ -9,6 +9,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"
 #include "ir/quote.h"
@@ -75,6 +76,35 @@ void TlsCertValue::repr(star::Printer &p) const {
   p.write('>');
 }
 
+namespace {
+
+// A path: fbc is stricter than the reference, which reads a non-string as "".
+template <std::string TlsCert::*Field> void readPath(TlsCert &cert, const Arg &arg) {
+  auto *s = arg.value.as<star::String>();
+  if (!s)
+    arg.site().fail(arg.at(), "tls_cert: " + std::string(arg.name) +
+                                  " must be a string (a path), got " + typeOf(arg.value));
+  cert.*Field = std::string(s->view());
+}
+
+void readInsecure(TlsCert &cert, const Arg &arg) {
+  auto *v = arg.value.as<star::Bool>();
+  if (!v)
+    arg.site().fail(arg.at(), "tls_cert: insecure must be a bool");
+  cert.insecure = v->value;
+}
+
+constexpr Param<TlsCert> kTlsCertParams[] = {
+    {"proxy_cert", readPath<&TlsCert::proxyCert>},
+    {"proxy_key", readPath<&TlsCert::proxyKey>},
+    {"client_cert", readPath<&TlsCert::clientCert>},
+    {"client_key", readPath<&TlsCert::clientKey>},
+    {"ca", readPath<&TlsCert::ca>},
+    {"insecure", readInsecure},
+};
+
+} // namespace
+
 Value tlsCertFn(star::Thread &t, Value, const star::Args &args) {
   SpecBuilder &b = SpecBuilder::of(t);
   CallSite site(t, b.callSites);
@@ -82,34 +112,8 @@ Value tlsCertFn(star::Thread &t, Value, const star::Args &args) {
     site.fail(site.at(site.positional(0)), "tls_cert: positional args not supported; use kwargs");
   auto cert = std::make_shared<TlsCert>();
   cert->loc = site.loc();
-  for (const star::Kwarg &kw : args.kwargs) {
-    std::string_view k = kw.name->view();
-    Loc at = site.at(site.keywordValue(k));
-    std::string *field = k == "proxy_cert"    ? &cert->proxyCert
-                         : k == "proxy_key"   ? &cert->proxyKey
-                         : k == "client_cert" ? &cert->clientCert
-                         : k == "client_key"  ? &cert->clientKey
-                         : k == "ca"          ? &cert->ca
-                                              : nullptr;
-    if (field) {
-      // fbc is stricter than the reference, which reads a non-string as "".
-      auto *s = kw.value.as<star::String>();
-      if (!s)
-        site.fail(at, "tls_cert: " + std::string(k) + " must be a string (a path), got " +
-                          typeOf(kw.value));
-      *field = std::string(s->view());
-    } else if (k == "insecure") {
-      auto *v = kw.value.as<star::Bool>();
-      if (!v)
-        site.fail(at, "tls_cert: insecure must be a bool");
-      cert->insecure = v->value;
-    } else {
-      // The reference ignores an unknown keyword; a typo would drop a file.
-      failUnknownKeyword(
-          site, "tls_cert():", k,
-          {"proxy_cert", "proxy_key", "client_cert", "client_key", "ca", "insecure"});
-    }
-  }
+  // The reference ignores an unknown keyword; a typo would drop a file.
+  bindKeywords(BindCall(site, args, {"tls_cert()"}), kTlsCertParams, *cert);
   if (cert->proxyCert.empty() != cert->proxyKey.empty())
     site.fail("tls_cert: proxy_cert and proxy_key must both be set or both omitted (got cert=" +
               quote(cert->proxyCert) + " key=" + quote(cert->proxyKey) + ")");
