@@ -109,8 +109,8 @@ struct Healthcheck {
   int64_t timeoutNs = 0; // always > 0 (defaults: tcp/http 10s, ready 30s, kafka 120s)
   Loc loc;
   // What the probe dials, typed at load so the runtime parses nothing the
-  // IR spelled: an address check's host and port (host "" for localhost,
-  // which dials 127.0.0.1); http()'s URL with a "localhost" host dialled as
+  // IR spelled: the host and port dialled (host "" for localhost, which
+  // dials 127.0.0.1; http()'s from its URL); the URL with a "localhost" as
   // 127.0.0.1 (libcurl may try ::1 first, and services listen on 127.0.0.1
   // as often as not). ready() has neither: the service's interface decides.
   Address at;

@@ -53,6 +53,25 @@ bool dialAddress(std::string_view written, Address &at) {
   return true;
 }
 
+// The host and port an http[s]:// URL dials (the scheme's port when it names
+// none), so the runtime can match it to an interface (and its TLS) without
+// parsing the URL again. Left empty when the authority is not host:port.
+void urlAddress(std::string_view url, Address &at) {
+  size_t scheme = url.find("://");
+  std::string_view authority = url.substr(scheme + 3);
+  authority = authority.substr(0, authority.find_first_of("/?#"));
+  // A port follows the last ':' outside an IPv6 literal's brackets.
+  size_t bracket = authority.rfind(']');
+  size_t colon = authority.rfind(':');
+  bool hasPort =
+      colon != std::string_view::npos && (bracket == std::string_view::npos || colon > bracket);
+  std::string withPort(authority);
+  if (!hasPort)
+    withPort += url.starts_with("https://") ? ":443" : ":80";
+  if (!dialAddress(withPort, at))
+    at = {};
+}
+
 // http()'s URL with a "localhost" host as 127.0.0.1 (Healthcheck::url).
 std::string loopbackUrl(std::string url) {
   if (size_t p = url.find("://localhost"); p != std::string::npos)
@@ -82,6 +101,7 @@ Value addressCheck(star::Thread &t, const star::Args &args, const char *fn, Heal
   if (kind == HealthcheckKind::Http) {
     h.target = a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0 ? a : "http://" + a;
     h.url = loopbackUrl(h.target);
+    urlAddress(h.target, h.at);
   } else {
     h.target = a.rfind(scheme + "://", 0) == 0 ? a : scheme + "://" + a;
     if (!dialAddress(std::string_view(h.target).substr(scheme.size() + 3), h.at))

@@ -113,29 +113,6 @@ std::shared_ptr<const TlsClientConfig> tlsAtPort(const ir::Service &s, int64_t p
   return nullptr;
 }
 
-// The port of an "http[s]://host:port/..." URL (0 when it names none).
-int64_t urlPort(std::string_view url) {
-  size_t scheme = url.find("://");
-  if (scheme == std::string_view::npos)
-    return 0;
-  std::string_view rest = url.substr(scheme + 3);
-  rest = rest.substr(0, rest.find('/'));
-  size_t colon = rest.rfind(':');
-  if (colon == std::string_view::npos)
-    return url.starts_with("https") ? 443 : 80;
-  int64_t port = 0;
-  for (char c : rest.substr(colon + 1)) {
-    if (c < '0' || c > '9')
-      return 0;
-    port = port * 10 + (c - '0');
-  }
-  return port;
-}
-
-} // namespace
-
-namespace {
-
 // What the service's healthcheck= probes (Kind::None without one).
 Healthcheck healthcheckProbe(const ir::Service &s, const std::string &specDir) {
   if (!s.healthcheck)
@@ -147,7 +124,7 @@ Healthcheck healthcheckProbe(const ir::Service &s, const std::string &specDir) {
     // An https:// URL on a TLS interface's port trusts that interface's CA.
     Healthcheck h = Healthcheck::http(hc.url, ms);
     if (hc.url.starts_with("https://"))
-      h.tls = tlsAtPort(s, urlPort(hc.url), specDir);
+      h.tls = tlsAtPort(s, hc.at.port, specDir);
     return h;
   }
   case ir::HealthcheckKind::Ready:
