@@ -31,7 +31,10 @@ std::string waitFor(TlsStream::Io io, int fd, int64_t deadlineNs,
 } // namespace
 
 std::shared_ptr<TlsContext> TlsClientConfig::context(std::string &error) const {
-  return TlsContext::client(ca, insecure, cert, key, error);
+  std::call_once(made_, [&] { context_ = TlsContext::client(ca, insecure, cert, key, error_); });
+  if (!context_)
+    error = error_;
+  return context_;
 }
 
 std::shared_ptr<const TlsClientConfig> tlsClientConfig(const ir::TlsCert &c,

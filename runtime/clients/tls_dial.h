@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -22,9 +23,16 @@ struct TlsClientConfig {
   std::string cert, key;           // client_cert / client_key ("": none presented)
   std::string proxyCert, proxyKey; // what fbc's proxy presents to callers
 
-  // A client context with these files (a new SSL_CTX: ca and certificate
-  // read now), or null with `error`.
+  // A client context with these files, or null with `error`. Made on the
+  // first call and shared by every later one (a probe loop dials every few
+  // milliseconds; reading the CA and certificate each time cost more than
+  // the handshake): the files are the ones tls_cert() checked at load.
   std::shared_ptr<TlsContext> context(std::string &error) const;
+
+private:
+  mutable std::once_flag made_;
+  mutable std::shared_ptr<TlsContext> context_;
+  mutable std::string error_;
 };
 
 // `c` with its paths made absolute against `specDir` (absolute ones kept).
