@@ -109,6 +109,7 @@ struct TlsTerminator::Bridge {
   bool dead = false;
   Phase phase = Phase::Handshake;
   std::string prelude;                // clear bytes read from the TLS side before TLS
+  std::string clearPending;           // clear bytes for the TLS side once the session is up
   bool fixMysqlResponse = false;      // the next clear packet is a handshake response to fix
   std::unique_ptr<TlsStream> session; // from the Handshake on
 
@@ -354,8 +355,6 @@ struct TlsTerminator::Bridge {
     prelude.clear();
     return true;
   }
-  std::string clearPending; // clear bytes for the TLS side once the session is up
-
   bool handshake() {
     if (dialing)
       return false;
@@ -382,30 +381,24 @@ struct TlsTerminator::Bridge {
     bool progress = false;
     // TLS (or clear, Phase::Clear) side -> clear side.
     while (!tlsSide.eof && clearSide.out.size() < kHighWater && !dead) {
-      std::string got;
+      size_t before = clearSide.out.size();
       if (session && phase == Phase::Relay) {
         char buf[16384];
         size_t n = 0;
         TlsStream::Io io = session->read(buf, sizeof buf, n);
         if (io == TlsStream::Io::Ok) {
-          got.assign(buf, n);
+          clearSide.out.append(buf, n);
         } else if (io == TlsStream::Io::Closed) {
           tlsSide.eof = true;
         } else if (io == TlsStream::Io::Failed) {
           abortiveClose(clearSide.fd);
           return t.retire(this), false;
-        } else {
-          break;
         }
       } else {
-        size_t before = got.size();
-        readClear(tlsSide, got);
-        if (got.size() == before)
-          break;
+        readClear(tlsSide, clearSide.out);
       }
-      if (got.empty())
+      if (clearSide.out.size() == before)
         break;
-      clearSide.out += got;
       progress = true;
     }
     if (fixMysqlResponse && clearSide.out.size() >= kMysqlHeader + 4) {
