@@ -13,7 +13,6 @@ constexpr size_t kHeader = 4;
 constexpr uint32_t kMaxPayload = 0xFFFFFF; // a packet of this size continues in the next
 
 constexpr uint32_t kClientProtocol41 = 1u << 9;
-constexpr uint32_t kClientSsl = kMysqlClientSsl;
 constexpr uint32_t kClientDeprecateEof = 1u << 24;
 constexpr uint16_t kServerMoreResultsExist = 0x0008;
 constexpr uint16_t kServerStatusAutocommit = 0x0002;
@@ -194,7 +193,7 @@ struct MysqlCodec::Impl {
       return {};
     sawHandshakeResponse = true;
     clientCaps = le(pending, kHeader, 4);
-    if (!(clientCaps & kClientProtocol41) || (clientCaps & kClientSsl))
+    if (!(clientCaps & kClientProtocol41) || (clientCaps & kMysqlClientSsl))
       return opaque(pending.size());
     return passthrough(pending.size());
   }

@@ -15,8 +15,6 @@ namespace {
 // StartupMessage protocol codes.
 constexpr uint32_t kProtocol3 = 196608;
 constexpr uint32_t kCancelRequest = 80877102;
-constexpr uint32_t kSslRequest = kPgSslRequest;
-constexpr uint32_t kGssEncRequest = kPgGssEncRequest;
 constexpr uint32_t kMaxStartup = 10000;    // the server's own limit
 constexpr uint32_t kMaxMessage = 1u << 30; // 1 GiB: the server's MaxAllocSize
 constexpr size_t kMaxKeptBody = 8192;      // of the 'E' and 'C' bodies read for the trace
@@ -251,7 +249,7 @@ RequestInfo PostgresCodec::Impl::startup(std::string_view pending) {
     return opaque(pending);
   if (pending.size() < len)
     return {};
-  if (code == kSslRequest || code == kGssEncRequest) {
+  if (code == kPgSslRequest || code == kPgGssEncRequest) {
     awaitingSslAnswer = true;
   } else if (code == kProtocol3) {
     phase = Phase::Normal;
