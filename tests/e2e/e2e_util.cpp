@@ -32,20 +32,37 @@ namespace fbc::rt::e2e {
 // connection) can be given it before this test's service binds it (seen:
 // PORT_IN_USE under ctest -j2). Random in 20000-32767, checked by a bind;
 // the kernel's choice only if a hundred tries found none.
+namespace {
+// Whether 127.0.0.1:`port` binds for `type` (0: the kernel picks; the
+// port it picked is written back).
+bool bindsOn(int type, uint16_t &port) {
+  int fd = socket(AF_INET, type | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(port);
+  bool bound = bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+  close(fd);
+  port = ntohs(a.sin_port);
+  return bound;
+}
+} // namespace
+
+// Free for TCP and UDP both: a service given the port may bind either
+// (memcached binds its port for both).
 uint16_t freePort() {
   static std::mt19937 random(std::random_device{}());
-  for (int attempt = 0; attempt <= 100; ++attempt) {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = attempt < 100 ? htons(uint16_t(20000 + random() % 12768)) : 0;
-    bool bound = bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
-    socklen_t len = sizeof a;
-    getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-    close(fd);
-    if (bound)
-      return ntohs(a.sin_port);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    uint16_t port = uint16_t(20000 + random() % 12768);
+    if (bindsOn(SOCK_STREAM, port) && bindsOn(SOCK_DGRAM, port))
+      return port;
+  }
+  for (int attempt = 0; attempt < 100; ++attempt) { // the kernel's pick
+    uint16_t port = 0;
+    if (bindsOn(SOCK_STREAM, port) && bindsOn(SOCK_DGRAM, port))
+      return port;
   }
   return 0;
 }
