@@ -395,8 +395,15 @@ llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimi
           !r.str(row, "explore_coverage", t.coverage) ||
           !r.str(row, "explore_not_covered", t.notCovered))
         return fail("tests[" + std::to_string(i) + "]: " + r.error);
-      if (hasLeaf && !leafId.empty())
+      // A leaf id is what fbc replay runs again (--leaf, schedules): a
+      // number, or the row is refused.
+      if (hasLeaf && !leafId.empty()) {
+        if (leafId.size() > 19 || leafId.find_first_not_of("0123456789") != std::string::npos ||
+            (leafId.size() > 1 && leafId[0] == '0'))
+          return fail("tests[" + std::to_string(i) +
+                      "]: \"leaf_id\" is not a leaf id (\"0\", \"1\", ...)");
         t.leafId = leafId;
+      }
       tally.add(t.outcome);
       m.tests.push_back(std::move(t));
       ++i;
