@@ -1,6 +1,9 @@
 // `fbc run`: its options and entry point. The command's logic lives in the
-// pipeline libraries (runtime/driver/executor.h, runtime/report/report.h); this file only
-// binds flags, selects tests, handles SIGINT/SIGTERM and prints.
+// pipeline libraries (backend/test_filter.h selects the tests, backend's leaf
+// pipeline lowers them, runtime/driver/executor.h runs them,
+// runtime/report/report.h and bundle/ say what happened); the command binds
+// flags (run_settings.h), prepares the leaf program (run_prepare.h), handles
+// SIGINT/SIGTERM and prints (run_output.h).
 #pragma once
 
 #include "runtime/driver/executor.h"
@@ -9,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -36,10 +40,10 @@ struct RunOptions {
   std::string leafProgram;         // --leaf-program FILE: run this leaf program's text form
   ExploreFlags explore;            // --explore=all|sample and its settings
   bool requireFaultsFire = false;  // --require-faults-fire: a fault that never fired fails its row
-  bool recordOperations = false;   // --record-ops: count every call by target (plan --suggest --from)
-  bool progressLines = false;      // --progress-lines: "fbc-progress N/M ..." on stderr per row
-  std::string runs;                // --runs N: each leaf up to N times, seeds S..S+N-1
-  std::string show = "all";        // --show all|fail
+  bool recordOperations = false; // --record-ops: count every call by target (plan --suggest --from)
+  bool progressLines = false;    // --progress-lines: "fbc-progress N/M ..." on stderr per row
+  std::string runs;              // --runs N: each leaf up to N times, seeds S..S+N-1
+  std::string show = "all";      // --show all|fail
 
   // Set by `fbc replay`, not by flags:
   std::string command = "fbc run"; // error prefix
