@@ -851,6 +851,36 @@ TEST(FbcReplay, ReRunsTheSnapshotWithTheBundlesSeedAndWritesANewBundle) {
   EXPECT_FALSE(exists(tmp));
 }
 
+// A bundle of --test X or --leaf N replays its own rows, not the whole
+// spec (the replay's rows are the bundle's).
+TEST(FbcReplay, RunsTheRowsTheBundleRanAndNoOthers) {
+  Spec spec("leaves");
+  auto rows = [](const bundle::Contents &c) {
+    llvm::Expected<bundle::Manifest> m = bundle::parseManifest(entry(c, "manifest.json"));
+    std::vector<std::string> out;
+    for (const bundle::TestRow &t : m ? m->tests : std::vector<bundle::TestRow>{})
+      out.push_back(t.displayName());
+    return out;
+  };
+  FbcRun r = runFbc({"run", spec.path, "--seed", "4", "--test", "wal", "--bundle", "a.fb"},
+                    spec.dir.path());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  FbcRun re = runFbc({"replay", "a.fb", "--bundle", "b.fb"}, spec.dir.path());
+  EXPECT_EQ(re.exit, 0) << re.err;
+  std::vector<std::string> ran = rows(readOk(spec.dir.file("a.fb")));
+  EXPECT_EQ(ran.size(), 4u);
+  EXPECT_EQ(rows(readOk(spec.dir.file("b.fb"))), ran);
+  FbcRun one = runFbc(
+      {"run", spec.path, "--seed", "4", "--test", "choose", "--leaf", "1", "--bundle", "c.fb"},
+      spec.dir.path());
+  ASSERT_EQ(one.exit, 0) << one.err;
+  FbcRun again = runFbc({"replay", "c.fb", "--no-bundle"}, spec.dir.path());
+  EXPECT_EQ(again.exit, 0) << again.err;
+  EXPECT_EQ(normalize(again.out, spec), "Seed: 4\n\n"
+                                        "--- PASS: test_choose [leaf 1 — retries=1] (Nms) ---\n\n"
+                                        "1 passed, 0 failed\n");
+}
+
 TEST(FbcReplay, PlanDriftNamesWhatChanged) {
   Spec spec("leaves");
   FbcRun r = runFbc({"run", spec.path, "--seed", "1", "--test", "choose", "--bundle", "a.fb"},

@@ -85,6 +85,13 @@ int runReplay(const ReplayOptions &opts) {
   const bundle::Manifest &m = setup->bundle.manifest;
   RunOptions run = opts.run;
   fromBundle(setup->bundle, run);
+  // The snapshot runs the rows the bundle ran, and no others (a bundle of
+  // --test X, --leaf N or one shard); parseManifest checked each leaf id.
+  // (With --spec, an edited spec, the tests are the spec's.)
+  run.replayRows.emplace();
+  for (const bundle::TestRow &row : m.tests)
+    run.replayRows->push_back(
+        {row.name, row.leafId ? std::optional<uint64_t>(std::stoull(*row.leafId)) : std::nullopt});
   run.spec = setup->specPath;
   run.serviceDir = setup->serviceDir;
   run.specRoot = m.specRoot;

@@ -57,6 +57,14 @@ struct RunOptions {
   // replay explores nothing, it runs those leaves in those orders.
   std::optional<ir::ExploreOptions> replayExplore;
   std::vector<rt::RunConfig::Schedule> schedules;
+  // The replayed bundle's rows, each a test's name and its leaf (none for
+  // a test without fan-out): the replay runs these and nothing else, so a
+  // bundle of `--test X`, `--leaf N` or one shard replays what it ran.
+  struct Row {
+    std::string test;
+    std::optional<uint64_t> leaf;
+  };
+  std::optional<std::vector<Row>> replayRows;
 };
 
 // Declares the subcommand's positional arguments and flags on `sub`.

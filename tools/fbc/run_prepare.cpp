@@ -95,6 +95,38 @@ bool selectShard(const RunOptions &opts, RunSettings &s, PreparedRun &out) {
   return true;
 }
 
+// fbc replay: the leaves of the bundle's rows. A test whose leaves the run
+// finds as it goes (explored, or sized by its leaf 0) runs whole; its rows'
+// schedules (RunConfig::schedules) say which orders.
+void selectReplayRows(const std::vector<RunOptions::Row> &rows, RunSettings &s, PreparedRun &out) {
+  out.selection.tests.assign(out.leaves.tests.size(), {});
+  for (size_t i = 0; i < out.leaves.tests.size(); ++i) {
+    const ir::LeafTest &lt = out.leaves.tests[i];
+    backend::LeafSelection::PerTest &sel = out.selection.tests[i];
+    if (!out.include[i])
+      continue;
+    bool whole = lt.explored() || !lt.count.exact;
+    bool any = false;
+    for (const RunOptions::Row &r : rows) {
+      if (r.test != lt.test->name)
+        continue;
+      any = true;
+      if (!r.leaf)
+        whole = true;
+      else
+        sel.leaves.push_back(*r.leaf);
+    }
+    std::sort(sel.leaves.begin(), sel.leaves.end());
+    sel.leaves.erase(std::unique(sel.leaves.begin(), sel.leaves.end()), sel.leaves.end());
+    if (whole || sel.leaves.size() == lt.count.value) {
+      sel.leaves.clear();
+      sel.all = any;
+    }
+    out.include[i] = any;
+  }
+  s.cfg.selection = &out.selection;
+}
+
 } // namespace
 
 bool prepareRun(const RunOptions &opts, ir::LoadedSpec &loaded,
@@ -127,7 +159,11 @@ bool prepareRun(const RunOptions &opts, ir::LoadedSpec &loaded,
   out.include.assign(out.leaves.tests.size(), false);
   for (size_t i = 0; i < out.leaves.tests.size(); ++i)
     out.include[i] = std::find(tests.begin(), tests.end(), out.leaves.tests[i].test) != tests.end();
-  return !s.shard || selectShard(opts, s, out);
+  if (s.shard)
+    return selectShard(opts, s, out);
+  if (opts.replayRows)
+    selectReplayRows(*opts.replayRows, s, out);
+  return true;
 }
 
 } // namespace fbc::tools
