@@ -1,5 +1,6 @@
 #include "frontend/eval/args.h"
 
+#include "frontend/eval/arg_messages.h"
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
@@ -18,20 +19,37 @@ static std::string_view paramName(const char *p) {
   return n;
 }
 
-// "fn: unexpected keyword argument "keg" (did you mean key?)": the recent
-// go.starlark.net UnpackArgs suggests the nearest parameter name.
+std::string tooManyArgumentsMessage(std::string_view fn, size_t got, size_t most) {
+  return std::string(fn) + ": got " + std::to_string(got) + " arguments, want at most " +
+         std::to_string(most);
+}
+
+std::string unexpectedKeywordMessage(std::string_view fn, String *keyword,
+                                     llvm::ArrayRef<std::string_view> params) {
+  std::string msg =
+      std::string(fn) + ": unexpected keyword argument " + repr(Value::object(keyword));
+  std::string_view near = nearestName(keyword->view(), params);
+  if (!near.empty())
+    msg += " (did you mean " + std::string(near) + "?)";
+  return msg;
+}
+
+std::string multipleValuesMessage(std::string_view fn, String *keyword) {
+  return std::string(fn) + ": got multiple values for keyword argument " +
+         repr(Value::object(keyword));
+}
+
+std::string missingArgumentMessage(std::string_view fn, std::string_view param) {
+  return std::string(fn) + ": missing argument for " + std::string(param);
+}
+
 [[noreturn]] static void failUnexpectedKeyword(Thread &t, std::string_view fn, const Kwarg &kw,
                                                const char *const *names, size_t n) {
   std::vector<std::string_view> params;
   params.reserve(n);
   for (size_t i = 0; i < n; ++i)
     params.push_back(paramName(names[i]));
-  std::string msg =
-      std::string(fn) + ": unexpected keyword argument " + repr(Value::object(kw.name));
-  std::string_view near = nearestName(kw.name->view(), params);
-  if (!near.empty())
-    msg += " (did you mean " + std::string(near) + "?)";
-  t.fail(std::move(msg));
+  t.fail(unexpectedKeywordMessage(fn, kw.name, params));
 }
 
 void bindArgs(Thread &t, std::string_view fn, const Args &args,
@@ -40,8 +58,7 @@ void bindArgs(Thread &t, std::string_view fn, const Args &args,
   const char *const *names = params.begin();
   Value *const *slots = out.begin();
   if (args.positional.size() > n)
-    t.fail(std::string(fn) + ": got " + std::to_string(args.positional.size()) +
-           " arguments, want at most " + std::to_string(n));
+    t.fail(tooManyArgumentsMessage(fn, args.positional.size(), n));
   for (size_t i = 0; i < n; ++i)
     *slots[i] = Value();
   for (size_t i = 0; i < args.positional.size(); ++i)
@@ -54,8 +71,7 @@ void bindArgs(Thread &t, std::string_view fn, const Args &args,
     if (i == n)
       failUnexpectedKeyword(t, fn, kw, names, n);
     if (*slots[i])
-      t.fail(std::string(fn) + ": got multiple values for keyword argument " +
-             repr(Value::object(kw.name)));
+      t.fail(multipleValuesMessage(fn, kw.name));
     *slots[i] = kw.value;
   }
   for (size_t i = args.positional.size(); i < n; ++i) {
@@ -63,7 +79,7 @@ void bindArgs(Thread &t, std::string_view fn, const Args &args,
     if (name.back() == '?')
       break;
     if (!*slots[i])
-      t.fail(std::string(fn) + ": missing argument for " + std::string(name));
+      t.fail(missingArgumentMessage(fn, name));
   }
 }
 

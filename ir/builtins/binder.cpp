@@ -1,8 +1,10 @@
 #include "ir/builtins/binder.h"
 
+#include "frontend/eval/arg_messages.h"
 #include "frontend/eval/printer.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/builtins/arg_util.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 
 #include <vector>
@@ -60,18 +62,13 @@ void BindCall::failUnknown(std::string_view keyword,
       site_->fail(site_->at(site_->keyword(keyword)), std::move(msg));
     failMistake(t_, DiagCode::BadArgument, std::move(msg));
   case UnknownForm::Go:
-    msg += ": unexpected keyword argument " + keywordName(args_, keyword);
-    near = star::nearestName(keyword, accepted);
-    if (!near.empty())
-      msg += " (did you mean " + std::string(near) + "?)";
+    msg = star::unexpectedKeywordMessage(wording_.fn, findKeyword(args_, keyword)->name, accepted);
+    break;
+  case UnknownForm::Custom:
+    msg = wording_.custom(wording_.fn, keyword);
     break;
   case UnknownForm::Step:
-    msg += ": unexpected keyword " + quote(keyword) + " (";
-    if (accepted.empty())
-      msg += "it takes none";
-    for (size_t i = 0; i < accepted.size(); ++i)
-      msg += (i ? ", " : "want ") + std::string(accepted[i]) + "=";
-    msg += ")";
+    msg = stepKeywordMismatch(*wording_.step, wording_.fn, keyword);
     break;
   }
   if (site_)
@@ -80,26 +77,34 @@ void BindCall::failUnknown(std::string_view keyword,
 }
 
 void BindCall::failDuplicate(std::string_view name) const {
-  std::string msg = std::string(goFn()) + ": got multiple values for " +
-                    (wording_.duplicateAsParameter ? "parameter " : "keyword argument ") +
-                    keywordName(args_, name);
+  std::string msg =
+      wording_.unknown == UnknownForm::Step
+          ? std::string(wording_.fn) + "(): " + std::string(name) + " given twice"
+      : wording_.duplicateAsParameter
+          ? std::string(goFn()) + ": got multiple values for parameter " + keywordName(args_, name)
+          : star::multipleValuesMessage(goFn(), findKeyword(args_, name)->name);
   if (site_)
     site_->fail(site_->at(site_->keyword(name)), std::move(msg), DiagCode::BadArgument);
   failMistake(t_, DiagCode::BadArgument, std::move(msg));
 }
 
 void BindCall::failMissing(std::string_view name, std::string_view message) const {
-  std::string msg = !message.empty()
-                        ? std::string(message)
-                        : std::string(goFn()) + ": missing argument for " + std::string(name);
+  std::string msg = !message.empty() ? std::string(message)
+                    : wording_.unknown == UnknownForm::Step
+                        ? std::string(wording_.fn) + "(): requires " + std::string(name) + "="
+                        : star::missingArgumentMessage(goFn(), name);
   if (site_)
     site_->fail(std::move(msg));
   failMistake(t_, DiagCode::BadArgument, std::move(msg));
 }
 
 void BindCall::failTooMany(size_t most) const {
-  std::string msg = std::string(goFn()) + ": got " + std::to_string(args_.positional.size()) +
-                    " arguments, want at most " + std::to_string(most);
+  std::string msg = wording_.unknown == UnknownForm::Step
+                        ? std::string(wording_.fn) + "(): got " +
+                              std::to_string(args_.positional.size()) +
+                              " positional arguments, want at most " + std::to_string(most) + " (" +
+                              keywordList(*wording_.step) + ")"
+                        : star::tooManyArgumentsMessage(goFn(), args_.positional.size(), most);
   if (site_)
     site_->fail(std::move(msg));
   failMistake(t_, DiagCode::BadArgument, std::move(msg));
@@ -118,6 +123,13 @@ void bindParams(const BindCall &call, size_t n, llvm::function_ref<ParamDecl(siz
     else if (d.flags & Positional)
       byPosition.push_back(i);
   }
+  auto accepted = [&] {
+    std::vector<std::string_view> names;
+    for (size_t j = 0; j < n; ++j)
+      if (j != other)
+        names.push_back(decl(j).name);
+    return names;
+  };
   if (positionals) {
     if (args.positional.size() > byPosition.size())
       call.failTooMany(byPosition.size());
@@ -133,12 +145,8 @@ void bindParams(const BindCall &call, size_t n, llvm::function_ref<ParamDecl(siz
     size_t i = 0;
     while (i < n && (i == other || decl(i).name != k))
       ++i;
-    if (i == n && other == n) {
-      std::vector<std::string_view> accepted;
-      for (size_t j = 0; j < n; ++j)
-        accepted.push_back(decl(j).name);
-      call.failUnknown(k, accepted);
-    }
+    if (i == n && other == n)
+      call.failUnknown(k, accepted());
     if (i == n) {
       read(other, Arg{call, k, kw.value, call.expr(k, SIZE_MAX)});
       continue;
@@ -158,6 +166,35 @@ const star::Kwarg *findKeyword(const star::Args &args, std::string_view name) {
     if (k.name->view() == name)
       return &k;
   return nullptr;
+}
+
+void bindParams(const BindCall &call, llvm::ArrayRef<ParamDecl> params,
+                llvm::function_ref<void(size_t, const Arg &)> read) {
+  bindParams(
+      call, params.size(), [&](size_t i) { return params[i]; }, read, true);
+}
+
+void bindKeywords(const BindCall &call, llvm::ArrayRef<ParamDecl> params,
+                  llvm::function_ref<void(size_t, const Arg &)> read) {
+  bindParams(
+      call, params.size(), [&](size_t i) { return params[i]; }, read, false);
+}
+
+std::vector<star::Value> bindStep(star::Thread &t, std::string_view fn, const StepMethod &m,
+                                  const star::Args &args, size_t positional,
+                                  std::string_view missing) {
+  std::vector<star::Value> given(m.keywords.size());
+  bindParams(
+      BindCall(t, args, {fn, UnknownForm::Step, {}, false, nullptr, &m}), m.keywords.size(),
+      [&](size_t i) {
+        const StepKeyword &k = m.keywords[i];
+        return ParamDecl{
+            k.name,
+            uint8_t((k.fallback ? Optional : Required) | (i < positional ? Positional : Optional)),
+            missing};
+      },
+      [&](size_t i, const Arg &a) { given[i] = a.value; }, true);
+  return given;
 }
 
 void bindSlots(const BindCall &call, std::initializer_list<const char *> params,

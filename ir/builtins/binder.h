@@ -28,6 +28,10 @@
 #include <string_view>
 #include <vector>
 
+namespace fbc::ir {
+struct StepMethod;
+}
+
 namespace fbc::ir::builtins {
 
 // How a builtin words a keyword it does not take.
@@ -39,9 +43,14 @@ enum class UnknownForm : uint8_t {
   Reference,
   // Go's UnpackArgs: `<fn>: unexpected keyword argument "k" (did you mean a?)`
   Go,
-  // A step's (ir/protocols.h): `<fn>: unexpected keyword "k" (want a=, b=)`,
-  // or `(it takes none)`.
+  // A step's (bindStep, Wording::step): ir::stepKeywordMismatch's
+  // `<fn>(): unexpected keyword "k" (want a=, b=)`, as the plan's body
+  // check words it; a doubled one is
+  // `<fn>(): k given twice`, a missing one `<fn>(): requires k=`, extra
+  // positionals `<fn>(): got 3 positional arguments, want at most 2 (a=, b=)`.
   Step,
+  // The builtin's own sentence: Wording::custom(fn, k) is the whole message.
+  Custom,
 };
 
 struct Wording {
@@ -55,6 +64,14 @@ struct Wording {
   // A doubled argument is "got multiple values for parameter "k"" rather
   // than "... for keyword argument "k"".
   bool duplicateAsParameter = false;
+  std::string (*custom)(std::string_view fn, std::string_view keyword) = nullptr;
+  const StepMethod *step = nullptr;
+
+  // The Custom form: `message(fn, keyword)` is the whole sentence.
+  static Wording own(std::string_view fn,
+                     std::string (*message)(std::string_view fn, std::string_view keyword)) {
+    return {fn, UnknownForm::Custom, {}, false, message, nullptr};
+  }
 };
 
 enum ParamFlag : uint8_t {
@@ -132,8 +149,8 @@ template <typename T> struct Param {
 // What the generic binding needs of one parameter.
 struct ParamDecl {
   std::string_view name;
-  uint8_t flags;
-  std::string_view missing;
+  uint8_t flags = Optional;
+  std::string_view missing = {};
 };
 
 // Binds `call`'s arguments to `n` parameters: read(i, arg) for each
@@ -181,6 +198,22 @@ std::vector<std::string_view> paramNames(const Param<T> (&params)[N]) {
       out.push_back(p.name);
   return out;
 }
+
+// A binding whose parameters' reading is one function (an Executor member's
+// lambda): read(i, arg) for the argument of params[i].
+void bindParams(const BindCall &call, llvm::ArrayRef<ParamDecl> params,
+                llvm::function_ref<void(size_t, const Arg &)> read);
+void bindKeywords(const BindCall &call, llvm::ArrayRef<ParamDecl> params,
+                  llvm::function_ref<void(size_t, const Arg &)> read);
+
+// A step's arguments (`fn` as "db.main.get"), bound from its keywords in
+// ir/protocols.h, the one table: a keyword without a fallback is required
+// (`missing`: its message, if not the Step wording's), and the first
+// `positional` of them may be given by position too. The values in the
+// table's order, null where not given.
+std::vector<star::Value> bindStep(star::Thread &t, std::string_view fn, const StepMethod &m,
+                                  const star::Args &args, size_t positional,
+                                  std::string_view missing = {});
 
 // Go's bindArgs (star::bindArgs) as a binding: `params` as "name" or
 // "name?" (optional), every one positional or keyword, each value stored

@@ -9,6 +9,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/values.h"
 #include "ir/duration.h"
 #include "ir/fanout_sites.h"
@@ -196,9 +197,15 @@ Value Executor::parallel(star::Thread &t, std::string_view name, const star::Arg
     Value p = kwarg(args, "interleavings");
     policy = p ? parallelPolicyArg(t, p, fn) : ir::ParallelPolicy{};
   }
-  for (const star::Kwarg &k : args.kwargs)
-    if (k.name->view() != "interleavings" && k.name->view() != "preemptions")
-      failUnknownKeyword(t, ir::parallelUnknownKeyword(k.name->view(), fn));
+  // Both read below (kwarg): the binding checks no other is given.
+  ir::builtins::bindKeywords(
+      ir::builtins::BindCall(
+          t, args,
+          ir::builtins::Wording::own(fn,
+                                     [](std::string_view fn, std::string_view k) {
+                                       return ir::parallelUnknownKeyword(k, fn);
+                                     })),
+      {{"interleavings"}, {"preemptions"}}, [](size_t, const ir::builtins::Arg &) {});
   size_t first = fan == ir::FanOut::WaitN ? 1 : 0; // wait_n's n comes first
   size_t b = args.positional.size() > first ? args.positional.size() - first : 0;
   if (b < 2)

@@ -2,6 +2,7 @@
 
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/call_site.h"
 
 namespace fbc::rt {
@@ -26,10 +27,8 @@ std::string strArg(star::Thread &t, star::Value v, const std::string &what) {
 }
 
 star::Value kwarg(const star::Args &args, std::string_view name) {
-  for (const star::Kwarg &k : args.kwargs)
-    if (k.name->view() == name)
-      return k.value;
-  return star::Value();
+  const star::Kwarg *k = ir::builtins::findKeyword(args, name);
+  return k ? k->value : star::Value();
 }
 
 ir::Loc callerLoc(star::Thread &t) {

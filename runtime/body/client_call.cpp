@@ -15,6 +15,7 @@
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json.h"
 #include "frontend/lib/spellcheck.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/client_value.h"
 #include "ir/contract.h"
 #include "ir/duration.h"
@@ -277,35 +278,41 @@ Value Executor::callClient(star::Thread &t, const ir::builtins::ClientValue &cv,
   if (method == "call") {
     // call(name, params={}, body=, headers=, timeout=): an operationId
     // (or a method name) that cannot be written as an attribute.
-    Value name = args.positional.empty() ? Value() : args.positional[0];
+    Value name;
     if (args.positional.size() > 1)
       failBadArgument(t, "call: got " + std::to_string(args.positional.size()) +
                              " positional arguments, want at most 1");
-    for (const star::Kwarg &k : args.kwargs) {
-      std::string_view key = k.name->view();
-      if (key == "name") {
-        name = k.value;
-      } else if (key == "params") {
-        auto *d = k.value.as<star::Dict>();
-        if (!d)
-          failBadArgument(t, "call: params must be a dict, got " +
-                                 std::string(star::typeName(k.value)));
-        for (const star::HashTable::Entry &e : d->table.entries()) {
-          if (e.value.isNull())
-            continue;
-          auto *s = e.key.as<star::String>();
-          if (!s)
-            failBadArgument(t, who + " call(): params keys must be strings (got " +
-                                   std::string(star::typeName(e.key)) + ")");
-          kw[std::string(s->view())] = e.value;
-        }
-      } else if (key == "body" || key == "headers" || key == "timeout") {
-        kw[std::string(key)] = k.value;
-      } else {
-        failUnknownKeyword(t, "call: unexpected keyword argument " + ir::quote(key) +
-                                  " (want name, params=, body=, headers=, timeout=)");
-      }
-    }
+    ir::builtins::bindParams(
+        ir::builtins::BindCall(
+            t, args,
+            ir::builtins::Wording::own("call",
+                                       [](std::string_view fn, std::string_view k) {
+                                         return std::string(fn) + ": unexpected keyword argument " +
+                                                ir::quote(k) +
+                                                " (want name, params=, body=, headers=, timeout=)";
+                                       })),
+        {{"name", ir::builtins::Positional}, {"params"}, {"body"}, {"headers"}, {"timeout"}},
+        [&](size_t i, const ir::builtins::Arg &a) {
+          if (i == 0) {
+            name = a.value;
+          } else if (i == 1) {
+            auto *d = a.value.as<star::Dict>();
+            if (!d)
+              failBadArgument(t, "call: params must be a dict, got " +
+                                     std::string(star::typeName(a.value)));
+            for (const star::HashTable::Entry &e : d->table.entries()) {
+              if (e.value.isNull())
+                continue;
+              auto *s = e.key.as<star::String>();
+              if (!s)
+                failBadArgument(t, who + " call(): params keys must be strings (got " +
+                                       std::string(star::typeName(e.key)) + ")");
+              kw[std::string(s->view())] = e.value;
+            }
+          } else {
+            kw[std::string(a.name)] = a.value;
+          }
+        });
     auto *s = name ? name.as<star::String>() : nullptr;
     if (!s)
       failBadArgument(t, "call: missing argument for name");

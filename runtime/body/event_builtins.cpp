@@ -2,6 +2,7 @@
 // assert_eventually(), assert_never() and assert_before().
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
+#include "ir/builtins/binder.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/driver/executor.h"
@@ -47,17 +48,20 @@ Value Executor::queryEvents(star::Thread &t, std::string_view who, const star::A
         t, w + "(): takes only keyword arguments (filters such as syscall=\"write\", or where=)");
   Filters filters;
   Value where;
-  for (const star::Kwarg &k : args.kwargs) {
-    std::string key(k.name->view());
-    if (key == "where") {
-      if (!k.value.isObject() || !k.value.obj()->callable())
-        failBadArgument(t, w + "(): where= must be a callable, got " +
-                               std::string(star::typeName(k.value)));
-      where = k.value;
-      continue;
-    }
-    filters.emplace_back(key, strArg(t, k.value, w + "(): " + key + "="));
-  }
+  // where=, and every other keyword a filter on an event field.
+  ir::builtins::bindKeywords(
+      ir::builtins::BindCall(t, args, {w}), {{"where"}, {ir::builtins::kOtherKeywords}},
+      [&](size_t i, const ir::builtins::Arg &a) {
+        if (i == 0) {
+          if (!a.value.isObject() || !a.value.obj()->callable())
+            failBadArgument(t, w + "(): where= must be a callable, got " +
+                                   std::string(star::typeName(a.value)));
+          where = a.value;
+          return;
+        }
+        std::string key(a.name);
+        filters.emplace_back(key, strArg(t, a.value, w + "(): " + key + "="));
+      });
   sup_->pumpObservedOutput();
   std::vector<std::string> names = serviceNames();
   std::vector<Value> found;
@@ -102,13 +106,21 @@ Value Executor::queryEvents(star::Thread &t, std::string_view who, const star::A
 // assert_before(first={...}, then={...}): the first syscall event matching
 // `first` comes before the first one matching `then`.
 Value Executor::assertBefore(star::Thread &t, std::string_view, const star::Args &args) {
-  Value first = kwarg(args, "first"), then = kwarg(args, "then");
-  if (!args.positional.empty() || !first || !then)
-    failBadArgument(t, "assert_before: requires first={...} and then={...} keyword arguments");
-  for (const star::Kwarg &k : args.kwargs)
-    if (k.name->view() != "first" && k.name->view() != "then")
-      failUnknownKeyword(t, "assert_before: unexpected keyword " + ir::quote(k.name->view()) +
-                                " (want first= and then=)");
+  constexpr std::string_view kRequires =
+      "assert_before: requires first={...} and then={...} keyword arguments";
+  if (!args.positional.empty())
+    failBadArgument(t, std::string(kRequires));
+  Value first, then;
+  ir::builtins::bindKeywords(
+      ir::builtins::BindCall(
+          t, args,
+          ir::builtins::Wording::own("assert_before",
+                                     [](std::string_view fn, std::string_view k) {
+                                       return std::string(fn) + ": unexpected keyword " +
+                                              ir::quote(k) + " (want first= and then=)";
+                                     })),
+      {{"first", ir::builtins::Required, kRequires}, {"then", ir::builtins::Required, kRequires}},
+      [&](size_t i, const ir::builtins::Arg &a) { (i == 0 ? first : then) = a.value; });
   auto filtersOf = [&](const char *which, Value v) {
     auto *d = v.as<star::Dict>();
     if (!d)

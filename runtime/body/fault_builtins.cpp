@@ -9,6 +9,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"
 #include "ir/composed_assumptions.h"
@@ -24,8 +25,11 @@
 namespace fbc::rt {
 
 using ir::builtins::AssumptionValue;
+using ir::builtins::BindCall;
+using ir::builtins::bindKeywords;
 using ir::builtins::InterfaceRefValue;
 using ir::builtins::ServiceValue;
+using ir::builtins::UnknownForm;
 using ir::builtins::valueAs;
 using star::Value;
 
@@ -33,22 +37,25 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
                                const star::Args &args, std::vector<RuleSpec> &out) {
   const ir::Service &svc = loaded_.spec().services[target];
   ir::Loc at = callerLoc(t);
-  for (const star::Kwarg &k : args.kwargs) {
-    std::string key(k.name->view());
-    if (key == "run")
-      continue;
-    const ir::Op *op = svc.findOp(key);
-    if (!op && !ir::isSyscallKeyword(key))
-      ir::builtins::failMistake(t, ir::DiagCode::UnknownSyscall,
-                                ir::unknownFaultKeywordMessage(who, key, svc.name, svc.opNames()));
-    auto *fv = valueAs<ir::builtins::FaultValue>(k.value);
-    if (!fv)
-      failBadArgument(t, std::string(who) + "() " + key +
-                             "= must be a fault (delay/deny/allow), got " +
-                             std::string(star::typeName(k.value)) + ". Example: " + key +
-                             "=deny(\"ECONNREFUSED\")");
-    keywordRules(loaded_.spec(), target, key, fv->data, at, out);
-  }
+  // run= is the caller's; every other keyword names a syscall or an op.
+  bindKeywords(BindCall(t, args, {who}), {{"run"}, {ir::builtins::kOtherKeywords}},
+               [&](size_t i, const ir::builtins::Arg &a) {
+                 if (i == 0)
+                   return;
+                 std::string key(a.name);
+                 const ir::Op *op = svc.findOp(key);
+                 if (!op && !ir::isSyscallKeyword(key))
+                   ir::builtins::failMistake(
+                       t, ir::DiagCode::UnknownSyscall,
+                       ir::unknownFaultKeywordMessage(who, key, svc.name, svc.opNames()));
+                 auto *fv = valueAs<ir::builtins::FaultValue>(a.value);
+                 if (!fv)
+                   failBadArgument(t, std::string(who) + "() " + key +
+                                          "= must be a fault (delay/deny/allow), got " +
+                                          std::string(star::typeName(a.value)) +
+                                          ". Example: " + key + "=deny(\"ECONNREFUSED\")");
+                 keywordRules(loaded_.spec(), target, key, fv->data, at, out);
+               });
 }
 
 // Exhaustive probability rules: the leaf pins occurrence k to bit k of
@@ -135,11 +142,16 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
       t.fail("fault(): service " + ir::quote(svc->data.name) + " is not running");
     rulesFromKwargs(t, "fault", *id, args, rules);
   } else if (auto *a = valueAs<AssumptionValue>(target)) {
-    for (const star::Kwarg &k : args.kwargs)
-      if (k.name->view() != "run")
-        failUnknownKeyword(t, "fault(" + a->data.name +
-                                  ", ...): a fault_assumption carries its own rules; got " +
-                                  std::string(k.name->view()) + "=");
+    std::string fn = "fault(" + a->data.name + ", ...)";
+    bindKeywords(BindCall(t, args,
+                          ir::builtins::Wording::own(
+                              fn,
+                              [](std::string_view fn, std::string_view k) {
+                                return std::string(fn) +
+                                       ": a fault_assumption carries its own rules; got " +
+                                       std::string(k) + "=";
+                              })),
+                 {{"run"}}, [](size_t, const ir::builtins::Arg &) {});
     assumptionRules(*cfg_.leaves, a->data.name, rules);
     // Its protocol rules (rules=) go on their interfaces' proxies for as long.
     std::vector<uint64_t> proxyScopes;

@@ -2,6 +2,7 @@
 // call over a fresh connection (runtime/clients/memcached_step.h), its
 // arguments by keyword or positionally in the order ir/protocols.h gives
 // them, the reply as the reference's step response.
+#include "ir/builtins/binder.h"
 #include "ir/json_writer.h"
 #include "ir/protocols.h"
 #include "runtime/body/builtin_args.h"
@@ -23,28 +24,10 @@ namespace {
 // The arguments of a memcached step, fallbacks filled in.
 std::vector<std::string> memcachedArgs(star::Thread &t, const StepTarget &to,
                                        const ir::StepMethod &m, const star::Args &args) {
-  if (args.positional.size() > m.keywords.size())
-    failBadArgument(t, to.what + "(): got " + std::to_string(args.positional.size()) +
-                           " positional arguments, want at most " +
-                           std::to_string(m.keywords.size()) + " (" + ir::keywordList(m) + ")");
-  std::vector<Value> given(m.keywords.size());
-  for (size_t i = 0; i < args.positional.size(); ++i)
-    given[i] = args.positional[i];
-  for (const star::Kwarg &kw : args.kwargs) {
-    if (std::string why = ir::stepKeywordMismatch(m, to.what, kw.name->view()); !why.empty())
-      failUnknownKeyword(t, std::move(why));
-    auto k = std::find_if(m.keywords.begin(), m.keywords.end(),
-                          [&](const ir::StepKeyword &x) { return x.name == kw.name->view(); });
-    size_t i = size_t(k - m.keywords.begin());
-    if (given[i])
-      failBadArgument(t, to.what + "(): " + std::string(k->name) + " given twice");
-    given[i] = kw.value;
-  }
+  std::vector<Value> given = ir::builtins::bindStep(t, to.what, m, args, m.keywords.size());
   std::vector<std::string> out;
   for (size_t i = 0; i < given.size(); ++i) {
     const ir::StepKeyword &k = m.keywords[i];
-    if (!given[i] && !k.fallback)
-      failBadArgument(t, to.what + "(): requires " + std::string(k.name) + "=");
     out.push_back(given[i] ? stepArgText(t, given[i], to.what + "(): " + std::string(k.name))
                            : std::string(k.fallback));
   }

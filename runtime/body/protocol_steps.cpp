@@ -6,6 +6,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
+#include "ir/builtins/binder.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
@@ -81,23 +82,14 @@ std::vector<std::string> keywordArgv(star::Thread &t, const StepTarget &to, std:
     t.fail(to.what + "(): takes no keywords");
   if (!args.positional.empty())
     failBadArgument(t, to.what + "(): takes positional arguments or keywords, not both");
-  std::vector<Value> given(form->keywords.size());
-  for (const star::Kwarg &kw : args.kwargs) {
-    if (std::string why = ir::stepKeywordMismatch(*form, to.what, kw.name->view()); !why.empty())
-      failUnknownKeyword(t, std::move(why));
-    auto k = std::find_if(form->keywords.begin(), form->keywords.end(),
-                          [&](const ir::StepKeyword &x) { return x.name == kw.name->view(); });
-    given[size_t(k - form->keywords.begin())] = kw.value;
-  }
+  std::vector<Value> given = ir::builtins::bindStep(t, to.what, *form, args, 0);
   std::vector<std::string> argv;
   if (method != "command")
     argv.push_back(llvm::StringRef(method).upper());
   for (size_t i = 0; i < given.size(); ++i) {
     const ir::StepKeyword &k = form->keywords[i];
     std::string what = to.what + "(): " + std::string(k.name);
-    if (!given[i]) {
-      if (!k.fallback)
-        failBadArgument(t, to.what + "(): requires " + std::string(k.name) + "=");
+    if (!given[i]) { // a keyword with a fallback (bindStep requires the others)
       if (*k.fallback)
         argv.emplace_back(k.fallback);
       continue;
@@ -196,35 +188,14 @@ std::optional<std::string> pgParam(star::Thread &t, Value v, const std::string &
 SqlStepArgs sqlStepArgs(star::Thread &t, const StepTarget &to, std::string_view method,
                         const star::Args &args) {
   SqlStepArgs out;
-  bool haveSql = false;
-  Value params;
   if (args.positional.size() > 2)
     failBadArgument(t, to.what + "(): got " + std::to_string(args.positional.size()) +
                            " positional arguments, want at most 2 (sql, params)");
-  if (!args.positional.empty()) {
-    out.sql = strArg(t, args.positional[0], to.what + "(): sql");
-    haveSql = true;
-  }
-  if (args.positional.size() > 1)
-    params = args.positional[1];
-  for (const star::Kwarg &k : args.kwargs) {
-    std::string_view key = k.name->view();
-    if (key == "sql") {
-      if (haveSql)
-        failBadArgument(t, to.what + "(): sql given twice");
-      out.sql = strArg(t, k.value, to.what + "(): sql");
-      haveSql = true;
-    } else if (key == "params") {
-      if (params)
-        failBadArgument(t, to.what + "(): params given twice");
-      params = k.value;
-    } else {
-      failUnknownKeyword(
-          t, ir::stepKeywordMismatch(*ir::findStepMethod(to.iface.protocol, method), to.what, key));
-    }
-  }
-  if (!haveSql)
-    failBadArgument(t, to.what + "(): requires sql=");
+  // sql, params (ir/protocols.h)
+  std::vector<Value> given =
+      ir::builtins::bindStep(t, to.what, *ir::findStepMethod(to.iface.protocol, method), args, 2);
+  out.sql = strArg(t, given[0], to.what + "(): sql");
+  Value params = given[1];
   if (params && !params.is(star::Kind::None)) {
     auto *l = params.as<star::List>();
     auto *tu = params.as<star::Tuple>();

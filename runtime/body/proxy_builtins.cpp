@@ -8,6 +8,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/values.h"
 #include "ir/fanout_sites.h"
 #include "ir/protocols.h"
@@ -114,16 +115,20 @@ void Executor::popProxyRules(uint64_t id) {
 Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
                                const star::Args &args, Value run) {
   std::string source;
-  for (const star::Kwarg &k : args.kwargs) {
-    if (k.name->view() == "source") {
-      source = sourceService(t, ref, k.value);
-      continue;
-    }
-    if (k.name->view() != "run")
-      failUnknownKeyword(t, "fault(" + ref.service + "." + ref.iface.name +
-                                ", ...): unexpected keyword " + ir::quote(k.name->view()) +
-                                " (protocol faults are positional: error(...), ...)");
-  }
+  std::string fn = "fault(" + ref.service + "." + ref.iface.name + ", ...)";
+  // run= is the caller's.
+  ir::builtins::bindKeywords(
+      ir::builtins::BindCall(t, args,
+                             ir::builtins::Wording::own(
+                                 fn,
+                                 [](std::string_view fn, std::string_view k) {
+                                   return std::string(fn) + ": unexpected keyword " + ir::quote(k) +
+                                          " (protocol faults are positional: error(...), ...)";
+                                 })),
+      {{"source"}, {"run"}}, [&](size_t i, const ir::builtins::Arg &a) {
+        if (i == 0)
+          source = sourceService(t, ref, a.value);
+      });
   if (!source.empty())
     warnOnce(t, "fault(" + ref.service + "." + ref.iface.name + ", source=" + source +
                     "): source= does not narrow a protocol rule (as in the reference, it is "

@@ -13,6 +13,7 @@
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/client_value.h"
 #include "ir/builtins/values.h"
@@ -29,6 +30,7 @@
 
 namespace fbc::rt {
 
+using ir::builtins::bindStep;
 using ir::builtins::InterfaceRefValue;
 using ir::builtins::ServiceValue;
 using ir::builtins::valueAs;
@@ -38,21 +40,10 @@ namespace {
 
 Value tcpStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                   const star::Args &args) {
-  std::string data;
-  bool have = false;
-  if (!args.positional.empty()) {
-    data = strArg(t, args.positional[0], to.what + "(): data");
-    have = true;
-  }
   const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
-  for (const star::Kwarg &k : args.kwargs) {
-    if (std::string why = ir::stepKeywordMismatch(step, to.what, k.name->view()); !why.empty())
-      failUnknownKeyword(t, std::move(why));
-    data = strArg(t, k.value, to.what + "(): data");
-    have = true;
-  }
-  if (!have)
-    failBadArgument(t, "tcp.send requires 'data' argument");
+  std::vector<Value> given =
+      bindStep(t, to.what, step, args, 1, "tcp.send requires 'data' argument");
+  std::string data = strArg(t, given[0], to.what + "(): data");
   to.trace.stepSend(to.id, {{"method", "send"},
                             {"interface", to.iface.name},
                             {"protocol", to.iface.protocol},
@@ -82,32 +73,20 @@ Value tcpStepCall(star::Thread &t, const StepTarget &to, std::string_view method
 Value udpStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                   const star::Args &args) {
   const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
-  std::string data;
-  bool have = false;
-  int64_t waitNs = method == "send" ? 5000000000LL : 0;
   if (args.positional.size() > 1)
     failBadArgument(t, to.what + "(): takes at most one positional argument (data)");
-  if (!args.positional.empty()) {
-    data = strArg(t, args.positional[0], to.what + "(): data");
-    have = true;
-  }
-  for (const star::Kwarg &k : args.kwargs) {
-    if (std::string why = ir::stepKeywordMismatch(step, to.what, k.name->view()); !why.empty())
-      failUnknownKeyword(t, std::move(why));
-    if (k.name->view() == "data") {
-      data = strArg(t, k.value, to.what + "(): data");
-      have = true;
-      continue;
-    }
+  std::vector<Value> given =
+      bindStep(t, to.what, step, args, 1, to.what + "(): requires 'data' argument");
+  std::string data = strArg(t, given[0], to.what + "(): data");
+  int64_t waitNs = method == "send" ? 5000000000LL : 0;
+  if (given.size() > 1 && given[1]) {
     std::string error;
     std::optional<int64_t> d =
-        ir::parseDuration(strArg(t, k.value, to.what + "(): timeout"), error);
+        ir::parseDuration(strArg(t, given[1], to.what + "(): timeout"), error);
     if (!d || *d <= 0)
       failBadArgument(t, to.what + "(): timeout: " + (d ? "must be positive" : error));
     waitNs = *d;
   }
-  if (!have)
-    failBadArgument(t, to.what + "(): requires 'data' argument");
   to.trace.stepSend(to.id, {{"method", std::string(method)},
                             {"interface", to.iface.name},
                             {"protocol", to.iface.protocol},
@@ -135,33 +114,27 @@ Value httpStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
                    const star::Args &args) {
   HttpStepRequest req;
   req.method = llvm::StringRef(method.data(), method.size()).upper();
-  std::string path = "/";
   if (args.positional.size() > 1)
     failBadArgument(t, to.what + "(): takes at most one positional argument (path)");
-  if (!args.positional.empty())
-    path = strArg(t, args.positional[0], to.what + "(): path");
-  const ir::StepMethod &step = *ir::findStepMethod(to.iface.protocol, method);
-  for (const star::Kwarg &k : args.kwargs) {
-    std::string_view key = k.name->view();
-    if (std::string why = ir::stepKeywordMismatch(step, to.what, key); !why.empty())
-      failUnknownKeyword(t, std::move(why));
-    if (key == "path") {
-      path = strArg(t, k.value, to.what + "(): path");
-    } else if (key == "body") {
-      if (auto *s = k.value.as<star::String>())
-        req.body = std::string(s->view());
-      else if (!k.value.is(star::Kind::None))
-        req.body = star::encodeJson(t, k.value);
-      req.hasBody = !k.value.is(star::Kind::None);
-    } else { // headers
-      auto *d = k.value.as<star::Dict>();
-      if (!d)
-        failBadArgument(t, to.what + "(): headers must be a dict, got " +
-                               std::string(star::typeName(k.value)));
-      for (const auto &e : d->table.entries())
-        if (e.value)
-          req.headers.emplace_back(star::str(e.key), star::str(e.value));
-    }
+  // path, body, headers (ir/protocols.h)
+  std::vector<Value> given =
+      bindStep(t, to.what, *ir::findStepMethod(to.iface.protocol, method), args, 1);
+  std::string path = given[0] ? strArg(t, given[0], to.what + "(): path") : "/";
+  if (Value body = given[1]) {
+    if (auto *s = body.as<star::String>())
+      req.body = std::string(s->view());
+    else if (!body.is(star::Kind::None))
+      req.body = star::encodeJson(t, body);
+    req.hasBody = !body.is(star::Kind::None);
+  }
+  if (Value headers = given[2]) {
+    auto *d = headers.as<star::Dict>();
+    if (!d)
+      failBadArgument(t, to.what + "(): headers must be a dict, got " +
+                             std::string(star::typeName(headers)));
+    for (const auto &e : d->table.entries())
+      if (e.value)
+        req.headers.emplace_back(star::str(e.key), star::str(e.value));
   }
   if (path.empty() || path.front() != '/')
     path.insert(path.begin(), '/');

@@ -4,6 +4,7 @@
 #include "backend/rule_lower.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
+#include "ir/builtins/binder.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"
 #include "ir/quote.h"
@@ -32,15 +33,21 @@ Value Executor::traceBuiltin(star::Thread &t, std::string_view name, const star:
     return star::none();
   }
 
+  // syscalls=, and trace()'s run= (the caller's).
   Value syscalls;
-  for (const star::Kwarg &k : args.kwargs) {
-    std::string_view key = k.name->view();
-    if (key == "syscalls")
-      syscalls = k.value;
-    else if (!(key == "run" && name == "trace"))
-      failUnknownKeyword(t, who + "() unexpected keyword " + ir::quote(key) +
-                                " (use syscalls= for syscall list)");
-  }
+  ir::builtins::ParamDecl params[] = {{"syscalls"}, {"run"}};
+  ir::builtins::bindKeywords(
+      ir::builtins::BindCall(
+          t, args,
+          ir::builtins::Wording::own(who,
+                                     [](std::string_view fn, std::string_view k) {
+                                       return std::string(fn) + "() unexpected keyword " +
+                                              ir::quote(k) + " (use syscalls= for syscall list)";
+                                     })),
+      llvm::ArrayRef(params, name == "trace" ? 2 : 1), [&](size_t i, const ir::builtins::Arg &a) {
+        if (i == 0)
+          syscalls = a.value;
+      });
   auto *list = syscalls ? syscalls.as<star::List>() : nullptr;
   if (!list)
     failBadArgument(t, who + "() requires syscalls= keyword with a list of syscall names");

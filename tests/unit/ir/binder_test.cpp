@@ -7,6 +7,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "ir/builtins/binder.h"
+#include "ir/protocols.h"
 
 #include <gtest/gtest.h>
 
@@ -64,6 +65,17 @@ Value slotsFn(star::Thread &t, Value, const star::Args &args) {
   return star::none();
 }
 
+// A step's arguments from its keywords in ir/protocols.h: memcached's set
+// (key, value, ttl="0"), in the Step wording the plan's body check shares.
+Value stepFn(star::Thread &t, Value, const star::Args &args) {
+  const StepMethod *set = findStepMethod("memcached", "set");
+  std::vector<Value> given = bindStep(t, "cache.main.set", *set, args, 2);
+  seen->log.clear();
+  for (Value v : given)
+    seen->log.append(seen->log.empty() ? "" : " ").append(v ? star::repr(v) : "unset");
+  return star::none();
+}
+
 class BinderTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -79,6 +91,7 @@ protected:
     in.predeclared["p"] = Value::object(&bound_);
     in.predeclared["o"] = Value::object(&others_);
     in.predeclared["s"] = Value::object(&slots_);
+    in.predeclared["st"] = Value::object(&step_);
     frontend::DiagnosticList diags;
     auto *file = sources_.add(std::to_string(files_++) + ".star", program + "\n");
     star::Interpreter::Result r = in.execFile(*file, diags);
@@ -90,7 +103,8 @@ protected:
   }
 
   frontend::SourceManager sources_;
-  star::Builtin bound_{"p", boundFn}, others_{"o", othersFn}, slots_{"s", slotsFn};
+  star::Builtin bound_{"p", boundFn}, others_{"o", othersFn}, slots_{"s", slotsFn},
+      step_{"st", stepFn};
   Seen seen_;
   int files_ = 0;
 };
@@ -141,10 +155,23 @@ TEST_F(BinderTest, EachWordingOfAnUnknownKeyword) {
             "timeout?)");
   EXPECT_EQ(run("p(1, count = 1, zzz = 2)"),
             "UNKNOWN_KEYWORD: monitor: unexpected keyword argument \"zzz\"");
-  wording = Wording{"db.main.get()", UnknownForm::Step};
-  EXPECT_EQ(run("p(1, count = 1, zzz = 2)"),
-            "UNKNOWN_KEYWORD: db.main.get(): unexpected keyword \"zzz\" (want first=, second=, "
-            "timeout=, count=)");
+  wording = Wording::own("fault(db, ...)", [](std::string_view fn, std::string_view k) {
+    return std::string(fn) + ": no " + std::string(k) + "= here";
+  });
+  EXPECT_EQ(run("p(1, count = 1, zzz = 2)"), "UNKNOWN_KEYWORD: fault(db, ...): no zzz= here");
+}
+
+TEST_F(BinderTest, StepsBindFromTheProtocolTable) {
+  EXPECT_EQ(run("st('k', ttl = '5', value = 'v')"), "");
+  EXPECT_EQ(seen_.log, "\"k\" \"v\" \"5\"");
+  EXPECT_EQ(run("st('k')"), "BAD_ARGUMENT: cache.main.set(): requires value=");
+  EXPECT_EQ(run("st('k', 'v', key = 'x')"), "BAD_ARGUMENT: cache.main.set(): key given twice");
+  EXPECT_EQ(run("st('k', 'v', '5')"),
+            "BAD_ARGUMENT: cache.main.set(): got 3 positional arguments, want at most 2 (key=, "
+            "value=, ttl=)");
+  EXPECT_EQ(run("st('k', 'v', tll = '5')"),
+            "UNKNOWN_KEYWORD: cache.main.set(): unexpected keyword \"tll\" (want key=, value=, "
+            "ttl=)");
 }
 
 TEST_F(BinderTest, TheCatchAllTakesTheOtherKeywordsUnlisted) {
