@@ -23,6 +23,7 @@
 #include "bundle/report_html.h"
 
 #include "bundle/report_plan.h"
+#include "bundle/report_schedule.h"
 #include "bundle/report_specs.h"
 #include "ir/diagnostic_codes.h"
 #include "ir/json_writer.h"
@@ -402,6 +403,7 @@ void writeTraces(ReportBudget &b, ir::JsonWriter &w, const TracePairing &p, cons
     w.endArray();
     writeEventKinds(b, w, t);
     writeCause(b, w, t);
+    writeSchedule(b, w, t);
     w.key("entry");
     b.copy(w, t);
     w.endObject();

@@ -149,7 +149,8 @@
     return Object.keys(f).map((k) => k + "=" + f[k]).join("  ");
   }
   const KIND_LABEL = {lifecycle: "lifecycle", fault: "fault rule", deny: "denied syscall",
-    delay: "delayed syscall", syscall: "traced syscall", step: "step", other: "other"};
+    delay: "delayed syscall", syscall: "traced syscall", step: "step", release: "release",
+    other: "other"};
 
   let selected = -1;
   function openTrace(i) {
@@ -228,6 +229,7 @@
     } else {
       const log = eventLog(events, t.kinds);
       kids.push(lanes(events, t.kinds, new Set(t.failed), log.select), legend(),
+        t.schedule ? h("div", {class: "schedule-view"}, scheduleView(t.schedule, log.select)) : null,
         h("h4", null, "Event log"), log.root);
     }
     tracePanel.replaceChildren(...kids);
@@ -258,7 +260,7 @@
 
   function legend() {
     const colors = {lifecycle: "#5b8bd6", fault: "#8a3ffc", deny: "#d93025", delay: "#e8a100",
-      syscall: "#8c959d", step: "#1f9d55"};
+      syscall: "#8c959d", step: "#1f9d55", release: "#0b7285"};
     return h("div", {class: "legend"}, Object.keys(colors).map((k) =>
       h("span", null, h("i", {class: "dot-" + k}), KIND_LABEL[k])));
   }
@@ -297,7 +299,8 @@
     }
     // Labels on the events that tell the story (not every syscall), while
     // there are few enough to read.
-    const labelled = events.map((e, i) => kinds[i] !== "syscall" && kinds[i] !== "other");
+    // (A release is numbered in the schedule below instead.)
+    const labelled = events.map((e, i) => !["syscall", "other", "release"].includes(kinds[i]));
     const showLabels = labelled.filter((x) => x).length <= 30;
     const markers = [];
     events.forEach((e, i) => {
@@ -328,6 +331,51 @@
     return svg;
   }
 
+  // An explored leaf's schedule (the report data reads it from its release
+  // events): a lane per thread or proxied connection whose held call was
+  // released, each release numbered in release order at a step of its own
+  // with its call's syscall (or request) under it, then the calls in a
+  // numbered list; the last leaf of a dpor test adds its coverage statement.
+  function scheduleView(sc, select) {
+    const kids = [h("h4", null, "Schedule (release order)")];
+    const n = sc.releases.length;
+    if (n) {
+      const left = 130, right = 24, laneH = 44, top = 8, step = 34;
+      const W = Math.max(1000, left + right + n * step);
+      const H = top * 2 + sc.lanes.length * laneH;
+      const svg = s("svg", {class: "lanes schedule", id: "schedule", viewBox: "0 0 " + W + " " + H,
+        width: W > 1000 ? W : null, role: "img", "aria-label": "schedule: " + sc.lanes.join(", ")});
+      sc.lanes.forEach((name, k) => {
+        const y = top + k * laneH + laneH / 2 - 6;
+        svg.append(s("line", {class: "lane", x1: left, x2: W - right, y1: y, y2: y}),
+          s("text", {x: 6, y: y + 4, class: "lane-name"}, name.length > 14 ? name.slice(0, 13) + "\u2026" : name));
+      });
+      const xOf = (k) => n === 1 ? (left + W - right) / 2 : left + 14 + (k / (n - 1)) * (W - left - right - 28);
+      sc.releases.forEach((r, k) => {
+        const x = xOf(k), y = top + r.lane * laneH + laneH / 2 - 6;
+        const call = r.call.slice(r.call.indexOf(" ") + 1);
+        const g = s("g", {class: "rel" + (r.quiet ? "" : " unquiet"),
+          data: {n: r.n, call: r.call, lane: sc.lanes[r.lane]}},
+          s("circle", {cx: x, cy: y, r: 10}),
+          s("text", {x: x, y: y + 4, class: "rel-n", "text-anchor": "middle"}, r.n),
+          s("text", {x: x, y: y + 23, class: "rel-call", "text-anchor": "middle"},
+            call.length > 9 ? call.slice(0, 8) + "\u2026" : call),
+          s("title", null, r.n + ". " + r.call + "\n" + r.waiting + " waiting" +
+            (r.quiet ? "" : "; released without quiescence (quiet=false)")));
+        g.addEventListener("click", () => select(r.event));
+        svg.append(g);
+      });
+      kids.push(h("div", {class: "schedule-scroll"}, svg),
+        h("ol", {class: "schedule-list mono", id: "schedule-list"}, sc.releases.map((r) =>
+          h("li", {value: r.n, data: {lane: sc.lanes[r.lane]}}, r.call,
+            r.quiet ? null : h("span", {class: "muted"}, " (quiet=false)")))));
+    }
+    if (sc.coverage)
+      kids.push(h("p", {class: "coverage", id: "schedule-coverage"}, "coverage: " + sc.coverage),
+        h("p", {class: "muted", id: "schedule-not-covered"}, "not covered: " + sc.not_covered));
+    return kids;
+  }
+
   // A marker's short label: "started", "deny write", "get /kv/a".
   function eventLabel(e, kind) {
     const f = e.fields || {};
@@ -347,7 +395,7 @@
   // The event log with its filters; select(i) marks event i in both views.
   function eventLog(events, kindOf) {
     const t0 = Date.parse(events[0].timestamp);
-    const kinds = ["lifecycle", "fault", "deny", "delay", "syscall", "step", "other"]
+    const kinds = ["lifecycle", "fault", "deny", "delay", "syscall", "step", "release", "other"]
       .filter((k) => kindOf.includes(k));
     const services = [];
     for (const e of events) if (!services.includes(e.service || "test")) services.push(e.service || "test");

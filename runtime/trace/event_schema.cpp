@@ -78,6 +78,10 @@ std::string_view reportKind(std::string_view type, std::string_view decision) {
   std::optional<EventType> t = eventTypeFromName(type);
   if (!t)
     return eventClassName(EventClass::Other);
+  // A release of a held call (fbc run --explore): the schedule the report
+  // lays out in release order.
+  if (*t == EventType::Release)
+    return "release";
   if (eventClass(*t) == EventClass::Syscall) {
     std::optional<ActionKind> k = actionKindOfDecision(decision);
     if (k == ActionKind::Deny || k == ActionKind::Delay)

@@ -51,8 +51,8 @@ bool eventHasField(EventType t, std::string_view key);
 
 // How the report shows an event whose `type` and (for a syscall) decision
 // text are these, as a bundle's trace.json has them: its class's name, a
-// syscall's "deny" or "delay" when a rule denied or delayed it, "other" for
-// a type this version does not know.
+// syscall's "deny" or "delay" when a rule denied or delayed it, "release"
+// for an explored leaf's release, "other" for a type it does not know.
 std::string_view reportKind(std::string_view type, std::string_view decision);
 
 std::string_view fieldKey(EventField f); // "hits"

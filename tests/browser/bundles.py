@@ -2,8 +2,9 @@
 fixture services and return its bundle, or build a bundle by hand (a
 hostile one, or one in the reference tool's legacy tar.gz layout).
 
-e2e specs name fixtures as @KV_BIN@, @API_BIN@, @CRASH_BIN@, @KV_PORT@,
-@API_PORT@ (see tests/e2e/run_e2e_test.cpp); prepare_spec() fills them in.
+e2e specs name fixtures as @KV_BIN@, @API_BIN@, @CRASH_BIN@, @NONDET_DIR@ (the
+folder of the small fixtures: fixture_counter, ...), @KV_PORT@, @API_PORT@ (see
+tests/e2e/fbc_run.cpp); prepare_spec() fills them in.
 """
 import io
 import json
@@ -26,7 +27,8 @@ def prepare_spec(src, workdir, fixtures):
     while api == kv:
         api = free_port()
     for k, v in (("@KV_BIN@", fixtures["kv"]), ("@API_BIN@", fixtures["api"]),
-                 ("@CRASH_BIN@", fixtures["crash"]), ("@KV_PORT@", str(kv)),
+                 ("@CRASH_BIN@", fixtures["crash"]), ("@NONDET_DIR@", fixtures["nondet"]),
+                 ("@KV_PORT@", str(kv)),
                  ("@API_PORT@", str(api))):
         text = text.replace(k, v)
     os.makedirs(workdir, exist_ok=True)

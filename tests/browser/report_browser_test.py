@@ -8,7 +8,8 @@ Chromium over the DevTools protocol (tests/browser/cdp.py), clicks what a
 person would click, and checks the DOM against the bundle's own JSON.
 A screenshot of each case goes to OUT/<case>.png.
 
-    report_browser_test.py CASE --fbc FBC --specs DIR --kv BIN --api BIN --crash BIN --out DIR
+    report_browser_test.py CASE --fbc FBC --specs DIR --kv BIN --api BIN --crash BIN --nondet DIR
+                           --out DIR
 """
 import argparse
 import json
@@ -40,9 +41,9 @@ class Case:
     def __init__(self, args):
         self.args = args
         self.tmp = tempfile.mkdtemp(prefix="fbc-report-browser-")
-        self.fixtures = {"kv": args.kv, "api": args.api, "crash": args.crash}
+        self.fixtures = {"kv": args.kv, "api": args.api, "crash": args.crash, "nondet": args.nondet}
 
-    def run_spec(self, name, seed="1"):
+    def run_spec(self, name, seed="1", *extra):
         """e2e spec -> (bundle path, workdir, trace.json, plan.json, manifest)."""
         wd = os.path.join(self.tmp, name)
         src = os.path.join(self.args.specs, name + ".star")
@@ -50,7 +51,7 @@ class Case:
             src = os.path.join(os.path.dirname(self.args.specs), "run_cases", name + ".star")
         bundles.prepare_spec(src, wd, self.fixtures)
         path = os.path.join(wd, name + ".fb")
-        bundles.run_bundle(self.args.fbc, wd, path, "--seed", seed)
+        bundles.run_bundle(self.args.fbc, wd, path, "--seed", seed, *extra)
         members = read_bundle(path)
         return (path, wd, json.loads(members["trace.json"]), json.loads(members["plan.json"]),
                 json.loads(members["manifest.json"]))
@@ -520,14 +521,88 @@ def case_cause(c):
         no_errors(b)
 
 
-CASES = {"codes": case_codes, "cut": case_cut, "leaves": case_leaves, "matrix": case_matrix, "spec_links": case_spec_links,
+SCHEDULE = """(() => { const p = document.getElementById('trace-panel');
+  const svg = p.querySelector('#schedule');
+  const cov = p.querySelector('#schedule-coverage'), not = p.querySelector('#schedule-not-covered');
+  return svg && {lanes: [...svg.querySelectorAll('.lane-name')].map(e => e.textContent),
+    numbers: [...svg.querySelectorAll('.rel')].map(g => g.querySelector('.rel-n').textContent),
+    calls: [...svg.querySelectorAll('.rel')].map(g => g.dataset.call),
+    onLane: [...svg.querySelectorAll('.rel')].map(g => g.dataset.lane),
+    labels: [...svg.querySelectorAll('.rel-call')].map(e => e.textContent),
+    list: [...p.querySelectorAll('#schedule-list li')].map(e => e.value + ' ' + e.textContent),
+    releaseMarkers: p.querySelectorAll('#swimlanes .m.release').length,
+    coverage: cov && cov.textContent, notCovered: not && not.textContent}; })()"""
+
+# Leaf 0 of test_two_increments: DPOR's first order runs each request whole
+# (the thread released last goes on while it is waiting), t0's first.
+LEAF0 = ["counter/t0#0 recvfrom", "counter/t0#1 pread64", "counter/t0#2 pwrite64",
+         "counter/t0#3 sendto", "counter/t1#0 recvfrom", "counter/t1#1 pread64",
+         "counter/t1#2 pwrite64", "counter/t1#3 sendto"]
+
+
+def case_schedule(c):
+    """An explored leaf's schedule (issue #30): run_specs/explore_dpor.star's
+    two concurrent INCRs under interleavings="dpor" run 6 leaves; each
+    leaf's trace shows a lane per thread of the counter whose held calls
+    were released, the 8 releases numbered 1..8 in release order on their
+    own thread's lane with the very calls the row's leaf_released records,
+    and the last leaf the coverage statement. A test that was not
+    explored (launch orders) has no schedule."""
+    bundle, wd, trace, plan, manifest = c.run_spec(
+        "explore_dpor", "1", "--test", "~^test_(two_increments|launch_orders)$")
+    html = c.report(bundle)
+    rows = manifest["tests"]
+    eq([(r["name"], r.get("leaf_id")) for r in rows],
+       [("test_launch_orders", "0"), ("test_launch_orders", "1")] +
+       [("test_two_increments", str(k)) for k in range(6)], "explore_dpor rows")
+    eq(rows[2]["leaf_released"], LEAF0, "leaf 0's recorded schedule")
+    with Browser() as b:
+        c.open(b, html)
+        orders = set()
+        for i, r in enumerate(rows[2:], 2):
+            click_row(b, i)
+            got = b.eval(SCHEDULE)
+            released = r["leaf_released"]
+            orders.add(tuple(released))
+            eq(got["lanes"], ["counter/t0", "counter/t1"], "row %d: one lane per thread" % i)
+            eq(got["numbers"], [str(k) for k in range(1, 9)], "row %d: releases numbered in order" % i)
+            eq(got["calls"], released, "row %d: the released calls, in release order" % i)
+            eq(got["onLane"], [x.split("#")[0] for x in released], "row %d: each on its thread's lane" % i)
+            eq(got["labels"], [x.split(" ")[1] for x in released], "row %d: the syscall under each" % i)
+            eq(got["list"], ["%d %s" % (k + 1, x) for k, x in enumerate(released)],
+               "row %d: the numbered list" % i)
+            eq(got["releaseMarkers"], 8, "row %d: the release events on the swim lanes" % i)
+            if i < 7:
+                eq((got["coverage"], got["notCovered"]), (None, None), "row %d: no coverage" % i)
+        eq(len(orders), 6, "six leaves, six release orders")
+        # The last leaf: its coverage statement, as the JSON report has it.
+        cov = trace["tests"][7]["explore_coverage"]
+        eq(b.eval(SCHEDULE)["coverage"],
+           "coverage: explored 6 classes of the orderings of 8 mediated events; complete at the "
+           "mediated boundary under conservative independence", "the last leaf's coverage statement")
+        eq(b.eval(SCHEDULE)["notCovered"], "not covered: " + cov["not_covered"], "what it does not cover")
+        c.shot(b, "schedule")
+        click_row(b, 2)
+        # A release opens its event in the log.
+        b.eval("document.querySelectorAll('#schedule .rel')[2].dispatchEvent(new MouseEvent('click'))")
+        eq(b.eval("(() => { const r = document.querySelector('#event-log tr.sel'); return r && "
+                  "[r.cells[2].textContent, r.cells[3].textContent, r.cells[4].textContent]; })()"),
+           ["counter", "release", "call=counter/t0#2 pwrite64  step=2  waiting=2  quiet=true"],
+           "a release selects its event")
+        for i in (0, 1):
+            click_row(b, i)
+            eq(b.eval(SCHEDULE), None, "row %d (launch orders, not explored): no schedule" % i)
+        no_errors(b)
+
+
+CASES = {"codes": case_codes, "schedule": case_schedule, "cut": case_cut, "leaves": case_leaves, "matrix": case_matrix, "spec_links": case_spec_links,
          "legacy": case_legacy, "escaping": case_escaping, "cause": case_cause}
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("case", choices=sorted(CASES))
-    for flag in ("--fbc", "--specs", "--kv", "--api", "--crash", "--out"):
+    for flag in ("--fbc", "--specs", "--kv", "--api", "--crash", "--nondet", "--out"):
         ap.add_argument(flag, required=True)
     args = ap.parse_args()
     CASES[args.case](Case(args))

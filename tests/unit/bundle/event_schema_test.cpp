@@ -54,6 +54,7 @@ TEST(EventSchema, DecisionsClassifyByTheirActionKind) {
   EXPECT_EQ(reportKind("service_stopped", ""), "lifecycle");
   EXPECT_EQ(reportKind("step_recv", ""), "step");
   EXPECT_EQ(reportKind("mock", ""), "other");
+  EXPECT_EQ(reportKind("release", ""), "release");
   EXPECT_EQ(reportKind("from_a_newer_fbc", ""), "other");
 }
 
