@@ -103,10 +103,4 @@ std::string unknownKeywordMessage(std::string_view prefix, std::string_view name
   return msg;
 }
 
-void failUnknownKeyword(const CallSite &site, std::string_view prefix, std::string_view name,
-                        llvm::ArrayRef<std::string_view> valid) {
-  site.fail(site.at(site.keyword(name)), unknownKeywordMessage(prefix, name, valid),
-            DiagCode::UnknownKeyword);
-}
-
 } // namespace fbc::ir::builtins

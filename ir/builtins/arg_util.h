@@ -60,8 +60,6 @@ llvm::ArrayRef<std::string_view> proxyRuleKeywords();
 // before the run would).
 std::string unknownKeywordMessage(std::string_view prefix, std::string_view name,
                                   llvm::ArrayRef<std::string_view> valid);
-[[noreturn]] void failUnknownKeyword(const CallSite &site, std::string_view prefix,
-                                     std::string_view name, llvm::ArrayRef<std::string_view> valid);
 
 // service(observe=[...]) (observe.cpp).
 void parseObserve(const CallSite &site, Service &svc, star::Value v);

@@ -399,7 +399,7 @@ void readOtherKeyword(ServiceArgs &a, const Arg &arg) {
       site.fail(site.at(site.keyword(name)),
                 a.prefix + ": unknown keyword argument " + quote(name) + "; valid: " +
                     joinNames(serviceKeywordNames()) + " (" + std::string(hint) + ")");
-  failUnknownKeyword(site, a.prefix + ":", arg.name, serviceKeywordNames());
+  arg.call.failUnknown(arg.name, serviceKeywordNames());
 }
 
 } // namespace
