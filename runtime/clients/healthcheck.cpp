@@ -5,6 +5,7 @@
 #include "runtime/clients/redis_step.h"
 #include "runtime/clients/steps.h"
 #include "runtime/clients/tcp_dial.h"
+#include "runtime/os/proc_net.h"
 #include "runtime/trace/trace.h"
 
 #include <curl/curl.h>
@@ -105,18 +106,15 @@ bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::st
 }
 
 bool probeUdpBound(uint16_t port, std::string &error) {
-  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(port);
-  bool taken =
-      fd >= 0 && bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 && errno == EADDRINUSE;
-  if (fd >= 0)
-    close(fd);
-  if (!taken)
-    error = "udp 127.0.0.1:" + std::to_string(port) + " not bound yet";
-  return taken;
+  // Read, not bound: a bind of ours to find out could take the port from
+  // the service in the instant it binds (memcached then exits with
+  // "Address already in use").
+  for (const char *file : {"udp", "udp6"})
+    for (const ProcSocket &s : procNetSockets("/proc/thread-self", file))
+      if (s.localPort == port)
+        return true;
+  error = "udp 127.0.0.1:" + std::to_string(port) + " not bound yet";
+  return false;
 }
 
 namespace {

@@ -60,8 +60,8 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
 
 // One probe each.
 bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error);
-// Whether something holds UDP `port` on 127.0.0.1 (a bind of our own
-// there fails with EADDRINUSE); else false with `error`.
+// Whether a UDP socket is bound to `port` in this thread's network
+// namespace (/proc/thread-self/net/udp, udp6); else false with `error`.
 bool probeUdpBound(uint16_t port, std::string &error);
 bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error,
                const TlsClientConfig *tls = nullptr);

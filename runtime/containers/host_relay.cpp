@@ -7,6 +7,7 @@
 #include "runtime/clients/tcp_dial.h"
 #include "runtime/os/clock.h"
 #include "runtime/os/leaf_isolation.h"
+#include "runtime/os/proc_net.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -126,26 +127,10 @@ HostRelay::~HostRelay() {
 }
 
 bool listensOutside(int pid, uint16_t port) {
-  char hex[8];
-  std::snprintf(hex, sizeof hex, "%04X", port);
-  for (const char *file : {"tcp", "tcp6"}) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/net/" + file);
-    std::string line;
-    std::getline(in, line); // the header
-    while (std::getline(in, line)) {
-      // "  0: 00000000:18EB 00000000:0000 0A ...": local address, remote, state
-      std::istringstream fields(line);
-      std::string slot, local, remote, state;
-      fields >> slot >> local >> remote >> state;
-      size_t colon = local.find(':');
-      if (state != "0A" || colon == std::string::npos || local.substr(colon + 1) != hex)
-        continue;
-      std::string ip = local.substr(0, colon);
-      bool loopback = ip == "0100007F" || ip == "00000000000000000000000001000000";
-      if (!loopback)
+  for (const char *file : {"tcp", "tcp6"})
+    for (const ProcSocket &s : procNetSockets("/proc/" + std::to_string(pid), file))
+      if (s.state == 0x0A && s.localPort == port && !s.loopback())
         return true;
-    }
-  }
   return false;
 }
 
