@@ -11,7 +11,7 @@
 // Nothing runs: no test body, no service (docs/check.md).
 #pragma once
 
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "ir/plan.h"
 
 #include <cstdint>

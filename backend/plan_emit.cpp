@@ -4,7 +4,6 @@
 #include "backend/plan_shape.h"
 
 #include "ir/leaf_program.h"
-#include "ir/print.h"
 #include "ir/quote.h"
 
 #include <llvm/Support/raw_ostream.h>

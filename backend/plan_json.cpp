@@ -5,7 +5,6 @@
 #include "backend/plan_shape.h"
 
 #include "ir/leaf_program.h"
-#include "ir/print.h"
 
 #include <llvm/Support/raw_ostream.h>
 

@@ -6,9 +6,9 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "ir/builtins/values.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "ir/quote.h"
-#include "ir/stdlib.h"
+#include "ir/load/stdlib.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>

@@ -4,7 +4,7 @@
 #include "bundle/integrity.h"
 #include "bundle/manifest.h"
 #include "bundle/trace_cut.h"
-#include "ir/stdlib.h"
+#include "ir/load/stdlib.h"
 #include "runtime/report/report.h"
 
 #include <llvm/Support/FileSystem.h>

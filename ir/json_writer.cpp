@@ -1,7 +1,6 @@
 // The JSON writer and the string escaping rule: see json_writer.h.
 #include "ir/json_writer.h"
 
-#include "ir/print.h"
 #include "ir/quote.h"
 
 #include <llvm/Support/raw_ostream.h>

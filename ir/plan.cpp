@@ -1,6 +1,5 @@
 #include "ir/plan.h"
 
-#include "ir/print.h"
 #include "ir/quote.h"
 
 #include <llvm/Support/raw_ostream.h>

@@ -3,6 +3,7 @@
 #include "frontend/lib/utf8.h"
 
 #include <cctype>
+#include <charconv>
 
 namespace fbc::ir {
 
@@ -127,6 +128,12 @@ std::string quote(std::string_view s) {
     }
   }
   return out + "\"";
+}
+
+std::string formatNumber(double v) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, static_cast<size_t>(r.ptr - buf));
 }
 
 } // namespace fbc::ir

@@ -27,4 +27,7 @@ size_t validUtf8Length(std::string_view s, size_t i);
 // it.
 std::string starlarkIdentifier(std::string_view name);
 
+// The shortest decimal that reads back as `v` ("0.3", "1", "1e-05").
+std::string formatNumber(double v);
+
 } // namespace fbc::ir

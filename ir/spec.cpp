@@ -3,7 +3,6 @@
 #include "ir/host_needs.h"
 
 #include "ir/duration.h"
-#include "ir/print.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
 

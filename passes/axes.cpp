@@ -28,7 +28,6 @@
 
 #include "frontend/eval/function.h"
 #include "ir/composed_assumptions.h"
-#include "ir/print.h"
 
 #include <llvm/ADT/ArrayRef.h>
 

@@ -16,7 +16,6 @@
 #include "ir/composed_assumptions.h"
 #include "ir/fanout_sites.h"
 #include "ir/gateway_calls.h"
-#include "ir/print.h"
 #include "ir/protocols.h"
 #include "passes/fault_calls.h"
 

@@ -6,7 +6,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "frontend/syntax/ast.h"
-#include "ir/print.h"
+#include "ir/quote.h"
 
 #include <llvm/Support/Casting.h>
 

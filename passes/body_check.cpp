@@ -38,7 +38,6 @@
 #include "ir/builtins/client_value.h"
 #include "ir/builtins/values.h"
 #include "ir/duration.h"
-#include "ir/print.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"

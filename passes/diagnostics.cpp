@@ -20,7 +20,7 @@
 //   and the body_check pass's findings (passes/body_check.cpp).
 #include "passes/pass_manager.h"
 
-#include "ir/print.h"
+#include "ir/quote.h"
 
 #include <algorithm>
 #include <set>

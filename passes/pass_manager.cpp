@@ -2,7 +2,7 @@
 // the print hooks and the verifier between stages (see pass_manager.h).
 #include "passes/pass_manager.h"
 
-#include "ir/pipeline_verifier.h"
+#include "ir/verify/pipeline_verifier.h"
 
 #include <llvm/Support/raw_ostream.h>
 

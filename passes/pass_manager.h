@@ -4,7 +4,7 @@
 //
 //   axes → cost → coverage → suggest → body_check → diagnostics → leaves
 //
-// Between stages the verifier (ir/pipeline_verifier.h) checks the plan and
+// Between stages the verifier (ir/verify/pipeline_verifier.h) checks the plan and
 // the leaf program: always in debug builds, and when `verifyEach` is set
 // (`fbc ir --verify-each`).
 //

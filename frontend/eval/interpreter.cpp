@@ -1,7 +1,7 @@
 #include "frontend/eval/interpreter.h"
 
 #include "frontend/eval/objects.h"
-#include "frontend/lib/universe.h"
+#include "frontend/lib/universe/universe.h"
 #include "frontend/resolve/resolver.h"
 #include "frontend/syntax/parser.h"
 

@@ -4,7 +4,7 @@
 #include "frontend/eval/methods.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
-#include "frontend/lib/universe_helpers.h"
+#include "frontend/lib/universe/universe_helpers.h"
 
 #include <string>
 

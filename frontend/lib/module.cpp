@@ -2,7 +2,7 @@
 // namespaces (Go's starlarkstruct.Module).
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
-#include "frontend/lib/universe_helpers.h"
+#include "frontend/lib/universe/universe_helpers.h"
 #include "frontend/lib/utf8.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/lib/set_algebra.h"
-#include "frontend/lib/universe_helpers.h"
+#include "frontend/lib/universe/universe_helpers.h"
 
 #include <vector>
 

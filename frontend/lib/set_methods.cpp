@@ -11,7 +11,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/lib/set_algebra.h"
-#include "frontend/lib/universe_helpers.h"
+#include "frontend/lib/universe/universe_helpers.h"
 
 #include <string>
 #include <vector>

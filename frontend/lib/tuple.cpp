@@ -2,7 +2,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
-#include "frontend/lib/universe_helpers.h"
+#include "frontend/lib/universe/universe_helpers.h"
 
 #include <memory>
 

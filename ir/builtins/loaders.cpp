@@ -6,7 +6,7 @@
 // carries it (docs/bundle.md) and a replay reads the same bytes.
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/objects.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

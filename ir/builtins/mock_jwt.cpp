@@ -9,7 +9,7 @@
 #include "frontend/eval/args.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "frontend/support/lazy_library.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"

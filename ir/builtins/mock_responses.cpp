@@ -6,7 +6,7 @@
 #include "frontend/eval/args.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/mock_values.h"

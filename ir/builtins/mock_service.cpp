@@ -5,7 +5,7 @@
 // the reference's; fbc also rejects what the reference silently ignores (an
 // unknown keyword, a depends_on item that is neither a service nor a name).
 #include "frontend/eval/objects.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

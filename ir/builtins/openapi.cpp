@@ -7,7 +7,7 @@
 
 #include "frontend/eval/objects.h"
 #include "frontend/eval/thread.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/data_files.h"
 #include "ir/quote.h"

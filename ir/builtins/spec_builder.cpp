@@ -4,7 +4,7 @@
 #include "ir/builtins/client_value.h"
 
 #include "frontend/eval/function.h"
-#include "ir/discovery.h"
+#include "ir/builtins/discovery.h"
 #include "ir/topology.h"
 
 #include <llvm/ADT/DenseMap.h>

@@ -12,7 +12,7 @@
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/client_value.h"

@@ -31,7 +31,7 @@
 #include "backend/shard.h"
 #include "ir/body_runtime.h"
 #include "ir/leaf_program.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "runtime/driver/body_threads.h"
 #include "runtime/rules/rules.h"
 #include "runtime/temporal/temporal.h"

@@ -3,7 +3,7 @@
 #include "frontend/eval/attr_table.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "ir/quote.h"
 
 namespace fbc::rt {

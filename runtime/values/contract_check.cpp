@@ -5,8 +5,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
-#include "frontend/lib/json.h"
-#include "ir/print.h"
+#include "frontend/lib/json/json.h"
 #include "ir/quote.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 
 #include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "ir/quote.h"
 #include "runtime/os/syscalls.h"
 

@@ -21,7 +21,7 @@
 #include "frontend/eval/big_stack.h"
 #include "frontend/eval/interpreter.h"
 #include "frontend/eval/objects.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "frontend/lib/struct.h"
 #include "tests/conformance/host_values.h"
 

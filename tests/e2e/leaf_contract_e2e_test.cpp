@@ -9,7 +9,7 @@
 #include "backend/leaf_lower.h"
 #include "e2e_util.h"
 #include "frontend/eval/big_stack.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "ir/syscalls.h"
 #include "passes/pass_manager.h"
 #include "runtime/driver/executor.h"

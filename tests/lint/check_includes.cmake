@@ -83,6 +83,32 @@ foreach(rel ${runtime_files})
   endforeach()
 endforeach()
 
+# ir/ in rooms (docs/architecture.md): the model at ir/'s top includes none
+# of them; builtins/, print/, verify/ and load/, in that order, each include
+# only the model and the rooms before them.
+set(ir_rooms builtins print verify load)
+list(JOIN ir_rooms "|" ir_rooms_re)
+file(GLOB_RECURSE ir_files RELATIVE "${FBC_SOURCE_DIR}/ir"
+     "${FBC_SOURCE_DIR}/ir/*.h" "${FBC_SOURCE_DIR}/ir/*.cpp")
+foreach(rel ${ir_files})
+  set(own -1)
+  if(rel MATCHES "^(${ir_rooms_re})/")
+    list(FIND ir_rooms ${CMAKE_MATCH_1} own)
+  elseif(rel MATCHES "/")
+    string(APPEND violations "  ir/${rel}: not in a room (${ir_rooms}) or the model\n")
+  endif()
+  file(STRINGS "${FBC_SOURCE_DIR}/ir/${rel}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"ir/[a-z_]+/")
+  foreach(line ${lines})
+    string(REGEX MATCH "\"ir/([a-z_]+)/" _ "${line}")
+    list(FIND ir_rooms ${CMAKE_MATCH_1} theirs)
+    if(theirs EQUAL -1)
+      string(APPEND violations "  ir/${rel}: ${line} (not a room)\n")
+    elseif(theirs GREATER own)
+      string(APPEND violations "  ir/${rel}: ${line} (room ${CMAKE_MATCH_1}/ comes after this file's place)\n")
+    endif()
+  endforeach()
+endforeach()
+
 if(violations)
   message(FATAL_ERROR "layering violations (a folder includes a later folder, or a runtime room a later room):\n${violations}")
 endif()

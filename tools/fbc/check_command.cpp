@@ -2,7 +2,7 @@
 
 #include "backend/check.h"
 #include "frontend/eval/big_stack.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 
 #include <CLI/CLI.hpp>
 #include <llvm/Support/raw_ostream.h>

@@ -4,7 +4,7 @@
 #include "frontend/eval/big_stack.h"
 #include "ir/leaf_program.h"
 #include "ir/plan.h"
-#include "ir/print.h"
+#include "ir/print/print.h"
 #include "passes/pass_manager.h"
 #include "tools/fbc/load_for_command.h"
 

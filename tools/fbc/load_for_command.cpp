@@ -1,6 +1,6 @@
 #include "tools/fbc/load_for_command.h"
 
-#include "ir/load_limits.h"
+#include "ir/load/load_limits.h"
 
 #include <CLI/CLI.hpp>
 #include <llvm/Support/raw_ostream.h>

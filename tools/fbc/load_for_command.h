@@ -2,7 +2,7 @@
 // print its diagnostics (warnings too) to stderr.
 #pragma once
 
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 
 #include <memory>
 #include <string>
@@ -13,7 +13,7 @@ class App;
 
 namespace fbc::tools {
 
-// The flags that set the budgets of loading a spec (ir/load_limits.h):
+// The flags that set the budgets of loading a spec (ir/load/load_limits.h):
 // --max-load-steps N, --max-load-memory MiB, for plan, check, ir, run, replay
 // and merge.
 void addLoadLimitOptions(CLI::App &sub);

@@ -4,7 +4,7 @@
 // XML and the bundle.
 #pragma once
 
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "runtime/report/report.h"
 #include "tools/fbc/progress.h"
 #include "tools/fbc/run_prepare.h"

@@ -7,7 +7,7 @@
 
 #include "backend/shard.h"
 #include "ir/leaf_program.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "ir/plan.h"
 #include "tools/fbc/run_settings.h"
 

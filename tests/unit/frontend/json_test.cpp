@@ -6,8 +6,8 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
-#include "frontend/lib/json.h"
-#include "frontend/lib/json_scan.h"
+#include "frontend/lib/json/json.h"
+#include "frontend/lib/json/json_scan.h"
 #include "frontend/lib/struct.h"
 #include "frontend/lib/utf8.h"
 

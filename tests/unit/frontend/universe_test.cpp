@@ -5,7 +5,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/printer.h"
 #include "frontend/lib/struct.h"
-#include "frontend/lib/universe.h"
+#include "frontend/lib/universe/universe.h"
 
 #include <gtest/gtest.h>
 

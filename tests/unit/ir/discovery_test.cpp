@@ -1,4 +1,4 @@
-#include "ir/discovery.h"
+#include "ir/builtins/discovery.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 #include "ir/json_writer.h"
-#include "ir/print.h"
+#include "ir/quote.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/raw_ostream.h>

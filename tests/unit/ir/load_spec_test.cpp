@@ -1,7 +1,7 @@
 // Loading specs end to end: builtins -> ir::Spec -> verifier -> printers.
 #include "frontend/eval/function.h"
-#include "ir/load_spec.h"
-#include "ir/print.h"
+#include "ir/load/load_spec.h"
+#include "ir/print/print.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/raw_ostream.h>

@@ -1,7 +1,7 @@
 // load_file(), load_json(), load_yaml(): what the goldens cannot show
 // (a file over the size cap, paths relative to the spec's folder wherever
 // fbc runs from, the data file kept with the spec's sources).
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/raw_ostream.h>

@@ -1,6 +1,6 @@
 // The verifier on hand-built IR: each case breaks one rule.
 #include "frontend/eval/objects.h"
-#include "ir/verifier.h"
+#include "ir/verify/verifier.h"
 
 #include <gtest/gtest.h>
 

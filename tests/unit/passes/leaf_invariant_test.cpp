@@ -15,7 +15,7 @@
 // with real runs (tests/e2e, FbcRunLeaves/PlanTotalEqualsRunRows.ForSpec/*).
 #include "backend/leaf_lower.h"
 #include "frontend/eval/big_stack.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "passes/pass_manager.h"
 #include "tests/unit/passes/golden_specs.h"
 

@@ -1,11 +1,11 @@
-// The verifier between pipeline stages (ir/pipeline_verifier.h): silent on
+// The verifier between pipeline stages (ir/verify/pipeline_verifier.h): silent on
 // what the pipeline builds, and a located error naming the stage when a
 // pass (here a deliberately broken one) or the lowering breaks an
 // invariant.
 #include "backend/leaf_lower.h"
 #include "frontend/eval/big_stack.h"
-#include "ir/load_spec.h"
-#include "ir/pipeline_verifier.h"
+#include "ir/load/load_spec.h"
+#include "ir/verify/pipeline_verifier.h"
 #include "ir/syscalls.h"
 #include "passes/pass_manager.h"
 

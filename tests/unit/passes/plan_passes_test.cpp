@@ -3,7 +3,7 @@
 #include "backend/leaf_lower.h"
 #include "backend/plan_emit.h"
 #include "frontend/eval/big_stack.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "passes/pass_manager.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include "backend/leaf_lower.h"
 #include "backend/shard.h"
 #include "frontend/eval/big_stack.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "passes/pass_manager.h"
 #include "tests/unit/passes/golden_specs.h"
 

@@ -2,7 +2,7 @@
 // fault_matrix by its plan name.
 #include "backend/test_filter.h"
 
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 
 #include "frontend/eval/heap.h"
 #include "frontend/eval/thread.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 
 #include <gtest/gtest.h>
 

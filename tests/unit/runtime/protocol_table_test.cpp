@@ -4,7 +4,7 @@
 // and fault syscall, and the runtime attaches a codec when it is framed, a
 // step client when it has steps, and the readiness probe it names.
 #include "frontend/eval/big_stack.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "ir/mock.h"
 #include "ir/protocols.h"
 #include "passes/pass_manager.h"

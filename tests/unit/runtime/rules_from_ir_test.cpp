@@ -3,7 +3,7 @@
 // LeafTest::traps, as syscall numbers) and trapped by the run as they are
 // (LeafTest::trapsFor).
 #include "backend/leaf_lower.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "passes/pass_manager.h"
 #include "runtime/os/syscalls.h"
 #include "runtime/rules/rules.h"

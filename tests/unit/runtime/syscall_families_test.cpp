@@ -2,7 +2,7 @@
 // "syscalls" list of `fbc ir --json` and the `-> [...]` of the text form) is
 // exactly what the runtime's filter traps for that rule on its target.
 #include "backend/rule_lower.h"
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 #include "ir/syscalls.h"
 #include "runtime/os/syscalls.h"
 #include "runtime/rules/rules.h"

@@ -17,7 +17,7 @@
 #include "ir/duration.h"
 #include "ir/host_needs.h"
 #include "ir/mock.h"
-#include "ir/print.h"
+#include "ir/print/print.h"
 #include "ir/quote.h"
 
 #include <llvm/Support/raw_ostream.h>
@@ -25,12 +25,6 @@
 #include <charconv>
 
 namespace fbc::ir {
-
-std::string formatNumber(double v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, static_cast<size_t>(r.ptr - buf));
-}
 
 namespace {
 

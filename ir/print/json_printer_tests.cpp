@@ -1,7 +1,7 @@
 // The JSON form of ir::Spec, second half: fault assumptions, matrices and
 // their cells, tests, and what they check (monitors, assume, temporal
 // properties, expectations).
-#include "ir/json_printer_impl.h"
+#include "ir/print/json_printer_impl.h"
 
 namespace fbc::ir::json_detail {
 

@@ -1,4 +1,4 @@
-#include "frontend/lib/json_scan.h"
+#include "frontend/lib/json/json_scan.h"
 
 #include "frontend/lib/utf8.h"
 

@@ -1,11 +1,11 @@
 // The universe table: None, True, False and the builtin functions, sorted
 // by name for binary search. The builtin objects are created once, in a
 // process-wide heap, and never change.
-#include "frontend/lib/universe.h"
+#include "frontend/lib/universe/universe.h"
 
 #include "frontend/eval/objects.h"
-#include "frontend/lib/universe_builtins.h"
-#include "frontend/lib/universe_helpers.h"
+#include "frontend/lib/universe/universe_builtins.h"
+#include "frontend/lib/universe/universe_helpers.h"
 
 #include <algorithm>
 #include <array>

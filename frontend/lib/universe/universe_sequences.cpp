@@ -5,8 +5,8 @@
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
-#include "frontend/lib/universe_builtins.h"
-#include "frontend/lib/universe_helpers.h"
+#include "frontend/lib/universe/universe_builtins.h"
+#include "frontend/lib/universe/universe_helpers.h"
 
 #include <algorithm>
 #include <limits>

@@ -3,8 +3,8 @@
 #include "frontend/eval/iteration.h"
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
-#include "frontend/lib/universe_builtins.h"
-#include "frontend/lib/universe_helpers.h"
+#include "frontend/lib/universe/universe_builtins.h"
+#include "frontend/lib/universe/universe_helpers.h"
 
 #include <algorithm>
 #include <string>

@@ -1,12 +1,12 @@
-#include "ir/load_spec.h"
+#include "ir/load/load_spec.h"
 
 #include "frontend/eval/budget.h"
 #include "frontend/eval/error_report.h"
 #include "ir/builtins/install.h"
 #include "ir/builtins/spec_builder.h"
-#include "ir/load_limits.h"
-#include "ir/stdlib.h"
-#include "ir/verifier.h"
+#include "ir/load/load_limits.h"
+#include "ir/load/stdlib.h"
+#include "ir/verify/verifier.h"
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/Support/Path.h>
@@ -20,7 +20,7 @@ namespace fbc::ir {
 
 namespace {
 
-// load("@faultbox/<path>"): fbc's embedded modules (ir/stdlib.h). Each runs
+// load("@faultbox/<path>"): fbc's embedded modules (ir/load/stdlib.h). Each runs
 // once per spec, whichever files load it; its source is registered under
 // its "@faultbox/..." name, so diagnostics and tracebacks inside it show
 // its lines. Any other name falls through to the frontend's file loader

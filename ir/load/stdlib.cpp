@@ -1,4 +1,4 @@
-#include "ir/stdlib.h"
+#include "ir/load/stdlib.h"
 
 #include <algorithm>
 

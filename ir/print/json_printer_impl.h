@@ -9,7 +9,7 @@
 #include "ir/host_needs.h"
 #include "ir/json_writer.h"
 #include "ir/mock.h"
-#include "ir/print.h"
+#include "ir/print/print.h"
 
 namespace fbc::ir::json_detail {
 

@@ -6,7 +6,7 @@
 #include "frontend/eval/objects.h"
 #include "frontend/eval/ops.h"
 #include "frontend/eval/printer.h"
-#include "frontend/lib/json.h"
+#include "frontend/lib/json/json.h"
 #include "frontend/lib/utf8.h"
 
 #include <algorithm>

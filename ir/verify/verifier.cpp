@@ -1,4 +1,4 @@
-#include "ir/verifier.h"
+#include "ir/verify/verifier.h"
 
 #include "frontend/lib/spellcheck.h"
 #include "ir/quote.h"

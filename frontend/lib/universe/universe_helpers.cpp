@@ -1,4 +1,4 @@
-#include "frontend/lib/universe_helpers.h"
+#include "frontend/lib/universe/universe_helpers.h"
 
 #include "frontend/eval/numeric.h"
 #include "frontend/eval/ops.h"

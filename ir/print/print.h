@@ -16,7 +16,5 @@ namespace fbc::ir {
 void printSpecText(const Spec &spec, llvm::raw_ostream &os);
 void printSpecJson(const Spec &spec, llvm::raw_ostream &os);
 
-// The shortest decimal that reads back as `v` ("0.3", "1", "1e-05").
-std::string formatNumber(double v);
 
 } // namespace fbc::ir

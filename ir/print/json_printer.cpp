@@ -1,7 +1,7 @@
 // The JSON form of ir::Spec (schema_version 1). Every field is always
 // present; absent optional values are null, so consumers see one shape.
 // Durations are written both as Go strings and as nanoseconds.
-#include "ir/json_printer_impl.h"
+#include "ir/print/json_printer_impl.h"
 
 namespace fbc::ir {
 namespace json_detail {

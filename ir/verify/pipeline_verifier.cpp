@@ -1,5 +1,5 @@
 // The plan / leaf-program verifier: see pipeline_verifier.h.
-#include "ir/pipeline_verifier.h"
+#include "ir/verify/pipeline_verifier.h"
 
 #include "ir/fanout_sites.h"
 #include "ir/quote.h"
