@@ -8,6 +8,7 @@
 // runs the schedules its bundle recorded, exactly those leaves.
 #include "runtime/driver/executor.h"
 
+#include "ir/protocols.h"
 #include "runtime/driver/leaf_job.h"
 #include "runtime/explore/hold_window.h"
 #include "runtime/proxy/proxy.h"
@@ -173,18 +174,18 @@ std::unique_ptr<explore::HoldWindow> Executor::openHoldWindow(size_t branches) {
       holds.emplace_back(ServiceId(s), exploring_->holds[s]);
   const ir::ExploreOptions &ex = cfg_.leaves->explore;
   explore::HoldSettings settings{ex.settleNs, ex.quietBoundNs};
-  // The proxy relays requests to the services: its thread is watched as
-  // theirs are, and a request sent to its port touches the service behind.
-  std::vector<pid_t> relays;
-  if (proxies_) {
-    if (pid_t tid = proxies_->threadId())
-      relays.push_back(tid);
+  // The proxy holds what it would relay to the services (a message of its
+  // own each, touching what its request names): a send to its port touches
+  // only its connection. A datagram relay holds nothing: a datagram sent
+  // to its port touches the service behind.
+  if (proxies_)
     for (const ProxyEndpoint &ep : proxies_->endpoints())
-      if (ep.realHost.empty())
-        schedule_->servers[ep.proxyPort] = {ep.realPort, ep.protocol};
-  }
+      if (ep.realHost.empty()) {
+        const ir::Protocol *p = ir::findProtocol(ep.protocol);
+        schedule_->servers[ep.proxyPort] = {ep.realPort, ep.protocol, !(p && p->datagrams)};
+      }
   return std::make_unique<explore::HoldWindow>(*sup_, holds, settings, *schedule_, branches,
-                                               std::move(relays));
+                                               proxies_);
 }
 
 } // namespace fbc::rt

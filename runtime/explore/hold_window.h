@@ -4,13 +4,17 @@
 // each time the system is quiet (quiescence.h), in the order the leaf's
 // Chooser picks (schedule.h). Every release is a trace event ("release":
 // call, step, waiting, quiet) recorded before the call is answered as the
-// rules decided it, and a Step of the leaf's schedule.
+// rules decided it, and a Step of the leaf's schedule. When the test has
+// fbc's proxy, the messages it would relay to the services wait in it too
+// (runtime/proxy/proxy_hold.h), and are released as the calls are, one
+// choice among the waiting calls and messages.
 //
 // The window ends once every branch has returned and the system is quiet
 // with nothing held; calls that arrive after that are not held.
 #pragma once
 
 #include "runtime/explore/schedule.h"
+#include "runtime/proxy/proxy_hold.h"
 #include "runtime/supervisor/listener.h"
 
 #include <sys/types.h>
@@ -19,14 +23,16 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <utility>
 #include <vector>
 
 namespace fbc::rt {
+class ProxyHub;
 class Supervisor;
-}
+} // namespace fbc::rt
 
 namespace fbc::rt::explore {
 
@@ -52,17 +58,23 @@ struct LeafSchedule {
   std::map<std::pair<ServiceId, pid_t>, uint32_t> threadOrdinal;
   std::map<ServiceId, uint32_t> threadsNamed; // per service
   std::map<pid_t, uint32_t> callsSeen;        // per thread: held calls so far
+  // The same for the proxy's connections (by the proxy's connection id).
+  std::map<std::pair<ServiceId, uint64_t>, uint32_t> connOrdinal;
+  std::map<ServiceId, uint32_t> connsNamed;
+  std::map<uint64_t, uint32_t> messagesSeen;
 };
 
-class HoldWindow final : public HoldSink {
+class HoldWindow final : public HoldSink, public MessageSink {
 public:
   // `holds`: per held service, the syscall numbers held. `branches`: how
-  // many branch threads will report in (branchStarted()). `relays`: fbc's
-  // threads that pass requests on to the services (the proxy's), watched
-  // by the quiescence check as the services' threads are.
+  // many branch threads will report in (branchStarted()). `proxy`: the
+  // test's proxy (null: none), whose relayed messages are held too; its
+  // thread is watched by the quiescence check as the services' threads
+  // are, and the system is quiet only while it is idle (no delay() timer
+  // armed, nothing on its way).
   HoldWindow(Supervisor &sup, const std::vector<std::pair<ServiceId, std::vector<int>>> &holds,
              const HoldSettings &settings, LeafSchedule &leaf, size_t branches,
-             std::vector<pid_t> relays = {});
+             ProxyHub *proxy = nullptr);
   // Waits for the end (every branch returned, quiet, nothing held), then
   // stops holding.
   ~HoldWindow() override;
@@ -76,12 +88,16 @@ public:
   // HoldSink
   void held(const HeldCall &c) override;
   void forget(const NotificationListener *l) override;
+  // MessageSink
+  void heldMessage(const HeldMessage &m) override;
 
 private:
   struct Waiting {
-    HeldCall call;
-    uint32_t seq;  // the thread's count of held calls before this one
-    Access access; // what it touches (read when it was held)
+    HeldCall call;                      // a trapped syscall, unless `message`
+    std::optional<HeldMessage> message; // a message held in the proxy
+    uint32_t seq;                       // the thread's (connection's) count of earlier ones
+    Access access;                      // what it touches (read when it was held)
+    ServiceId service() const { return message ? message->service : call.service; }
   };
   void schedule(); // the scheduler thread
   // Returns once the system is quiet (with `branches`: and every branch
@@ -94,19 +110,21 @@ private:
   std::vector<pid_t> servicePids() const;
   std::vector<pid_t> watchedTids();
   std::set<pid_t> heldTids();
+  uint64_t arrivals(); // arrivals_, read under mu_
 
   Supervisor &sup_;
   std::vector<ServiceId> held_;
   HoldSettings settings_;
   LeafSchedule &leaf_;
   size_t branches_;
-  std::vector<pid_t> relays_;
+  ProxyHub *proxy_;
 
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Waiting> waiting_; // arrival order
   std::vector<pid_t> running_;   // branch threads that started and have not ended
   size_t started_ = 0, ended_ = 0;
+  uint64_t arrivals_ = 0; // calls and messages held so far
   std::thread thread_;
   // Held while a listener is released, so forget() cannot pass it (lock
   // order: useMu_, then the listener's; never mu_ while releasing).

@@ -130,6 +130,8 @@ bool sentBytes(pid_t tid, int nr, const uint64_t (&args)[6], std::string &out) {
 void addServerKeys(pid_t tid, int nr, const uint64_t (&args)[6], uint16_t port,
                    const ServerPorts &servers, std::vector<std::string> &keys) {
   auto it = servers.find(port);
+  if (it != servers.end() && it->second.relayHolds)
+    return;
   std::string bytes;
   bool complete = it != servers.end() && sentBytes(tid, nr, args, bytes);
   std::vector<std::string> k =

@@ -23,10 +23,11 @@
 // ports is a client's: each send on it also touches the server at the
 // other end (two requests on two connections to one server can meet in
 // it), read from the bytes as the protocol of the spec's interface on that
-// port (or behind fbc's proxy on that port), the whole server for any
-// other port. A receive touches only its
-// connection: the reply was made when the request was sent, since the
-// next release waits for the servers to be quiet. A connection whose
+// port, the whole server for any other port; a send to fbc's proxy, which
+// holds what it relays (ServerPort::relayHolds), touches only its
+// connection: the request is a held message of its own. A receive touches
+// only its connection: the reply was made when the request was sent, since
+// the next release waits for the servers to be quiet. A connection whose
 // local port is an interface port is the server's side: its calls touch
 // the connection (a thread per connection serves only its own client).
 #pragma once
@@ -59,6 +60,10 @@ bool dependent(const Access &a, const Access &b);
 struct ServerPort {
   uint16_t server = 0;
   std::string protocol;
+  // fbc's proxy on this port holds what it relays for the explorer
+  // (runtime/proxy/proxy_hold.h): a send here reaches the server only as a
+  // held message of its own, so it touches only its connection.
+  bool relayHolds = false;
 };
 // The spec's interface ports, and the proxy's in front of them, by port.
 using ServerPorts = std::map<uint16_t, ServerPort>;

@@ -69,4 +69,9 @@ std::string callName(const std::string &service, uint32_t thread, uint32_t seq,
   return service + "/t" + std::to_string(thread) + "#" + std::to_string(seq) + " " + syscall;
 }
 
+std::string messageName(const std::string &service, uint32_t conn, uint32_t seq,
+                        const std::string &what) {
+  return service + "/c" + std::to_string(conn) + "#" + std::to_string(seq) + " " + what;
+}
+
 } // namespace fbc::rt::explore

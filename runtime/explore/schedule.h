@@ -10,6 +10,7 @@
 // calls that thread had held before it, and the syscall:
 // "api/t1#2 sendto". Kernel thread ids differ between runs; these names do
 // not, as long as the services do the same work for the same release order.
+// A message held in fbc's proxy is named the same way (messageName()).
 #pragma once
 
 #include "runtime/explore/resources.h"
@@ -31,7 +32,8 @@ struct Step {
   const std::string &released() const { return waiting[chosen]; }
 };
 
-// The thread part of a call's name: "api/t1" of "api/t1#2 sendto".
+// The thread part of a call's name: "api/t1" of "api/t1#2 sendto" (a held
+// message's connection: "cache/c0" of "cache/c0#1 SET").
 std::string threadOf(const std::string &call);
 
 // Decides which waiting call a leaf releases at each step.
@@ -91,5 +93,12 @@ std::string choiceLabel(const std::vector<Step> &steps);
 // "api/t1#2 sendto".
 std::string callName(const std::string &service, uint32_t thread, uint32_t seq,
                      const std::string &syscall);
+// A message fbc's proxy held on its way to `service` (runtime/proxy/
+// proxy_hold.h), named as a call is with its connection in place of a
+// thread (numbered from 0 in the service as its first held message is
+// seen, ties by the proxy's accept order) and its request's word in place
+// of the syscall: "cache/c1#0 GET".
+std::string messageName(const std::string &service, uint32_t conn, uint32_t seq,
+                        const std::string &what);
 
 } // namespace fbc::rt::explore

@@ -2,8 +2,9 @@
 //
 // Every fd is registered edge-triggered once (in, out, hang-up), so a side
 // is read until EAGAIN and written until EAGAIN; a side the proxy stops
-// reading (a held delay, a full buffer on the other side) is read again
-// when the reason goes away, not when epoll says so.
+// reading (a held delay, a message held for the explorer, a full buffer on
+// the other side) is read again when the reason goes away, not when epoll
+// says so.
 #include "runtime/proxy/proxy.h"
 
 #include "ir/duration.h"
@@ -22,6 +23,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -67,33 +70,14 @@ void abortiveClose(int fd) {
   setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
 }
 
-// A decision's `proxy` event: the interface, the unit's own fields
-// (`unit`: a request's under its protocol's matcher names, or a chunk's
-// size), then what the deciding rule did.
-std::vector<std::pair<std::string, std::string>>
-decisionFields(const ProxyEndpoint &ep, const ProxyDecision &d,
-               std::vector<std::pair<std::string, std::string>> unit) {
-  const ir::ProxyRule &r = *d.rule;
-  std::vector<std::pair<std::string, std::string>> f{{"interface", ep.interface},
-                                                     {"protocol", ep.protocol}};
-  f.insert(f.end(), unit.begin(), unit.end());
-  ir::ProxyAction action = d.action.value_or(ir::ProxyAction::Delay);
-  std::string name = ir::proxyActionName(action);
-  if (action == ir::ProxyAction::Drop && r.reset)
-    name = "reset";
-  f.emplace_back("action", name);
-  if (d.delayNs > 0)
-    f.emplace_back("delay", ir::formatDuration(d.delayNs));
-  if (action == ir::ProxyAction::Error || action == ir::ProxyAction::Respond)
-    f.emplace_back("status", !r.code.empty()                    ? r.code
-                             : r.errorNumber                    ? std::to_string(r.errorNumber)
-                             : r.status                         ? std::to_string(r.status)
-                             : action == ir::ProxyAction::Error ? "error"
-                                                                : "ok");
-  f.emplace_back("rule", r.display());
-  if (!d.label.empty())
-    f.emplace_back("label", d.label);
-  return f;
+// A held message's word for its name (proxy_hold.h): the request's method,
+// else the first word of its target (a query's verb), upper-cased.
+std::string messageWord(const RequestInfo &info) {
+  std::string w = info.method;
+  if (w.empty())
+    w = info.target.substr(0, info.target.find_first_of(" \t\r\n("));
+  std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return std::toupper(c); });
+  return w.empty() ? "request" : w;
 }
 
 } // namespace
@@ -124,6 +108,15 @@ struct ProxyHub::Conn {
   std::string queuedReply; // a reply of ours waiting for `owed` to reach 0
   bool replyQueued = false;
   bool closeAfterReply = false; // the client asked to close after our reply
+  // fbc run --explore: the front unit, held for the explorer (`held` is
+  // set too) until ProxyHub::releaseMessage() relays it.
+  struct HeldUnit {
+    RequestInfo info;
+    size_t length = 0;
+    bool passthrough = false; // a unit the codec relays undecided
+  };
+  std::optional<HeldUnit> heldUnit;
+  bool flight = false; // counted in hub.inFlight_ (updateFlight())
 
   Conn(ProxyHub &h, uint64_t i, size_t f) : hub(h), id(i), iface(f) {
     client.conn = server.conn = this;
@@ -223,6 +216,8 @@ struct ProxyHub::Conn {
       case Split::NeedMore:
         return;
       case Split::Passthrough:
+        if (holdForExplorer(info, info.length, true))
+          return;
         take(info.length, true);
         break;
       case Split::NotThisProtocol:
@@ -271,11 +266,9 @@ struct ProxyHub::Conn {
     }
     bool head = info.split == Split::Head && !info.last;
     if (!d.action) {
-      take(length, true);
-      if (codec && !info.noReply)
-        ++owed;
-      if (head)
-        body = Body::Forward;
+      if (holdForExplorer(info, length, false))
+        return false;
+      relay(length, info);
       return true;
     }
     if (*d.action == ir::ProxyAction::Drop) {
@@ -300,11 +293,59 @@ struct ProxyHub::Conn {
     return false;
   }
 
+  // Moves a request on to the service: its body follows it, and the
+  // service owes a reply.
+  void relay(size_t length, const RequestInfo &info) {
+    take(length, true);
+    if (codec && !info.noReply)
+      ++owed;
+    if (info.split == Split::Head && !info.last)
+      body = Body::Forward;
+  }
+
+  // While an explorer's hold window is open: holds the front unit (true),
+  // which releaseMessage() relays; the connection reads and decides
+  // nothing more until then.
+  bool holdForExplorer(const RequestInfo &info, size_t length, bool passthrough) {
+    if (!hub.holdSink_)
+      return false;
+    HeldMessage m;
+    m.service = ep().service;
+    m.conn = id;
+    m.what = passthrough ? "passthrough" : codec ? messageWord(info) : "bytes";
+    m.protocol = ep().protocol;
+    m.serverPort = ep().realPort;
+    m.bytes = pending.substr(0, std::min(length, kHeldBytes));
+    m.framed = codec && !passthrough && length <= kHeldBytes;
+    heldUnit = HeldUnit{info, length, passthrough};
+    held = true;
+    hub.holdSink_->heldMessage(m);
+    return true;
+  }
+
+  // Relays the unit held for the explorer and goes on.
+  void releaseHeld() {
+    HeldUnit u = std::move(*heldUnit);
+    heldUnit.reset();
+    held = false;
+    if (u.passthrough)
+      take(u.length, true);
+    else
+      relay(u.length, u.info);
+    processClient();
+    if (!dead)
+      readSide(client);
+    if (!dead)
+      pump();
+  }
+
   void hold(int64_t ns) {
     held = true;
     uint64_t cid = id;
     ProxyHub &h = hub;
+    ++hub.armed_;
     hub.loop_.addTimer(deadlineAfter(ns), [&h, cid] {
+      --h.armed_;
       auto it = h.conns_.find(cid);
       if (it == h.conns_.end())
         return;
@@ -318,8 +359,24 @@ struct ProxyHub::Conn {
     });
   }
 
-  // Writes what each side is owed; ends a direction whose reader is done.
   void pump() {
+    pumpSides();
+    updateFlight();
+  }
+
+  // Whether the connection has work of its own (dialing its service, bytes
+  // a socket has not taken yet), counted in hub.inFlight_ for idle().
+  void updateFlight() {
+    bool now =
+        !dead && ((server.fd >= 0 && !connected) || server.out.size() > 0 || client.out.size() > 0);
+    if (now != flight) {
+      flight = now;
+      hub.inFlight_ += now ? 1 : -1;
+    }
+  }
+
+  // Writes what each side is owed; ends a direction whose reader is done.
+  void pumpSides() {
     if (connected && !server.out.flush(server.fd))
       return hub.retire(this);
     if (!client.out.flush(client.fd))
@@ -390,86 +447,6 @@ ProxyHub::~ProxyHub() {
   }
 }
 
-std::optional<size_t> ProxyHub::add(ProxyEndpoint ep, std::string &error) {
-  // The upstream, resolved once: loopback, or a remote service's host
-  // (IPv4: the proxy dials with a sockaddr_in).
-  in_addr upstream{htonl(INADDR_LOOPBACK)};
-  if (!ep.realHost.empty()) {
-    addrinfo hints{};
-    hints.ai_family = AF_INET;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo *res = nullptr;
-    if (int rc = getaddrinfo(ep.realHost.c_str(), nullptr, &hints, &res); rc != 0 || !res) {
-      error = "proxy for " + ep.serviceName + "." + ep.interface + ": cannot resolve " +
-              ep.realHost + " to an IPv4 address: " + gai_strerror(rc);
-      return std::nullopt;
-    }
-    upstream = reinterpret_cast<sockaddr_in *>(res->ai_addr)->sin_addr;
-    freeaddrinfo(res);
-  }
-  // A datagram protocol's proxy is a UDP relay, never the TCP listener.
-  const ir::Protocol *proto = ir::findProtocol(ep.protocol);
-  bool datagrams = proto && proto->datagrams;
-  int fd =
-      socket(AF_INET, (datagrams ? SOCK_DGRAM : SOCK_STREAM) | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) < 0 ||
-      (!datagrams && listen(fd, 512) < 0) ||
-      getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) < 0) {
-    error = "proxy for " + ep.serviceName + "." + ep.interface + ": " + std::strerror(errno);
-    if (fd >= 0)
-      ::close(fd);
-    return std::nullopt;
-  }
-  ep.proxyPort = ntohs(a.sin_port);
-  size_t index = endpoints_.size();
-  std::unique_ptr<TlsTerminator> tls;
-  if (ep.tls && !datagrams) {
-    // Callers dial the terminator; its clear side is the listener above.
-    TlsTerminatorConfig cfg;
-    cfg.start = proto ? proto->tls : ir::TlsStart::AtConnect;
-    cfg.clearPort = ep.proxyPort;
-    cfg.upstream = upstream;
-    cfg.upstreamPort = ep.realPort;
-    cfg.verifyHost = ep.realHost.empty() ? "127.0.0.1" : ep.realHost;
-    cfg.tls = ep.tls;
-    cfg.onFailure = [this, index](const std::string &side, const std::string &why) {
-      trace_.record(EventType::TlsFailed, endpoints_[index].service,
-                    {{"interface", endpoints_[index].interface},
-                     {"protocol", endpoints_[index].protocol},
-                     {"side", side},
-                     {"error", why}});
-    };
-    tls = TlsTerminator::open(loop_, std::move(cfg), error);
-    if (!tls) {
-      error = "proxy for " + ep.serviceName + "." + ep.interface + ": " + error;
-      ::close(fd);
-      return std::nullopt;
-    }
-    ep.proxyPort = tls->callerPort();
-  }
-  tls_.push_back(std::move(tls));
-  endpoints_.push_back(std::move(ep));
-  upstreams_.push_back(upstream);
-  if (datagrams) {
-    sockaddr_in up{};
-    up.sin_family = AF_INET;
-    up.sin_addr = upstream;
-    up.sin_port = htons(endpoints_[index].realPort);
-    datagrams_.push_back(std::make_unique<DatagramRelay>(
-        loop_, rules_, index, fd, up, [this, index](size_t bytes, const ProxyDecision &d) {
-          record(index, decisionFields(endpoints_[index], d, {{"bytes", std::to_string(bytes)}}));
-        }));
-  } else {
-    listeners_.push_back(
-        std::make_unique<Acceptor>(fd, [this, index](int c) { accept(index, c); }));
-  }
-  return index;
-}
-
 void ProxyHub::start() {
   thread_ = std::thread([this] {
     tid_ = gettid();
@@ -484,32 +461,6 @@ void ProxyHub::start() {
       if (t)
         t->start();
   });
-}
-
-ProxyEndpoint proxyEndpoint(ServiceId id, const ir::Service &svc, const ir::Interface &iface,
-                            const ir::Address &at, const std::string &specDir) {
-  ProxyEndpoint ep;
-  ep.service = id;
-  ep.serviceName = svc.name;
-  ep.interface = iface.name;
-  ep.protocol = iface.protocol;
-  ep.realPort = static_cast<uint16_t>(at.port);
-  ep.realHost = at.host;
-  if (iface.tls)
-    ep.tls = tlsClientConfig(*iface.tls, specDir);
-  return ep;
-}
-
-std::optional<size_t> ProxyHub::find(std::string_view service, std::string_view iface) const {
-  for (size_t i = 0; i < endpoints_.size(); ++i)
-    if (endpoints_[i].serviceName == service && endpoints_[i].interface == iface)
-      return i;
-  return std::nullopt;
-}
-
-std::string ProxyHub::normalizeTarget(size_t iface, const std::string &pattern) const {
-  const ProxyProtocol *p = findProxyProtocol(endpoints_.at(iface).protocol);
-  return p && p->normalizeTarget ? p->normalizeTarget(pattern) : pattern;
 }
 
 void ProxyHub::accept(size_t iface, int fd) {
@@ -561,7 +512,11 @@ void ProxyHub::accept(size_t iface, int fd) {
   };
   if (delayNs > 0) {
     c.held = true;
-    loop_.addTimer(deadlineAfter(delayNs), begin);
+    ++armed_;
+    loop_.addTimer(deadlineAfter(delayNs), [this, begin] {
+      --armed_;
+      begin();
+    });
   } else {
     begin();
   }
@@ -598,6 +553,10 @@ void ProxyHub::retire(Conn *c) {
   if (c->dead)
     return;
   c->dead = true;
+  if (c->flight) {
+    c->flight = false;
+    --inFlight_;
+  }
   loop_.remove(c->client.fd);
   ::close(c->client.fd);
   if (c->server.fd >= 0) {
@@ -614,6 +573,26 @@ void ProxyHub::retire(Conn *c) {
   loop_.addTimer(deadlineAfter(100000000), [this] {
     if (retired_.size() > 0)
       retired_.erase(retired_.begin());
+  });
+}
+
+void ProxyHub::holdMessages(MessageSink *sink) {
+  if (!thread_.joinable()) { // not started (no interface to stand in front of): nothing to hold
+    holdSink_ = sink;
+    return;
+  }
+  loop_.call([this, sink] { holdSink_ = sink; });
+}
+
+void ProxyHub::releaseMessage(uint64_t conn) {
+  if (!thread_.joinable())
+    return;
+  // Waits for the relay: the explorer's next quiescence check then sees
+  // the request on its way (bytes in the service's socket, or a dial).
+  loop_.call([this, conn] {
+    auto it = conns_.find(conn);
+    if (it != conns_.end() && it->second->heldUnit)
+      it->second->releaseHeld();
   });
 }
 

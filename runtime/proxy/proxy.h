@@ -15,12 +15,15 @@
 // codec (tcp and other protocols) every chunk read from the client is a
 // unit. Server bytes are forwarded as they arrive. Every decision a rule
 // made is a `proxy` trace event. A datagram interface (udp) gets a UDP
-// relay instead (proxy_udp.h), deciding each datagram.
+// relay instead (proxy_udp.h), deciding each datagram. While fbc run
+// --explore's hold window is open, what a connection relays to the service
+// waits for the explorer, a message at a time (proxy_hold.h).
 #pragma once
 
 #include "ir/spec.h"
 #include "runtime/clients/tls_dial.h"
 #include "runtime/os/event_loop.h"
+#include "runtime/proxy/proxy_hold.h"
 #include "runtime/proxy/proxy_rules.h"
 #include "runtime/rules/rules.h"
 
@@ -61,6 +64,13 @@ struct ProxyEndpoint {
 ProxyEndpoint proxyEndpoint(ServiceId id, const ir::Service &svc, const ir::Interface &iface,
                             const ir::Address &at, const std::string &specDir);
 
+// A decision's `proxy` event fields: the interface, the unit's own fields
+// (`unit`: a request's under its protocol's matcher names, or a chunk's
+// size), then what the deciding rule did (proxy_endpoints.cpp).
+std::vector<std::pair<std::string, std::string>>
+decisionFields(const ProxyEndpoint &ep, const ProxyDecision &d,
+               std::vector<std::pair<std::string, std::string>> unit);
+
 class ProxyHub {
 public:
   explicit ProxyHub(Trace &trace);
@@ -82,6 +92,20 @@ public:
   // quiescence check watches, so that a release waits for a relayed
   // request to reach the server.
   pid_t threadId() const { return tid_.load(); }
+
+  // fbc run --explore (proxy_hold.h): from the return on, every message a
+  // connection would relay to its service is held and goes to `sink`; null
+  // stops holding new ones (those held stay held until released). Waits
+  // for the loop thread (call it from another).
+  void holdMessages(MessageSink *sink);
+  // Relays the message held on connection `conn` and lets the connection
+  // go on (nothing when none is held there: it closed). Any thread.
+  void releaseMessage(uint64_t conn);
+  // Whether the loop has nothing left to do on its own, for the explorer's
+  // quiescence check: no delay() timer armed (a delayed request or
+  // connection, a delayed datagram) and no connection still dialing its
+  // service or with bytes a socket has not taken yet. Any thread.
+  bool idle() const { return armed_.load() == 0 && inFlight_.load() == 0; }
 
   // Loop-thread internals (proxy.cpp).
   struct Conn;
@@ -106,6 +130,9 @@ private:
   // Per endpoint: its TLS terminator (tls_bridge.h), null when clear.
   std::vector<std::unique_ptr<TlsTerminator>> tls_;
   std::map<uint64_t, std::unique_ptr<Conn>> conns_; // by id (timers look them up)
+  MessageSink *holdSink_ = nullptr;                 // the loop thread's; set through call()
+  std::atomic<int> armed_{0};                       // delay() timers armed
+  std::atomic<int> inFlight_{0};                    // connections with work of their own
   std::vector<std::unique_ptr<Conn>> retired_;
   uint64_t nextConn_ = 1;
 };

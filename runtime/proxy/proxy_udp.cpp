@@ -58,12 +58,15 @@ void DatagramRelay::onEvents(uint32_t) {
     int copies = drop ? 0 : d.action && *d.action == ir::ProxyAction::Duplicate ? 2 : 1;
     if (d.delayNs > 0) {
       // Held by a timer; a drop that a delay preceded still drops.
-      if (copies)
+      if (copies) {
+        ++armed_;
         loop_.addTimer(deadlineAfter(d.delayNs),
                        [this, key, copies, datagram = std::move(datagram)] {
+                         --armed_;
                          for (int i = 0; i < copies; ++i)
                            forward(key, datagram);
                        });
+      }
       continue;
     }
     for (int i = 0; i < copies; ++i)

@@ -13,6 +13,7 @@
 
 #include <netinet/in.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -29,9 +30,10 @@ public:
   using Record = std::function<void(size_t bytes, const ProxyDecision &)>;
   // `fd` a bound UDP socket (non-blocking), owned; datagrams go on to
   // `upstream`. The relay runs on `loop`'s thread from the first event.
+  // `armed` counts its delay() timers armed (ProxyHub::idle()).
   DatagramRelay(EventLoop &loop, ProxyRuleTable &rules, size_t iface, int fd, sockaddr_in upstream,
-                Record record)
-      : loop_(loop), rules_(rules), iface_(iface), fd_(fd), upstream_(upstream),
+                std::atomic<int> &armed, Record record)
+      : loop_(loop), rules_(rules), iface_(iface), fd_(fd), upstream_(upstream), armed_(armed),
         record_(std::move(record)) {}
   ~DatagramRelay() override;
   DatagramRelay(const DatagramRelay &) = delete;
@@ -55,6 +57,7 @@ private:
   size_t iface_;
   int fd_;
   sockaddr_in upstream_;
+  std::atomic<int> &armed_;
   Record record_;
   std::map<Key, std::unique_ptr<Peer>> peers_;
 };

@@ -37,7 +37,8 @@ const char *ExploreCoverage::notCovered() {
   return "orderings inside a process between two mediated events; dependence through what no "
          "held call touches (shared memory, a mapped file, a call outside the explore set) or "
          "what a server does beyond the keys and tables a request names (a trigger, a view, a "
-         "foreign key, a default from a shared sequence); a request a proxy delay() holds back";
+         "foreign key, a default from a shared sequence); a request a proxy delay() holds back "
+         "longer than --explore-quiet-bound";
 }
 
 std::string TestOutcome::outcomeWord() const {

@@ -260,7 +260,8 @@ const std::string kNotCovered =
     "orderings inside a process between two mediated events; dependence through what no held "
     "call touches (shared memory, a mapped file, a call outside the explore set) or what a "
     "server does beyond the keys and tables a request names (a trigger, a view, a foreign key, a "
-    "default from a shared sequence); a request a proxy delay() holds back";
+    "default from a shared sequence); a request a proxy delay() holds back longer than "
+    "--explore-quiet-bound";
 
 TEST(ExploreDpor, AFailingLeafReplaysTenTimesOutOfTen) {
   Spec spec("explore_dpor");

@@ -11,7 +11,11 @@
 // comes before the other's second lose an update / book twice, and only
 // those. A failing leaf replays from the bundle 10 times out of 10; launch
 // orders (interleavings="all") never overlap the requests; with two keys
-// or two tables there is one class.
+// or two tables there is one class. Through fbc's proxy (a rule on the
+// server's interface) the proxy holds each request it relays, a message
+// released as a call is (runtime/proxy/proxy_hold.h): the app's sends to
+// the proxy then touch only their connections, and the four messages
+// (GET, SET / SELECT, INSERT of each request) are what DPOR orders.
 #include "tests/e2e/explore_rows.h"
 #include "tests/e2e/fbc_run.h"
 #include "tests/e2e/server_data.h"
@@ -61,38 +65,61 @@ FbcRun run(const Spec &spec, const std::string &test, std::vector<std::string> e
   return runFbc(args, spec.dir.path());
 }
 
-// Each request's first write to the server (GET, SELECT) comes before the
-// other's second (SET, INSERT): both act on what they read before either
-// acted.
-bool raced(const std::vector<std::string> &released) {
-  return bothReadFirst(released, {"app/t0#1 write", "app/t0#3 write"},
-                       {"app/t1#1 write", "app/t1#3 write"});
+// What reaches the server, by released name: the app's writes to it
+// ("app/t0#1 write", "app/t0#3 write"), or through the proxy the messages
+// it held ("cache/c0#0 GET", "cache/c0#1 SET"): each request's read (GET,
+// SELECT) and write (SET, INSERT), as "<unit>r" and "<unit>w" with the
+// unit "t0", "c1".
+struct ServerCalls {
+  std::string service; // "app", or the proxied server's "cache", "pg"
+  std::string read, write;
+  // The read or write of unit `u` ("t0"), "" for another call.
+  std::string kind(const std::string &c) const {
+    if (!c.starts_with(service + "/"))
+      return "";
+    if (c.ends_with(read))
+      return "r";
+    return c.ends_with(write) ? "w" : "";
+  }
+  std::string unit(const std::string &c) const { return c.substr(c.find('/') + 1, 2); }
+  std::string name(const std::string &u, const std::string &what) const {
+    return service + "/" + u + (what == "r" ? read : write);
+  }
+};
+const ServerCalls kAppWrites{"app", "#1 write", "#3 write"};
+
+// Each request's read comes before the other's write: both act on what
+// they read before either acted.
+bool raced(const std::vector<std::string> &released, const ServerCalls &s) {
+  std::string a = s.service == "app" ? "t0" : "c0", b = s.service == "app" ? "t1" : "c1";
+  return bothReadFirst(released, {s.name(a, "r"), s.name(a, "w")}, {s.name(b, "r"), s.name(b, "w")});
 }
 
-// The four writes to the server, in release order: "t0r t1r t0w t1w".
-std::string serverOrder(const std::vector<std::string> &released) {
+// The reads and writes that reach the server, in release order: "t0r t1r
+// t0w t1w" (units renamed t0/t1 in order of their names, "c0" as "t0").
+std::string serverOrder(const std::vector<std::string> &released, const ServerCalls &s) {
   std::string out;
   for (const std::string &c : released)
-    if (contains(c, "#1 write") || contains(c, "#3 write"))
-      out.append(out.empty() ? "" : " ")
-          .append(c.substr(c.find('/') + 1, 2) + (contains(c, "#1") ? "r" : "w"));
+    if (std::string k = s.kind(c); !k.empty())
+      out.append(out.empty() ? "" : " ").append("t").append(s.unit(c).substr(1)).append(k);
   return out;
 }
 
-// DPOR finds the race: 6 leaves, one per order of the four server writes
-// (`orders`), the 4 where both requests read first fail and only those;
-// the last row carries the coverage statement `coverage`, no other does.
+// DPOR finds the race: 6 leaves, one per order of the four requests to the
+// server (`orders`), the 4 where both requests read first fail and only
+// those; the last row carries the coverage statement `coverage`, no other
+// does.
 std::vector<Row> checkRaceRows(const FbcRun &r, const std::set<std::string> &orders,
-                               const std::string &coverage) {
+                               const std::string &coverage, const ServerCalls &s = kAppWrites) {
   EXPECT_EQ(r.exit, 2) << r.err;
   std::vector<Row> rows = rowsOf(r.out);
   EXPECT_EQ(rows.size(), 6u) << r.out;
   std::set<std::string> seen;
   size_t failed = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    EXPECT_EQ(rows[i].result, raced(rows[i].released) ? "fail" : "pass") << i;
+    EXPECT_EQ(rows[i].result, raced(rows[i].released, s) ? "fail" : "pass") << i;
     failed += rows[i].result == "fail";
-    seen.insert(serverOrder(rows[i].released));
+    seen.insert(serverOrder(rows[i].released, s));
   }
   EXPECT_EQ(seen, orders);
   EXPECT_EQ(failed, 4u);
@@ -104,12 +131,14 @@ std::vector<Row> checkRaceRows(const FbcRun &r, const std::set<std::string> &ord
 // The race's rows are the golden's; the first failing leaf replays from
 // the bundle 10 times out of 10, with the same calls and reason.
 void findsTheRaceAndReplaysIt(const std::string &name, const std::string &test,
-                              const std::set<std::string> &orders, const std::string &coverage) {
+                              const std::set<std::string> &orders, const std::string &coverage,
+                              const ServerCalls &s = kAppWrites,
+                              const std::string &golden = "") {
   ServerSpec spec(name);
   FbcRun r = run(spec, test, {"--bundle", "run.fb"});
   EXPECT_EQ(r.err, "Bundle: run.fb\n");
-  std::vector<Row> rows = checkRaceRows(r, orders, coverage);
-  checkGolden(name + "_rows", rowLines(rows));
+  std::vector<Row> rows = checkRaceRows(r, orders, coverage, s);
+  checkGolden(golden.empty() ? name + "_rows" : golden, rowLines(rows));
   auto failing =
       std::find_if(rows.begin(), rows.end(), [](const Row &x) { return x.result == "fail"; });
   ASSERT_NE(failing, rows.end());
@@ -124,6 +153,17 @@ const std::set<std::string> kRedisOrders = {"t0r t0w t1r t1w", "t0r t1r t0w t1w"
                                             "t0r t1r t1w t0w", "t1r t0r t0w t1w",
                                             "t1r t0r t1w t0w", "t1r t1w t0r t0w"};
 
+// Two keys or tables make one class: 1 leaf, its `events` calls (and
+// messages).
+void disjointIsOneClass(const ServerSpec &spec, const std::string &disjoint, size_t events) {
+  FbcRun one = run(spec, disjoint, {"--no-bundle"});
+  EXPECT_EQ(one.exit, 0) << one.out << one.err;
+  std::vector<Row> rows = rowsOf(one.out);
+  ASSERT_EQ(rows.size(), 1u) << one.out;
+  EXPECT_EQ(rows[0].result, "pass");
+  EXPECT_EQ(rows[0].released.size(), events);
+}
+
 // Launch orders run the requests one after the other (2 leaves, both
 // pass); two keys or tables make one class (1 leaf, its 12 calls).
 void launchOrdersMissItDisjointIsOneClass(const std::string &name, const std::string &disjoint) {
@@ -134,12 +174,7 @@ void launchOrdersMissItDisjointIsOneClass(const std::string &name, const std::st
   ASSERT_EQ(rows.size(), 2u) << launch.out;
   EXPECT_EQ(rows[0].result, "pass");
   EXPECT_EQ(rows[1].result, "pass");
-  FbcRun one = run(spec, disjoint, {"--no-bundle"});
-  EXPECT_EQ(one.exit, 0) << one.out << one.err;
-  rows = rowsOf(one.out);
-  ASSERT_EQ(rows.size(), 1u) << one.out;
-  EXPECT_EQ(rows[0].result, "pass");
-  EXPECT_EQ(rows[0].released.size(), 12u);
+  disjointIsOneClass(spec, disjoint, 12);
 }
 
 TEST(ExploreRedis, DporFindsTheLostUpdateAndItReplaysTenTimesOutOfTen) {
@@ -151,19 +186,16 @@ TEST(ExploreRedis, LaunchOrdersMissItAndTwoKeysAreOneClass) {
 }
 
 // Through fbc's proxy in front of Redis (a rule on cache.main that matches
-// nothing of the race): the same 6 classes and 4 lost updates, and two
-// keys still one class (the commands sent to the proxy's port name keys
-// of the server behind it).
-TEST(ExploreRedis, ThroughTheProxy) {
-  ServerSpec spec("explore_redis");
-  checkRaceRows(run(spec, "test_lost_update_through_proxy", {"--no-bundle"}), kRedisOrders,
-                kRedisCoverage);
-  FbcRun one = run(spec, "test_disjoint_keys_through_proxy", {"--no-bundle"});
-  EXPECT_EQ(one.exit, 0) << one.out << one.err;
-  std::vector<Row> rows = rowsOf(one.out);
-  ASSERT_EQ(rows.size(), 1u) << one.out;
-  EXPECT_EQ(rows[0].result, "pass");
-  EXPECT_EQ(rows[0].released.size(), 12u);
+// nothing of the race): the proxy holds the four commands (cache/c0#0 GET,
+// cache/c0#1 SET, ...), released one at a time among the app's 12 calls;
+// the app's sends to the proxy touch only their connections, so the
+// classes are the 6 orders of the four commands, the 4 lost updates found
+// and a failing leaf replayed 10/10; two keys are one class (16 events).
+TEST(ExploreRedis, HeldInTheProxyAndReplaysTenTimesOutOfTen) {
+  findsTheRaceAndReplaysIt("explore_redis", "test_lost_update_through_proxy", kRedisOrders,
+                           "explored 6 classes of the orderings of 16 mediated events" + kComplete,
+                           {"cache", "#0 GET", "#1 SET"}, "explore_redis_proxy_rows");
+  disjointIsOneClass(ServerSpec("explore_redis"), "test_disjoint_keys_through_proxy", 16);
 }
 
 class ExplorePostgres : public ::testing::Test {
@@ -186,6 +218,19 @@ TEST_F(ExplorePostgres, DporFindsTheDoubleBookingAndItReplaysTenTimesOutOfTen) {
 
 TEST_F(ExplorePostgres, LaunchOrdersMissItAndTwoTablesAreOneClass) {
   launchOrdersMissItDisjointIsOneClass("explore_postgres", "test_disjoint_tables");
+}
+
+// Through fbc's proxy in front of PostgreSQL: the proxy holds each query
+// (pg/c0#0 SELECT, pg/c0#1 INSERT); the same 6 classes, 4 double
+// bookings, 10/10 replays, and two tables one class.
+TEST_F(ExplorePostgres, HeldInTheProxyAndReplaysTenTimesOutOfTen) {
+  findsTheRaceAndReplaysIt(
+      "explore_postgres", "test_double_booking_through_proxy",
+      {"t0r t0w t1r", "t0r t1r t0w t1w", "t0r t1r t1w t0w", "t1r t0r t0w t1w", "t1r t0r t1w t0w",
+       "t1r t1w t0r"},
+      "explored 6 classes of the orderings of up to 16 mediated events" + kComplete,
+      {"pg", "#0 SELECT", "#1 INSERT"}, "explore_postgres_proxy_rows");
+  disjointIsOneClass(ServerSpec("explore_postgres"), "test_disjoint_tables_through_proxy", 16);
 }
 
 } // namespace
