@@ -8,6 +8,10 @@
 
 #include <poll.h>
 
+#include <map>
+#include <mutex>
+#include <tuple>
+
 namespace fbc::rt {
 namespace {
 
@@ -39,13 +43,32 @@ std::shared_ptr<TlsContext> TlsClientConfig::context(std::string &error) const {
 
 std::shared_ptr<const TlsClientConfig> tlsClientConfig(const ir::TlsCert &c,
                                                        const std::string &specDir) {
-  auto out = std::make_shared<TlsClientConfig>();
-  out->ca = resolve(c.ca, specDir);
-  out->insecure = c.insecure;
-  out->cert = resolve(c.clientCert, specDir);
-  out->key = resolve(c.clientKey, specDir);
-  out->proxyCert = resolve(c.proxyCert, specDir);
-  out->proxyKey = resolve(c.proxyKey, specDir);
+  TlsClientConfig want;
+  want.ca = resolve(c.ca, specDir);
+  want.insecure = c.insecure;
+  want.cert = resolve(c.clientCert, specDir);
+  want.key = resolve(c.clientKey, specDir);
+  want.proxyCert = resolve(c.proxyCert, specDir);
+  want.proxyKey = resolve(c.proxyKey, specDir);
+  // One config per set of files for the process (a run), so its context is
+  // made once however many steps, probes and proxies use it.
+  static std::mutex mu;
+  static std::map<std::tuple<std::string, bool, std::string, std::string, std::string, std::string>,
+                  std::shared_ptr<const TlsClientConfig>>
+      made;
+  std::lock_guard lock(mu);
+  std::shared_ptr<const TlsClientConfig> &out =
+      made[{want.ca, want.insecure, want.cert, want.key, want.proxyCert, want.proxyKey}];
+  if (!out) {
+    auto config = std::make_shared<TlsClientConfig>();
+    config->ca = std::move(want.ca);
+    config->insecure = want.insecure;
+    config->cert = std::move(want.cert);
+    config->key = std::move(want.key);
+    config->proxyCert = std::move(want.proxyCert);
+    config->proxyKey = std::move(want.proxyKey);
+    out = std::move(config);
+  }
   return out;
 }
 

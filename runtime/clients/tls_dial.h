@@ -35,7 +35,8 @@ private:
   mutable std::string error_;
 };
 
-// `c` with its paths made absolute against `specDir` (absolute ones kept).
+// `c` with its paths made absolute against `specDir` (absolute ones kept):
+// the same config (and so one SSL_CTX) for every call naming the same files.
 std::shared_ptr<const TlsClientConfig> tlsClientConfig(const ir::TlsCert &c,
                                                        const std::string &specDir);
 
