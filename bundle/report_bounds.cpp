@@ -161,4 +161,11 @@ simdjson::dom::element eventFields(simdjson::dom::element e) {
   return e.type() == simdjson::dom::element_type::OBJECT && !e["fields"].get(f) ? f : e;
 }
 
+std::string_view stringAt(simdjson::dom::element e, const char *key) {
+  std::string_view v;
+  if (e.type() == simdjson::dom::element_type::OBJECT && !e[key].get(v))
+    return v;
+  return "";
+}
+
 } // namespace fbc::bundle

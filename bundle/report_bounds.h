@@ -89,5 +89,7 @@ std::vector<simdjson::dom::element> keptEvents(const ReportLimits &limits,
 // An event's "fields" object (the event itself when it has none, so a
 // lookup of a missing key finds nothing).
 simdjson::dom::element eventFields(simdjson::dom::element e);
+// e[key] as a string: "" when `e` is not an object or has no string there.
+std::string_view stringAt(simdjson::dom::element e, const char *key);
 
 } // namespace fbc::bundle

@@ -9,26 +9,18 @@ namespace fbc::bundle {
 namespace {
 
 using simdjson::dom::element;
-using simdjson::dom::element_type;
-
-std::string_view text(element e, const char *key) {
-  std::string_view v;
-  if (e.type() == element_type::OBJECT && !e[key].get(v))
-    return v;
-  return "";
-}
 
 uint64_t count(element f, const char *key) {
-  return std::strtoull(std::string(text(f, key)).c_str(), nullptr, 10);
+  return std::strtoull(std::string(stringAt(f, key)).c_str(), nullptr, 10);
 }
 
 // How a rule reads in the cause: a syscall rule "fsync=deny(input/output
 // error)" (and its label), a protocol rule as written, on its interface.
 std::string ruleText(std::string_view type, element f) {
   if (type == "proxy_fault_removed")
-    return std::string(text(f, "interface")) + ": " + std::string(text(f, "rule"));
-  std::string out = std::string(text(f, "syscall")) + "=" + std::string(text(f, "action"));
-  if (std::string_view label = text(f, "label"); !label.empty())
+    return std::string(stringAt(f, "interface")) + ": " + std::string(stringAt(f, "rule"));
+  std::string out = std::string(stringAt(f, "syscall")) + "=" + std::string(stringAt(f, "action"));
+  if (std::string_view label = stringAt(f, "label"); !label.empty())
     out += " label=" + std::string(label);
   return out;
 }
@@ -41,13 +33,14 @@ void writeCause(ReportBudget &b, ir::JsonWriter &w, element t) {
   w.key("deaths").beginArray();
   for (element e : events) {
     element f = eventFields(e);
-    if (text(e, "type") != "service_stopped" || text(f, "unexpected") != "true" || !b.room())
+    if (stringAt(e, "type") != "service_stopped" || stringAt(f, "unexpected") != "true" ||
+        !b.room())
       continue;
     w.beginObject();
-    w.field("service", b.clip(text(e, "service")));
-    w.field("exit", b.clip(text(f, "exit")));
-    w.field("stdout", b.clip(text(f, "stdout")));
-    w.field("stderr", b.clip(text(f, "stderr")));
+    w.field("service", b.clip(stringAt(e, "service")));
+    w.field("exit", b.clip(stringAt(f, "exit")));
+    w.field("stdout", b.clip(stringAt(f, "stdout")));
+    w.field("stderr", b.clip(stringAt(f, "stderr")));
     w.endObject();
   }
   w.endArray();
@@ -55,16 +48,16 @@ void writeCause(ReportBudget &b, ir::JsonWriter &w, element t) {
   // A fault_zero_traffic event comes just before its rule's removal.
   std::string_view hint;
   for (element e : events) {
-    std::string_view type = text(e, "type");
+    std::string_view type = stringAt(e, "type");
     element f = eventFields(e);
     if (type == "fault_zero_traffic") {
-      hint = text(f, "hint");
+      hint = stringAt(f, "hint");
       continue;
     }
     if ((type != "fault_removed" && type != "proxy_fault_removed") || !b.room())
       continue;
     w.beginObject();
-    w.field("service", b.clip(text(e, "service")));
+    w.field("service", b.clip(stringAt(e, "service")));
     w.field("rule", b.clip(ruleText(type, f)));
     w.field("matches", count(f, "matches"));
     w.field("hits", count(f, "hits"));

@@ -50,10 +50,7 @@ llvm::Error fail(const std::string &msg) {
 }
 
 std::string_view view(element e, const char *key) {
-  std::string_view v;
-  if (e.type() == element_type::OBJECT && !e[key].get(v))
-    return v;
-  return "";
+  return stringAt(e, key);
 }
 
 std::string str(element e, const char *key) {

@@ -12,13 +12,6 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-std::string_view text(element e, const char *key) {
-  std::string_view v;
-  if (e.type() == element_type::OBJECT && !e[key].get(v))
-    return v;
-  return "";
-}
-
 // "counter/t1" of "counter/t1#2 pwrite64" (schedule.h's threadOf); the
 // whole name when it has no '#'.
 std::string laneOf(std::string_view call) {
@@ -73,9 +66,9 @@ void writeSchedule(ReportBudget &b, ir::JsonWriter &w, element t) {
   std::vector<size_t> at; // indices of the release events
   std::vector<std::string> calls;
   for (size_t i = 0; i < events.size(); ++i)
-    if (text(events[i], "type") == "release") {
+    if (stringAt(events[i], "type") == "release") {
       at.push_back(i);
-      calls.push_back(b.clip(text(eventFields(events[i]), "call")));
+      calls.push_back(b.clip(stringAt(eventFields(events[i]), "call")));
     }
   element cov;
   bool covered = t.type() == element_type::OBJECT && !t["explore_coverage"].get(cov) &&
@@ -103,13 +96,14 @@ void writeSchedule(ReportBudget &b, ir::JsonWriter &w, element t) {
             int64_t(std::find(lanes.begin(), lanes.end(), laneOf(calls[k])) - lanes.begin()));
     w.field("call", calls[k]);
     w.field("event", int64_t(at[k]));
-    w.field("waiting", int64_t(std::strtoll(std::string(text(f, "waiting")).c_str(), nullptr, 10)));
-    w.field("quiet", text(f, "quiet") != "false");
+    w.field("waiting",
+            int64_t(std::strtoll(std::string(stringAt(f, "waiting")).c_str(), nullptr, 10)));
+    w.field("quiet", stringAt(f, "quiet") != "false");
     w.endObject();
   }
   w.endArray();
-  w.field("coverage", covered ? b.clip(text(cov, "statement")) : "");
-  w.field("not_covered", covered ? b.clip(text(cov, "not_covered")) : "");
+  w.field("coverage", covered ? b.clip(stringAt(cov, "statement")) : "");
+  w.field("not_covered", covered ? b.clip(stringAt(cov, "not_covered")) : "");
   w.endObject();
 }
 

@@ -6,6 +6,7 @@
 // a null sink stops holding.
 #include "runtime/proxy/proxy.h"
 #include "runtime/trace/trace.h"
+#include "tests/unit/runtime/loopback.h"
 
 #include <gtest/gtest.h>
 
@@ -27,15 +28,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-int dialLoopback(uint16_t port) {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(port);
-  return connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 ? fd : -1;
-}
-
 // A server that records every byte it is sent, in arrival order, and
 // answers nothing.
 struct Recorder {
@@ -47,14 +39,7 @@ struct Recorder {
   std::thread thread;
 
   Recorder() {
-    ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    if (bind(ls, reinterpret_cast<sockaddr *>(&a), len) == 0 && listen(ls, 8) == 0 &&
-        getsockname(ls, reinterpret_cast<sockaddr *>(&a), &len) == 0)
-      port = ntohs(a.sin_port);
+    ls = listenLoopback(port);
     thread = std::thread([this] { serve(); });
   }
   ~Recorder() {

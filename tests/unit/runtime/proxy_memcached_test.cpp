@@ -4,6 +4,7 @@
 // of waiting behind a reply that never comes.
 #include "runtime/proxy/proxy.h"
 #include "runtime/trace/trace.h"
+#include "tests/unit/runtime/loopback.h"
 
 #include <gtest/gtest.h>
 
@@ -17,28 +18,6 @@
 
 namespace fbc::rt {
 namespace {
-
-int listenLoopback(uint16_t &port) {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  if (bind(fd, reinterpret_cast<sockaddr *>(&a), len) != 0 || listen(fd, 4) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) != 0)
-    return -1;
-  port = ntohs(a.sin_port);
-  return fd;
-}
-
-int dialLoopback(uint16_t port) {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(port);
-  return connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 ? fd : -1;
-}
 
 // What arrives on fd until `want` bytes or 5 s without more.
 std::string readUpTo(int fd, size_t want) {

@@ -1,0 +1,37 @@
+// Loopback TCP sockets for the proxy's unit tests (proxy_memcached_test,
+// proxy_hold_test): a listener on a free port, a connected client.
+#pragma once
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <cstdint>
+
+namespace fbc::rt {
+
+// A listening socket on 127.0.0.1 and a port the kernel picks (`port`);
+// -1 on failure.
+inline int listenLoopback(uint16_t &port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (bind(fd, reinterpret_cast<sockaddr *>(&a), len) != 0 || listen(fd, 8) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) != 0)
+    return -1;
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
+// A socket connected to 127.0.0.1:`port`; -1 on failure.
+inline int dialLoopback(uint16_t port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(port);
+  return connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 ? fd : -1;
+}
+
+} // namespace fbc::rt
