@@ -110,6 +110,14 @@ if(NOT MARIADB_FOUND)
   fbc_missing("libmariadb" "libmariadb-dev")
 endif()
 
+# libnats (the NATS C client): tests only, the fixture that publishes and
+# subscribes through fbc's proxy (tests/fixtures/nats_orders.c); fbc's own
+# NATS steps are written over its socket helpers (docs/architecture.md).
+pkg_check_modules(LIBNATS QUIET IMPORTED_TARGET libnats)
+if(NOT LIBNATS_FOUND)
+  fbc_missing("libnats" "libnats-dev")
+endif()
+
 # yaml-cpp: load_yaml() (ir/builtins/loaders.cpp).
 find_package(yaml-cpp CONFIG QUIET)
 if(NOT yaml-cpp_FOUND)

@@ -58,6 +58,15 @@ constexpr K kMemcachedIncr[] = {{"key"}, {"delta", "1"}};
 constexpr StepMethod kMemcachedSteps[] = {
     {"delete", kRedisKey}, {"get", kRedisKey}, {"incr", kMemcachedIncr}, {"set", kMemcachedSet}};
 
+// NATS: publish and request wait for the server (request for the first
+// reply on an inbox of the step's own); subscribe returns the messages
+// that arrive until `count` did or `timeout` passed.
+constexpr K kNatsPublish[] = {{"subject"}, {"data", ""}};
+constexpr K kNatsRequest[] = {{"subject"}, {"data", ""}, {"timeout", "5s"}};
+constexpr K kNatsSubscribe[] = {{"subject"}, {"count", "1"}, {"timeout", "5s"}};
+constexpr StepMethod kNatsSteps[] = {
+    {"publish", kNatsPublish}, {"request", kNatsRequest}, {"subscribe", kNatsSubscribe}};
+
 constexpr K kSqlKeywords[] = {{"sql"}, {"params", ""}};
 constexpr StepMethod kSqlSteps[] = {{"exec", kSqlKeywords}, {"query", kSqlKeywords}};
 
@@ -198,11 +207,15 @@ const Protocol kProtocols[] = {
      .mockGap = "Kafka mocks need a Kafka broker, and none is packaged for Debian 12",
      .defaultPort = 9092,
      .images = kKafkaImages},
+    // NATS: steps and ready() written over fbc's socket helpers
+    // (runtime/clients/nats_step.h).
     {.name = "nats",
      .matchers = kNatsMatchers,
+     .steps = kNatsSteps,
+     .readiness = HealthcheckKind::Nats,
      .referenceProxies = true,
+     .tls = TlsStart::AfterInfo,
      .duplicates = true,
-     .referenceSteps = "publish request subscribe",
      .defaultPort = 4222,
      .images = kNatsImages},
     {.name = "amqp",

@@ -41,6 +41,8 @@ enum class TlsStart {
   AfterGreeting, // MySQL: the server's greeting in clear, the client's SSL
                  // request packet (CLIENT_SSL), then the handshake
   None,          // no TLS (datagrams: fbc speaks no DTLS): tls= is a load error
+  AfterInfo,     // NATS: the server's INFO in clear, then the handshake; fbc
+                 // speaks none of it yet, so tls= is a load error
 };
 
 // How a step's step_send event names its request: what `fbc plan --suggest
@@ -106,6 +108,11 @@ struct Protocol {
   std::span<const int> commonPorts = {};
   StepRequest stepRequest = StepRequest::None;
   RequestResources resources = RequestResources::Server;
+
+  // Whether fbc's proxy carries duplicate() out on it: a datagram relay
+  // (udp) or a codec framing its messages (nats); elsewhere (Kafka) the
+  // rule is the reference's only, a cannot-run row.
+  bool duplicatedByFbc() const { return duplicates && (datagrams || framed); }
 
   bool accepts(std::string_view matcher) const;
   const StepMethod *findStep(std::string_view method) const;

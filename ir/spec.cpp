@@ -53,6 +53,8 @@ const char *healthcheckKindName(HealthcheckKind k) {
     return "memcached";
   case HealthcheckKind::Mysql:
     return "mysql";
+  case HealthcheckKind::Nats:
+    return "nats";
   }
   return "tcp";
 }
@@ -199,10 +201,10 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
 
 std::string proxyRuleGap(const ProxyRule &r, std::string_view protocol) {
   const Protocol *p = findProtocol(protocol);
-  // fbc's UDP relay duplicates a datagram; a Kafka or NATS message needs
-  // a proxy that speaks those protocols (the call need's words).
+  // fbc's UDP relay duplicates a datagram, its NATS codec a message; a
+  // Kafka message needs a proxy that speaks Kafka (the call need's words).
   if (r.action == ProxyAction::Duplicate)
-    return p && p->datagrams ? "" : callNeed("duplicate")->what;
+    return p && p->duplicatedByFbc() ? "" : callNeed("duplicate")->what;
   if (!p || !p->referenceProxies)
     return "";
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;

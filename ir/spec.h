@@ -72,9 +72,9 @@ struct Interface {
   std::shared_ptr<const TlsCert> tls; // interface(tls=), null if absent
 };
 
-// Memcached and Mysql come only from ready() (the protocol table's
+// Memcached, Mysql and Nats come only from ready() (the protocol table's
 // readiness): no builtin writes them.
-enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres, Kafka, Memcached, Mysql };
+enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres, Kafka, Memcached, Mysql, Nats };
 const char *healthcheckKindName(HealthcheckKind k);
 
 // An interface's network address (Service::address()). `host` is the
@@ -276,9 +276,10 @@ struct FaultRule {
 // of it (docs/run.md "Protocol faults"): response(), error(), delay(delay=),
 // drop(). The matchers that apply depend on the interface's protocol:
 // http method/path, redis command/key, postgres query; "" matches anything.
-// Duplicate: duplicate(topic=|subject=) re-delivers Kafka / NATS messages;
-// fbc has no proxy for those protocols, so a test with one is a cannot-run
-// row (ir/host_needs.cpp), never run without it.
+// Duplicate: duplicate(topic=|subject=) re-delivers a message or datagram
+// where fbc's proxy frames them (ir::Protocol::duplicatedByFbc); elsewhere
+// (Kafka) a test with one is a cannot-run row (ir/host_needs.cpp), never
+// run without it.
 enum class ProxyAction { Respond, Error, Delay, Drop, Duplicate };
 // "response", "error", "delay", "drop", "duplicate"
 const char *proxyActionName(ProxyAction a);
@@ -287,9 +288,9 @@ struct ProxyRule {
   ProxyAction action = ProxyAction::Error;
   std::string method, path, query, command, key; // matchers
   // Kafka / AMQP / NATS topic, NATS subject, MongoDB op and collection:
-  // accepted as the reference's matchers, but fbc's proxy relays those
-  // protocols as TCP, so a rule that needs them is a cannot-run row
-  // (proxyRuleGap()).
+  // the reference's matchers. Matched where fbc's proxy frames the
+  // protocol (NATS); on a protocol it relays as TCP a rule that needs them
+  // is a cannot-run row (proxyRuleGap()).
   std::string topic, subject, op, collection;
   int64_t status = 0; // response()/error() status=<int> (0: the protocol's default; 0-16 on gRPC)
   std::string code;   // error(status="57P01"): a SQLSTATE given as a string

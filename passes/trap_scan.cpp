@@ -144,10 +144,11 @@ private:
   }
 
   // duplicate() installed on `iface` (null: not statically known): fbc's
-  // UDP relay duplicates a datagram; Kafka and NATS messages it cannot.
+  // UDP relay duplicates a datagram and its NATS codec a message; Kafka
+  // messages it cannot.
   void duplicateNeed(const ir::Interface *iface, ir::Loc loc) {
     const ir::Protocol *p = iface ? ir::findProtocol(iface->protocol) : nullptr;
-    if (p && p->datagrams)
+    if (p && p->duplicatedByFbc())
       return;
     if (const ir::HostNeed *n = ir::callNeed("duplicate"))
       need(*n, loc);

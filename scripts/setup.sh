@@ -17,6 +17,9 @@ packages=(
   libhiredis-dev redis-server libpq-dev postgresql-15
   libmariadb-dev mariadb-server # MySQL steps and probe (runtime/clients/mysql_step.cpp), e2e tests
   memcached # memcached steps, proxy codec and e2e tests (runtime/protocols/proto_memcached.cpp)
+  # NATS: the real server of the NATS steps' and proxy codec's e2e tests, and
+  # the NATS C client of their publisher/subscriber fixture (tests/fixtures/nats_orders.c)
+  nats-server libnats-dev
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
   libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock/mock_http.cpp)
   nettle-dev # jwt_keypair/jwt_sign: Ed25519 (ir/builtins/mock_jwt.cpp)

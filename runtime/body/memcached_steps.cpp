@@ -2,7 +2,6 @@
 // call over a fresh connection (runtime/clients/memcached_step.h), its
 // arguments by keyword or positionally in the order ir/protocols.h gives
 // them, the reply as the reference's step response.
-#include "ir/builtins/binder.h"
 #include "ir/json_writer.h"
 #include "ir/protocols.h"
 #include "runtime/body/builtin_args.h"
@@ -24,13 +23,7 @@ namespace {
 // The arguments of a memcached step, fallbacks filled in.
 std::vector<std::string> memcachedArgs(star::Thread &t, const StepTarget &to,
                                        const ir::StepMethod &m, const star::Args &args) {
-  std::vector<Value> given = ir::builtins::bindStep(t, to.what, m, args, m.keywords.size());
-  std::vector<std::string> out;
-  for (size_t i = 0; i < given.size(); ++i) {
-    const ir::StepKeyword &k = m.keywords[i];
-    out.push_back(given[i] ? stepArgText(t, given[i], to.what + "(): " + std::string(k.name))
-                           : std::string(k.fallback));
-  }
+  std::vector<std::string> out = tableStepArgs(t, to, m, args);
   // The protocol's own limit on keys: a longer key or one with a space
   // would be a different command on the wire.
   if (out[0].empty() || out[0].size() > 250 ||

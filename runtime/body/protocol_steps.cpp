@@ -33,6 +33,18 @@ std::string stepArgText(star::Thread &t, Value v, const std::string &what) {
   failBadArgument(t, what + " must be a string or a number, got " + std::string(star::typeName(v)));
 }
 
+std::vector<std::string> tableStepArgs(star::Thread &t, const StepTarget &to,
+                                       const ir::StepMethod &m, const star::Args &args) {
+  std::vector<Value> given = ir::builtins::bindStep(t, to.what, m, args, m.keywords.size());
+  std::vector<std::string> out;
+  for (size_t i = 0; i < given.size(); ++i) {
+    const ir::StepKeyword &k = m.keywords[i];
+    out.push_back(given[i] ? stepArgText(t, given[i], to.what + "(): " + std::string(k.name))
+                           : std::string(k.fallback));
+  }
+  return out;
+}
+
 namespace {
 
 // How many arguments (after the command) each sugar method takes.

@@ -21,6 +21,10 @@
 #include <string>
 #include <string_view>
 
+namespace fbc::ir {
+struct StepMethod;
+}
+
 namespace fbc::rt {
 
 class Trace;
@@ -55,6 +59,16 @@ star::Value memcachedStepCall(star::Thread &t, const StepTarget &to, std::string
 // A step argument as wire text: strings as they are, ints and floats in
 // decimal; else `what` must be a string or a number.
 std::string stepArgText(star::Thread &t, star::Value v, const std::string &what);
+// A step's arguments by the keywords ir/protocols.h gives method `m`, by
+// keyword or positionally in that order, each as wire text (stepArgText)
+// with the fallbacks filled in; an unknown keyword, one given twice or a
+// missing required one fails the step (ir::builtins::bindStep).
+std::vector<std::string> tableStepArgs(star::Thread &t, const StepTarget &to,
+                                       const ir::StepMethod &m, const star::Args &args);
+// nats: .publish(subject=, data=), .request(subject=, data=, timeout=),
+// .subscribe(subject=, count=, timeout=) (nats_steps.cpp): a response.
+star::Value natsStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                         const star::Args &args);
 star::Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                              const star::Args &args);
 // mysql: .query(sql=, params=) / .exec(...) over libmariadb (mysql_steps.cpp):

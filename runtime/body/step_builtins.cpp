@@ -173,10 +173,15 @@ struct StepClient {
   std::string_view protocol;
   StepCall call;
 };
-constexpr StepClient kStepClients[] = {
-    {"http", httpStepCall},           {"http2", httpStepCall}, // HTTP/1.1 steps
-    {"memcached", memcachedStepCall}, {"mysql", mysqlStepCall}, {"postgres", postgresStepCall},
-    {"redis", redisStepCall},         {"tcp", tcpStepCall},     {"udp", udpStepCall}};
+constexpr StepClient kStepClients[] = {{"http", httpStepCall},
+                                       {"http2", httpStepCall}, // HTTP/1.1 steps
+                                       {"memcached", memcachedStepCall},
+                                       {"mysql", mysqlStepCall},
+                                       {"nats", natsStepCall},
+                                       {"postgres", postgresStepCall},
+                                       {"redis", redisStepCall},
+                                       {"tcp", tcpStepCall},
+                                       {"udp", udpStepCall}};
 
 } // namespace
 

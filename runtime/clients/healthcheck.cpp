@@ -2,6 +2,7 @@
 
 #include "runtime/clients/kafka_probe.h"
 #include "runtime/clients/memcached_step.h"
+#include "runtime/clients/nats_step.h"
 #include "runtime/clients/redis_step.h"
 #include "runtime/clients/steps.h"
 #include "runtime/clients/tcp_dial.h"
@@ -59,6 +60,12 @@ Healthcheck Healthcheck::memcached(std::string host, uint16_t port, int64_t time
   return h;
 }
 
+Healthcheck Healthcheck::nats(std::string host, uint16_t port, int64_t timeoutMs) {
+  Healthcheck h = tcp(std::move(host), port, timeoutMs);
+  h.kind = Kind::Nats;
+  return h;
+}
+
 Healthcheck Healthcheck::mysql(MysqlConnParams conn, int64_t timeoutMs) {
   Healthcheck h;
   h.kind = Kind::Mysql;
@@ -93,6 +100,8 @@ std::string Healthcheck::describe() const {
     return "memcached " + host + ":" + std::to_string(port);
   case Kind::Mysql:
     return "mysql " + my.host + ":" + std::to_string(my.port);
+  case Kind::Nats:
+    return "nats " + host + ":" + std::to_string(port);
   }
   return "";
 }
@@ -200,6 +209,9 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       break;
     case Healthcheck::Kind::Mysql:
       ok = probeMysql(hc.my, probeTimeout, error);
+      break;
+    case Healthcheck::Kind::Nats:
+      ok = probeNats(hc.host, hc.port, probeTimeout, error);
       break;
     }
     for (size_t i = 0; ok && i < hc.datagramPorts.size(); ++i)

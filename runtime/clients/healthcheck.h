@@ -3,7 +3,8 @@
 // (a GET answers 2xx, over libcurl), redis (PING answers PONG, not
 // -LOADING), postgres (libpq's ping: the server accepts connections) and
 // kafka (a Metadata request names a broker and a controller), memcached
-// (`version`) and mysql (a login and a ping over libmariadb).
+// (`version`), mysql (a login and a ping over libmariadb) and nats (the
+// server's INFO, then PONG for a PING).
 #pragma once
 
 #include "runtime/clients/mysql_step.h"
@@ -17,7 +18,7 @@
 namespace fbc::rt {
 
 struct Healthcheck {
-  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka, Memcached, Mysql };
+  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka, Memcached, Mysql, Nats };
   Kind kind = Kind::None;
   std::string host = "127.0.0.1"; // tcp, redis, kafka
   uint16_t port = 0;              // tcp, redis, kafka
@@ -42,6 +43,8 @@ struct Healthcheck {
   // memcached's `version` answers VERSION <v>.
   static Healthcheck memcached(std::string host, uint16_t port, int64_t timeoutMs);
   static Healthcheck mysql(MysqlConnParams conn, int64_t timeoutMs);
+  // NATS: the server's INFO, then PONG for a PING.
+  static Healthcheck nats(std::string host, uint16_t port, int64_t timeoutMs);
   // "tcp 127.0.0.1:8080", "http http://...", "redis 127.0.0.1:6379",
   // "postgres 127.0.0.1:5432", "kafka 127.0.0.1:9092"
   std::string describe() const;

@@ -88,6 +88,9 @@ Healthcheck readinessProbe(const ir::Service &s, ir::HealthcheckKind kind, const
   case ir::HealthcheckKind::Memcached:
     h = Healthcheck::memcached(at.dialHost(), port, ms);
     break;
+  case ir::HealthcheckKind::Nats:
+    h = Healthcheck::nats(at.dialHost(), port, ms);
+    break;
   case ir::HealthcheckKind::Mysql: {
     MysqlConnParams p = mysqlConnParams(s, at);
     p.tls = tls;

@@ -228,6 +228,16 @@ TEST_F(Protocol, MemcachedStepsAndFaultsThroughTheProxy) {
   runWithGolden(spec, 0);
 }
 
+// NATS (nats_steps.star) against Debian's nats-server: ready() by INFO and
+// PONG; publish reaching a subscriber written with the NATS C client (its
+// stdout lines observed), request answered by it and the server's
+// no-responders answer, subscribe collecting what arrives, a subject with
+// a space an error row (exit 2).
+TEST_F(Protocol, NatsStepsAgainstNatsServer) {
+  ProtocolSpec spec("nats_steps");
+  runWithGolden(spec, 2);
+}
+
 TEST_F(Protocol, PostgresQueryRowsAndSqlstateAsUser) {
   ProtocolSpec spec("postgres_steps");
   runWithGolden(spec, 0);

@@ -68,6 +68,8 @@ rt::Healthcheck::Kind probeOf(ir::HealthcheckKind k) {
     return rt::Healthcheck::Kind::Memcached;
   case ir::HealthcheckKind::Mysql:
     return rt::Healthcheck::Kind::Mysql;
+  case ir::HealthcheckKind::Nats:
+    return rt::Healthcheck::Kind::Nats;
   case ir::HealthcheckKind::Tcp:
   case ir::HealthcheckKind::Ready:
     break;
