@@ -26,7 +26,7 @@ HostNeed unbuilt(std::string_view builtin, std::string_view what) {
 
 // Sorted by name. The packet layer, partitions and file watches act in the
 // reference's packet gateway and container sandbox, which run under gVisor;
-// duplicate() needs a Kafka or NATS proxy, which fbc does not have.
+// duplicate() of a Kafka message needs a Kafka proxy, which fbc does not have.
 const std::array<std::pair<std::string_view, HostNeed>, 17> &callNeeds() {
   static const std::array<std::pair<std::string_view, HostNeed>, 17> table = [] {
     constexpr std::string_view packet = "packet faults need the gVisor runtime";
@@ -36,9 +36,9 @@ const std::array<std::pair<std::string_view, HostNeed>, 17> &callNeeds() {
         "file watches need container services under the gVisor runtime";
     std::array<std::pair<std::string_view, HostNeed>, 17> t = {{
         {"bandwidth", gvisor("bandwidth", shaper)},
-        {"duplicate", unbuilt("duplicate", "duplicating Kafka and NATS messages needs a proxy "
-                                           "that speaks those protocols, which fbc does not "
-                                           "have (it relays them as TCP)")},
+        {"duplicate", unbuilt("duplicate", "duplicating Kafka messages needs a proxy that "
+                                           "speaks Kafka, which fbc does not have (it relays "
+                                           "it as TCP)")},
         {"mtu", gvisor("mtu", shaper)},
         {"packet_corrupt", gvisor("packet_corrupt", packet)},
         {"packet_delay", gvisor("packet_delay", packet)},

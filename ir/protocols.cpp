@@ -208,14 +208,21 @@ const Protocol kProtocols[] = {
      .defaultPort = 9092,
      .images = kKafkaImages},
     // NATS: steps and ready() written over fbc's socket helpers
-    // (runtime/clients/nats_step.h).
+    // (runtime/clients/nats_step.h); the proxy frames PUB/HPUB
+    // (runtime/protocols/proto_nats.h), matched by subject= (or the
+    // reference's topic=), and duplicate() sends a message on twice.
     {.name = "nats",
      .matchers = kNatsMatchers,
+     .targetField = "subject",
      .steps = kNatsSteps,
      .readiness = HealthcheckKind::Nats,
-     .referenceProxies = true,
+     .framed = true,
      .tls = TlsStart::AfterInfo,
      .duplicates = true,
+     .suggestRule = "error(subject = \">\", message = \"Slow Consumer Detected - messages "
+                    "dropped\")",
+     .unit = "NATS message",
+     .units = "NATS messages",
      .defaultPort = 4222,
      .images = kNatsImages},
     {.name = "amqp",

@@ -91,10 +91,8 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
     s.interface = *index;
     s.rule = r;
     // The codec's form of the target matcher (a Postgres query is
-    // normalised as the traffic is).
-    std::string &target = !s.rule.path.empty()  ? s.rule.path
-                          : !s.rule.key.empty() ? s.rule.key
-                                                : s.rule.query;
+    // normalised as the traffic is, a NATS `>` becomes a glob).
+    std::string &target = ruleTarget(s.rule);
     target = proxies_->normalizeTarget(*index, target);
     s.siteKey = ir::probabilitySiteKey(r.label, name, ir::proxyActionName(r.action));
     if (ir::fansOutByProbability(r.probability, r.maxFires, r.mode)) {

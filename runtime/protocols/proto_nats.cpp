@@ -99,4 +99,101 @@ std::string natsHeaderStatus(std::string_view headers) {
   return w.size() >= 2 && w[0].starts_with("NATS/") ? std::string(w[1]) : "";
 }
 
+std::string natsNormalizePattern(std::string_view pattern) {
+  std::string out(pattern);
+  if (out == ">")
+    return "*";
+  if (out.size() >= 2 && out.ends_with(".>"))
+    out.back() = '*';
+  return out;
+}
+
+namespace {
+
+// Whether CONNECT's JSON asks for verbose mode ("verbose": true): the one
+// option that changes what the server answers.
+bool asksVerbose(std::string_view line) {
+  size_t k = line.find("\"verbose\"");
+  if (k == std::string_view::npos)
+    return false;
+  std::string_view rest = line.substr(k + 9);
+  rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
+  if (rest.empty() || rest.front() != ':')
+    return false;
+  rest.remove_prefix(1);
+  rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
+  return rest.starts_with("true");
+}
+
+} // namespace
+
+RequestInfo NatsCodec::splitRequest(std::string_view pending) {
+  RequestInfo info;
+  NatsOp op;
+  switch (parseNatsOp(pending, op)) {
+  case NatsParse::NeedMore:
+    return info;
+  case NatsParse::Bad:
+    info.split = Split::NotThisProtocol;
+    info.length = pending.size();
+    return info;
+  case NatsParse::Op:
+    break;
+  }
+  info.length = op.length;
+  info.last = true;
+  if (op.op == "PUB" || op.op == "HPUB") {
+    info.split = Split::Request;
+    info.method = op.op;
+    info.target = op.subject;
+    info.noReply = !verbose_;
+    return info;
+  }
+  if (op.op == "CONNECT")
+    verbose_ = asksVerbose(op.line);
+  else if (op.op != "SUB" && op.op != "UNSUB" && op.op != "PING" && op.op != "PONG") {
+    info.split = Split::NotThisProtocol; // no client operation of the protocol
+    info.length = pending.size();
+    return info;
+  }
+  if (verbose_ && op.op != "PING" && op.op != "PONG")
+    ++passedOks_;
+  info.split = Split::Passthrough;
+  return info;
+}
+
+size_t NatsCodec::feedResponse(std::string_view bytes, std::string &status) {
+  if (serverUnframed_)
+    return 0;
+  server_.append(bytes);
+  size_t ended = 0;
+  for (;;) {
+    NatsOp op;
+    NatsParse p = parseNatsOp(server_, op);
+    if (p == NatsParse::NeedMore)
+      return ended;
+    if (p == NatsParse::Bad) {
+      serverUnframed_ = true;
+      server_.clear();
+      return ended;
+    }
+    server_.erase(0, op.length);
+    if (!verbose_ || (op.op != "+OK" && op.op != "-ERR"))
+      continue; // MSG, PING, PONG, INFO: nothing a PUB is owed
+    if (passedOks_ > 0) {
+      --passedOks_;
+      continue;
+    }
+    status = op.line;
+    ++ended;
+  }
+}
+
+std::string NatsCodec::reply(const ReplySpec &spec, const RequestInfo &) {
+  if (spec.kind == ReplyKind::Response)
+    return verbose_ ? "+OK\r\n" : "";
+  std::string m = spec.message.empty() ? "injected by fbc" : spec.message;
+  return "-ERR '" + m + "'\r\n";
+}
+
 } // namespace fbc::rt

@@ -15,9 +15,27 @@
 //
 // parseNatsOp() takes one operation off the front of a byte stream, in
 // either direction; the caller keeps what it has not consumed.
+//
+// The proxy codec of interface(protocol="nats"): a request is one PUB or
+// HPUB with its payload, RequestInfo::method the operation ("PUB"),
+// target its subject. Everything else the client sends (CONNECT, SUB,
+// UNSUB, PING, PONG) passes through undecided; a stream that is not NATS
+// turns the rest of the connection into plain TCP. The server's stream is
+// framed too (MSG/HMSG payloads skipped whole), so that a payload is never
+// read as a reply. A PUB has no reply unless the client's CONNECT asked
+// for verbose mode, where the server answers every command +OK (or -ERR):
+// then a PUB is owed one, and the +OKs owed to the commands that passed
+// through are not counted as its.
+//
+// reply(): Error -> `-ERR '<message>'` (default "injected by fbc"), the
+// server's way of refusing a message; Response -> the message swallowed:
+// nothing (+OK in verbose mode), so the publisher believes it delivered.
 #pragma once
 
+#include "runtime/protocols/proxy_protocol.h"
+
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -53,5 +71,23 @@ NatsParse parseNatsOp(std::string_view stream, NatsOp &op);
 // the server's no-responders answer to a request is an HMSG whose
 // headers say 503.
 std::string natsHeaderStatus(std::string_view headers);
+
+// A rule's subject= (or topic=) as the proxy's glob matches it: NATS's
+// full wildcard `>` as the last token (or the whole pattern) covers every
+// subject below, so it becomes `*`; the recipes' default subject is `>`.
+std::string natsNormalizePattern(std::string_view pattern);
+
+class NatsCodec final : public ProtocolCodec {
+public:
+  RequestInfo splitRequest(std::string_view pending) override;
+  size_t feedResponse(std::string_view bytes, std::string &status) override;
+  std::string reply(const ReplySpec &spec, const RequestInfo &req) override;
+
+private:
+  bool verbose_ = false;        // CONNECT asked for +OK after every command
+  uint64_t passedOks_ = 0;      // +OK / -ERR the server owes commands that passed through
+  std::string server_;          // server bytes not yet framed
+  bool serverUnframed_ = false; // the server's stream stopped parsing: counted no more
+};
 
 } // namespace fbc::rt

@@ -5,6 +5,7 @@
 // plain TCP.
 #include "runtime/protocols/proto_memcached.h"
 #include "runtime/protocols/proto_mysql.h"
+#include "runtime/protocols/proto_nats.h"
 #include "runtime/protocols/proto_postgres.h"
 #include "runtime/protocols/proto_redis.h"
 #include "runtime/protocols/proxy_http.h"
@@ -23,6 +24,7 @@ const ProxyProtocol kProxyProtocols[] = {
     {"http", makeHttpCodec, nullptr},
     {"memcached", make<MemcachedCodec>, nullptr},
     {"mysql", make<MysqlCodec>, pgNormalizePattern, /*serverFirst=*/true},
+    {"nats", make<NatsCodec>, natsNormalizePattern, /*serverFirst=*/true}, // INFO first
     {"postgres", make<PostgresCodec>, pgNormalizePattern},
     {"redis", make<RedisCodec>, nullptr},
 };

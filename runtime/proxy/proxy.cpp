@@ -271,6 +271,16 @@ struct ProxyHub::Conn {
       relay(length, info);
       return true;
     }
+    if (*d.action == ir::ProxyAction::Duplicate) {
+      // The message twice, back to back (only codecs that frame messages
+      // meet one: ir::Protocol::duplicatedByFbc); each copy is owed its
+      // reply.
+      server.out.append(std::string_view(pending).substr(0, length));
+      take(length, true);
+      if (!info.noReply)
+        owed += 2;
+      return true;
+    }
     if (*d.action == ir::ProxyAction::Drop) {
       if (d.rule->reset)
         abortiveClose(client.fd);

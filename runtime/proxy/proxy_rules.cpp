@@ -39,7 +39,14 @@ const std::string &ruleMethod(const ir::ProxyRule &r) {
 }
 
 const std::string &ruleTarget(const ir::ProxyRule &r) {
-  return !r.path.empty() ? r.path : !r.key.empty() ? r.key : r.query;
+  return ruleTarget(const_cast<ir::ProxyRule &>(r));
+}
+
+std::string &ruleTarget(ir::ProxyRule &r) {
+  for (std::string *f : {&r.path, &r.key, &r.query, &r.subject})
+    if (!f->empty())
+      return *f;
+  return r.topic;
 }
 
 ReplySpec replySpec(const ir::ProxyRule &r) {
@@ -122,9 +129,9 @@ ProxyDecision ProxyRuleTable::decide(size_t iface, ProxyUnit unit, const std::st
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     for (Rule &r : scope->rules) {
       const ir::ProxyRule &pr = r.spec.rule;
-      // duplicate() is installed only on a datagram interface (the UDP
-      // relay sends the datagram on twice); on any other it is a cannot-run
-      // row (ir::proxyRuleGap), so the TCP proxy never meets one.
+      // duplicate() is installed only where fbc carries it out
+      // (ir::Protocol::duplicatedByFbc: the UDP relay, a codec framing
+      // messages); elsewhere it is a cannot-run row (ir::proxyRuleGap).
       if (r.spec.interface != iface || pr.perConnection != (unit == ProxyUnit::Connection))
         continue;
       bool replies = pr.action == ir::ProxyAction::Respond || pr.action == ir::ProxyAction::Error;

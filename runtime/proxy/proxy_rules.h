@@ -99,9 +99,11 @@ private:
 };
 
 // The match text of a rule: its method-like matcher (method= / command=)
-// and its target-like one (path= / key= / query=).
+// and its target-like one (path= / key= / query= / subject= / topic=; the
+// field itself, for the proxy to put the codec's form of it in place).
 const std::string &ruleMethod(const ir::ProxyRule &r);
 const std::string &ruleTarget(const ir::ProxyRule &r);
+std::string &ruleTarget(ir::ProxyRule &r);
 
 // A proxy matcher: `*` any run of characters ('/' and ':' included, so
 // path="/api/*" covers every route below /api/ and key="user:*" every user

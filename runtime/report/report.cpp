@@ -6,6 +6,7 @@
 
 #include "frontend/lib/utf8.h"
 #include "ir/leaf_program.h"
+#include "ir/protocols.h"
 #include "runtime/os/syscalls.h"
 
 #include <algorithm>
@@ -270,10 +271,13 @@ void proxyLines(const RunReport &r, const TestOutcome &t, std::string &out) {
   for (const TraceEvent &e : t.events) {
     if (e.type != EventType::Proxy)
       continue;
+    // The request's fields its protocol's codec feeds (ir/protocols.h):
+    // "GET /orders/1", "get user:1", a query, a NATS subject.
     std::string what;
-    for (const char *k : {"method", "path", "command", "key", "query"})
-      if (std::string v = e.field(k); !v.empty())
-        what += (what.empty() ? "" : " ") + v;
+    if (const ir::Protocol *p = ir::findProtocol(e.field("protocol")))
+      for (std::string_view k : {p->methodField, p->targetField})
+        if (std::string v = k.empty() ? "" : e.field(k); !v.empty())
+          what += (what.empty() ? "" : " ") + v;
     if (what.empty())
       what = e.field("bytes").empty() ? "connection" : e.field("bytes") + " bytes";
     std::string line = fmt("    #%llu  %-12s %s %s -> %s", static_cast<unsigned long long>(e.seq),

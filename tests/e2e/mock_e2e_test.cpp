@@ -100,7 +100,7 @@ TEST(FbcRunMock, ClientCallBinding) {
   runWithGolden(spec, 0);
 }
 
-// duplicate() needs a Kafka / NATS proxy fbc does not have: the tests that
+// duplicate() of a Kafka message needs a Kafka proxy fbc does not have: the tests that
 // can reach one (an assumption's rules=, a fault() in the body) are one
 // error row each; the other test runs.
 TEST(FbcRunMock, DuplicateIsACannotRunRow) {

@@ -238,6 +238,60 @@ TEST_F(Protocol, NatsStepsAgainstNatsServer) {
   runWithGolden(spec, 2);
 }
 
+// NATS faults through fbc's proxy (nats_proxy.star): a publisher and a
+// subscriber service written with the NATS C client, both connected
+// through the proxy; duplicate(subject=) delivering the publisher's message
+// to the subscriber twice (both deliveries stdout events in the trace),
+// drop() closing the publisher's connection under its message (the
+// subscriber never sees it), delay() in the step's duration, error() as
+// -ERR to the step with another subject passing, the reference's recipes
+// (nats.slow_consumer(), nats.slow_delivery()), and a rule on subjects
+// nobody publishes to fault_bypassed. In the JSON report of the duplicate:
+// the proxy event with its subject, then both deliveries of orders.created
+// and the one of orders.paid as the subscriber's stdout events (compared by
+// their fields: when the subscriber's lines are read against the step's
+// own events is the scheduler's choice, so the whole report is no golden).
+TEST_F(Protocol, NatsFaultsThroughTheProxy) {
+  ProtocolSpec spec("nats_proxy", {{"@SUB_PORT@", std::to_string(freePort())}});
+  runWithGolden(spec, 0);
+  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
+                     "test_duplicate_reaches_the_subscriber_twice"},
+                    spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  std::vector<std::string> seen; // proxy and stdout events, and every subject, in order
+  for (const std::string &m : allMatches(j.out, R"re("(?:type|subject)": "([^"]*)")re"))
+    if (m == "proxy" || m == "stdout" || m.starts_with("orders."))
+      seen.push_back(m);
+  EXPECT_EQ(seen, (std::vector<std::string>{"proxy", "orders.created", "stdout", "orders.created",
+                                            "stdout", "orders.created", "stdout", "orders.paid"}))
+      << j.out;
+  EXPECT_EQ(allMatches(j.out, R"re("action": "([a-z]+)")re"),
+            (std::vector<std::string>{"duplicate"}));
+}
+
+// max_fires=2 mode="exhaustive" on a NATS error() rule (nats_modes.star):
+// four leaves, each pinning which of the two matching publishes is
+// refused (return values in leaf order), the other subject always passing;
+// plan = run, the bundle manifest's leaves included.
+TEST_F(Protocol, NatsRuleModesAndPlanEqualsRun) {
+  ProtocolSpec spec("nats_modes");
+  FbcRun run = expectPlanTotalEqualsRunRows(spec);
+  EXPECT_EQ(run.exit, 0) << run.out << run.err;
+  expectManifestLeavesMatchPlan(spec, run);
+  EXPECT_EQ(
+      allMatches(run.out, R"re("return_value": "(\[(?:[^"\\]|\\.)*\])")re"),
+      (std::vector<std::string>{R"([\"ok\", \"ok\", \"ok\"])", R"([\"err\", \"ok\", \"ok\"])",
+                                R"([\"ok\", \"ok\", \"err\"])", R"([\"err\", \"ok\", \"err\"])"}))
+      << run.out;
+  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+  EXPECT_TRUE(contains(plan.out, "Total: 4 plan instances")) << plan.out;
+  // The JSON report's proxy events carry the subject, each leaf's own.
+  FbcRun j =
+      runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json"}, spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  checkGolden("nats_modes", normalizeJson(j.out, spec), ".json");
+}
+
 TEST_F(Protocol, PostgresQueryRowsAndSqlstateAsUser) {
   ProtocolSpec spec("postgres_steps");
   runWithGolden(spec, 0);
