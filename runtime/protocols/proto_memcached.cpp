@@ -1,7 +1,8 @@
 #include "runtime/protocols/proto_memcached.h"
 
+#include "runtime/protocols/text_lines.h"
+
 #include <algorithm>
-#include <charconv>
 #include <vector>
 
 namespace fbc::rt {
@@ -10,38 +11,6 @@ namespace {
 
 constexpr size_t kMaxLine = 8192;             // a command line longer than this is not memcached
 constexpr size_t kMaxBlock = size_t(1) << 20; // the proxy's high-water mark
-
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t at = 0;
-  while (at < line.size()) {
-    size_t start = line.find_first_not_of(' ', at);
-    if (start == std::string_view::npos)
-      break;
-    size_t end = std::min(line.find(' ', start), line.size());
-    out.push_back(line.substr(start, end - start));
-    at = end;
-  }
-  return out;
-}
-
-// The first line of `s`: its text without the line end, and the length
-// with it; false when no line end arrived yet.
-bool firstLine(std::string_view s, std::string_view &line, size_t &length) {
-  size_t nl = s.find('\n');
-  if (nl == std::string_view::npos)
-    return false;
-  length = nl + 1;
-  line = s.substr(0, nl);
-  if (!line.empty() && line.back() == '\r')
-    line.remove_suffix(1);
-  return true;
-}
-
-bool number(std::string_view s, size_t &out) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
 
 bool oneOf(std::string_view w, std::initializer_list<std::string_view> set) {
   return std::find(set.begin(), set.end(), w) != set.end();
@@ -75,7 +44,7 @@ RequestInfo MemcachedCodec::splitRequest(std::string_view pending) {
     }
     return info;
   }
-  std::vector<std::string_view> w = words(line);
+  std::vector<std::string_view> w = lineWords(line);
   std::string_view cmd = w.empty() ? "" : w[0];
   info.length = length;
   info.last = true;
@@ -95,7 +64,7 @@ RequestInfo MemcachedCodec::splitRequest(std::string_view pending) {
   size_t bytesAt = isStorage(cmd) ? 4 : cmd == "ms" ? 2 : 0;
   if (bytesAt) {
     size_t bytes = 0;
-    if (w.size() <= bytesAt || !number(w[bytesAt], bytes)) {
+    if (w.size() <= bytesAt || !decimalSize(w[bytesAt], bytes)) {
       info.split = Split::Request; // the server answers CLIENT_ERROR for the line
       return info;
     }
@@ -133,7 +102,7 @@ bool MemcachedReplyReader::next(std::string &status, std::string &first, std::st
     size_t length = 0;
     if (!firstLine(rest, line, length))
       return false;
-    std::vector<std::string_view> w = words(line);
+    std::vector<std::string_view> w = lineWords(line);
     std::string_view head = w.empty() ? "" : w[0];
     if (first.empty()) {
       first = std::string(line);
@@ -141,8 +110,8 @@ bool MemcachedReplyReader::next(std::string &status, std::string &first, std::st
     }
     size_t block = 0;
     // VALUE <key> <flags> <bytes> [<cas>]; VA <bytes> <flags>*.
-    bool blockLine = (head == "VALUE" && w.size() >= 4 && number(w[3], block)) ||
-                     (head == "VA" && w.size() >= 2 && number(w[1], block));
+    bool blockLine = (head == "VALUE" && w.size() >= 4 && decimalSize(w[3], block)) ||
+                     (head == "VA" && w.size() >= 2 && decimalSize(w[1], block));
     if (blockLine) {
       if (rest.size() < length + block + 2)
         return false;

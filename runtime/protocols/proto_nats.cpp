@@ -1,33 +1,14 @@
 #include "runtime/protocols/proto_nats.h"
 
+#include "runtime/protocols/text_lines.h"
+
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <vector>
 
 namespace fbc::rt {
 
 namespace {
-
-// Fields are separated by spaces or tabs, any number of them.
-std::vector<std::string_view> fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t at = 0;
-  while (at < line.size()) {
-    size_t start = line.find_first_not_of(" \t", at);
-    if (start == std::string_view::npos)
-      break;
-    size_t end = std::min(line.find_first_of(" \t", start), line.size());
-    out.push_back(line.substr(start, end - start));
-    at = end;
-  }
-  return out;
-}
-
-bool number(std::string_view s, size_t &out) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return !s.empty() && ec == std::errc() && p == s.data() + s.size();
-}
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -39,17 +20,15 @@ std::string upper(std::string_view s) {
 } // namespace
 
 NatsParse parseNatsOp(std::string_view s, NatsOp &op) {
-  size_t nl = s.find('\n');
-  if (nl == std::string_view::npos)
+  std::string_view line;
+  size_t lineLength = 0;
+  if (!firstLine(s, line, lineLength))
     return s.size() > kNatsMaxLine ? NatsParse::Bad : NatsParse::NeedMore;
-  std::string_view line = s.substr(0, nl);
-  if (!line.empty() && line.back() == '\r')
-    line.remove_suffix(1);
-  std::vector<std::string_view> w = fields(line);
+  std::vector<std::string_view> w = lineWords(line, " \t");
   op = NatsOp{};
   op.line = std::string(line);
   op.op = w.empty() ? "" : upper(w[0]);
-  op.length = nl + 1;
+  op.length = lineLength;
   if (op.op == "-ERR") {
     std::string_view m = line.substr(std::min(line.size(), size_t(4)));
     m.remove_prefix(std::min(m.size(), m.find_first_not_of(" \t")));
@@ -79,7 +58,7 @@ NatsParse parseNatsOp(std::string_view s, NatsOp &op) {
   if (w.size() == fixed + 1)
     op.reply = std::string(w[msg ? 3 : 2]);
   size_t total = 0, head = 0;
-  if (!number(w.back(), total) || (headed && !number(w[w.size() - 2], head)) || head > total ||
+  if (!decimalSize(w.back(), total) || (headed && !decimalSize(w[w.size() - 2], head)) || head > total ||
       total > kNatsMaxPayload)
     return NatsParse::Bad;
   size_t need = op.length + total + 2;
@@ -95,7 +74,7 @@ NatsParse parseNatsOp(std::string_view s, NatsOp &op) {
 
 std::string natsHeaderStatus(std::string_view headers) {
   std::string_view first = headers.substr(0, headers.find('\r'));
-  std::vector<std::string_view> w = fields(first);
+  std::vector<std::string_view> w = lineWords(first, " \t");
   return w.size() >= 2 && w[0].starts_with("NATS/") ? std::string(w[1]) : "";
 }
 
