@@ -273,12 +273,13 @@ struct ProxyHub::Conn {
     }
     if (*d.action == ir::ProxyAction::Duplicate) {
       // The message twice, back to back (only codecs that frame messages
-      // meet one: ir::Protocol::duplicatedByFbc); each copy is owed its
-      // reply.
+      // meet one: ir::Protocol::duplicatedByFbc), each copy owed its reply:
+      // the first here, the second relayed as any forwarded unit. Not held
+      // for an explorer's window (it is a fault, not a release choice).
       server.out.append(std::string_view(pending).substr(0, length));
-      take(length, true);
       if (!info.noReply)
-        owed += 2;
+        ++owed;
+      relay(length, info);
       return true;
     }
     if (*d.action == ir::ProxyAction::Drop) {
