@@ -3,8 +3,9 @@
 //
 // A keep-alive HTTP/1.1 server (a thread of this process, blocking
 // sockets, one fixed 200 response per request), a line-echo TCP server and a
-// real redis-server and memcached (GET of a 5-byte value) and MariaDB (SELECT 1 over a
-// connection logged in first); a ProxyHub (runtime/proxy/proxy.h) in
+// real redis-server and memcached (GET of a 5-byte value), MariaDB (SELECT 1 over a
+// connection logged in first) and nats-server (a publish: PUB of 3 bytes and the PING whose
+// PONG says the server took it, as fbc's publish step sends it); a ProxyHub (runtime/proxy/proxy.h) in
 // front of each with one rule in force that does not match the traffic (so every request is split,
 // matched and relayed: the cost of a proxied interface while no fault fires). The client sends N
 // sequential requests over one connection, alternating batches of 1,000 direct and 1,000 proxied so
@@ -363,6 +364,37 @@ void benchMysql(int n) {
   fs::remove_all(dir);
 }
 
+// NATS: the server's INFO line read, then CONNECT (not verbose: a PUB has
+// no reply of its own).
+void natsLogin(int fd) {
+  std::string info;
+  char c;
+  while (!info.ends_with("\r\n") && recv(fd, &c, 1, 0) == 1)
+    info += c;
+  if (!info.starts_with("INFO ")) {
+    std::fprintf(stderr, "nats: no INFO from the server\n");
+    std::exit(1);
+  }
+  std::string connect = "CONNECT {\"verbose\":false,\"pedantic\":false}\r\n";
+  send(fd, connect.data(), connect.size(), MSG_NOSIGNAL);
+}
+
+// nats-server (Debian's) on a free port: a publish of 3 bytes on
+// orders.created with its PING, answered PONG, direct and through the
+// proxy's NATS codec with a rule on billing.* in force.
+void benchNats(int n) {
+  uint16_t port = 0;
+  pid_t server =
+      startServer("/usr/sbin/nats-server", {"-a", "127.0.0.1", "-p", "@PORT@"}, "", 0, port);
+  ir::ProxyRule miss;
+  miss.action = ir::ProxyAction::Error;
+  miss.subject = "billing.*";
+  bench("nats", "nats", port, "PUB orders.created 3\r\no-1\r\nPING\r\n", std::strlen("PONG\r\n"),
+        miss, n, natsLogin);
+  kill(server, SIGKILL);
+  waitpid(server, nullptr, 0);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -400,4 +432,5 @@ int main(int argc, char **argv) {
             "set user:1 0 0 5\r\nalice\r\n", std::strlen("STORED\r\n"), "get user:1\r\n",
             std::strlen("VALUE user:1 0 5\r\nalice\r\nEND\r\n"), memcachedMiss, n);
   benchMysql(n);
+  benchNats(n);
 }
