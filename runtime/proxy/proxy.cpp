@@ -100,9 +100,18 @@ struct ProxyHub::Conn {
   std::unique_ptr<ProtocolCodec> codec; // null: plain TCP
   bool connected = false;               // to the real port
   bool dead = false;
-  std::string pending;                       // client bytes not yet decided
-  bool held = false;                         // a delay timer owns the front unit
-  std::optional<ProxyDecision> heldDecision; // its decision, applied when the timer fires
+  std::string pending; // client bytes not yet decided
+  bool held = false;   // a delay timer (or the explorer) owns the front unit
+  // The unit a delay() timer holds, as the codec split it and the rules
+  // decided it: applied as is when the timer fires (the codec is not asked
+  // to split the same bytes again: a stateful one, PostgreSQL's owed
+  // cycles or HTTP's incremental parser, would count the request twice).
+  struct Delayed {
+    RequestInfo info;
+    size_t length = 0;
+    ProxyDecision decision;
+  };
+  std::optional<Delayed> delayed;
   enum class Body { None, Forward, Discard } body = Body::None;
   uint64_t owed = 0;       // replies the server owes for forwarded requests
   std::string queuedReply; // a reply of ours waiting for `owed` to reach 0
@@ -248,20 +257,21 @@ struct ProxyHub::Conn {
   // One request (or TCP chunk) at the front of `pending`; false when the
   // connection stops processing (held, waiting, dropped).
   bool unit(size_t length, const RequestInfo &info) {
-    ProxyDecision d;
-    if (heldDecision) {
-      d = std::move(*heldDecision);
-      heldDecision.reset();
-      d.delayNs = 0; // served already
-    } else {
-      d = hub.rules_.decide(iface, codec ? ProxyUnit::Request : ProxyUnit::Chunk, info.method,
-                            info.target);
-      if (d.rule)
-        event(d, info, length);
-    }
+    ProxyDecision d = hub.rules_.decide(iface, codec ? ProxyUnit::Request : ProxyUnit::Chunk,
+                                        info.method, info.target);
+    if (d.rule)
+      event(d, info, length);
+    return apply(length, info, std::move(d));
+  }
+
+  // Carries out decision `d` on the unit at the front of `pending`; false
+  // as unit().
+  bool apply(size_t length, const RequestInfo &info, ProxyDecision d) {
     if (d.delayNs > 0) {
-      heldDecision = d;
-      hold(d.delayNs);
+      int64_t ns = d.delayNs;
+      d.delayNs = 0; // served by the time the timer applies it
+      delayed = Delayed{info, length, std::move(d)};
+      hold(ns);
       return false;
     }
     bool head = info.split == Split::Head && !info.last;
@@ -362,7 +372,10 @@ struct ProxyHub::Conn {
         return;
       Conn &c = *it->second;
       c.held = false;
-      c.processClient(); // the held unit first, with its decision
+      Delayed u = std::move(*c.delayed);
+      c.delayed.reset();
+      if (c.apply(u.length, u.info, std::move(u.decision)))
+        c.processClient();
       if (!c.dead)
         c.readSide(c.client);
       if (!c.dead)

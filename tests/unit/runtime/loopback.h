@@ -1,11 +1,15 @@
 // Loopback TCP sockets for the proxy's unit tests (proxy_memcached_test,
-// proxy_hold_test): a listener on a free port, a connected client.
+// proxy_hold_test, proxy_delay_test): a listener on a free port, a
+// connected client, what a socket is sent.
 #pragma once
 
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 
 namespace fbc::rt {
 
@@ -32,6 +36,22 @@ inline int dialLoopback(uint16_t port) {
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   a.sin_port = htons(port);
   return connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 ? fd : -1;
+}
+
+// What arrives on `fd` until `want` bytes, its end, or 5 s without more.
+inline std::string readUpTo(int fd, size_t want) {
+  std::string got;
+  char buf[4096];
+  while (got.size() < want) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 5000) <= 0)
+      break;
+    ssize_t n = recv(fd, buf, std::min(sizeof buf, want - got.size()), 0);
+    if (n <= 0)
+      break;
+    got.append(buf, size_t(n));
+  }
+  return got;
 }
 
 } // namespace fbc::rt

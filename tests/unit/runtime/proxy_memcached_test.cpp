@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -18,22 +17,6 @@
 
 namespace fbc::rt {
 namespace {
-
-// What arrives on fd until `want` bytes or 5 s without more.
-std::string readUpTo(int fd, size_t want) {
-  std::string got;
-  char buf[256];
-  while (got.size() < want) {
-    pollfd p{fd, POLLIN, 0};
-    if (poll(&p, 1, 5000) <= 0)
-      break;
-    ssize_t n = recv(fd, buf, sizeof buf, 0);
-    if (n <= 0)
-      break;
-    got.append(buf, size_t(n));
-  }
-  return got;
-}
 
 TEST(ProxyMemcached, ANoreplyRequestIsOwedNoReply) {
   uint16_t serverPort = 0;
