@@ -136,6 +136,20 @@ struct Reader {
 
 } // namespace
 
+std::optional<uint64_t> parseLeafId(std::string_view s) {
+  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string_view::npos ||
+      (s.size() > 1 && s[0] == '0'))
+    return std::nullopt;
+  uint64_t v = 0;
+  for (char c : s)
+    v = v * 10 + uint64_t(c - '0');
+  return v;
+}
+
+std::optional<uint64_t> TestRow::leafIndex() const {
+  return leafId ? parseLeafId(*leafId) : std::nullopt;
+}
+
 std::string TestRow::displayName() const {
   return leafId ? ir::leafDisplayName(name, *leafId, leafLabel()) : name;
 }
@@ -398,8 +412,7 @@ llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimi
       // A leaf id is what fbc replay runs again (--leaf, schedules): a
       // number, or the row is refused.
       if (hasLeaf && !leafId.empty()) {
-        if (leafId.size() > 19 || leafId.find_first_not_of("0123456789") != std::string::npos ||
-            (leafId.size() > 1 && leafId[0] == '0'))
+        if (!parseLeafId(leafId))
           return fail("tests[" + std::to_string(i) +
                       "]: \"leaf_id\" is not a leaf id (\"0\", \"1\", ...)");
         t.leafId = leafId;

@@ -47,6 +47,8 @@ struct TestRow {
   // explore_coverage, explore_not_covered); "" otherwise.
   std::string coverage, notCovered;
 
+  // leafId as a number (parseManifest checked it: parseLeafId).
+  std::optional<uint64_t> leafIndex() const;
   // "retries=1, wal[10], spec.star:7#0" (ir::leafLabel).
   std::string leafLabel() const { return ir::leafLabel(leaf); }
   // "name", or "name [leaf N — label]" for a leaf (ir::leafDisplayName).
@@ -123,6 +125,10 @@ struct ManifestLimits {
 
 // Parses manifest.json; refuses a missing or unknown schema_version and
 // wrongly typed fields with a message naming the field.
+// A leaf id as fbc writes it and `--leaf` takes it ("0" .. "N-1": digits,
+// no leading zero, at most 19): its number, or none.
+std::optional<uint64_t> parseLeafId(std::string_view s);
+
 llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimits &limits = {});
 
 } // namespace fbc::bundle

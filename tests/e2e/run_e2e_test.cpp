@@ -346,6 +346,11 @@ TEST(FbcRun, UsageErrorsExitOne) {
               "fbc run: error: bad --seed \"-4\": want a non-negative integer\n");
   expectUsage({"run", spec.path, "--leaf", "x"},
               "fbc run: error: bad --leaf \"x\": want a leaf id \"0\" .. \"N-1\"\n");
+  expectUsage({"run", spec.path, "--leaf", "01"},
+              "fbc run: error: bad --leaf \"01\": want a leaf id \"0\" .. \"N-1\"\n");
+  expectUsage({"run", spec.path, "--leaf", "99999999999999999999"},
+              "fbc run: error: bad --leaf \"99999999999999999999\": want a leaf id \"0\" .. "
+              "\"N-1\"\n");
   expectUsage({"run", "no-such-spec.star"},
               "fbc: error: no-such-spec.star: No such file or directory\n");
 }

@@ -42,7 +42,7 @@ void fromBundle(const bundle::OpenedBundle &b, RunOptions &run) {
   // order it released its calls: replayed exactly, nothing explored anew.
   for (const bundle::TestRow &row : m.tests)
     if (row.leafId && !row.leaf.schedule.empty())
-      run.schedules.push_back({row.name, std::stoull(*row.leafId), row.released});
+      run.schedules.push_back({row.name, *row.leafIndex(), row.released});
   if (m.explore.policy != ir::ExploreOptions::Policy::None || !run.schedules.empty())
     run.replayExplore = m.explore;
   run.requireFaultsFire = m.requireFaultsFire;
@@ -90,8 +90,7 @@ int runReplay(const ReplayOptions &opts) {
   // (With --spec, an edited spec, the tests are the spec's.)
   run.replayRows.emplace();
   for (const bundle::TestRow &row : m.tests)
-    run.replayRows->push_back(
-        {row.name, row.leafId ? std::optional<uint64_t>(std::stoull(*row.leafId)) : std::nullopt});
+    run.replayRows->push_back({row.name, row.leafIndex()});
   run.spec = setup->specPath;
   run.serviceDir = setup->serviceDir;
   run.specRoot = m.specRoot;

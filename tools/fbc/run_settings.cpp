@@ -1,6 +1,7 @@
 // fbc run's flags, checked: see run_settings.h.
 #include "tools/fbc/run_settings.h"
 
+#include "bundle/manifest.h"
 #include "ir/duration.h"
 
 #include <unistd.h>
@@ -15,20 +16,14 @@
 namespace fbc::tools {
 namespace {
 
-// Prints "<cmd>: error: <message>" and returns false.
-bool usageError(const char *cmd, const std::string &message) {
-  std::fprintf(stderr, "%s: error: %s\n", cmd, message.c_str());
-  return false;
-}
-
 bool timeoutOption(const RunOptions &opts, const char *cmd, rt::RunConfig &cfg) {
   if (opts.timeout.empty())
     return true;
   std::string error;
   std::optional<int64_t> d = ir::parseDuration(opts.timeout, error);
   if (!d || *d <= 0)
-    return usageError(cmd, "bad --timeout \"" + opts.timeout +
-                               "\": " + (d ? "must be positive" : error));
+    return commandError(cmd, "bad --timeout \"" + opts.timeout +
+                                 "\": " + (d ? "must be positive" : error));
   cfg.timeoutNs = *d;
   cfg.timeoutExplicit = true;
   return true;
@@ -46,7 +41,7 @@ bool seedOption(const RunOptions &opts, const char *cmd, rt::RunConfig &cfg) {
   errno = 0;
   unsigned long long v = std::strtoull(seed.c_str(), &end, 10);
   if (errno || !end || *end || seed.empty() || seed.front() == '-')
-    return usageError(cmd, "bad --seed \"" + seed + "\": want a non-negative integer");
+    return commandError(cmd, "bad --seed \"" + seed + "\": want a non-negative integer");
   cfg.seed = v;
   return true;
 }
@@ -55,25 +50,24 @@ bool leafOption(const RunOptions &opts, const char *cmd, rt::RunConfig &cfg) {
   const std::string &l = opts.leaf;
   if (l.empty())
     return true;
-  bool ok = l.size() <= 19 && (l == "0" || l[0] != '0') &&
-            l.find_first_not_of("0123456789") == std::string::npos;
-  if (!ok)
-    return usageError(cmd, "bad --leaf \"" + l + "\": want a leaf id \"0\" .. \"N-1\"");
-  cfg.leafId = std::stoull(l);
+  std::optional<uint64_t> id = bundle::parseLeafId(l);
+  if (!id)
+    return commandError(cmd, "bad --leaf \"" + l + "\": want a leaf id \"0\" .. \"N-1\"");
+  cfg.leafId = *id;
   return true;
 }
 
 bool shardOptions(const RunOptions &opts, const char *cmd, std::optional<ShardRequest> &shard) {
   std::string error;
   if (!resolveShard(opts.shard, opts.shardCount, shard, error))
-    return usageError(cmd, error);
+    return commandError(cmd, error);
   if (shard && !opts.leaf.empty())
-    return usageError(cmd, "--leaf picks one leaf; it cannot be combined with sharding (" +
-                               shard->source + ")");
+    return commandError(cmd, "--leaf picks one leaf; it cannot be combined with sharding (" +
+                                 shard->source + ")");
   if (!shard && !opts.durationsFrom.empty())
-    return usageError(cmd, "--durations-from balances shards: give --shard K/N");
+    return commandError(cmd, "--durations-from balances shards: give --shard K/N");
   if (!touchBazelShardStatus(error))
-    return usageError(cmd, error);
+    return commandError(cmd, error);
   return true;
 }
 
@@ -86,7 +80,7 @@ bool jobsOption(const RunOptions &opts, const char *cmd, rt::RunConfig &cfg) {
   bool ok = !j.empty() && j.size() <= 4 && j[0] != '0' &&
             j.find_first_not_of("0123456789") == std::string::npos;
   if (!ok)
-    return usageError(cmd, "bad -j \"" + j + "\": want a number of leaves (1..9999) or auto");
+    return commandError(cmd, "bad -j \"" + j + "\": want a number of leaves (1..9999) or auto");
   cfg.jobs = std::stoi(j);
   return true;
 }
@@ -97,14 +91,14 @@ bool runsOptions(const RunOptions &opts, const char *cmd, bool exploring, rt::Ru
     const std::string &n = opts.runs;
     if (n.size() > 7 || n[0] == '0' || n.find_first_not_of("0123456789") != std::string::npos ||
         std::stoul(n) > 1000000)
-      return usageError(cmd, "bad --runs \"" + n + "\": want a number of runs (1..1000000)");
+      return commandError(cmd, "bad --runs \"" + n + "\": want a number of runs (1..1000000)");
     cfg.runs = uint32_t(std::stoul(n));
     if (exploring && cfg.runs > 1)
-      return usageError(cmd, "--runs repeats each leaf with the next seeds and --explore runs "
-                             "each release order once: use one of them");
+      return commandError(cmd, "--runs repeats each leaf with the next seeds and --explore runs "
+                               "each release order once: use one of them");
   }
   if (opts.show != "all" && opts.show != "fail")
-    return usageError(cmd, "bad --show \"" + opts.show + "\": want all or fail");
+    return commandError(cmd, "bad --show \"" + opts.show + "\": want all or fail");
   cfg.showFailOnly = opts.show == "fail";
   return true;
 }
@@ -112,7 +106,7 @@ bool runsOptions(const RunOptions &opts, const char *cmd, bool exploring, rt::Ru
 bool exploreSettings(const RunOptions &opts, const char *cmd, RunSettings &out) {
   std::string error;
   if (!exploreOptions(opts.explore, out.explore, error))
-    return usageError(cmd, error);
+    return commandError(cmd, error);
   if (opts.replayExplore)
     out.explore = *opts.replayExplore;
   if (!runsOptions(opts, cmd, out.exploring(), out.cfg))
@@ -125,18 +119,23 @@ bool exploreSettings(const RunOptions &opts, const char *cmd, RunSettings &out) 
     out.cfg.jobs = 1;
   }
   if (out.exploring() && out.shard)
-    return usageError(cmd, "--explore finds its leaves as it runs: it cannot be sharded");
+    return commandError(cmd, "--explore finds its leaves as it runs: it cannot be sharded");
   return true;
 }
 
 } // namespace
 
+bool commandError(const char *cmd, const std::string &message) {
+  std::fprintf(stderr, "%s: error: %s\n", cmd, message.c_str());
+  return false;
+}
+
 bool runSettings(const RunOptions &opts, std::atomic<bool> *interrupted, RunSettings &out) {
   const char *cmd = opts.command.c_str();
   if (opts.format != "text" && opts.format != "json")
-    return usageError(cmd, "unknown format '" + opts.format + "' (formats: text, json)");
+    return commandError(cmd, "unknown format '" + opts.format + "' (formats: text, json)");
   if (opts.noBundle && !opts.bundle.empty())
-    return usageError(cmd, "--bundle and --no-bundle contradict each other");
+    return commandError(cmd, "--bundle and --no-bundle contradict each other");
   out.startUnix = static_cast<int64_t>(std::time(nullptr));
   rt::RunConfig &cfg = out.cfg;
   if (!timeoutOption(opts, cmd, cfg) || !seedOption(opts, cmd, cfg) ||
