@@ -170,10 +170,8 @@ int runRun(const RunOptions &opts) {
       return 1;
     std::vector<const ir::Test *> tests;
     std::string error;
-    if (!backend::selectTests(loaded->spec(), opts.test, tests, error)) {
-      std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
-      return 1;
-    }
+    if (!backend::selectTests(loaded->spec(), opts.test, tests, error))
+      return commandError(cmd, error), 1;
     if (!checkMachine())
       return 1;
     // A network namespace per leaf, or leaves in fbc's own (one at a time).

@@ -18,10 +18,8 @@ bool readLeafProgram(const RunOptions &opts, ir::LoadedSpec &loaded, PreparedRun
   const char *cmd = opts.command.c_str();
   std::string error;
   if (!ir::readLeafProgramFile(opts.leafProgram, loaded.spec(), loaded.sources(), out.leaves,
-                               error)) {
-    std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
-    return false;
-  }
+                               error))
+    return commandError(cmd, error);
   std::fprintf(stderr,
                "%s: running the leaf program in %s, not the spec's own lowering (a replay of "
                "this run lowers the spec again)\n",
@@ -49,20 +47,12 @@ bool checkExploring(const RunOptions &opts, const RunSettings &s, const ir::Leaf
                           [](const ir::LeafTest &t) { return t.dpor.has_value(); });
   bool tuned = !opts.explore.budget.empty() || !opts.explore.settle.empty() ||
                !opts.explore.quietBound.empty();
-  if (tuned && !s.exploring() && !dpor) {
-    std::fprintf(stderr,
-                 "%s: error: --explore-budget, --explore-settle and --explore-quiet-bound need "
-                 "--explore or an interleavings=\"dpor\" site (parallel(), wait_*())\n",
-                 cmd);
-    return false;
-  }
-  if (dpor && s.shard) {
-    std::fprintf(stderr,
-                 "%s: error: a test with an interleavings=\"dpor\" site finds its leaves as it "
-                 "runs: it cannot be sharded\n",
-                 cmd);
-    return false;
-  }
+  if (tuned && !s.exploring() && !dpor)
+    return commandError(cmd, "--explore-budget, --explore-settle and --explore-quiet-bound need "
+                             "--explore or an interleavings=\"dpor\" site (parallel(), wait_*())");
+  if (dpor && s.shard)
+    return commandError(cmd, "a test with an interleavings=\"dpor\" site finds its leaves as it "
+                             "runs: it cannot be sharded");
   return true;
 }
 
@@ -76,10 +66,8 @@ bool selectShard(const RunOptions &opts, RunSettings &s, PreparedRun &out) {
   const std::string &specRoot = opts.specRoot.empty() ? opts.spec : opts.specRoot;
   if (!measuredForShards(opts.durationsFrom, specRoot, measured, from, error) ||
       !backend::assignShards(out.leaves, s.shard->count, measured ? &*measured : nullptr,
-                             out.include, split, error)) {
-    std::fprintf(stderr, "%s: error: %s\n", cmd, error.c_str());
-    return false;
-  }
+                             out.include, split, error))
+    return commandError(cmd, error);
   if (!from.empty())
     std::fprintf(stderr,
                  "%s: shards balanced by what %s measured (the newest bundle of %s in "

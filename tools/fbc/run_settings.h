@@ -21,6 +21,10 @@ struct RunSettings {
   bool exploring() const { return explore.policy != ir::ExploreOptions::Policy::None; }
 };
 
+// Prints "<cmd>: error: <message>" (fbc run's and replay's usage and
+// preparation errors) and returns false.
+bool commandError(const char *cmd, const std::string &message);
+
 // False after printing the error. `interrupted` is the flag the signal
 // thread sets (RunConfig::interrupted).
 bool runSettings(const RunOptions &opts, std::atomic<bool> *interrupted, RunSettings &out);
