@@ -43,13 +43,13 @@ std::shared_ptr<TlsContext> TlsClientConfig::context(std::string &error) const {
 
 std::shared_ptr<const TlsClientConfig> tlsClientConfig(const ir::TlsCert &c,
                                                        const std::string &specDir) {
-  TlsClientConfig want;
-  want.ca = resolve(c.ca, specDir);
-  want.insecure = c.insecure;
-  want.cert = resolve(c.clientCert, specDir);
-  want.key = resolve(c.clientKey, specDir);
-  want.proxyCert = resolve(c.proxyCert, specDir);
-  want.proxyKey = resolve(c.proxyKey, specDir);
+  auto config = std::make_shared<TlsClientConfig>();
+  config->ca = resolve(c.ca, specDir);
+  config->insecure = c.insecure;
+  config->cert = resolve(c.clientCert, specDir);
+  config->key = resolve(c.clientKey, specDir);
+  config->proxyCert = resolve(c.proxyCert, specDir);
+  config->proxyKey = resolve(c.proxyKey, specDir);
   // One config per set of files for the process (a run), so its context is
   // made once however many steps, probes and proxies use it.
   static std::mutex mu;
@@ -57,19 +57,11 @@ std::shared_ptr<const TlsClientConfig> tlsClientConfig(const ir::TlsCert &c,
                   std::shared_ptr<const TlsClientConfig>>
       made;
   std::lock_guard lock(mu);
-  std::shared_ptr<const TlsClientConfig> &out =
-      made[{want.ca, want.insecure, want.cert, want.key, want.proxyCert, want.proxyKey}];
-  if (!out) {
-    auto config = std::make_shared<TlsClientConfig>();
-    config->ca = std::move(want.ca);
-    config->insecure = want.insecure;
-    config->cert = std::move(want.cert);
-    config->key = std::move(want.key);
-    config->proxyCert = std::move(want.proxyCert);
-    config->proxyKey = std::move(want.proxyKey);
-    out = std::move(config);
-  }
-  return out;
+  return made
+      .try_emplace({config->ca, config->insecure, config->cert, config->key, config->proxyCert,
+                    config->proxyKey},
+                   config)
+      .first->second;
 }
 
 std::string tlsHandshake(TlsStream &s, int fd, int64_t deadlineNs,
