@@ -54,13 +54,10 @@ bool bindsOn(int type, uint16_t &port) {
 // (memcached binds its port for both).
 uint16_t freePort() {
   static std::mt19937 random(std::random_device{}());
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    uint16_t port = uint16_t(20000 + random() % 12768);
-    if (bindsOn(SOCK_STREAM, port) && bindsOn(SOCK_DGRAM, port))
-      return port;
-  }
-  for (int attempt = 0; attempt < 100; ++attempt) { // the kernel's pick
-    uint16_t port = 0;
+  // Random ports below the kernel's ephemeral range first; then the
+  // kernel's pick.
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    uint16_t port = attempt < 100 ? uint16_t(20000 + random() % 12768) : 0;
     if (bindsOn(SOCK_STREAM, port) && bindsOn(SOCK_DGRAM, port))
       return port;
   }
