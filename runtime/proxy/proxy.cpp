@@ -108,7 +108,6 @@ struct ProxyHub::Conn {
   // cycles or HTTP's incremental parser, would count the request twice).
   struct Delayed {
     RequestInfo info;
-    size_t length = 0;
     ProxyDecision decision;
   };
   std::optional<Delayed> delayed;
@@ -121,7 +120,6 @@ struct ProxyHub::Conn {
   // set too) until ProxyHub::releaseMessage() relays it.
   struct HeldUnit {
     RequestInfo info;
-    size_t length = 0;
     bool passthrough = false; // a unit the codec relays undecided
   };
   std::optional<HeldUnit> heldUnit;
@@ -206,7 +204,7 @@ struct ProxyHub::Conn {
   void processClient() {
     while (!dead && !held && !replyQueued && !closeAfterReply && !pending.empty()) {
       if (!codec) {
-        if (!unit(pending.size(), RequestInfo{Split::Request, pending.size(), true, "", ""}))
+        if (!unit(RequestInfo{Split::Request, pending.size(), true, "", ""}))
           return;
         continue;
       }
@@ -225,7 +223,7 @@ struct ProxyHub::Conn {
       case Split::NeedMore:
         return;
       case Split::Passthrough:
-        if (holdForExplorer(info, info.length, true))
+        if (holdForExplorer(info, true))
           return;
         take(info.length, true);
         break;
@@ -237,7 +235,7 @@ struct ProxyHub::Conn {
         break;
       case Split::Request:
       case Split::Head:
-        if (!unit(info.length, info))
+        if (!unit(info))
           return;
         break;
       }
@@ -256,29 +254,29 @@ struct ProxyHub::Conn {
 
   // One request (or TCP chunk) at the front of `pending`; false when the
   // connection stops processing (held, waiting, dropped).
-  bool unit(size_t length, const RequestInfo &info) {
+  bool unit(const RequestInfo &info) {
     ProxyDecision d = hub.rules_.decide(iface, codec ? ProxyUnit::Request : ProxyUnit::Chunk,
                                         info.method, info.target);
     if (d.rule)
-      event(d, info, length);
-    return apply(length, info, std::move(d));
+      event(d, info);
+    return apply(info, std::move(d));
   }
 
   // Carries out decision `d` on the unit at the front of `pending`; false
   // as unit().
-  bool apply(size_t length, const RequestInfo &info, ProxyDecision d) {
+  bool apply(const RequestInfo &info, ProxyDecision d) {
     if (d.delayNs > 0) {
       int64_t ns = d.delayNs;
       d.delayNs = 0; // served by the time the timer applies it
-      delayed = Delayed{info, length, std::move(d)};
+      delayed = Delayed{info, std::move(d)};
       hold(ns);
       return false;
     }
     bool head = info.split == Split::Head && !info.last;
     if (!d.action) {
-      if (holdForExplorer(info, length, false))
+      if (holdForExplorer(info, false))
         return false;
-      relay(length, info);
+      relay(info);
       return true;
     }
     if (*d.action == ir::ProxyAction::Duplicate) {
@@ -286,10 +284,10 @@ struct ProxyHub::Conn {
       // meet one: ir::Protocol::duplicatedByFbc), each copy owed its reply:
       // the first here, the second relayed as any forwarded unit. Not held
       // for an explorer's window (it is a fault, not a release choice).
-      server.out.append(std::string_view(pending).substr(0, length));
+      server.out.append(std::string_view(pending).substr(0, info.length));
       if (!info.noReply)
         ++owed;
-      relay(length, info);
+      relay(info);
       return true;
     }
     if (*d.action == ir::ProxyAction::Drop) {
@@ -301,7 +299,7 @@ struct ProxyHub::Conn {
     // error() / response(): the codec's reply, after the server's replies
     // still owed on this connection.
     std::string reply = codec->reply(replySpec(*d.rule), info);
-    take(length, false);
+    take(info.length, false);
     if (head)
       body = Body::Discard;
     closeAfterReply = closeAfterReply || info.closeAfter;
@@ -316,8 +314,8 @@ struct ProxyHub::Conn {
 
   // Moves a request on to the service: its body follows it, and the
   // service owes a reply.
-  void relay(size_t length, const RequestInfo &info) {
-    take(length, true);
+  void relay(const RequestInfo &info) {
+    take(info.length, true);
     if (codec && !info.noReply)
       ++owed;
     if (info.split == Split::Head && !info.last)
@@ -327,7 +325,7 @@ struct ProxyHub::Conn {
   // While an explorer's hold window is open: holds the front unit (true),
   // which releaseMessage() relays; the connection reads and decides
   // nothing more until then.
-  bool holdForExplorer(const RequestInfo &info, size_t length, bool passthrough) {
+  bool holdForExplorer(const RequestInfo &info, bool passthrough) {
     if (!hub.holdSink_)
       return false;
     HeldMessage m;
@@ -336,9 +334,9 @@ struct ProxyHub::Conn {
     m.what = passthrough ? "passthrough" : codec ? messageWord(info) : "bytes";
     m.protocol = ep().protocol;
     m.serverPort = ep().realPort;
-    m.bytes = pending.substr(0, std::min(length, kHeldBytes));
-    m.framed = codec && !passthrough && length <= kHeldBytes;
-    heldUnit = HeldUnit{info, length, passthrough};
+    m.bytes = pending.substr(0, std::min(info.length, kHeldBytes));
+    m.framed = codec && !passthrough && info.length <= kHeldBytes;
+    heldUnit = HeldUnit{info, passthrough};
     held = true;
     hub.holdSink_->heldMessage(m);
     return true;
@@ -350,10 +348,16 @@ struct ProxyHub::Conn {
     heldUnit.reset();
     held = false;
     if (u.passthrough)
-      take(u.length, true);
+      take(u.info.length, true);
     else
-      relay(u.length, u.info);
+      relay(u.info);
     processClient();
+    resume();
+  }
+
+  // Reads on from the client and writes what each side is owed, once what
+  // held the connection (a timer, the explorer) let it go.
+  void resume() {
     if (!dead)
       readSide(client);
     if (!dead)
@@ -374,12 +378,9 @@ struct ProxyHub::Conn {
       c.held = false;
       Delayed u = std::move(*c.delayed);
       c.delayed.reset();
-      if (c.apply(u.length, u.info, std::move(u.decision)))
+      if (c.apply(u.info, std::move(u.decision)))
         c.processClient();
-      if (!c.dead)
-        c.readSide(c.client);
-      if (!c.dead)
-        c.pump();
+      c.resume();
     });
   }
 
@@ -430,11 +431,11 @@ struct ProxyHub::Conn {
       hub.retire(this);
   }
 
-  void event(const ProxyDecision &d, const RequestInfo &info, size_t length) {
+  void event(const ProxyDecision &d, const RequestInfo &info) {
     const std::string &proto = ep().protocol;
     std::vector<std::pair<std::string, std::string>> f;
     if (!codec) { // plain TCP, or bytes the codec could not parse
-      f.emplace_back("bytes", std::to_string(length));
+      f.emplace_back("bytes", std::to_string(info.length));
     } else if (const ir::Protocol *p = ir::findProtocol(proto)) {
       // The request's fields under the names of the matchers they feed.
       if (!p->methodField.empty())
@@ -505,7 +506,7 @@ void ProxyHub::accept(size_t iface, int fd) {
     ProxyDecision d = rules_.decide(iface, ProxyUnit::Connection, "", "");
     if (d.rule) {
       RequestInfo none;
-      c.event(d, none, 0);
+      c.event(d, none);
       if (d.action == ir::ProxyAction::Drop) {
         if (d.rule->reset)
           abortiveClose(fd);
@@ -529,10 +530,7 @@ void ProxyHub::accept(size_t iface, int fd) {
     c.held = false;
     if (dialNow)
       dial(c);
-    if (!c.dead)
-      c.readSide(c.client);
-    if (!c.dead)
-      c.pump();
+    c.resume();
   };
   if (delayNs > 0) {
     c.held = true;
