@@ -245,7 +245,7 @@ void HoldWindow::releaseOne(bool quiet, bool first) {
     s.forced = first;
     count = s.waiting.size();
     name = s.waiting[s.chosen];
-    w = waiting_[named[s.chosen].second];
+    w = std::move(waiting_[named[s.chosen].second]);
     waiting_.erase(waiting_.begin() + ptrdiff_t(named[s.chosen].second));
     leaf_.steps.push_back(std::move(s));
   }
