@@ -31,32 +31,37 @@ struct Seen {
 };
 
 // Feeds `chunk` and calls `on` for each whole operation, until it says
-// Done or Failed; a stream that is not NATS fails.
+// Done or Failed; a stream that is not NATS fails. The operations are
+// parsed where they lie and the buffer trimmed once per chunk.
 template <class On> ReplyState feed(Seen &s, std::string_view chunk, std::string &error, On &&on) {
   s.buffered.append(chunk);
-  for (;;) {
+  std::string_view rest = s.buffered;
+  ReplyState r = ReplyState::NeedMore;
+  while (r == ReplyState::NeedMore) {
     NatsOp op;
-    NatsParse p = parseNatsOp(s.buffered, op);
+    NatsParse p = parseNatsOp(rest, op);
     if (p == NatsParse::NeedMore)
-      return ReplyState::NeedMore;
+      break;
     if (p == NatsParse::Bad) {
-      error = "not the NATS protocol: " + s.buffered.substr(0, s.buffered.find('\r'));
+      error = "not the NATS protocol: " + std::string(rest.substr(0, rest.find('\r')));
       return ReplyState::Failed;
     }
-    s.buffered.erase(0, op.length);
+    rest.remove_prefix(op.length);
     if (op.op == "INFO")
       s.info = true;
     if (op.op == "-ERR") {
-      error = "-ERR '" + op.error + "'";
+      error = "-ERR '" + std::string(op.error) + "'";
       return ReplyState::Failed;
     }
     if (op.op == "PONG")
       s.pong = true;
     if (op.op == "MSG" || op.op == "HMSG")
-      s.messages.push_back({op.subject, op.reply, op.headers, op.payload});
-    if (ReplyState r = on(op, error); r != ReplyState::NeedMore)
-      return r;
+      s.messages.push_back({std::string(op.subject), std::string(op.reply), std::string(op.headers),
+                            std::string(op.payload)});
+    r = on(op, error);
   }
+  s.buffered.erase(0, s.buffered.size() - rest.size());
+  return r;
 }
 
 template <class On>

@@ -3,18 +3,24 @@
 #include "runtime/protocols/text_lines.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
-#include <vector>
 
 namespace fbc::rt {
 
 namespace {
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
+// The operation as the protocol spells it, whatever the case sent (the
+// protocol's operation names are case-insensitive); a word it does not
+// have as sent.
+std::string_view canonicalOp(std::string_view word) {
+  static constexpr std::string_view kOps[] = {"PUB",  "HPUB", "MSG", "HMSG", "SUB",  "UNSUB",
+                                              "PING", "PONG", "+OK", "-ERR", "INFO", "CONNECT"};
+  for (std::string_view k : kOps)
+    if (std::equal(k.begin(), k.end(), word.begin(), word.end(),
+                   [](char a, char b) { return a == std::toupper(static_cast<unsigned char>(b)); }))
+      return k;
+  return word;
 }
 
 } // namespace
@@ -24,22 +30,24 @@ NatsParse parseNatsOp(std::string_view s, NatsOp &op) {
   size_t lineLength = 0;
   if (!firstLine(s, line, lineLength))
     return s.size() > kNatsMaxLine ? NatsParse::Bad : NatsParse::NeedMore;
-  std::vector<std::string_view> w = lineWords(line, " \t");
+  // HMSG, the longest: op, subject, sid, reply, header and total counts.
+  std::array<std::string_view, 6> w;
+  size_t words = lineWords(line, " \t", w);
   op = NatsOp{};
-  op.line = std::string(line);
-  op.op = w.empty() ? "" : upper(w[0]);
+  op.line = line;
+  op.op = words == 0 ? "" : canonicalOp(w[0]);
   op.length = lineLength;
   if (op.op == "-ERR") {
     std::string_view m = line.substr(std::min(line.size(), size_t(4)));
     m.remove_prefix(std::min(m.size(), m.find_first_not_of(" \t")));
     if (m.size() >= 2 && m.front() == '\'' && m.back() == '\'')
       m = m.substr(1, m.size() - 2);
-    op.error = std::string(m);
+    op.error = m;
     return NatsParse::Op;
   }
-  if (op.op == "SUB" && (w.size() == 3 || w.size() == 4)) {
-    op.subject = std::string(w[1]);
-    op.sid = std::string(w.back());
+  if (op.op == "SUB" && (words == 3 || words == 4)) {
+    op.subject = w[1];
+    op.sid = w[words - 1];
     return NatsParse::Op;
   }
   bool pub = op.op == "PUB" || op.op == "HPUB";
@@ -50,32 +58,32 @@ NatsParse parseNatsOp(std::string_view s, NatsOp &op) {
   // after the subject.
   bool headed = op.op[0] == 'H';
   size_t fixed = 3 + (msg ? 1 : 0) + (headed ? 1 : 0); // op, subject, sid, counts
-  if (w.size() != fixed && w.size() != fixed + 1)
+  if (words != fixed && words != fixed + 1)
     return NatsParse::Bad;
-  op.subject = std::string(w[1]);
+  op.subject = w[1];
   if (msg)
-    op.sid = std::string(w[2]);
-  if (w.size() == fixed + 1)
-    op.reply = std::string(w[msg ? 3 : 2]);
+    op.sid = w[2];
+  if (words == fixed + 1)
+    op.reply = w[msg ? 3 : 2];
   size_t total = 0, head = 0;
-  if (!decimalSize(w.back(), total) || (headed && !decimalSize(w[w.size() - 2], head)) || head > total ||
-      total > kNatsMaxPayload)
+  if (!decimalSize(w[words - 1], total) || (headed && !decimalSize(w[words - 2], head)) ||
+      head > total || total > kNatsMaxPayload)
     return NatsParse::Bad;
   size_t need = op.length + total + 2;
   if (s.size() < need)
     return NatsParse::NeedMore;
   if (s.substr(op.length + total, 2) != "\r\n")
     return NatsParse::Bad;
-  op.headers = std::string(s.substr(op.length, head));
-  op.payload = std::string(s.substr(op.length + head, total - head));
+  op.headers = s.substr(op.length, head);
+  op.payload = s.substr(op.length + head, total - head);
   op.length = need;
   return NatsParse::Op;
 }
 
 std::string natsHeaderStatus(std::string_view headers) {
   std::string_view first = headers.substr(0, headers.find('\r'));
-  std::vector<std::string_view> w = lineWords(first, " \t");
-  return w.size() >= 2 && w[0].starts_with("NATS/") ? std::string(w[1]) : "";
+  std::array<std::string_view, 2> w;
+  return lineWords(first, " \t", w) >= 2 && w[0].starts_with("NATS/") ? std::string(w[1]) : "";
 }
 
 std::string natsNormalizePattern(std::string_view pattern) {
@@ -144,19 +152,25 @@ RequestInfo NatsCodec::splitRequest(std::string_view pending) {
 size_t NatsCodec::feedResponse(std::string_view bytes, std::string &status) {
   if (serverUnframed_)
     return 0;
-  server_.append(bytes);
+  // Parsed where the bytes lie; only an operation a read cut short is
+  // kept, to be parsed whole with the next.
+  std::string_view s = bytes;
+  if (!server_.empty()) {
+    server_.append(bytes);
+    s = server_;
+  }
   size_t ended = 0;
   for (;;) {
     NatsOp op;
-    NatsParse p = parseNatsOp(server_, op);
+    NatsParse p = parseNatsOp(s, op);
     if (p == NatsParse::NeedMore)
-      return ended;
+      break;
     if (p == NatsParse::Bad) {
       serverUnframed_ = true;
       server_.clear();
       return ended;
     }
-    server_.erase(0, op.length);
+    s.remove_prefix(op.length);
     if (!verbose_ || (op.op != "+OK" && op.op != "-ERR"))
       continue; // MSG, PING, PONG, INFO: nothing a PUB is owed
     if (passedOks_ > 0) {
@@ -166,6 +180,11 @@ size_t NatsCodec::feedResponse(std::string_view bytes, std::string &status) {
     status = op.line;
     ++ended;
   }
+  if (!server_.empty())
+    server_.erase(0, server_.size() - s.size());
+  else
+    server_.assign(s);
+  return ended;
 }
 
 std::string NatsCodec::reply(const ReplySpec &spec, const RequestInfo &) {

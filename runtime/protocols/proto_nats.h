@@ -47,16 +47,19 @@ namespace fbc::rt {
 inline constexpr size_t kNatsMaxLine = 16384;
 inline constexpr size_t kNatsMaxPayload = size_t(64) << 20;
 
+// One operation, its fields views of the stream it was parsed from (valid
+// while that is): the proxy parses every message, and copies none.
 struct NatsOp {
-  std::string op;      // upper-cased: "PUB", "MSG", "+OK", "-ERR", ...
-  std::string line;    // the control line without its line end
-  std::string subject; // PUB, HPUB, MSG, HMSG, SUB
-  std::string sid;     // MSG, HMSG, SUB
-  std::string reply;   // the reply-to subject, "" without one
-  std::string headers; // HPUB, HMSG: the header block ("NATS/1.0 ...\r\n...\r\n\r\n")
-  std::string payload; // PUB, HPUB, MSG, HMSG: the message data
-  std::string error;   // -ERR: the message without its quotes
-  size_t length = 0;   // bytes of the stream the operation took
+  std::string_view op;      // "PUB", "MSG", "+OK", "-ERR", ... (spelled so in any case
+                            // sent); an operation NATS does not have, as sent
+  std::string_view line;    // the control line without its line end
+  std::string_view subject; // PUB, HPUB, MSG, HMSG, SUB
+  std::string_view sid;     // MSG, HMSG, SUB
+  std::string_view reply;   // the reply-to subject, "" without one
+  std::string_view headers; // HPUB, HMSG: the header block ("NATS/1.0 ...\r\n...\r\n\r\n")
+  std::string_view payload; // PUB, HPUB, MSG, HMSG: the message data
+  std::string_view error;   // -ERR: the message without its quotes
+  size_t length = 0;        // bytes of the stream the operation took
 };
 
 enum class NatsParse {
@@ -86,7 +89,7 @@ public:
 private:
   bool verbose_ = false;        // CONNECT asked for +OK after every command
   uint64_t passedOks_ = 0;      // +OK / -ERR the server owes commands that passed through
-  std::string server_;          // server bytes not yet framed
+  std::string server_;          // the start of a server operation a read cut short
   bool serverUnframed_ = false; // the server's stream stopped parsing: counted no more
 };
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstddef>
 #include <string_view>
@@ -12,20 +13,41 @@
 
 namespace fbc::rt {
 
+// The next word of `line` at or after `at`, split at runs of any of
+// `separators`; `at` moves past it. False when no word is left.
+inline bool nextWord(std::string_view line, size_t &at, std::string_view &word,
+                     std::string_view separators) {
+  size_t start = line.find_first_not_of(separators, std::min(at, line.size()));
+  if (start == std::string_view::npos)
+    return false;
+  size_t end = std::min(line.find_first_of(separators, start), line.size());
+  word = line.substr(start, end - start);
+  at = end;
+  return true;
+}
+
 // The words of `line`, split at runs of any of `separators`.
 inline std::vector<std::string_view> lineWords(std::string_view line,
                                                std::string_view separators = " ") {
   std::vector<std::string_view> out;
   size_t at = 0;
-  while (at < line.size()) {
-    size_t start = line.find_first_not_of(separators, at);
-    if (start == std::string_view::npos)
-      break;
-    size_t end = std::min(line.find_first_of(separators, start), line.size());
-    out.push_back(line.substr(start, end - start));
-    at = end;
-  }
+  std::string_view word;
+  while (nextWord(line, at, word, separators))
+    out.push_back(word);
   return out;
+}
+
+// The first N words of `line` into `out`, without allocating (a codec's
+// per-message parse): how many there are, N + 1 when more than N.
+template <size_t N>
+size_t lineWords(std::string_view line, std::string_view separators,
+                 std::array<std::string_view, N> &out) {
+  size_t n = 0, at = 0;
+  std::string_view word;
+  while (n <= N && nextWord(line, at, word, separators))
+    if (n++ < N)
+      out[n - 1] = word;
+  return n;
 }
 
 // The first line of `s`: its text without the line end, and the length

@@ -50,26 +50,32 @@ TEST(ProtoNats, WhatIsNotNatsIsNotFramed) {
   EXPECT_EQ(codec.splitRequest("PUB a 3\r\nab").split, Split::NeedMore);
 }
 
-// The server's stream: MSG/HMSG payloads are skipped whole, so a payload
-// "+OK" is no reply; without verbose mode nothing is a PUB's reply.
+// The server's stream, at every chunk boundary: MSG/HMSG payloads are
+// skipped whole, so a payload "+OK" is no reply, and CONNECT's +OK is
+// its own; the last -ERR is the PUB's. Without verbose mode nothing is a
+// PUB's reply.
 TEST(ProtoNats, ServerRepliesCountOnlyInVerboseMode) {
   std::string server = "INFO {\"server_id\":\"x\"}\r\n"
+                       "+OK\r\n"
                        "MSG orders.created 1 5\r\n+OK\r\n\r\n"
                        "HMSG orders.paid 1 12 17\r\nNATS/1.0\r\n\r\n+OK\r\n\r\n"
-                       "PING\r\nPONG\r\n";
+                       "PING\r\nPONG\r\n"
+                       "-ERR 'Maximum Payload Violation'\r\n";
   for (size_t chunk = 1; chunk <= server.size(); ++chunk) {
     SCOPED_TRACE("chunk " + std::to_string(chunk));
     NatsCodec quiet;
     NatsCodec verbose;
     verbose.splitRequest("CONNECT {\"verbose\": true}\r\n"); // owed its +OK
     size_t endedQuiet = 0, endedVerbose = 0;
-    std::string status;
+    std::string statusQuiet, statusVerbose;
     for (size_t at = 0; at < server.size(); at += chunk) {
-      endedQuiet += quiet.feedResponse(server.substr(at, chunk), status);
-      endedVerbose += verbose.feedResponse(server.substr(at, chunk), status);
+      endedQuiet += quiet.feedResponse(server.substr(at, chunk), statusQuiet);
+      endedVerbose += verbose.feedResponse(server.substr(at, chunk), statusVerbose);
     }
     EXPECT_EQ(endedQuiet, 0u);
-    EXPECT_EQ(endedVerbose, 0u);
+    EXPECT_EQ(statusQuiet, "");
+    EXPECT_EQ(endedVerbose, 1u);
+    EXPECT_EQ(statusVerbose, "-ERR 'Maximum Payload Violation'");
   }
   // Verbose: CONNECT's and SUB's +OK are theirs; the PUB's +OK and the
   // second PUB's -ERR end its replies.
