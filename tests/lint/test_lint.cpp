@@ -13,8 +13,9 @@
 //                JSON mask ends in a named key (not "*" or "[]").
 //   bodies       every TEST/TEST_F/TEST_P body asserts: an EXPECT_/ASSERT_/
 //                ADD_FAILURE/FAIL/GTEST_SKIP in it, or a call to a function
-//                of the same source (or of the shared e2e helpers) that
-//                asserts, up to three calls deep.
+//                of the same source (or of a test header it includes, or
+//                of the shared e2e helpers) that asserts, up to three
+//                calls deep.
 //
 //   test_lint <repo>   prints each finding; exits 1 if there is one.
 #include <algorithm>
@@ -198,7 +199,8 @@ bool asserts(const std::string &body, const Functions &fns, int depth) {
     return true;
   if (depth == 0)
     return false;
-  static const std::regex call(R"(\b(\w+)\s*\()");
+  // A call, template arguments and all (helper<Codec>(...)).
+  static const std::regex call(R"(\b(\w+)\s*(?:<[\w:, ]*>\s*)?\()");
   for (std::sregex_iterator it(body.begin(), body.end(), call), end; it != end; ++it) {
     auto f = fns.find((*it)[1]);
     if (f != fns.end() && f->second != body && asserts(f->second, fns, depth - 1))
@@ -220,6 +222,12 @@ void checkBodies(const fs::path &root) {
     std::string text = readFile(e.path());
     Functions fns = shared;
     collectFunctions(text, fns);
+    // The test headers it includes (tests/unit/runtime/codec_split.h):
+    // helpers shared by the tests of one room.
+    static const std::regex include(R"re(#include "(tests/[\w/.]+\.h)")re");
+    for (std::sregex_iterator h(text.begin(), text.end(), include), end; h != end; ++h)
+      if (fs::exists(root / (*h)[1].str()))
+        collectFunctions(readFile(root / (*h)[1].str()), fns);
     for (std::sregex_iterator it(text.begin(), text.end(), test), end; it != end; ++it) {
       ++tests;
       size_t open = static_cast<size_t>(it->position() + it->length() - 1);
