@@ -3,6 +3,8 @@
 // connected client, what a socket is sent.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -36,6 +38,11 @@ inline int dialLoopback(uint16_t port) {
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   a.sin_port = htons(port);
   return connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 ? fd : -1;
+}
+
+// Sends all of `s` on `fd` (a test's few bytes: one send).
+inline void sendAll(int fd, const std::string &s) {
+  ASSERT_EQ(send(fd, s.data(), s.size(), MSG_NOSIGNAL), ssize_t(s.size()));
 }
 
 // What arrives on `fd` until `want` bytes, its end, or 5 s without more.

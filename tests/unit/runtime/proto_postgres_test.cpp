@@ -3,62 +3,19 @@
 // boundary, reply cycles counted, the normaliser, synthesized replies.
 #include "runtime/protocols/proto_postgres.h"
 #include "tests/unit/runtime/codec_split.h"
+#include "tests/unit/runtime/pg_messages.h"
 
 #include <gtest/gtest.h>
 
 // GCC 12 reports "literal" + std::string as overlapping memcpy under -O3
-// (a false positive, GCC bug 105329); the message builders below use it.
+// (a false positive, GCC bug 105329); the message builders (pg_messages.h)
+// and the tests below use it.
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 namespace fbc::rt {
 namespace {
 
-std::string be32(uint32_t v) {
-  std::string out;
-  for (int shift = 24; shift >= 0; shift -= 8)
-    out += static_cast<char>((v >> shift) & 0xff);
-  return out;
-}
-
-std::string msg(char type, const std::string &body) {
-  return std::string(1, type) + be32(static_cast<uint32_t>(body.size() + 4)) + body;
-}
-
-std::string cstr(const std::string &s) {
-  return s + '\0';
-}
-
-// The frontend messages libpq sends (protocol 3.0).
-std::string sslRequest() {
-  return be32(8) + be32(80877103);
-}
-std::string startup() {
-  std::string body =
-      be32(196608) + cstr("user") + cstr("postgres") + cstr("database") + cstr("shop") + cstr("");
-  return be32(static_cast<uint32_t>(body.size() + 4)) + body;
-}
-std::string query(const std::string &sql) {
-  return msg('Q', cstr(sql));
-}
-std::string parse(const std::string &name, const std::string &sql) {
-  return msg('P', cstr(name) + cstr(sql) + std::string(2, '\0'));
-}
-std::string bind(const std::string &stmt) {
-  return msg('B', cstr("") + cstr(stmt) + std::string(2, '\0') + std::string(2, '\0') +
-                      std::string(2, '\0'));
-}
-std::string describePortal() {
-  return msg('D', "P" + cstr(""));
-}
-std::string execute() {
-  return msg('E', cstr("") + be32(0));
-}
-std::string sync() {
-  return msg('S', "");
-}
-std::string flush() {
-  return msg('H', "");
-}
+using namespace pgmsg;
 
 struct Unit {
   Split split;

@@ -9,6 +9,7 @@
 #include "runtime/proxy/proxy.h"
 #include "runtime/trace/trace.h"
 #include "tests/unit/runtime/loopback.h"
+#include "tests/unit/runtime/pg_messages.h"
 
 #include <gtest/gtest.h>
 
@@ -25,26 +26,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-void sendAll(int fd, const std::string &s) {
-  ASSERT_EQ(send(fd, s.data(), s.size(), MSG_NOSIGNAL), ssize_t(s.size()));
-}
-
-std::string be32(uint32_t v) {
-  std::string out;
-  for (int shift = 24; shift >= 0; shift -= 8)
-    out += static_cast<char>((v >> shift) & 0xff);
-  return out;
-}
-
-// A PostgreSQL message: type, length, body.
-std::string pg(char type, const std::string &body) {
-  return std::string(1, type) + be32(uint32_t(body.size() + 4)) + body;
-}
-
-std::string cstr(const std::string &s) {
-  return s + std::string(1, '\0');
-}
-
 ProxyRuleSpec rule(ir::ProxyAction action, const std::string &site) {
   ProxyRuleSpec spec;
   spec.rule.action = action;
@@ -56,13 +37,13 @@ TEST(ProxyDelay, ADelayedPostgresQueryIsOwedOneReply) {
   uint16_t serverPort = 0;
   int ls = listenLoopback(serverPort);
   ASSERT_GE(ls, 0);
-  const std::string params = cstr("user") + cstr("u") + std::string(1, '\0');
-  const std::string startup = be32(uint32_t(8 + params.size())) + be32(196608) + params;
-  const std::string ready = pg('Z', "I");
-  const std::string q1 = pg('Q', cstr("SELECT x FROM a")), q2 = pg('Q', cstr("SELECT y FROM b")),
-                    q3 = pg('Q', cstr("SELECT z FROM c")), sync = pg('S', "");
-  const std::string done1 = pg('C', cstr("SELECT 1")) + ready,
-                    done2 = pg('C', cstr("SELECT 2")) + ready;
+  using namespace pgmsg;
+  const std::string startup = pgmsg::startup();
+  const std::string ready = msg('Z', "I");
+  const std::string q1 = query("SELECT x FROM a"), q2 = query("SELECT y FROM b"),
+                    q3 = query("SELECT z FROM c"), sync = pgmsg::sync();
+  const std::string done1 = msg('C', cstr("SELECT 1")) + ready,
+                    done2 = msg('C', cstr("SELECT 2")) + ready;
   std::string got; // what the server was sent
   // The server answers the startup, the first query, then the Sync and the
   // second query apart, so that the proxy's count of the replies it is owed
@@ -102,8 +83,8 @@ TEST(ProxyDelay, ADelayedPostgresQueryIsOwedOneReply) {
     sendAll(client, sync + q2 + q3);
     // The Sync's ReadyForQuery ends no query: the injected error waits for
     // the second query's reply.
-    const std::string injected = pg('E', cstr("SERROR") + cstr("VERROR") + cstr("CXX000") +
-                                             cstr("Mfbc: injected fault") + std::string(1, '\0')) +
+    const std::string injected = msg('E', cstr("SERROR") + cstr("VERROR") + cstr("CXX000") +
+                                              cstr("Mfbc: injected fault") + std::string(1, '\0')) +
                                  ready;
     const std::string want = ready + done2 + injected;
     EXPECT_EQ(readUpTo(client, want.size()), want);

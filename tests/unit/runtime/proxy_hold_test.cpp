@@ -103,10 +103,6 @@ std::string resp(const std::vector<std::string> &args) {
   return out;
 }
 
-void sendAll(int fd, const std::string &s) {
-  ASSERT_EQ(send(fd, s.data(), s.size(), MSG_NOSIGNAL), ssize_t(s.size()));
-}
-
 TEST(ProxyHold, RequestsWaitOneAtATimePerConnectionAndGoInTheOrderReleased) {
   Recorder server;
   ASSERT_NE(server.port, 0);
