@@ -18,19 +18,10 @@ TEST(ProtoMemcached, SplitsCommandsAndDataBlocksAtEveryChunkSize) {
                        "delete user:1 noreply\r\n"
                        "ms k 2 T0\r\nhi\r\n"
                        "version\r\n";
-  for (size_t chunk = 1; chunk <= stream.size(); ++chunk) {
-    SCOPED_TRACE("chunk " + std::to_string(chunk));
-    MemcachedCodec codec;
-    std::vector<RequestInfo> units = splitInChunks(codec, stream, chunk);
-    ASSERT_EQ(units.size(), 7u);
-    std::vector<std::string> got;
-    for (const RequestInfo &r : units)
-      got.push_back(r.method + "|" + r.target + "|" + std::to_string(r.length) +
-                    (r.noReply ? "|noreply" : ""));
-    EXPECT_EQ(got, (std::vector<std::string>{"set|user:1|26", "get|user:1|19", "incr|visits|15",
-                                             "gat|flag:beta|18", "delete|user:1|23|noreply",
-                                             "ms|k|15", "version||9"}));
-  }
+  expectUnitsAtEveryChunkSize<MemcachedCodec>(
+      stream, {"request set|user:1|26", "request get|user:1|19", "request incr|visits|15",
+               "request gat|flag:beta|18", "request delete|user:1|23|noreply", "request ms|k|15",
+               "request version||9"});
 }
 
 TEST(ProtoMemcached, BinaryQuietMetaAndHugeBlocksAreNotFramed) {
@@ -57,13 +48,8 @@ TEST(ProtoMemcached, CountsWholeRepliesAcrossChunks) {
   for (size_t chunk = 1; chunk <= replies.size(); ++chunk) {
     SCOPED_TRACE("chunk " + std::to_string(chunk));
     MemcachedCodec codec;
-    size_t ended = 0;
-    std::string status, last;
-    for (size_t at = 0; at < replies.size(); at += chunk)
-      if (size_t n = codec.feedResponse(std::string_view(replies).substr(at, chunk), status)) {
-        ended += n;
-        last = status;
-      }
+    std::string last;
+    size_t ended = countReplies(codec, replies, chunk, last);
     EXPECT_EQ(ended, 5u);
     EXPECT_EQ(last, "STAT"); // a reply's status is its first word
   }

@@ -19,24 +19,15 @@ TEST(ProtoNats, SplitsPublishesAndPassesTheRestAtEveryChunkSize) {
                        "HPUB orders.shipped 21 24\r\nNATS/1.0\r\nX-Id: 7\r\n\r\nabc\r\n"
                        "PING\r\n"
                        "UNSUB 1\r\n";
-  for (size_t chunk = 1; chunk <= stream.size(); ++chunk) {
-    SCOPED_TRACE("chunk " + std::to_string(chunk));
-    NatsCodec codec;
-    std::vector<RequestInfo> units = splitInChunks(codec, stream, chunk);
-    std::vector<std::string> got;
-    for (const RequestInfo &r : units)
-      got.push_back((r.split == Split::Request ? "request " : "pass ") + r.method + "|" + r.target +
-                    "|" + std::to_string(r.length) + (r.noReply ? "|noreply" : ""));
-    EXPECT_EQ(got, (std::vector<std::string>{
-                       "pass ||42",
-                       "pass ||16",
-                       "request PUB|orders.created|27|noreply",
-                       "request PUB|orders.paid|35|noreply",
-                       "request HPUB|orders.shipped|53|noreply",
-                       "pass ||6",
-                       "pass ||9",
-                   }));
-  }
+  expectUnitsAtEveryChunkSize<NatsCodec>(stream, {
+                                                     "pass ||42",
+                                                     "pass ||16",
+                                                     "request PUB|orders.created|27|noreply",
+                                                     "request PUB|orders.paid|35|noreply",
+                                                     "request HPUB|orders.shipped|53|noreply",
+                                                     "pass ||6",
+                                                     "pass ||9",
+                                                 });
 }
 
 TEST(ProtoNats, WhatIsNotNatsIsNotFramed) {
@@ -66,12 +57,9 @@ TEST(ProtoNats, ServerRepliesCountOnlyInVerboseMode) {
     NatsCodec quiet;
     NatsCodec verbose;
     verbose.splitRequest("CONNECT {\"verbose\": true}\r\n"); // owed its +OK
-    size_t endedQuiet = 0, endedVerbose = 0;
     std::string statusQuiet, statusVerbose;
-    for (size_t at = 0; at < server.size(); at += chunk) {
-      endedQuiet += quiet.feedResponse(server.substr(at, chunk), statusQuiet);
-      endedVerbose += verbose.feedResponse(server.substr(at, chunk), statusVerbose);
-    }
+    size_t endedQuiet = countReplies(quiet, server, chunk, statusQuiet);
+    size_t endedVerbose = countReplies(verbose, server, chunk, statusVerbose);
     EXPECT_EQ(endedQuiet, 0u);
     EXPECT_EQ(statusQuiet, "");
     EXPECT_EQ(endedVerbose, 1u);
