@@ -7,11 +7,6 @@
 
 #include <gtest/gtest.h>
 
-// GCC 12 reports "literal" + std::string as overlapping memcpy under -O3
-// (a false positive, GCC bug 105329); the message builders (pg_messages.h)
-// and the tests below use it.
-#pragma GCC diagnostic ignored "-Wrestrict"
-
 namespace fbc::rt {
 namespace {
 
