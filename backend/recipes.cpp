@@ -2,13 +2,13 @@
 #include "backend/recipes.h"
 
 #include "frontend/eval/function.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/values.h"
 #include "ir/load/load_spec.h"
-#include "ir/quote.h"
 #include "ir/load/stdlib.h"
+#include "ir/quote.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>

@@ -6,7 +6,7 @@
 // in runtime/.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "ir/spec.h"
 
 #include <string_view>

@@ -12,7 +12,7 @@
 // The textual form is documented in docs/ir.md.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "frontend/source/source_manager.h"
 #include "frontend/syntax/ast.h"
 #include "ir/name_index.h"

@@ -5,10 +5,10 @@
 #include "passes/axes_sites.h"
 
 #include "frontend/eval/function.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/program.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"

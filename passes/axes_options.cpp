@@ -2,9 +2,9 @@
 // test(assume=): from a literal in the body or a module constant's value.
 #include "passes/axes_sites.h"
 
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/syntax/ast.h"
 #include "ir/quote.h"
 

@@ -3,7 +3,7 @@
 // matrix cell installs (axes.cpp). Not a public interface of passes/.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "ir/plan.h"
 #include "ir/spec.h"
 

@@ -32,7 +32,7 @@
 #include "passes/pass_manager.h"
 
 #include "frontend/eval/function.h"
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/client_value.h"

@@ -5,7 +5,7 @@
 // globals (bound once and frozen after load).
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "frontend/syntax/ast.h"
 #include "ir/spec.h"
 

@@ -2,8 +2,8 @@
 #include "passes/trap_scan.h"
 
 #include "frontend/eval/function.h"
-#include "frontend/eval/objects.h"
 #include "frontend/eval/program.h"
+#include "frontend/lib/objects.h"
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/surface.h"
 #include "ir/composed_assumptions.h"

@@ -2,7 +2,7 @@
 // parsing a spec-sized file, and evaluating call-, loop- and
 // container-heavy snippets. Run: build/release/bench/starlark_microbench
 #include "frontend/eval/interpreter.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/ops.h"
 #include "frontend/syntax/parser.h"
 
 #include <benchmark/benchmark.h>

@@ -1,9 +1,9 @@
 // Calling Starlark functions: argument binding (Go's setArgs, with its
 // messages), frames, closures and the recursion check.
 #include "frontend/eval/code.h"
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 
 #include <alloca.h>
 

@@ -5,9 +5,9 @@
 #pragma once
 
 #include "frontend/eval/function.h"
-#include "frontend/eval/objects.h"
 #include "frontend/eval/program.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/objects.h"
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/Support/Allocator.h>

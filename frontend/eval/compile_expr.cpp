@@ -1,10 +1,10 @@
 // Expression nodes and their compilation.
 #include "frontend/eval/code.h"
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/methods.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 
 #include <llvm/ADT/SmallVector.h>
 

@@ -3,8 +3,8 @@
 // specialised by operand shape (local, constant, expression), and in /
 // not in.
 #include "frontend/eval/code.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/ops.h"
 
 namespace fbc::star {
 

@@ -1,8 +1,8 @@
 // Statement nodes and their compilation, and the compilation of function
 // bodies (assignment targets: compile_targets.cpp).
 #include "frontend/eval/code.h"
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/spellcheck.h"
 
 #include <llvm/ADT/SmallVector.h>

@@ -1,8 +1,8 @@
 // Assignment-target nodes (a name of each scope, x[i], x.f, unpacking) and
 // their compilation.
 #include "frontend/eval/code.h"
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/ops.h"
 
 namespace fbc::star {
 namespace {

@@ -4,8 +4,8 @@
 // shared between a function and the closures nested in it.
 #pragma once
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/value.h"
 #include "frontend/source/source_manager.h"
 #include "frontend/syntax/ast.h"
 

@@ -1,6 +1,6 @@
 #include "frontend/eval/interpreter.h"
 
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "frontend/lib/universe/universe.h"
 #include "frontend/resolve/resolver.h"
 #include "frontend/syntax/parser.h"

@@ -1,7 +1,7 @@
 #include "frontend/eval/program.h"
 
 #include "frontend/eval/code.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/printer.h"
 
 namespace fbc::star {
 

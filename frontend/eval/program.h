@@ -4,8 +4,8 @@
 #pragma once
 
 #include "frontend/eval/function.h"
-#include "frontend/eval/heap.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/heap.h"
 #include "frontend/syntax/ast.h"
 
 #include <functional>

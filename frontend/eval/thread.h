@@ -5,8 +5,8 @@
 // call stack at the throw.
 #pragma once
 
-#include "frontend/eval/heap.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/heap.h"
+#include "frontend/lib/value.h"
 #include "frontend/source/source_manager.h"
 #include "frontend/syntax/dialect.h"
 

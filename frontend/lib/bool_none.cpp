@@ -1,6 +1,6 @@
 // None and the two bools: immutable singletons in static storage.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 
 namespace fbc::star {
 

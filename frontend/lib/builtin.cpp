@@ -1,7 +1,7 @@
 // Builtin functions and bound methods implemented in C++.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 
 #include <string>
 

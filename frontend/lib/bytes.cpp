@@ -2,9 +2,9 @@
 // compares bytewise, hashes with 32-bit FNV-1a (hash(b"") == 0x811c9dc5)
 // and prints as b"...". Like strings, bytes are not iterable; b.elems()
 // iterates the byte values.
-#include "frontend/eval/methods.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 

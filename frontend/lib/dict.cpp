@@ -1,8 +1,8 @@
 // The dict type: an insertion-ordered mapping, locked while iterated.
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/universe/universe_helpers.h"
 
 #include <string>

@@ -1,8 +1,8 @@
 // Methods of dict (Go's library.go dict_*), with Go's error messages.
-#include "frontend/eval/args.h"
-#include "frontend/eval/methods.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/universe/universe_helpers.h"
 
 #include <string>

@@ -1,8 +1,8 @@
 // Floats: construction and Go-compatible formatting (str(float) and the
 // %e %f %g conversions of the % operator).
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 
 #include <charconv>
 #include <cmath>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "frontend/eval/thread.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 #include <string_view>
 

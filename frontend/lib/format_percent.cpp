@@ -2,10 +2,10 @@
 // "%(name)s" % {"name": v}. There are no flags, widths or precisions.
 #include "frontend/lib/format.h"
 
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/utf8.h"
 
 #include <llvm/ADT/APFloat.h>

@@ -1,8 +1,8 @@
 // str.format: "{}", "{0}", "{name}", "{!r}", "{!s}", "{{" and "}}". Python's
 // format specs, attribute and index syntax are rejected with Go's messages.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
 #include "frontend/lib/format.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 

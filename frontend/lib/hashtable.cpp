@@ -6,8 +6,8 @@
 // addressing index of entry positions, kept at most half full. Deleting from
 // an indexed table leaves a tombstone (value null) so positions stay valid;
 // a rehash drops the tombstones, preserving the order of the live entries.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 
 #include <algorithm>
 #include <bit>

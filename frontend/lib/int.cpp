@@ -1,10 +1,10 @@
 // Integers: construction (inline small ints or normalised BigInts),
 // conversion to and from int64/APInt/double, literal parsing, int(s, base)
 // and formatting. Arithmetic lives in int_arith.cpp.
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
 #include "frontend/lib/int_detail.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 
 #include <llvm/ADT/SmallString.h>
 

@@ -1,10 +1,10 @@
 // Arithmetic, ordering and hashing of numbers: int (inline or BigInt) and
 // float operands in any mix, with Go Starlark's semantics: floored // and %,
 // true division /, exact int/float comparison, NaN ordered above +inf.
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
 #include "frontend/lib/int_detail.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 
 #include <cmath>
 #include <cstring>

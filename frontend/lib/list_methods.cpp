@@ -1,9 +1,9 @@
 // Methods of list (Go's library.go list_*), with Go's error messages.
-#include "frontend/eval/args.h"
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/methods.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/universe/universe_helpers.h"
 
 #include <string>

@@ -1,5 +1,5 @@
 // The method registry: each core kind's table, sorted by name.
-#include "frontend/eval/methods.h"
+#include "frontend/lib/methods.h"
 
 #include <algorithm>
 #include <string_view>

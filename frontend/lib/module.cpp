@@ -1,7 +1,7 @@
 // Module values: a load()ed module's exports, or assert-style `module(...)`
 // namespaces (Go's starlarkstruct.Module).
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/universe/universe_helpers.h"
 #include "frontend/lib/utf8.h"
 

@@ -1,7 +1,7 @@
 // Default behaviour of the value protocol (value.h): what an Object does
 // unless its type overrides it, with the Go implementation's messages.
-#include "frontend/eval/ops.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/value.h"
 
 namespace fbc::star {
 

@@ -1,11 +1,11 @@
 // Identity-level operations on any value: type(), truth, hashing, equality
 // and ordering. Inline ints and strings are handled before any virtual call
 // because dict lookups and comparisons in loops go through here.
-#include "frontend/eval/ops.h"
+#include "frontend/lib/ops.h"
 
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
 #include "frontend/lib/int_detail.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
 #include "frontend/lib/set_algebra.h"
 
 namespace fbc::star {

@@ -1,8 +1,8 @@
 // Attribute access: x.name reads a field (Object::attr) or binds a method
 // from the type's method table; errors carry Go's spelling suggestion.
-#include "frontend/eval/methods.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/spellcheck.h"
 
 #include <algorithm>

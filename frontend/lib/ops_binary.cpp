@@ -2,10 +2,10 @@
 // to numericBinary, then the sequence and collection operators, then host
 // types' Object::binary, else "unknown binary op: T op U".
 #include "frontend/eval/budget.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
 #include "frontend/lib/format.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/set_algebra.h"
 
 #include <cmath>

@@ -1,10 +1,10 @@
 // Indexing, slicing, len() and iteration of any value. Element access is
 // the types' business (Object::index/setIndex); slicing is done here for
 // every sliceable core type with Go's index clamping rules.
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 
 namespace fbc::star {
 

@@ -1,8 +1,8 @@
 // str() and repr(): small ints are written directly, everything else by
 // its Object::repr, which calls back into the Printer for elements.
-#include "frontend/eval/printer.h"
+#include "frontend/lib/printer.h"
 
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 
 #include <algorithm>
 #include <charconv>

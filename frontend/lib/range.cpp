@@ -1,7 +1,7 @@
 // The range type: an immutable arithmetic sequence of ints, O(1) in size.
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/universe/universe_helpers.h"
 
 #include <string>

@@ -5,9 +5,9 @@
 // order the right operand yields them.
 #pragma once
 
-#include "frontend/eval/objects.h"
 #include "frontend/eval/thread.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/value.h"
 
 namespace fbc::star {
 

@@ -5,11 +5,11 @@
 // "union: argument #1 is not iterable: int").
 // A mutating method checks that the set may change before anything else, so
 // even a no-op on a frozen set fails, as in Go.
-#include "frontend/eval/args.h"
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/methods.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/set_algebra.h"
 #include "frontend/lib/universe/universe_helpers.h"
 

@@ -1,10 +1,10 @@
 // The String object: construction, hashing, comparison, indexing and repr
 // (Go's strconv.Quote, utf8.h). The methods live in string_methods.cpp and
 // its siblings.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 

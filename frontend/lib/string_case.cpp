@@ -2,8 +2,8 @@
 // as in Go: each method decodes the string as UTF-8 (an invalid byte reads
 // as U+FFFD, and conversions write U+FFFD in its place) and uses Go's
 // unicode tables (utf8.h).
-#include "frontend/eval/args.h"
-#include "frontend/eval/objects.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/objects.h"
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 

@@ -3,8 +3,8 @@
 // other code uses objects.h, methods.h and format.h.
 #pragma once
 
-#include "frontend/eval/objects.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/objects.h"
 
 #include <cstdint>
 #include <string_view>

@@ -2,12 +2,12 @@
 // methods. Semantics and messages follow Go's library.go: strings are byte
 // strings, searches are bytewise, and every method takes positional
 // arguments only.
-#include "frontend/eval/args.h"
-#include "frontend/eval/methods.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 

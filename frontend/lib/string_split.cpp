@@ -1,9 +1,9 @@
 // split, rsplit and splitlines. Splitting on a separator keeps empty
 // fields; splitting on white space (no separator) drops them and trims, as
 // in Python. Errors name "split" for both directions, as Go does.
-#include "frontend/eval/args.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 

@@ -4,9 +4,9 @@
 // type names "string.elems", "string.codepoints", "bytes.elems"; the byte
 // views are indexable and have a length; an invalid UTF-8 byte is one
 // U+FFFD code point in both code point views.
-#include "frontend/eval/args.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/string_internal.h"
 #include "frontend/lib/utf8.h"
 

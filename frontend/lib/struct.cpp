@@ -2,10 +2,10 @@
 // starlarkstruct.Struct, without constructor branding).
 #include "frontend/lib/struct.h"
 
-#include "frontend/eval/args.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/universe/universe_helpers.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // embedder predeclares it where specs may use it.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 #include <string>
 #include <utility>

@@ -1,7 +1,7 @@
 // The tuple type: an immutable sequence stored inline after the object.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/universe/universe_helpers.h"
 
 #include <memory>

@@ -1,8 +1,8 @@
 #include "ir/builtins/arg_util.h"
 
 #include "frontend/eval/function.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/duration.h"
 #include "ir/quote.h"

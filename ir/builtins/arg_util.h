@@ -2,8 +2,8 @@
 // durations, callables, and the unknown-keyword message.
 #pragma once
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/value.h"
 #include "ir/builtins/call_site.h"
 #include "ir/spec.h"
 

@@ -1,6 +1,6 @@
 // fault_assumption(name, target=, <syscall>=fault..., faults=, description=):
 // a named set of fault rules on one service, optionally composing others.
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"

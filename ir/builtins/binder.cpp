@@ -1,7 +1,7 @@
 #include "ir/builtins/binder.h"
 
-#include "frontend/eval/arg_messages.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/arg_messages.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/protocols.h"

@@ -17,7 +17,7 @@
 // the builtins had before the binder are the goldens' contract.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "ir/builtins/call_site.h"
 
 #include <llvm/ADT/ArrayRef.h>

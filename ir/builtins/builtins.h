@@ -2,7 +2,7 @@
 // install.cpp binds them under their Starlark names. Grouped by file.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 namespace fbc::star {
 class Thread;

@@ -1,6 +1,6 @@
 #include "ir/builtins/call_site.h"
 
-#include "frontend/eval/args.h"
+#include "frontend/lib/args.h"
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/spec_builder.h"

@@ -6,9 +6,9 @@
 // are the reference's; fbc also rejects an unknown keyword.
 #include "ir/builtins/client_value.h"
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"

@@ -5,7 +5,7 @@
 // the loaded spec's SourceManager (a bundle's spec/ snapshot carries it).
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "frontend/source/source_manager.h"
 #include "ir/builtins/call_site.h"
 

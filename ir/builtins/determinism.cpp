@@ -1,7 +1,7 @@
 // determinism(level=, runtime=, strict=, allow=): the spec's determinism
 // contract (top level, at most once).
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

@@ -1,7 +1,7 @@
 // expect_success(), expect_error_within(ms=), expect_hang(): predicates on a
 // scenario's result, made at load time and checked at run time.
-#include "frontend/eval/args.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/expect_value.h"

@@ -2,7 +2,7 @@
 // callable or an expect_*() predicate.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "ir/spec.h"
 
 namespace fbc::ir::builtins {

@@ -2,8 +2,8 @@
 // fault_assumption() (and, at run time, fault()) attach to syscalls; and
 // the protocol-level rules response(), error(), delay(delay=) and drop()
 // that fault(svc.iface, ...) and fault_assumption(rules=) give the proxy.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

@@ -1,7 +1,7 @@
 // tcp(addr, timeout=), http(url, timeout=), redis(addr, timeout=),
 // postgres(addr, timeout=), kafka_ready(addr, timeout=) and
 // ready(timeout=): the healthchecks a service waits for after it starts.
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

@@ -1,7 +1,7 @@
 #include "ir/builtins/install.h"
 
 #include "frontend/eval/interpreter.h"
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "frontend/lib/struct.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"

@@ -4,9 +4,9 @@
 // than kMaxBytes is refused before it is read, and every file read is kept
 // in the loaded spec's SourceManager so a run bundle's spec/ snapshot
 // carries it (docs/bundle.md) and a replay reads the same bytes.
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

@@ -1,7 +1,7 @@
 // fault_matrix(scenarios=, faults=, default_expect=, overrides=, exclude=,
 // monitors=, require_faults_fire=): one fault_scenario test per cell of
 // scenarios x faults, named test_matrix_<scenario>_<fault>.
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

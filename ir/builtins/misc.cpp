@@ -1,6 +1,6 @@
 // choose() and duration() at load time, and the body-time builtins' load-time
 // stand-ins.
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/spec_builder.h"

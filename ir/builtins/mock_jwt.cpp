@@ -6,10 +6,10 @@
 // They are test keys, public by construction: never use them for anything
 // real. Signing is nettle's (libhogweed, loaded on first use: only a spec
 // that makes a keypair pays for it).
-#include "frontend/eval/args.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/support/lazy_library.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"

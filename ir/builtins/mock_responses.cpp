@@ -3,10 +3,10 @@
 // grpc_typed_response grpc_raw_response grpc_error. Parameters and messages
 // are the reference's (its UnpackArgs wording); where it silently drops a
 // header that is not a string, fbc says so.
-#include "frontend/eval/args.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/builtins.h"
 #include "ir/builtins/mock_values.h"

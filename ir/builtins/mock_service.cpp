@@ -4,8 +4,8 @@
 // (same name space, depends_on, interface refs, fault targets). Messages are
 // the reference's; fbc also rejects what the reference silently ignores (an
 // unknown keyword, a depends_on item that is neither a service nor a name).
-#include "frontend/eval/objects.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

@@ -3,7 +3,7 @@
 // service(observe=[...]) list, and the reference's removed top-level names
 // (stdout, stderr, json_decoder, logfmt_decoder, regex_decoder). What the
 // run does with the lines is runtime/trace/log_observe.
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

@@ -5,9 +5,9 @@
 // parameters, requestBodies and responses resolved.
 #include "ir/builtins/openapi.h"
 
-#include "frontend/eval/objects.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/objects.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/data_files.h"
 #include "ir/quote.h"

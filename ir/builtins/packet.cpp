@@ -3,9 +3,9 @@
 // its arguments with the reference's messages and returns a packet_fault
 // value (ir::PacketRule) for fault(iface, ...) and fault_assumption(rules=);
 // a test that applies one needs the gVisor runtime (ir/host_needs.h).
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/spec_builder.h"

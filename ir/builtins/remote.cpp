@@ -1,7 +1,7 @@
 // remotes({iface: host}): the per-interface hosts of a remote service
 // (service(remote=remotes({...}))); the reference's checks and messages.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/builtins/surface.h"

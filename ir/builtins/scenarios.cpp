@@ -1,7 +1,7 @@
 // scenario(fn), fault_scenario(name, ...) and test(name, ...): the
 // registrations that become tests.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

@@ -1,7 +1,7 @@
 // service(), interface() and op(): the topology of a spec.
-#include "frontend/eval/args.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"

@@ -6,10 +6,10 @@
 // runtime/temporal/temporal.
 #include "ir/builtins/temporal_values.h"
 
-#include "frontend/eval/args.h"
 #include "frontend/eval/interpreter.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/struct.h"
 #include "frontend/syntax/walk.h"
 #include "ir/builtins/arg_util.h"

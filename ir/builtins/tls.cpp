@@ -6,8 +6,8 @@
 // test whose proxy stands in front of a TLS interface without one is an
 // error row (backend/leaf_lower.cpp). tls= on a udp interface is refused by
 // interface() (the protocol table's TlsStart::None).
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/spec_builder.h"

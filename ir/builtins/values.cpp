@@ -2,8 +2,8 @@
 
 #include "ir/builtins/spec_builder.h"
 
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/duration.h"
 #include "ir/protocols.h"

@@ -4,8 +4,8 @@
 // ir::Spec when the spec has finished loading.
 #pragma once
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/value.h"
 #include "ir/diagnostic_codes.h"
 #include "ir/spec.h"
 

@@ -1,7 +1,7 @@
 #include "runtime/body/builtin_args.h"
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/call_site.h"
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "frontend/eval/thread.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "ir/spec.h"
 
 #include <string>

@@ -8,12 +8,12 @@
 // against the contract (runtime/values/contract_check.h).
 #include "runtime/driver/executor.h"
 
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/client_value.h"

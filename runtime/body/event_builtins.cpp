@@ -1,7 +1,7 @@
 // The body-time builtins that query the test's trace: events(),
 // assert_eventually(), assert_never() and assert_before().
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "ir/builtins/binder.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"

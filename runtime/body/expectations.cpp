@@ -3,10 +3,10 @@
 // fault_scenario / matrix cell after its scenario, or directly on a value.
 #include "runtime/driver/executor.h"
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "ir/duration.h"
 #include "runtime/values/response_value.h"
 

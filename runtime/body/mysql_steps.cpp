@@ -2,9 +2,9 @@
 // over a fresh libmariadb connection each (runtime/clients/mysql_step.h),
 // the credentials from the service's env (launch_config.h), the result as a
 // mysql_result.
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/body/protocol_steps.h"
 #include "runtime/clients/mysql_step.h"

@@ -2,10 +2,10 @@
 // see protocol_steps.h.
 #include "runtime/body/protocol_steps.h"
 
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/binder.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"

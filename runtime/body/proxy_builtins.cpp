@@ -4,10 +4,10 @@
 // test's proxy (runtime/proxy/proxy.h).
 #include "runtime/driver/executor.h"
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/values.h"
 #include "ir/fanout_sites.h"

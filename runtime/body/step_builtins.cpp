@@ -8,11 +8,11 @@
 
 #include "llvm/ADT/StringRef.h"
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/client_value.h"

@@ -6,9 +6,9 @@
 // running test).
 #include "runtime/driver/executor.h"
 
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/temporal_values.h"
 #include "ir/composed_assumptions.h"

@@ -2,8 +2,8 @@
 // syscall of the service runs as usual and goes into the test's trace
 // (decision "trace"); a fault rule on the same syscall still decides it.
 #include "backend/rule_lower.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/call_site.h"
 #include "ir/builtins/values.h"

@@ -1,8 +1,8 @@
 #include "runtime/driver/body_threads.h"
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 
 #include <algorithm>
 #include <condition_variable>

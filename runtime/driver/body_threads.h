@@ -4,7 +4,7 @@
 #pragma once
 
 #include "frontend/eval/thread.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "runtime/os/interpreter_lock.h"
 
 #include <llvm/ADT/ArrayRef.h>

@@ -7,9 +7,9 @@
 #include "runtime/driver/reuse_stage.h"
 
 #include "backend/rule_lower.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "ir/composed_assumptions.h"
 #include "ir/duration.h"
 #include "ir/quote.h"

@@ -11,8 +11,8 @@
 // started afresh and seeded again, with a service_recreated event saying
 // why. A service without reuse=True starts fresh every test and runs its
 // seed= after every start (reset= never runs for it).
-#include "frontend/eval/ops.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/ops.h"
 #include "ir/quote.h"
 #include "runtime/driver/reuse_stage.h"
 #include "runtime/os/leaf_isolation.h"

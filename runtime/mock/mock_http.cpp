@@ -1,7 +1,7 @@
 #include "runtime/mock/mock_http.h"
 
-#include "frontend/eval/ops.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/ops.h"
 #include "ir/builtins/mock_values.h"
 #include "runtime/mock/mhd_loader.h"
 #include "runtime/mock/mock_route.h"

@@ -1,9 +1,9 @@
 #include "runtime/mock/mock_request.h"
 
-#include "frontend/eval/attr_table.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/attr_table.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/printer.h"
 #include "ir/quote.h"
 
 namespace fbc::rt {

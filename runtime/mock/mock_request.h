@@ -5,8 +5,8 @@
 // req.get("query") read the same fields.
 #pragma once
 
-#include "frontend/eval/objects.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/value.h"
 
 #include <string>
 #include <utility>

@@ -7,9 +7,9 @@
 // likewise only read after the body (they never stop it).
 #include "runtime/temporal/temporal.h"
 
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/ops.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/ops.h"
 #include "ir/quote.h"
 
 #include <llvm/Support/Casting.h>

@@ -8,10 +8,10 @@
 // timeout.
 #include "runtime/temporal/temporal.h"
 
-#include "frontend/eval/args.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/temporal_values.h"
 #include "ir/duration.h"
 

@@ -6,7 +6,7 @@
 // every call into Starlark here is made holding the interpreter lock.
 #pragma once
 
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "ir/leaf_program.h"
 #include "ir/spec.h"
 #include "runtime/trace/trace.h"

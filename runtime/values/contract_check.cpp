@@ -1,11 +1,11 @@
 // The schema checker: see contract_check.h.
 #include "runtime/values/contract_check.h"
 
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "ir/quote.h"
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 // `body.items[0].qty: got string, want integer`.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 #include "ir/contract.h"
 
 #include <string>

@@ -1,8 +1,8 @@
 #include "runtime/values/event_value.h"
 
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/printer.h"
 #include "ir/quote.h"
 #include "runtime/os/syscalls.h"
 

@@ -5,7 +5,7 @@
 // .path, .status_code, ...; "" when absent, as in the reference).
 #pragma once
 
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "runtime/trace/trace.h"
 
 #include <cstdint>

@@ -12,7 +12,7 @@
 // universe_core.cpp), so asking about a name is never an error.
 #pragma once
 
-#include "frontend/eval/attr_table.h"
+#include "frontend/lib/attr_table.h"
 #include "frontend/lib/spellcheck.h"
 #include "ir/builtins/call_site.h"
 

@@ -1,10 +1,10 @@
 // redis_error and pg_result: see protocol_values.h.
 #include "runtime/values/protocol_values.h"
 
-#include "frontend/eval/attr_table.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/attr_table.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/printer.h"
 #include "ir/json_writer.h"
 #include "ir/quote.h"
 #include "runtime/values/fixed_attribute.h"

@@ -12,7 +12,7 @@
 // command tag), .rows_affected, .duration_ms. bool() is .ok.
 #pragma once
 
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "runtime/clients/mysql_step.h"
 #include "runtime/clients/postgres_step.h"
 #include "runtime/protocols/proto_redis.h"

@@ -1,9 +1,9 @@
 #include "runtime/values/response_value.h"
 
-#include "frontend/eval/attr_table.h"
-#include "frontend/eval/printer.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/attr_table.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/printer.h"
 #include "ir/quote.h"
 #include "runtime/values/fixed_attribute.h"
 

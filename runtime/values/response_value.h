@@ -8,7 +8,7 @@
 // bool(resp) is resp.ok. repr: <response status=200> / <response error="...">.
 #pragma once
 
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "runtime/clients/steps.h"
 
 namespace fbc::rt {

@@ -3,8 +3,8 @@
 // iterable) and the assert module's helpers (starlarktest).
 #pragma once
 
-#include "frontend/eval/heap.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/heap.h"
+#include "frontend/lib/value.h"
 
 #include <string>
 #include <vector>

@@ -5,10 +5,10 @@
 // agree with Go's on the values math.star checks.
 #include "tests/conformance/host_values.h"
 
-#include "frontend/eval/args.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 
 #include <algorithm>
 #include <cmath>

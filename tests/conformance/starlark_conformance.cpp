@@ -20,8 +20,8 @@
 // "N passed, M failed[, K skipped]" (chunks), and exits 1 if any chunk failed.
 #include "frontend/eval/big_stack.h"
 #include "frontend/eval/interpreter.h"
-#include "frontend/eval/objects.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/objects.h"
 #include "frontend/lib/struct.h"
 #include "tests/conformance/host_values.h"
 

@@ -8,11 +8,11 @@
 // locations from the tz database through the C library (TZ, tzset).
 #include "tests/conformance/host_values.h"
 
-#include "frontend/eval/args.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 
 #include <algorithm>
 #include <chrono>

@@ -8,8 +8,8 @@
 // Built only with -DFBC_BUILD_FUZZ=ON and clang; scripts/fuzz.sh runs it.
 #include "frontend/eval/big_stack.h"
 #include "frontend/eval/interpreter.h"
-#include "frontend/eval/objects.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/objects.h"
 #include "frontend/lib/struct.h"
 #include "frontend/source/diagnostic.h"
 #include "frontend/source/source_manager.h"

@@ -7,10 +7,10 @@
 // characters in plain strings).
 //
 // Numbers with a '.', 'e' or 'E' are floats, others ints, in both paths.
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
 #include "frontend/lib/json/json.h"
 #include "frontend/lib/json/json_scan.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
 #include "frontend/lib/utf8.h"
 
 #include <llvm/ADT/APInt.h>

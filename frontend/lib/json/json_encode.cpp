@@ -2,11 +2,11 @@
 // keys, other iterables as arrays, and values with fields (struct, module)
 // as objects. Errors carry the path to the bad value:
 // "in field .x: at list index 1: in dict key "x": cannot encode ...".
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/lib/json/json.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/utf8.h"
 
 #include <algorithm>

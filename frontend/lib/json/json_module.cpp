@@ -1,8 +1,8 @@
 // The json module value and its builtins: decode, encode, encode_indent, indent.
-#include "frontend/eval/args.h"
-#include "frontend/eval/objects.h"
+#include "frontend/lib/args.h"
 #include "frontend/lib/json/json.h"
 #include "frontend/lib/json/json_scan.h"
+#include "frontend/lib/objects.h"
 
 namespace fbc::star {
 

@@ -3,7 +3,7 @@
 // process-wide heap, and never change.
 #include "frontend/lib/universe/universe.h"
 
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "frontend/lib/universe/universe_builtins.h"
 #include "frontend/lib/universe/universe_helpers.h"
 

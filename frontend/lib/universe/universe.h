@@ -3,7 +3,7 @@
 // The values are immutable and shared by all threads.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>

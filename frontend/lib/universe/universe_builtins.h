@@ -3,7 +3,7 @@
 // universe_sort.cpp. universe.cpp binds them to their names.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 namespace fbc::star::builtins {
 

@@ -1,10 +1,10 @@
 // Builtins about values in general: bool, len, type, str, repr, print,
 // fail, hash, dir, getattr, hasattr.
-#include "frontend/eval/args.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/universe/universe_builtins.h"
 #include "frontend/lib/universe/universe_helpers.h"
 #include "frontend/lib/utf8.h"

@@ -1,7 +1,7 @@
 #include "frontend/lib/universe/universe_helpers.h"
 
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/ops.h"
 
 #include <algorithm>
 #include <cstdint>

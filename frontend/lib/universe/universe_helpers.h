@@ -3,9 +3,9 @@
 // their error texts, mutation checks, and recycled iterators.
 #pragma once
 
-#include "frontend/eval/objects.h"
 #include "frontend/eval/thread.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/value.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,10 +1,10 @@
 // Builtins converting to and from numbers and code points: int, float,
 // abs, chr, ord, bytes.
-#include "frontend/eval/args.h"
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/universe/universe_builtins.h"
 #include "frontend/lib/universe/universe_helpers.h"
 #include "frontend/lib/utf8.h"

@@ -1,8 +1,8 @@
 // sorted, min and max: the builtins that order values.
-#include "frontend/eval/args.h"
-#include "frontend/eval/iteration.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/args.h"
+#include "frontend/lib/iteration.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/universe/universe_builtins.h"
 #include "frontend/lib/universe/universe_helpers.h"
 

@@ -1,10 +1,10 @@
 // The bytes type (newer Go): repr, hashing, ordering, indexing, elems().
 // Cases from go.starlark.net's later testdata/bytes.star.
-#include "frontend/eval/methods.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Floats: Go's str(float) and %e/%f/%g formatting, float arithmetic with
 // floored // and %, exact int/float comparison, NaN ordering and hashing.
 // Expected strings were produced by Go (strconv.FormatFloat, float.star).
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // The % operator (formatPercent) and str.format, with outputs and messages
 // checked against Go Starlark (string.star and the Go interpreter).
-#include "frontend/eval/methods.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/lib/format.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 
 #include <gtest/gtest.h>
 

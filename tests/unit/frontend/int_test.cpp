@@ -1,9 +1,9 @@
 // Integers: normalisation, literals, int(s, base), bigint arithmetic with
 // Go's floored division, shifts, conversions and formatting. Expected
 // values come from Go Starlark (int.star and direct runs of sgo).
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 
 #include <gtest/gtest.h>
 

@@ -2,12 +2,12 @@
 // and indent. Expected values and messages come from Go Starlark
 // (starlark/testdata/json.star and the Go interpreter).
 #include "frontend/eval/big_stack.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
 #include "frontend/lib/json/json.h"
 #include "frontend/lib/json/json_scan.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/struct.h"
 #include "frontend/lib/utf8.h"
 

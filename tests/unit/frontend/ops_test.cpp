@@ -2,9 +2,9 @@
 // ordering across types, operator dispatch and its error messages,
 // attributes with spelling hints, slicing and iteration. Messages are Go
 // Starlark's (eval.go, value.go and the *.star conformance tests).
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 #include "frontend/lib/spellcheck.h"
 
 #include <gtest/gtest.h>

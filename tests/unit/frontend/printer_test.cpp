@@ -1,8 +1,8 @@
 // str() and repr(): Go-style string quoting (strconv.Quote), bytes
 // literals, small ints, and the cycle guard containers use.
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/utf8.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // The range type and builtin: exact results and Go's messages (ported from
 // go.starlark.net/starlark/testdata/builtins.star).
 #include "frontend/eval/interpreter.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/struct.h"
 
 #include <gtest/gtest.h>

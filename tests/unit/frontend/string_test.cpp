@@ -1,11 +1,11 @@
 // Strings: the String object (hash, comparison, indexing) and every string
 // method, with the expected values and messages of Go Starlark (most cases
 // are ported from go.starlark.net/starlark/testdata/string.star).
-#include "frontend/eval/methods.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/methods.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/utf8.h"
 
 #include <gtest/gtest.h>

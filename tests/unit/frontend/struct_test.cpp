@@ -2,8 +2,8 @@
 // (ported from go.starlark.net/starlarkstruct/testdata/struct.star and
 // starlark/testdata/module.star).
 #include "frontend/eval/interpreter.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/struct.h"
 
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // results and Go's messages (ported from go.starlark.net/starlark/testdata/
 // builtins.star and library.go).
 #include "frontend/eval/interpreter.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/struct.h"
 #include "frontend/lib/universe/universe.h"
 

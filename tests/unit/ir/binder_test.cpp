@@ -4,8 +4,8 @@
 // and Go's bindArgs as bindSlots. The builtins' own messages are the
 // goldens' (tests/golden/ir_errors).
 #include "frontend/eval/interpreter.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/printer.h"
 #include "ir/builtins/binder.h"
 #include "ir/protocols.h"
 

@@ -1,5 +1,5 @@
 // The verifier on hand-built IR: each case breaks one rule.
-#include "frontend/eval/objects.h"
+#include "frontend/lib/objects.h"
 #include "ir/verify/verifier.h"
 
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 // and malformed bodies).
 #include "runtime/values/contract_check.h"
 
-#include "frontend/eval/heap.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/heap.h"
 #include "frontend/lib/json/json.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Go's UnpackArgs messages for a call a builtin cannot bind, in one place
-// for star::bindArgs (frontend/eval/args.h) and the spec and body builtins'
+// for star::bindArgs (frontend/lib/args.h) and the spec and body builtins'
 // binder in its Go wording (ir/builtins/binder.h).
 #pragma once
 

@@ -1,10 +1,10 @@
-#include "frontend/eval/args.h"
+#include "frontend/lib/args.h"
 
-#include "frontend/eval/arg_messages.h"
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
-#include "frontend/eval/printer.h"
+#include "frontend/lib/arg_messages.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
+#include "frontend/lib/printer.h"
 #include "frontend/lib/spellcheck.h"
 
 #include <string>

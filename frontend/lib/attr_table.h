@@ -5,7 +5,7 @@
 // attrNames() reports.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 #include <span>
 #include <string>

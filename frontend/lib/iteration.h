@@ -3,10 +3,10 @@
 // containers are locked for the duration (IterationGuard).
 #pragma once
 
-#include "frontend/eval/numeric.h"
-#include "frontend/eval/objects.h"
-#include "frontend/eval/ops.h"
 #include "frontend/eval/thread.h"
+#include "frontend/lib/numeric.h"
+#include "frontend/lib/objects.h"
+#include "frontend/lib/ops.h"
 
 namespace fbc::star {
 

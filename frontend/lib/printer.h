@@ -2,7 +2,7 @@
 // cyclic list prints as [1, [...], 3] (Go's behaviour).
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 #include <string>
 #include <vector>

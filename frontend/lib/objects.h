@@ -3,8 +3,8 @@
 // layouts the evaluator needs for its fast paths.
 #pragma once
 
-#include "frontend/eval/heap.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/heap.h"
+#include "frontend/lib/value.h"
 
 #include <llvm/ADT/APInt.h>
 

@@ -172,7 +172,7 @@ public:
 
   // Fields and methods. attr() returns the null Value when there is no such
   // attribute; methods of core types are found through the method tables
-  // (frontend/eval/methods.h), not here.
+  // (frontend/lib/methods.h), not here.
   virtual Value attr(Thread &t, std::string_view name);
   virtual void setField(Thread &t, std::string_view name, Value v);
   // Sorted names for dir(); methods are added by the caller.

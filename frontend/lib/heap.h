@@ -5,7 +5,7 @@
 // by ~Heap(); the rest are simply dropped with their slab.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 #include <llvm/Support/Allocator.h>
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "frontend/eval/thread.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 #include <llvm/ADT/APInt.h>
 

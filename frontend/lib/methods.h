@@ -2,7 +2,7 @@
 // calls it without allocating a bound method; `x.f` alone binds one.
 #pragma once
 
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 #include <llvm/ADT/ArrayRef.h>
 

@@ -1,4 +1,4 @@
-#include "frontend/eval/heap.h"
+#include "frontend/lib/heap.h"
 
 #include <sys/mman.h>
 

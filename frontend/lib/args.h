@@ -9,7 +9,7 @@
 #pragma once
 
 #include "frontend/eval/thread.h"
-#include "frontend/eval/value.h"
+#include "frontend/lib/value.h"
 
 #include <initializer_list>
 #include <string_view>
