@@ -14,6 +14,7 @@
 #include "runtime/protocols/proto_mysql.h"
 #include "runtime/protocols/proto_postgres.h"
 #include "runtime/proxy/acceptor.h"
+#include "runtime/proxy/relay_socket.h"
 
 #include <arpa/inet.h>
 #include <netinet/tcp.h>
@@ -25,10 +26,13 @@
 #include <cstring>
 
 namespace fbc::rt {
+
+using tcp_relay::abortiveClose;
+using tcp_relay::kEvents;
+using tcp_relay::kHighWater;
+
 namespace {
 
-constexpr uint32_t kEvents = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-constexpr size_t kHighWater = 1 << 20;
 constexpr size_t kMysqlHeader = 4;
 
 uint32_t le(std::string_view s, size_t at, size_t n) {
@@ -64,29 +68,6 @@ int listenLoopback(uint16_t &port, std::string &error) {
   }
   port = ntohs(a.sin_port);
   return fd;
-}
-
-// A non-blocking connect to addr:port; -1 when it failed at once.
-int connectTo(in_addr addr, uint16_t port) {
-  int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (s < 0)
-    return -1;
-  int one = 1;
-  setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr = addr;
-  a.sin_port = htons(port);
-  if (connect(s, reinterpret_cast<sockaddr *>(&a), sizeof a) < 0 && errno != EINPROGRESS) {
-    ::close(s);
-    return -1;
-  }
-  return s;
-}
-
-void abortiveClose(int fd) {
-  linger l{1, 0};
-  setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
 }
 
 } // namespace
@@ -532,8 +513,9 @@ void TlsTerminator::accepted(bool front, int fd) {
   Bridge::Side &dialed = front ? b.clearSide : b.tlsSide;
   accepted.fd = fd;
   in_addr loopback{htonl(INADDR_LOOPBACK)};
-  dialed.fd =
-      front ? connectTo(loopback, cfg_.clearPort) : connectTo(cfg_.upstream, cfg_.upstreamPort);
+  bool connectedNow = false; // the bridge learns it from the socket's first event (dialing)
+  dialed.fd = front ? tcp_relay::connectTo(loopback, cfg_.clearPort, connectedNow)
+                    : tcp_relay::connectTo(cfg_.upstream, cfg_.upstreamPort, connectedNow);
   if (dialed.fd < 0) {
     abortiveClose(fd); // refused: the caller sees a reset, as directly
     ::close(fd);
