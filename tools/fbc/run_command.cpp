@@ -140,19 +140,19 @@ namespace {
 
 // What the kernel and our privileges must allow, checked once (this also
 // sets up the run's cgroups and their watchdog: docs/run.md); false after
-// printing what is missing.
-bool checkMachine() {
+// printing what is missing, under the command's name (fbc run, fbc replay).
+bool checkMachine(const char *cmd) {
   rt::Requirements req = rt::checkRequirements();
   for (const std::string &m : req.missing)
-    std::fprintf(stderr, "fbc run: error: %s\n", m.c_str());
+    commandError(cmd, m);
   if (!req.missing.empty())
     return false;
   if (!req.cgroups)
     std::fprintf(stderr,
-                 "fbc run: warning: containment: %s: services are stopped by process group; "
+                 "%s: warning: containment: %s: services are stopped by process group; "
                  "a process that leaves its group and outlives a killed fbc is not contained, "
                  "and there is no pids limit\n",
-                 req.containment.c_str());
+                 cmd, req.containment.c_str());
   return true;
 }
 
@@ -172,7 +172,7 @@ int runRun(const RunOptions &opts) {
     std::string error;
     if (!backend::selectTests(loaded->spec(), opts.test, tests, error))
       return commandError(cmd, error), 1;
-    if (!checkMachine())
+    if (!checkMachine(cmd))
       return 1;
     // A network namespace per leaf, or leaves in fbc's own (one at a time).
     chooseLeafNetwork(loaded->spec(), opts.hostNetwork, opts.jobs, cmd, s.cfg);
