@@ -119,6 +119,20 @@ foreach(rel ${ir_files})
   endforeach()
 endforeach()
 
+# frontend/ (docs/architecture.md "The Starlark frontend"): the object
+# model in lib/ sits below the evaluator in eval/; of eval/ it includes only
+# Thread (errors, allocation) and the step budget, which every builtin needs.
+file(GLOB_RECURSE lib_files RELATIVE "${FBC_SOURCE_DIR}/frontend/lib"
+     "${FBC_SOURCE_DIR}/frontend/lib/*.h" "${FBC_SOURCE_DIR}/frontend/lib/*.cpp")
+foreach(rel ${lib_files})
+  file(STRINGS "${FBC_SOURCE_DIR}/frontend/lib/${rel}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"frontend/eval/")
+  foreach(line ${lines})
+    if(NOT line MATCHES "\"frontend/eval/(thread|budget)\\.h\"")
+      string(APPEND violations "  frontend/lib/${rel}: ${line} (the object model includes of eval/ only thread.h and budget.h)\n")
+    endif()
+  endforeach()
+endforeach()
+
 if(violations)
   message(FATAL_ERROR "layering violations (a folder includes a later folder, or a runtime room a later room):\n${violations}")
 endif()
