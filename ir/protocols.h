@@ -41,8 +41,8 @@ enum class TlsStart {
   AfterGreeting, // MySQL: the server's greeting in clear, the client's SSL
                  // request packet (CLIENT_SSL), then the handshake
   None,          // no TLS (datagrams: fbc speaks no DTLS): tls= is a load error
-  AfterInfo,     // NATS: the server's INFO in clear, then the handshake; fbc
-                 // speaks none of it yet, so tls= is a load error
+  AfterInfo,     // NATS: the server's INFO line in clear (tls_required), then
+                 // the client's handshake
 };
 
 // How a step's step_send event names its request: what `fbc plan --suggest

@@ -521,10 +521,6 @@ Value interfaceFn(star::Thread &t, Value, const star::Args &args) {
       site.fail(site.at(site.param(4, "tls")),
                 "interface(" + i.name + "): tls= on a " + i.protocol +
                     " interface: fbc speaks no TLS over datagrams (DTLS)");
-    if (const Protocol *p = findProtocol(i.protocol); p && p->tls == TlsStart::AfterInfo)
-      site.fail(site.at(site.param(4, "tls")),
-                "interface(" + i.name + "): tls= on a " + i.protocol +
-                    " interface: fbc does not speak its TLS yet (begun after the server's INFO)");
     i.tls = cert->data;
   }
   return Value::object(iface);

@@ -102,11 +102,11 @@ Value natsStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
     std::string host = to.at.dialHost();
     auto port = static_cast<uint16_t>(to.at.port);
     if (method == "publish")
-      r = natsPublish(host, port, subject, a[1], to.cancelled);
+      r = natsPublish(host, port, subject, a[1], to.cancelled, to.tls.get());
     else if (method == "request")
-      r = natsRequest(host, port, subject, a[1], timeoutMs, to.cancelled);
+      r = natsRequest(host, port, subject, a[1], timeoutMs, to.cancelled, to.tls.get());
     else
-      r = natsSubscribe(host, port, subject, count, timeoutMs, to.cancelled);
+      r = natsSubscribe(host, port, subject, count, timeoutMs, to.cancelled, to.tls.get());
   }
   std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
                                                      {"duration_ms", std::to_string(r.durationMs)},

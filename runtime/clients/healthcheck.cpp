@@ -211,7 +211,7 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       ok = probeMysql(hc.my, probeTimeout, error);
       break;
     case Healthcheck::Kind::Nats:
-      ok = probeNats(hc.host, hc.port, probeTimeout, error);
+      ok = probeNats(hc.host, hc.port, probeTimeout, error, hc.tls.get());
       break;
     }
     for (size_t i = 0; ok && i < hc.datagramPorts.size(); ++i)

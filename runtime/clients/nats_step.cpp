@@ -66,14 +66,14 @@ template <class On> ReplyState feed(Seen &s, std::string_view chunk, std::string
 
 template <class On>
 NatsStepResult exchange(const std::string &host, uint16_t port, const std::string &request,
-                        int64_t ioTimeoutMs, const std::function<bool()> &cancelled, Seen &seen,
-                        On &&on) {
+                        int64_t ioTimeoutMs, const std::function<bool()> &cancelled,
+                        const TlsClientConfig *tls, Seen &seen, On &&on) {
   NatsStepResult out;
   int64_t t0 = monotonicNs();
   out.error = exchangeOnce(
       host, port, request, t0 + kDialMs * 1000000, ioTimeoutMs, cancelled,
       [&](std::string_view chunk, std::string &error) { return feed(seen, chunk, error, on); },
-      "connection closed before PONG");
+      "connection closed before PONG", tls, natsGreetingLength);
   out.ok = out.error.empty();
   out.durationMs = (monotonicNs() - t0) / 1000000;
   return out;
@@ -92,10 +92,10 @@ std::string inbox() {
 
 NatsStepResult natsPublish(const std::string &host, uint16_t port, const std::string &subject,
                            const std::string &data, const std::function<bool()> &cancelled,
-                           int64_t ioTimeoutMs) {
+                           const TlsClientConfig *tls, int64_t ioTimeoutMs) {
   Seen seen;
   std::string request = std::string(kConnect) + pub(subject, "", data) + "PING\r\n";
-  return exchange(host, port, request, ioTimeoutMs, cancelled, seen,
+  return exchange(host, port, request, ioTimeoutMs, cancelled, tls, seen,
                   [&](const NatsOp &op, std::string &) {
                     return op.op == "PONG" ? ReplyState::Done : ReplyState::NeedMore;
                   });
@@ -103,14 +103,14 @@ NatsStepResult natsPublish(const std::string &host, uint16_t port, const std::st
 
 NatsStepResult natsRequest(const std::string &host, uint16_t port, const std::string &subject,
                            const std::string &data, int64_t timeoutMs,
-                           const std::function<bool()> &cancelled) {
+                           const std::function<bool()> &cancelled, const TlsClientConfig *tls) {
   Seen seen;
   std::string box = inbox();
   // Unsubscribed by the server after one message: the first reply wins.
   std::string request = std::string(kConnect) + "SUB " + box + " 1\r\nUNSUB 1 1\r\n" +
                         pub(subject, box, data) + "PING\r\n";
   NatsStepResult r = exchange(
-      host, port, request, timeoutMs, cancelled, seen, [&](const NatsOp &op, std::string &) {
+      host, port, request, timeoutMs, cancelled, tls, seen, [&](const NatsOp &op, std::string &) {
         return op.op == "MSG" || op.op == "HMSG" ? ReplyState::Done : ReplyState::NeedMore;
       });
   r.messages = std::move(seen.messages);
@@ -126,11 +126,11 @@ NatsStepResult natsRequest(const std::string &host, uint16_t port, const std::st
 
 NatsStepResult natsSubscribe(const std::string &host, uint16_t port, const std::string &subject,
                              int64_t count, int64_t timeoutMs,
-                             const std::function<bool()> &cancelled) {
+                             const std::function<bool()> &cancelled, const TlsClientConfig *tls) {
   Seen seen;
   std::string request = std::string(kConnect) + "SUB " + subject + " 1\r\nPING\r\n";
-  NatsStepResult r =
-      exchange(host, port, request, timeoutMs, cancelled, seen, [&](const NatsOp &, std::string &) {
+  NatsStepResult r = exchange(
+      host, port, request, timeoutMs, cancelled, tls, seen, [&](const NatsOp &, std::string &) {
         return seen.pong && int64_t(seen.messages.size()) >= count ? ReplyState::Done
                                                                    : ReplyState::NeedMore;
       });
@@ -144,10 +144,11 @@ NatsStepResult natsSubscribe(const std::string &host, uint16_t port, const std::
   return r;
 }
 
-bool probeNats(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error) {
+bool probeNats(const std::string &host, uint16_t port, int64_t timeoutMs, std::string &error,
+               const TlsClientConfig *tls) {
   Seen seen;
   NatsStepResult r = exchange(host, port, std::string(kConnect) + "PING\r\n", timeoutMs, nullptr,
-                              seen, [&](const NatsOp &op, std::string &why) {
+                              tls, seen, [&](const NatsOp &op, std::string &why) {
                                 if (op.op != "PONG")
                                   return ReplyState::NeedMore;
                                 if (seen.info)

@@ -127,10 +127,40 @@ long recvSome(int fd, std::string &out, int64_t deadlineNs, const std::function<
   }
 }
 
+namespace {
+
+// exchangeOnce's greeting before TLS: read in clear until clearGreeting
+// finds it whole and fed to `read`; "" or why not. The server sends nothing
+// more until the client's handshake, so reading the greeting whole reads
+// no TLS byte.
+std::string clearGreetingFirst(int fd, int64_t deadlineNs, const std::function<bool()> &cancelled,
+                               const ReplyReaderFn &read, std::string_view closedBeforeReply,
+                               GreetingLengthFn clearGreeting) {
+  std::string greeting, error;
+  while (error.empty() && !clearGreeting(greeting)) {
+    if (long n = recvSome(fd, greeting, deadlineNs, cancelled, error); n == 0)
+      error = closedBeforeReply;
+    else if (n > 0 && greeting.size() > 64 * 1024)
+      error = "no greeting in the server's first 64 KiB";
+  }
+  if (!error.empty())
+    return error;
+  if (greeting.size() > clearGreeting(greeting))
+    return "the server sent bytes after its greeting, before the TLS handshake";
+  ReplyState state = read(greeting, error);
+  if (error.empty() && state != ReplyState::NeedMore)
+    error = state == ReplyState::Failed ? "protocol error"
+                                        : "the server's greeting ended the exchange before TLS";
+  return error;
+}
+
+} // namespace
+
 std::string exchangeOnce(const std::string &host, uint16_t port, std::string_view request,
                          int64_t dialDeadlineNs, int64_t ioTimeoutMs,
                          const std::function<bool()> &cancelled, const ReplyReaderFn &read,
-                         std::string_view closedBeforeReply, const TlsClientConfig *tls) {
+                         std::string_view closedBeforeReply, const TlsClientConfig *tls,
+                         GreetingLengthFn clearGreeting) {
   std::string error;
   std::unique_ptr<TlsStream> session;
   std::shared_ptr<TlsContext> context;
@@ -140,7 +170,9 @@ std::string exchangeOnce(const std::string &host, uint16_t port, std::string_vie
   if (fd < 0)
     return error;
   int64_t ioDeadline = monotonicNs() + ioTimeoutMs * 1000000;
-  if (context) {
+  if (context && clearGreeting)
+    error = clearGreetingFirst(fd, ioDeadline, cancelled, read, closedBeforeReply, clearGreeting);
+  if (context && error.empty()) {
     session = std::make_unique<TlsStream>(context, fd, host);
     error = tlsHandshake(*session, fd, ioDeadline, cancelled);
   }

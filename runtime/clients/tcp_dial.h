@@ -47,12 +47,17 @@ using ReplyReaderFn = std::function<ReplyState(std::string_view chunk, std::stri
 // "" when Done, else why: the dial's, the write's or the read's error,
 // `closedBeforeReply` at EOF, or what `read` set. With `tls` (an
 // interface(tls=)), the exchange runs in a TLS session begun at connect,
-// verified as tls_dial.h says (the host's name or address).
+// verified as tls_dial.h says (the host's name or address); with
+// `clearGreeting` too, after the server's greeting, read in clear and fed
+// to `read` first (NATS's INFO line): clearGreeting gives the greeting's
+// length once it is all there, 0 before.
 struct TlsClientConfig;
+using GreetingLengthFn = size_t (*)(std::string_view received);
 std::string exchangeOnce(const std::string &host, uint16_t port, std::string_view request,
                          int64_t dialDeadlineNs, int64_t ioTimeoutMs,
                          const std::function<bool()> &cancelled, const ReplyReaderFn &read,
                          std::string_view closedBeforeReply = "connection closed before a reply",
-                         const TlsClientConfig *tls = nullptr);
+                         const TlsClientConfig *tls = nullptr,
+                         GreetingLengthFn clearGreeting = nullptr);
 
 } // namespace fbc::rt

@@ -194,4 +194,17 @@ std::string NatsCodec::reply(const ReplySpec &spec, const RequestInfo &) {
   return "-ERR '" + m + "'\r\n";
 }
 
+size_t natsGreetingLength(std::string_view received) {
+  NatsOp op;
+  switch (parseNatsOp(received, op)) {
+  case NatsParse::NeedMore:
+    return 0;
+  case NatsParse::Op:
+    return op.length;
+  case NatsParse::Bad:
+    break;
+  }
+  return received.size();
+}
+
 } // namespace fbc::rt

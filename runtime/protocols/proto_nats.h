@@ -70,6 +70,12 @@ enum class NatsParse {
 
 NatsParse parseNatsOp(std::string_view stream, NatsOp &op);
 
+// The length of the server's greeting at the front of `received`, its INFO
+// line, once it is whole (0 before): what a TLS client reads in clear
+// before it begins the handshake (ir::TlsStart::AfterInfo). Bytes that
+// are not NATS count as whole, for the reader after to refuse.
+size_t natsGreetingLength(std::string_view received);
+
 // The status of a header block ("NATS/1.0 503" -> "503"; "" for none):
 // the server's no-responders answer to a request is an HMSG whose
 // headers say 503.

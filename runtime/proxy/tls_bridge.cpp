@@ -12,6 +12,7 @@
 
 #include "runtime/os/clock.h"
 #include "runtime/protocols/proto_mysql.h"
+#include "runtime/protocols/proto_nats.h"
 #include "runtime/protocols/proto_postgres.h"
 #include "runtime/proxy/acceptor.h"
 #include "runtime/proxy/relay_socket.h"
@@ -101,6 +102,7 @@ struct TlsTerminator::Bridge {
       phase = Phase::Negotiate; // the front reads the caller's request; the back sends one
       break;
     case ir::TlsStart::AfterGreeting:
+    case ir::TlsStart::AfterInfo:
       phase = Phase::Greeting;
       break;
     default:
@@ -203,7 +205,9 @@ struct TlsTerminator::Bridge {
     return true;
   }
 
-  // MySQL: the server's greeting, relayed in clear to the caller.
+  // The server's greeting, relayed in clear to the caller: MySQL's first
+  // packet (the caller's SSL request follows: Negotiate) or NATS's INFO
+  // line (the caller begins the handshake at once).
   bool greeting() {
     if (dialing)
       return false;
@@ -212,17 +216,23 @@ struct TlsTerminator::Bridge {
     std::string got;
     bool open = readClear(server, got);
     prelude += got;
-    size_t n = mysqlPacket(prelude);
-    if (n && prelude.size() >= n) {
+    bool info = t.cfg_.start == ir::TlsStart::AfterInfo;
+    size_t n = info ? natsGreetingLength(prelude) : mysqlPacket(prelude);
+    bool whole = n && prelude.size() >= n;
+    if (whole) {
       caller.out.append(prelude, 0, n);
       prelude.erase(0, n);
-      phase = Phase::Negotiate;
     } else if (!open) {
       return finishEarly();
     }
     if (!flushClear(caller))
       return finishEarly();
-    return phase == Phase::Negotiate;
+    if (!whole)
+      return false;
+    if (info)
+      return startHandshake();
+    phase = Phase::Negotiate;
+    return true;
   }
 
   bool negotiate() {

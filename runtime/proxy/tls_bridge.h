@@ -14,9 +14,10 @@
 // verifying it with the tls_cert's CA (not with insecure=True) and
 // presenting its client_cert. How TLS begins is the protocol's
 // (ir::TlsStart): at connect; after PostgreSQL's SSLRequest, which the
-// front answers and the back sends; or after MySQL's greeting, where the
+// front answers and the back sends; after MySQL's greeting, where the
 // front takes the caller's SSL request packet and the back sends one built
-// from the caller's handshake response. The clear segment in between
+// from the caller's handshake response; or after NATS's INFO line, relayed
+// in clear, when the client begins the handshake. The clear segment in between
 // carries what a clear connection would, so every codec and rule of the
 // protocol works unchanged.
 //

@@ -418,6 +418,15 @@ TEST_F(Protocol, TlsMemcachedAndHttpThroughTheTerminatingProxy) {
   runWithGolden(spec, 0);
 }
 
+// NATS begins TLS after the server's INFO (nats-server --tls): the steps,
+// ready() and the NATS C client read INFO in clear, then handshake; the
+// proxy relays INFO in clear to its caller and re-originates TLS after the
+// server's, so duplicate() and error() work on the PUBs in between.
+TEST_F(Protocol, TlsNatsAfterTheInfoThroughTheTerminatingProxy) {
+  ProtocolSpec spec("tls_nats");
+  runWithGolden(spec, 0);
+}
+
 // A service whose certificate the tls_cert's CA did not sign: the proxy
 // refuses it (a tls_failed event, side "service", the step fails), never
 // relaying in clear or unverified.

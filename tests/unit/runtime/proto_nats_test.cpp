@@ -119,5 +119,17 @@ TEST(ProtoNats, ParsesServerOperations) {
   EXPECT_EQ(op.payload, "");
 }
 
+// What a TLS client reads in clear before its handshake: the INFO line,
+// known whole only once its CRLF arrived; bytes that are not NATS count as
+// whole, for the reader after it to refuse.
+TEST(ProtoNats, GreetingIsTheInfoLineOnceWhole) {
+  const std::string info = "INFO {\"server_id\":\"x\",\"tls_required\":true}\r\n";
+  for (size_t cut = 0; cut < info.size(); ++cut)
+    EXPECT_EQ(natsGreetingLength(info.substr(0, cut)), 0u) << cut;
+  EXPECT_EQ(natsGreetingLength(info), info.size());
+  EXPECT_EQ(natsGreetingLength(info + "PING\r\n"), info.size());
+  EXPECT_EQ(natsGreetingLength("SSH-2.0-OpenSSH\r\n"), 17u);
+}
+
 } // namespace
 } // namespace fbc::rt
