@@ -118,6 +118,29 @@ if(NOT LIBNATS_FOUND)
   fbc_missing("libnats" "libnats-dev")
 endif()
 
+# libnghttp2: the fault proxy's HTTP/2 (http2 and grpc interfaces:
+# runtime/proxy/proxy_h2.cpp) and the gRPC steps (runtime/clients/grpc_step.cpp).
+pkg_check_modules(NGHTTP2 QUIET IMPORTED_TARGET libnghttp2)
+if(NOT NGHTTP2_FOUND)
+  fbc_missing("libnghttp2" "libnghttp2-dev")
+endif()
+
+# gRPC C++ (libgrpc++, protoc and its gRPC plugin): tests only, the real
+# gRPC server and client of tests/fixtures/grpc_orders.cc; fbc speaks
+# HTTP/2 and gRPC's framing itself over libnghttp2 (docs/architecture.md).
+pkg_check_modules(GRPCPP QUIET IMPORTED_TARGET grpc++ protobuf)
+find_program(FBC_PROTOC protoc)
+find_program(FBC_GRPC_CPP_PLUGIN grpc_cpp_plugin)
+if(NOT GRPCPP_FOUND)
+  fbc_missing("gRPC C++" "libgrpc++-dev")
+endif()
+if(NOT FBC_PROTOC)
+  fbc_missing("protoc" "protobuf-compiler")
+endif()
+if(NOT FBC_GRPC_CPP_PLUGIN)
+  fbc_missing("grpc_cpp_plugin" "protobuf-compiler-grpc")
+endif()
+
 # yaml-cpp: load_yaml() (ir/builtins/loaders.cpp).
 find_package(yaml-cpp CONFIG QUIET)
 if(NOT yaml-cpp_FOUND)

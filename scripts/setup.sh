@@ -20,6 +20,10 @@ packages=(
   # NATS: the real server of the NATS steps' and proxy codec's e2e tests, and
   # the NATS C client of their publisher/subscriber fixture (tests/fixtures/nats_orders.c)
   nats-server libnats-dev
+  libnghttp2-dev # the proxy's HTTP/2 and gRPC (runtime/proxy/proxy_h2.cpp), the gRPC steps
+  # gRPC: the real server and client of the gRPC e2e tests (tests/fixtures/grpc_orders.cc)
+  libgrpc++-dev protobuf-compiler protobuf-compiler-grpc
+  nghttp2-server # nghttpd: the real HTTP/2 server of the http2 e2e tests
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
   libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock/mock_http.cpp)
   nettle-dev # jwt_keypair/jwt_sign: Ed25519 (ir/builtins/mock_jwt.cpp)
