@@ -67,6 +67,10 @@ constexpr K kNatsSubscribe[] = {{"subject"}, {"count", "1"}, {"timeout", "5s"}};
 constexpr StepMethod kNatsSteps[] = {
     {"publish", kNatsPublish}, {"request", kNatsRequest}, {"subscribe", kNatsSubscribe}};
 
+// gRPC: one unary call; body= is the request message's protobuf encoding.
+constexpr K kGrpcCall[] = {{"method"}, {"body", ""}, {"timeout", "5s"}};
+constexpr StepMethod kGrpcSteps[] = {{"call", kGrpcCall}};
+
 constexpr K kSqlKeywords[] = {{"sql"}, {"params", ""}};
 constexpr StepMethod kSqlSteps[] = {{"exec", kSqlKeywords}, {"query", kSqlKeywords}};
 
@@ -119,12 +123,21 @@ const Protocol kProtocols[] = {
      .images = kHttpImages,
      .commonPorts = kHttpPorts,
      .stepRequest = StepRequest::MethodAndPath},
-    // http2 is relayed as plain TCP (the proxy has no HTTP/2 codec): it
-    // takes neither HTTP matchers nor replies; its steps are HTTP/1.1's.
+    // HTTP/2 with prior knowledge: the proxy's bridge (runtime/proxy/proxy_h2.h)
+    // decides each request stream by method= and path=; the steps are
+    // HTTP's, spoken over HTTP/2.
     {.name = "http2",
+     .matchers = kHttpMatchers,
+     .methodField = "method",
+     .targetField = "path",
      .steps = kHttpSteps,
      .promotesSteps = true,
      .readiness = HealthcheckKind::Http,
+     .framed = true,
+     .http2 = Http2::Plain,
+     .suggestRule = "error(path = \"/*\", status = 503)",
+     .unit = "HTTP/2 request",
+     .units = "HTTP/2 requests",
      .mock = MockSupport::Gap,
      .mockGap = kMockGapHttp2,
      .stepRequest = StepRequest::MethodAndPath},
@@ -190,11 +203,18 @@ const Protocol kProtocols[] = {
      .defaultPort = 3306,
      .images = kMysqlImages,
      .stepRequest = StepRequest::Sql},
+    // gRPC over the proxy's HTTP/2 bridge: a call is matched by its full
+    // method name (method="/pkg.Service/*") and answered with a grpc-status.
     {.name = "grpc",
      .matchers = kGrpcMatchers,
-     .referenceProxies = true,
+     .methodField = "method",
+     .steps = kGrpcSteps,
+     .framed = true,
+     .http2 = Http2::Grpc,
      .numericStatus = true,
-     .referenceSteps = "call",
+     .suggestRule = "error(method = \"/*\", status = 14, message = \"unavailable\")",
+     .unit = "gRPC call",
+     .units = "gRPC calls",
      .mock = MockSupport::Gap,
      .mockGap = kMockGapGrpc},
     {.name = "kafka",

@@ -62,6 +62,16 @@ enum class RequestResources {
   PostgresTables, // the tables of PostgreSQL frontend messages' SQL
 };
 
+// Whether the protocol is HTTP/2 (with prior knowledge, h2c): the proxy
+// bridges its connections with libnghttp2 instead of a codec
+// (runtime/proxy/proxy_h2.h), deciding each request stream.
+enum class Http2 {
+  None,
+  Plain, // http2: requests matched by method= and path=, answered with a :status
+  Grpc,  // grpc: calls matched by method= (the full method name), answered
+         // with a grpc-status (status= 0-16) and grpc-message
+};
+
 // What mock_service() can do with an interface of the protocol.
 enum class MockSupport {
   None,   // not a mock protocol (the reference has no handler): a load error
@@ -80,8 +90,10 @@ struct Protocol {
   // reference promotes only the HTTP and TCP step names to the service).
   bool promotesSteps = false;
   HealthcheckKind readiness = HealthcheckKind::Tcp; // what ready() probes
-  // The proxy frames it (has a codec) and answers error()/response() in it.
+  // The proxy frames it (a codec, or the HTTP/2 bridge) and answers
+  // error()/response() in it.
   bool framed = false;
+  Http2 http2 = Http2::None;
   // The reference's proxy speaks it although fbc relays it as TCP: a rule
   // that needs its matchers or replies is a cannot-run row (proxyRuleGap).
   bool referenceProxies = false;

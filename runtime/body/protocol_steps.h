@@ -69,6 +69,10 @@ std::vector<std::string> tableStepArgs(star::Thread &t, const StepTarget &to,
 // .subscribe(subject=, count=, timeout=) (nats_steps.cpp): a response.
 star::Value natsStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                          const star::Args &args);
+// grpc: .call(method=, body=, timeout=) (grpc_steps.cpp): a response whose
+// .status is the call's grpc-status.
+star::Value grpcStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                         const star::Args &args);
 star::Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                              const star::Args &args);
 // mysql: .query(sql=, params=) / .exec(...) over libmariadb (mysql_steps.cpp):

@@ -140,6 +140,7 @@ Value httpStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
     path.insert(path.begin(), '/');
   req.url = (to.tls ? "https://" : "http://") + to.at.dialHostPort() + path;
   req.tls = to.tls;
+  req.http2 = ir::findProtocol(to.iface.protocol)->http2 != ir::Http2::None;
   std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
                                                       {"interface", to.iface.name},
                                                       {"protocol", to.iface.protocol},
@@ -174,7 +175,8 @@ struct StepClient {
   StepCall call;
 };
 constexpr StepClient kStepClients[] = {{"http", httpStepCall},
-                                       {"http2", httpStepCall}, // HTTP/1.1 steps
+                                       {"grpc", grpcStepCall},
+                                       {"http2", httpStepCall}, // over HTTP/2
                                        {"memcached", memcachedStepCall},
                                        {"mysql", mysqlStepCall},
                                        {"nats", natsStepCall},

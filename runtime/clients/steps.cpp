@@ -96,6 +96,9 @@ HttpStepResponse httpStep(const HttpStepRequest &req, const std::function<bool()
     curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
   }
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  if (req.http2)
+    curl_easy_setopt(c, CURLOPT_HTTP_VERSION,
+                     static_cast<long>(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE));
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(req.timeoutMs));
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);

@@ -23,6 +23,7 @@ struct HttpStepRequest {
   int64_t timeoutMs = 30000;
   // An interface(tls=)'s: req.url is https:// and curl trusts its CA.
   std::shared_ptr<const TlsClientConfig> tls;
+  bool http2 = false; // HTTP/2 with prior knowledge (an http2 interface)
 };
 
 struct HttpStepResponse {

@@ -154,21 +154,11 @@ public:
     // The request is answered here, so the server owes no response for it.
     if (!methods_.empty())
       methods_.pop_back();
-    int status = spec.status ? spec.status : spec.kind == ReplyKind::Error ? 500 : 200;
-    std::string body;
-    if (spec.hasBody)
-      body = spec.body;
-    else if (spec.kind == ReplyKind::Error)
-      body = "{\"error\":\"" +
-             jsonEscape(spec.message.empty() ? http_status_str(static_cast<http_status>(status))
-                                             : spec.message) +
-             "\"}";
-    std::string reason = http_status_str(static_cast<http_status>(status));
-    if (reason == "<unknown>")
-      reason = "Fault";
-    return "HTTP/1.1 " + std::to_string(status) + " " + reason +
-           "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-           (req.closeAfter ? "\r\nConnection: close" : "") + "\r\n\r\n" + body;
+    HttpReply r = httpReply(spec);
+    return "HTTP/1.1 " + std::to_string(r.status) + " " + r.reason +
+           "\r\nContent-Type: application/json\r\nContent-Length: " +
+           std::to_string(r.body.size()) + (req.closeAfter ? "\r\nConnection: close" : "") +
+           "\r\n\r\n" + r.body;
   }
 
 private:
@@ -200,6 +190,22 @@ private:
 };
 
 } // namespace
+
+HttpReply httpReply(const ReplySpec &spec) {
+  HttpReply r;
+  r.status = spec.status ? spec.status : spec.kind == ReplyKind::Error ? 500 : 200;
+  r.reason = http_status_str(static_cast<http_status>(r.status));
+  if (r.reason == "<unknown>")
+    r.reason = "Fault";
+  if (spec.hasBody)
+    r.body = spec.body;
+  else if (spec.kind == ReplyKind::Error)
+    r.body = "{\"error\":\"" +
+             jsonEscape(spec.message.empty() ? http_status_str(static_cast<http_status>(r.status))
+                                             : spec.message) +
+             "\"}";
+  return r;
+}
 
 std::unique_ptr<ProtocolCodec> makeHttpCodec() {
   return std::make_unique<HttpCodec>();

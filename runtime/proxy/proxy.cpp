@@ -3,6 +3,7 @@
 // connection does on its own is proxy_conn.cpp). See proxy.h.
 #include "runtime/proxy/proxy.h"
 
+#include "ir/protocols.h"
 #include "runtime/os/clock.h"
 #include "runtime/protocols/proxy_protocol.h"
 #include "runtime/proxy/acceptor.h"
@@ -69,7 +70,11 @@ void ProxyHub::accept(size_t iface, int fd) {
   c.client.fd = fd;
   conns_.emplace(id, std::move(owned));
   bool dialNow = true;
-  if (const ProxyProtocol *p = findProxyProtocol(endpoints_[iface].protocol)) {
+  const ir::Protocol *proto = ir::findProtocol(endpoints_[iface].protocol);
+  if (proto && proto->http2 != ir::Http2::None) {
+    c.startH2(proto->http2 == ir::Http2::Grpc);
+    dialNow = false; // the first request the bridge forwards dials
+  } else if (const ProxyProtocol *p = findProxyProtocol(endpoints_[iface].protocol)) {
     c.codec = p->makeCodec();
     dialNow = p->serverFirst;
   }
@@ -91,7 +96,7 @@ void ProxyHub::accept(size_t iface, int fd) {
     }
   }
   loop_.add(fd, tcp_relay::kEvents, &c.client);
-  // Client-first protocols (a codec) dial the real port when the first
+  // Client-first protocols (a codec, the HTTP/2 bridge) dial the real port when the first
   // byte is forwarded, so a connection whose requests the proxy answers
   // itself never occupies the service; plain TCP and server-first
   // protocols (MySQL) dial at once (the server speaks first).

@@ -72,7 +72,11 @@ void ProxyHub::Conn::readSide(Side &s) {
       s.eof = true;
       return;
     }
-    if (s.client) {
+    if (h2 && s.client) {
+      h2FromClient(std::string_view(buf, size_t(n)));
+    } else if (h2) {
+      h2FromServer(std::string_view(buf, size_t(n)));
+    } else if (s.client) {
       pending.append(buf, size_t(n));
       processClient();
     } else {
@@ -314,7 +318,7 @@ void ProxyHub::Conn::pumpSides() {
 void ProxyHub::Conn::event(const ProxyDecision &d, const RequestInfo &info) {
   const std::string &proto = ep().protocol;
   std::vector<std::pair<std::string, std::string>> f;
-  if (!codec) { // plain TCP, or bytes the codec could not parse
+  if (!codec && !h2) { // plain TCP, or bytes the codec could not parse
     f.emplace_back("bytes", std::to_string(info.length));
   } else if (const ir::Protocol *p = ir::findProtocol(proto)) {
     // The request's fields under the names of the matchers they feed.

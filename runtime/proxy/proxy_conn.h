@@ -16,6 +16,7 @@
 #include "runtime/os/event_loop.h"
 #include "runtime/protocols/proxy_protocol.h"
 #include "runtime/proxy/proxy.h"
+#include "runtime/proxy/proxy_h2.h"
 #include "runtime/proxy/relay_socket.h"
 
 #include <cstdint>
@@ -26,7 +27,9 @@
 
 namespace fbc::rt {
 
-struct ProxyHub::Conn {
+// An http2 or grpc interface's connection carries an HTTP/2 bridge
+// (proxy_h2.h) in place of a codec, and is its Host (proxy_conn_h2.cpp).
+struct ProxyHub::Conn final : H2Bridge::Host {
   struct Side final : EventLoop::Handler {
     Conn *conn = nullptr;
     bool client = true;
@@ -41,7 +44,8 @@ struct ProxyHub::Conn {
   uint64_t id;
   size_t iface;
   Side client, server;
-  std::unique_ptr<ProtocolCodec> codec; // null: plain TCP
+  std::unique_ptr<ProtocolCodec> codec; // null: plain TCP, or the bridge
+  std::unique_ptr<H2Bridge> h2;         // http2 / grpc (startH2())
   bool connected = false;               // to the real port
   bool dead = false;
   std::string pending; // client bytes not yet decided
@@ -133,6 +137,20 @@ struct ProxyHub::Conn {
 
   // The `proxy` trace event of rule decision `d` on `info`.
   void event(const ProxyDecision &d, const RequestInfo &info);
+
+  // The HTTP/2 bridge (proxy_conn_h2.cpp): started for an http2 or grpc
+  // interface, fed each side's bytes; h2Flush() queues what it owes
+  // either side (and dials the service once it owes it bytes).
+  void startH2(bool grpc);
+  void h2FromClient(std::string_view b);
+  void h2FromServer(std::string_view b);
+  void h2Flush();
+  // H2Bridge::Host.
+  ProxyDecision decide(const std::string &method, const std::string &target) override;
+  void traceDecision(const ProxyDecision &d, const std::string &method,
+                     const std::string &target) override;
+  void after(int64_t ns, std::function<void()> fn) override;
+  void drop(bool reset) override;
 };
 
 } // namespace fbc::rt

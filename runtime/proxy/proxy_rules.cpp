@@ -116,7 +116,10 @@ void ProxyRuleTable::notePassedOver(Rule &r, const std::string &method, const st
   ++st.passedOver;
   if (st.seen.size() >= kMaxSeen)
     return;
-  std::string unit = clippedField(method.empty() ? target : method + " " + target, 80);
+  std::string unit = clippedField(method.empty()   ? target
+                                  : target.empty() ? method
+                                                   : method + " " + target,
+                                  80);
   if (std::find(st.seen.begin(), st.seen.end(), unit) == st.seen.end())
     st.seen.push_back(std::move(unit));
 }

@@ -59,9 +59,9 @@ struct Fixtures {
       return;
     }
     mkdir(to.c_str(), 0755);
-    for (const char *name : {"ca.pem", "other_ca.pem", "service.pem", "service.key", "proxy.pem",
-                             "proxy.key", "other_service.pem", "other_service.key",
-                             "hello.openapi.yaml"}) {
+    for (const char *name :
+         {"ca.pem", "other_ca.pem", "service.pem", "service.key", "proxy.pem", "proxy.key",
+          "other_service.pem", "other_service.key", "hello.openapi.yaml"}) {
       std::string file = to + "/" + name;
       std::ofstream(file) << readFile(std::string(FBC_TLS_FIXTURES) + "/" + name);
       bool key = std::string_view(name).ends_with(".key");
@@ -290,6 +290,55 @@ TEST_F(Protocol, NatsRuleModesAndPlanEqualsRun) {
       runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json"}, spec.dir.path());
   EXPECT_EQ(j.exit, 0) << j.out << j.err;
   checkGolden("nats_modes", normalizeJson(j.out, spec), ".json");
+}
+
+// gRPC (grpc_steps.star) against a real gRPC server built with Debian's
+// libgrpc++ (tests/fixtures/grpc_orders.cc): .call()'s round trip over
+// HTTP/2 with the reply's message, the server's own status and message, an
+// unknown method's UNIMPLEMENTED, and a method that is no full method name
+// an error row (exit 2).
+TEST_F(Protocol, GrpcStepsAgainstAGrpcServer) {
+  ProtocolSpec spec("grpc_steps");
+  runWithGolden(spec, 2);
+}
+
+// gRPC faults through fbc's HTTP/2 bridge (grpc_proxy.star): a real gRPC
+// client (grpc-core's HTTP/2: its SETTINGS, pings, HPACK and flow control)
+// and the steps, both through the proxy: error() as a grpc-status the
+// client reports, with another method passing; response() as a reply
+// message; delay() of one call; drop() closing the connection; the
+// reference's recipes, a percent-encoded grpc-message among them; and a
+// rule on a method nobody calls fault_bypassed.
+TEST_F(Protocol, GrpcFaultsThroughTheProxy) {
+  ProtocolSpec spec("grpc_proxy");
+  runWithGolden(spec, 0);
+}
+
+// UNAVAILABLE on one method with max_fires=2 mode="exhaustive"
+// (grpc_modes.star): four leaves, each pinning which of the two Gets is
+// refused (the statuses in leaf order), Place always passing; `fbc plan`
+// counts 4; plan = run, the bundle manifest's leaves included.
+TEST_F(Protocol, GrpcRuleModesAndPlanEqualsRun) {
+  ProtocolSpec spec("grpc_modes");
+  FbcRun run = expectPlanTotalEqualsRunRows(spec);
+  EXPECT_EQ(run.exit, 0) << run.out << run.err;
+  expectManifestLeavesMatchPlan(spec, run);
+  EXPECT_EQ(allMatches(run.out, R"re("return_value": "(\[[^"]*\])")re"),
+            (std::vector<std::string>{"[0, 0, 0]", "[14, 0, 0]", "[0, 0, 14]", "[14, 0, 14]"}))
+      << run.out;
+  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+  EXPECT_TRUE(contains(plan.out, "Total: 4 plan instances")) << plan.out;
+}
+
+// Plain HTTP/2 (http2_proxy.star) against Debian's nghttpd: the HTTP steps
+// over HTTP/2, error(path=) and response(method=, path=) answered with a
+// :status, delay() and drop() of a request stream.
+TEST_F(Protocol, Http2StepsAndFaultsThroughTheProxy) {
+  TempDir root;
+  std::ofstream(root.file("hello.txt")) << "hello";
+  std::ofstream(root.file("bye.txt")) << "bye";
+  ProtocolSpec spec("http2_proxy", {{"@DOCROOT@", root.path()}});
+  runWithGolden(spec, 0);
 }
 
 TEST_F(Protocol, PostgresQueryRowsAndSqlstateAsUser) {

@@ -143,7 +143,11 @@ TEST(ProtocolTable, SuggestWritesTheEntrysStub) {
 TEST(ProtocolTable, TheRuntimeAttachesTheEntrysCodecAndProbe) {
   for (const ir::Protocol &p : ir::protocols()) {
     SCOPED_TRACE(std::string(p.name));
-    EXPECT_EQ(rt::findProxyProtocol(p.name) != nullptr, p.framed);
+    // Framed by a codec, or by the HTTP/2 bridge (runtime/proxy/proxy_h2.h), not both.
+    EXPECT_EQ(rt::findProxyProtocol(p.name) != nullptr || p.http2 != ir::Http2::None, p.framed);
+    if (p.http2 != ir::Http2::None) {
+      EXPECT_EQ(rt::findProxyProtocol(p.name), nullptr);
+    }
     // What a rule decides is named: a framed request, or a datagram.
     EXPECT_EQ(p.framed || p.datagrams, !p.unit.empty() && !p.units.empty());
     // A datagram protocol's steps have a client (its proxy is the UDP relay).
