@@ -4,8 +4,9 @@
 // A keep-alive HTTP/1.1 server (a thread of this process, blocking
 // sockets, one fixed 200 response per request), a line-echo TCP server and a
 // real redis-server and memcached (GET of a 5-byte value), MariaDB (SELECT 1 over a
-// connection logged in first) and nats-server (a publish: PUB of 3 bytes and the PING whose
-// PONG says the server took it, as fbc's publish step sends it); a ProxyHub (runtime/proxy/proxy.h) in
+// connection logged in first), nats-server (a publish: PUB of 3 bytes and the PING whose
+// PONG says the server took it, as fbc's publish step sends it) and a gRPC server built with
+// libgrpc++ (a unary call over one HTTP/2 connection); a ProxyHub (runtime/proxy/proxy.h) in
 // front of each with one rule in force that does not match the traffic (so every request is split,
 // matched and relayed: the cost of a proxied interface while no fault fires). The client sends N
 // sequential requests over one connection, alternating batches of 1,000 direct and 1,000 proxied so
@@ -14,8 +15,11 @@
 //
 //   cmake --build --preset release --target proxy_bench
 //   build/release/bench/proxy/proxy_bench [N]
+#include "runtime/protocols/grpc_wire.h"
 #include "runtime/proxy/proxy.h"
 #include "runtime/trace/trace.h"
+
+#include <nghttp2/nghttp2.h>
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -35,6 +39,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -125,10 +130,15 @@ double percentile(std::vector<int64_t> v, double p) {
   return double(v[size_t(p * double(v.size() - 1))]) / 1000.0;
 }
 
-// Direct vs proxied round trips to the server on `port`, whose reply to
-// `req` is `replySize` bytes.
-void bench(const char *name, const char *protocol, uint16_t port, const std::string &req,
-           size_t replySize, const ir::ProxyRule &rule, int n, void (*login)(int fd) = nullptr) {
+// One request's round trip on a connection, in ns; made by a Connect for
+// each connection (a protocol whose client keeps state per connection).
+using Trip = std::function<int64_t()>;
+using Connect = std::function<Trip(int fd)>;
+
+// Direct vs proxied round trips to the server on `port`, each connection's
+// requests made by what `connect` returns for it.
+void benchTrips(const char *name, const char *protocol, uint16_t port, const ir::ProxyRule &rule,
+                int n, const Connect &connect) {
   rt::Trace trace;
   rt::ProxyHub hub(trace);
   std::string error;
@@ -143,21 +153,18 @@ void bench(const char *name, const char *protocol, uint16_t port, const std::str
   std::vector<rt::ProxyRuleSpec> rules;
   rules.push_back(spec);
   hub.rules().push(std::move(rules));
-  int direct = dial(port), proxied = dial(hub.endpoints()[0].proxyPort);
-  if (login) { // a protocol whose connections log in first (MySQL)
-    login(direct);
-    login(proxied);
-  }
+  int directFd = dial(port), proxiedFd = dial(hub.endpoints()[0].proxyPort);
+  Trip direct = connect(directFd), proxied = connect(proxiedFd);
   for (int i = 0; i < 1000; ++i) { // warm up both paths
-    roundTrip(direct, req, replySize);
-    roundTrip(proxied, req, replySize);
+    direct();
+    proxied();
   }
   std::vector<int64_t> d, p;
   for (int done = 0; done < n; done += 1000) {
     for (int i = 0; i < 1000; ++i)
-      d.push_back(roundTrip(direct, req, replySize));
+      d.push_back(direct());
     for (int i = 0; i < 1000; ++i)
-      p.push_back(roundTrip(proxied, req, replySize));
+      p.push_back(proxied());
   }
   std::printf("%-5s direct  median %7.1f us  p99 %7.1f us  (%zu requests)\n", name,
               percentile(d, 0.5), percentile(d, 0.99), d.size());
@@ -165,8 +172,19 @@ void bench(const char *name, const char *protocol, uint16_t port, const std::str
               percentile(p, 0.99));
   std::printf("%-5s added at the median: %.1f us per request\n", name,
               percentile(p, 0.5) - percentile(d, 0.5));
-  close(direct);
-  close(proxied);
+  close(directFd);
+  close(proxiedFd);
+}
+
+// The same for a request of fixed bytes whose reply is `replySize` bytes,
+// after `login` (a protocol whose connections log in first: MySQL, NATS).
+void bench(const char *name, const char *protocol, uint16_t port, const std::string &req,
+           size_t replySize, const ir::ProxyRule &rule, int n, void (*login)(int fd) = nullptr) {
+  benchTrips(name, protocol, port, rule, n, [&](int fd) -> Trip {
+    if (login)
+      login(fd);
+    return [fd, req, replySize] { return roundTrip(fd, req, replySize); };
+  });
 }
 
 // The same against a server thread of this process that writes `reply` per
@@ -326,7 +344,8 @@ void benchMysql(int n) {
     dup2(null, 1);
     dup2(null, 2);
     std::string data = "--datadir=" + dir + "/data", portArg = "--port=" + std::to_string(port),
-                sock = "--socket=" + dir + "/data/s.sock", init = "--init-file=" + dir + "/init.sql";
+                sock = "--socket=" + dir + "/data/s.sock",
+                init = "--init-file=" + dir + "/init.sql";
     execl("/usr/sbin/runuser", "runuser", "-u", "mysql", "--", "/usr/sbin/mariadbd",
           "--no-defaults", data.c_str(), portArg.c_str(), "--bind-address=127.0.0.1", sock.c_str(),
           init.c_str(), "--skip-log-bin", static_cast<char *>(nullptr));
@@ -395,6 +414,112 @@ void benchNats(int n) {
   waitpid(server, nullptr, 0);
 }
 
+// A gRPC client connection: one HTTP/2 session (libnghttp2) on a blocking
+// socket, a unary call at a time, as a gRPC channel makes them.
+class GrpcConn {
+public:
+  explicit GrpcConn(int fd) : fd_(fd) {
+    nghttp2_session_callbacks *cb = nullptr;
+    nghttp2_session_callbacks_new(&cb);
+    nghttp2_session_callbacks_set_on_header_callback(
+        cb, [](nghttp2_session *, const nghttp2_frame *, const uint8_t *name, size_t namelen,
+               const uint8_t *value, size_t valuelen, uint8_t, void *ud) {
+          if (std::string_view(reinterpret_cast<const char *>(name), namelen) == "grpc-status")
+            static_cast<GrpcConn *>(ud)->status_.assign(reinterpret_cast<const char *>(value),
+                                                        valuelen);
+          return 0;
+        });
+    nghttp2_session_callbacks_set_on_stream_close_callback(
+        cb, [](nghttp2_session *, int32_t, uint32_t, void *ud) {
+          static_cast<GrpcConn *>(ud)->closed_ = true;
+          return 0;
+        });
+    nghttp2_session_client_new(&s_, cb, this);
+    nghttp2_session_callbacks_del(cb);
+    nghttp2_submit_settings(s_, NGHTTP2_FLAG_NONE, nullptr, 0);
+  }
+  ~GrpcConn() { nghttp2_session_del(s_); }
+
+  // One call of `path` with `message`; its round trip in ns.
+  int64_t call(const std::string &path, const std::string &message) {
+    auto t0 = std::chrono::steady_clock::now();
+    request_ = rt::grpcFrame(message);
+    closed_ = false;
+    status_.clear();
+    std::pair<std::string_view, std::string_view> fields[] = {{":method", "POST"},
+                                                              {":scheme", "http"},
+                                                              {":path", path},
+                                                              {":authority", "bench"},
+                                                              {"content-type", "application/grpc"},
+                                                              {"te", "trailers"}};
+    std::vector<nghttp2_nv> nv;
+    for (auto &[k, v] : fields)
+      nv.push_back({reinterpret_cast<uint8_t *>(const_cast<char *>(k.data())),
+                    reinterpret_cast<uint8_t *>(const_cast<char *>(v.data())), k.size(), v.size(),
+                    NGHTTP2_NV_FLAG_NONE});
+    nghttp2_data_provider body{};
+    body.read_callback = [](nghttp2_session *, int32_t, uint8_t *buf, size_t length,
+                            uint32_t *flags, nghttp2_data_source *, void *ud) -> ssize_t {
+      std::string &r = static_cast<GrpcConn *>(ud)->request_;
+      size_t n = std::min(length, r.size());
+      std::memcpy(buf, r.data(), n);
+      r.erase(0, n);
+      if (r.empty())
+        *flags |= NGHTTP2_DATA_FLAG_EOF;
+      return ssize_t(n);
+    };
+    nghttp2_submit_request(s_, nullptr, nv.data(), nv.size(), &body, nullptr);
+    char buf[16384];
+    for (;;) {
+      const uint8_t *out = nullptr;
+      for (ssize_t n; (n = nghttp2_session_mem_send(s_, &out)) > 0;)
+        send(fd_, out, size_t(n), MSG_NOSIGNAL);
+      if (closed_)
+        break;
+      ssize_t n = recv(fd_, buf, sizeof buf, 0);
+      if (n <= 0 || nghttp2_session_mem_recv(s_, reinterpret_cast<uint8_t *>(buf), size_t(n)) < 0) {
+        std::fprintf(stderr, "grpc: connection closed\n");
+        std::exit(1);
+      }
+    }
+    if (status_ != "0") {
+      std::fprintf(stderr, "grpc: call ended with grpc-status '%s'\n", status_.c_str());
+      std::exit(1);
+    }
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                                t0)
+        .count();
+  }
+
+private:
+  int fd_;
+  nghttp2_session *s_ = nullptr;
+  std::string request_, status_;
+  bool closed_ = false;
+};
+
+// The tests' gRPC server (libgrpc++) on a free port: /orders.Orders/Get of
+// OrderRequest{id: "o-1"} (answered Order{id, "stored"}), each connection a
+// channel's worth of calls, direct and through the proxy's HTTP/2 bridge
+// with a rule on /billing.* in force (every call's stream decided and
+// relayed).
+void benchGrpc(int n) {
+  uint16_t port = 0;
+  pid_t server = startServer(FBC_GRPC_ORDERS, {"--serve", "@PORT@"}, "", 0, port);
+  ir::ProxyRule miss;
+  miss.action = ir::ProxyAction::Error;
+  miss.method = "/billing.*";
+  miss.status = 14;
+  std::vector<std::unique_ptr<GrpcConn>> conns;
+  benchTrips("grpc", "grpc", port, miss, n, [&](int fd) -> Trip {
+    conns.push_back(std::make_unique<GrpcConn>(fd));
+    GrpcConn *c = conns.back().get();
+    return [c] { return c->call("/orders.Orders/Get", "\n\x03o-1"); };
+  });
+  kill(server, SIGKILL);
+  waitpid(server, nullptr, 0);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -433,4 +558,5 @@ int main(int argc, char **argv) {
             std::strlen("VALUE user:1 0 5\r\nalice\r\nEND\r\n"), memcachedMiss, n);
   benchMysql(n);
   benchNats(n);
+  benchGrpc(n);
 }
