@@ -200,8 +200,9 @@ ir::StepRequest stepRequestOf(std::string_view protocol) {
 }
 
 // A step's request on an interface: its operation and target by protocol
-// (HTTP method and path, a command and its key, a SQL query); false for a
-// step no protocol rule can match (a TCP send).
+// (HTTP method and path, a command and its key, a SQL query, a message's
+// subject); false for a step no protocol rule can match (a TCP send, a
+// NATS subscribe).
 bool requestOf(const TraceEventRow &e, std::string &op, std::string &target) {
   switch (stepRequestOf(e.field("protocol"))) {
   case ir::StepRequest::MethodAndPath:
@@ -220,6 +221,10 @@ bool requestOf(const TraceEventRow &e, std::string &op, std::string &target) {
     op = "query";
     target = std::string(e.field("sql"));
     return !target.empty();
+  case ir::StepRequest::Subject: // a request publishes as a publish does
+    op = "publish";
+    target = std::string(e.field("subject"));
+    return e.field("method") != "subscribe" && !target.empty();
   case ir::StepRequest::None:
     break;
   }
@@ -280,19 +285,23 @@ void syscallStub(const ir::Spec &spec, bool onFile, RunSuggestion &s,
 
 void requestStub(const ir::Spec &spec, const std::string &protocol, RunSuggestion &s,
                  std::set<std::string> &names) {
-  bool http = stepRequestOf(protocol) == ir::StepRequest::MethodAndPath;
-  const char *unit = http ? "request" : "command";
+  ir::StepRequest shape = stepRequestOf(protocol);
+  const char *unit = shape == ir::StepRequest::MethodAndPath ? "request"
+                     : shape == ir::StepRequest::Subject     ? "message"
+                                                             : "command";
   std::string shown = s.operation == "query" ? "query " + ir::quote(s.target)
                       : s.target.empty()     ? s.operation
                                              : s.operation + " " + s.target;
   s.evidence = s.service + ": " + shown + ", " +
-               plural(s.calls, unit, unit == std::string("request") ? "requests" : "commands") +
-               " in " + plural(s.tests.size(), "test", "tests") + ", never faulted";
+               plural(s.calls, unit, (std::string(unit) + "s").c_str()) + " in " +
+               plural(s.tests.size(), "test", "tests") + ", never faulted";
   std::string matchers;
   if (s.operation == "query")
     matchers = "query = " + ir::quote(s.target);
-  else if (unit == std::string("request"))
+  else if (shape == ir::StepRequest::MethodAndPath)
     matchers = "method = " + ir::quote(s.operation) + ", path = " + ir::quote(s.target);
+  else if (shape == ir::StepRequest::Subject)
+    matchers = "subject = " + ir::quote(s.target);
   else
     matchers = "command = " + ir::quote(s.operation) +
                (s.target.empty() ? "" : ", key = " + ir::quote(s.target));
@@ -333,7 +342,9 @@ llvm::Expected<RunSuggestions> suggestFromRun(const ir::Spec &spec, const std::s
     bool syscall = kind == "syscall";
     std::string protocol = syscall ? "" : kind.substr(kind.find(':') + 1);
     ir::StepRequest shape = syscall ? ir::StepRequest::None : stepRequestOf(protocol);
-    char sep = syscall || shape == ir::StepRequest::MethodAndPath ? '/' : ':';
+    char sep = syscall || shape == ir::StepRequest::MethodAndPath ? '/'
+               : shape == ir::StepRequest::Subject                ? '.'
+                                                                  : ':';
     bool exact = shape == ir::StepRequest::Sql;
     std::map<std::string, Use> groups =
         exact ? targets : grouped(targets, sep, /*keepParent=*/!syscall);

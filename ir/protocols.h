@@ -52,6 +52,8 @@ enum class StepRequest {
   MethodAndPath, // `method` and `path` fields (HTTP)
   CommandLine,   // `command`: the command, then its key (Redis, memcached)
   Sql,           // `sql`: the statement (PostgreSQL, MySQL)
+  Subject,       // `subject` of a `publish` or `request` (NATS: a PUB); a
+                 // `subscribe` publishes nothing a rule matches
 };
 
 // What exploration can tell apart in a request's bytes on the wire

@@ -238,6 +238,20 @@ TEST_F(Protocol, NatsStepsAgainstNatsServer) {
   runWithGolden(spec, 2);
 }
 
+// fbc plan --suggest --from a run of the NATS steps: a stub per subject the
+// passing tests published on (a request publishes too; subscribe and the
+// failing row's subject do not count), subjects under one parent grouped
+// (orders.*).
+TEST_F(Protocol, NatsSuggestFromARunStubsThePublishedSubjects) {
+  ProtocolSpec spec("nats_steps");
+  FbcRun run = runFbc({"run", spec.path, "--seed", "1", "--bundle", "nats.fb"}, spec.dir.path());
+  EXPECT_EQ(run.exit, 2) << run.out << run.err; // test_bad_subject_is_an_error
+  FbcRun plan = runFbc({"plan", spec.path, "--suggest", "--from", "nats.fb"}, spec.dir.path());
+  EXPECT_EQ(plan.exit, 0) << plan.out << plan.err;
+  std::string out = plan.out.substr(plan.out.find("Suggestions from"));
+  checkGolden("nats_suggest_from", out, ".txt");
+}
+
 // NATS faults through fbc's proxy (nats_proxy.star): a publisher and a
 // subscriber service written with the NATS C client, both connected
 // through the proxy; duplicate(subject=) delivering the publisher's message
