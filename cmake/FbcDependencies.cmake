@@ -141,6 +141,13 @@ if(NOT FBC_GRPC_CPP_PLUGIN)
   fbc_missing("grpc_cpp_plugin" "protobuf-compiler-grpc")
 endif()
 
+# librabbitmq (the RabbitMQ C client): tests only, the fixture that
+# publishes and consumes through fbc's proxy (tests/fixtures/amqp_orders.c).
+pkg_check_modules(LIBRABBITMQ QUIET IMPORTED_TARGET librabbitmq)
+if(NOT LIBRABBITMQ_FOUND)
+  fbc_missing("librabbitmq" "librabbitmq-dev")
+endif()
+
 # yaml-cpp: load_yaml() (ir/builtins/loaders.cpp).
 find_package(yaml-cpp CONFIG QUIET)
 if(NOT yaml-cpp_FOUND)

@@ -246,9 +246,20 @@ const Protocol kProtocols[] = {
      .defaultPort = 4222,
      .images = kNatsImages,
      .stepRequest = StepRequest::Subject},
+    // AMQP 0-9-1 (RabbitMQ): the proxy frames Basic.Publish with its
+    // content frames (runtime/protocols/proto_amqp.h), matched by topic=
+    // (the routing key: the reference's matcher); error() closes the
+    // publish's channel (or connection) with a reply code, duplicate()
+    // sends the message on twice.
     {.name = "amqp",
      .matchers = kTopicMatchers,
-     .referenceProxies = true,
+     .methodField = "exchange",
+     .targetField = "routing_key",
+     .framed = true,
+     .duplicates = true,
+     .suggestRule = "error(topic = \"#\", message = \"PRECONDITION_FAILED - injected by fbc\")",
+     .unit = "AMQP message",
+     .units = "AMQP messages",
      .defaultPort = 5672,
      .images = kAmqpImages},
     {.name = "mongodb",

@@ -180,7 +180,7 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
            "; " + (name.empty() ? "this interface" : name) + " rules take " + matcherList(p);
   }
   if (r.action == ProxyAction::Duplicate && !(p && p->duplicates))
-    return "duplicate() re-delivers Kafka and NATS messages and UDP datagrams; " + name +
+    return "duplicate() re-delivers Kafka, NATS and AMQP messages and UDP datagrams; " + name +
            " traffic has none";
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;
   if (r.errorNumber && !(p && p->errorNumbers))

@@ -24,6 +24,10 @@ packages=(
   # gRPC: the real server and client of the gRPC e2e tests (tests/fixtures/grpc_orders.cc)
   libgrpc++-dev protobuf-compiler protobuf-compiler-grpc
   nghttp2-server # nghttpd: the real HTTP/2 server of the http2 e2e tests
+  # AMQP 0-9-1: RabbitMQ, the real broker of the AMQP proxy codec's e2e
+  # tests (a private node per test run), and the RabbitMQ C client of their
+  # publisher/consumer fixture (tests/fixtures/amqp_orders.c)
+  rabbitmq-server librabbitmq-dev
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
   libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock/mock_http.cpp)
   nettle-dev # jwt_keypair/jwt_sign: Ed25519 (ir/builtins/mock_jwt.cpp)

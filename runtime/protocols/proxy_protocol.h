@@ -51,6 +51,9 @@ enum class Split {
                    // message, Terminate): forwarded as they are, no event
   NotThisProtocol, // the stream is not this protocol: the rest of the
                    // connection passes through as plain TCP
+  Discard,         // bytes [0, length) are consumed and not forwarded: what the
+                   // server must not see (AMQP: the client's frames on a channel
+                   // the proxy closed, up to the client's Close-Ok), no event
 };
 
 // The fields a rule's matchers compare against. Which ones a protocol fills:
@@ -121,6 +124,27 @@ public:
   // For a Postgres reply this includes the ReadyForQuery that ends the
   // cycle (transaction status as last seen from the server).
   virtual std::string reply(const ReplySpec &spec, const RequestInfo &req) = 0;
+
+  // The bytes the server is sent in place of the request reply() just
+  // answered ("": nothing, every codec but AMQP's, which closes the
+  // server's end of the channel its reply closed on the client's, so that
+  // both ends agree it is closed).
+  virtual std::string replacement() { return {}; }
+
+  // Server bytes the client is not to get. Called with each chunk the
+  // server sent, in order, before feedResponse(): false forwards the chunk
+  // as it is (every codec but AMQP's); true forwards `forward` instead
+  // (AMQP: the server's frames on a channel the proxy closed in the
+  // client's name, its Close-Ok included, are kept from the client, who
+  // already saw it closed). After a true, the proxy splits the client's
+  // pending bytes again: a codec may answer NeedMore for a whole unit until
+  // the server said something (AMQP holds a Channel.Open until the
+  // server's Close-Ok of that channel).
+  virtual bool filterResponse(std::string_view bytes, std::string &forward) {
+    (void)bytes;
+    (void)forward;
+    return false;
+  }
 };
 
 // A rule's matcher text in the form the codec puts in RequestInfo::target,

@@ -3,6 +3,7 @@
 // its rules' target patterns (runtime/protocols/proxy_protocol.h says what a codec
 // does). One line per protocol; a protocol without a line is proxied as
 // plain TCP.
+#include "runtime/protocols/proto_amqp.h"
 #include "runtime/protocols/proto_memcached.h"
 #include "runtime/protocols/proto_mysql.h"
 #include "runtime/protocols/proto_nats.h"
@@ -21,6 +22,7 @@ template <class Codec> std::unique_ptr<ProtocolCodec> make() {
 
 // Sorted by name.
 const ProxyProtocol kProxyProtocols[] = {
+    {"amqp", make<AmqpCodec>, amqpNormalizePattern},
     {"http", makeHttpCodec, nullptr},
     {"memcached", make<MemcachedCodec>, nullptr},
     {"mysql", make<MysqlCodec>, pgNormalizePattern, /*serverFirst=*/true},

@@ -86,6 +86,10 @@ void ProxyHub::Conn::readSide(Side &s) {
 }
 
 void ProxyHub::Conn::fromServer(std::string_view b) {
+  std::string kept; // what the codec lets the client have of `b` (AMQP)
+  bool filtered = codec && codec->filterResponse(b, kept);
+  if (filtered)
+    b = kept;
   if (codec) {
     std::string status;
     size_t ended = codec->feedResponse(b, status);
@@ -99,6 +103,8 @@ void ProxyHub::Conn::fromServer(std::string_view b) {
     if (!closeAfterReply)
       processClient();
   }
+  if (filtered && !pending.empty())
+    processClient(); // a unit the codec held for the server's word (AMQP)
 }
 
 void ProxyHub::Conn::processClient() {
@@ -129,6 +135,9 @@ void ProxyHub::Conn::processClient() {
       break;
     case Split::NotThisProtocol:
       codec.reset(); // the rest of the connection is relayed as plain TCP
+      break;
+    case Split::Discard:
+      take(info.length, false); // bytes the server must not see (AMQP)
       break;
     case Split::Body:
       take(info.length, true); // a body the codec did not announce: relay it
@@ -195,6 +204,13 @@ bool ProxyHub::Conn::apply(const RequestInfo &info, ProxyDecision d) {
   // still owed on this connection.
   std::string reply = codec->reply(replySpec(*d.rule), info);
   take(info.length, false);
+  // What the server gets in the request's place (AMQP: the close of its
+  // end of the channel the reply closes, so that both ends agree).
+  if (std::string instead = codec->replacement(); !instead.empty()) {
+    server.out.append(instead);
+    if (server.fd < 0)
+      hub.dial(*this);
+  }
   if (head)
     body = Body::Discard;
   closeAfterReply = closeAfterReply || info.closeAfter;
