@@ -1,5 +1,7 @@
 #include "frontend/syntax/quote.h"
 
+#include <llvm/ADT/StringExtras.h>
+
 #include <cstdio>
 
 namespace fbc::syntax {
@@ -24,24 +26,13 @@ void appendUtf8(llvm::SmallVectorImpl<char> &out, char32_t c) {
 
 namespace {
 
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 // Parses exactly `digits.size()` hex digits; false if any is not one.
 bool parseHex(llvm::StringRef digits, uint32_t &out) {
   out = 0;
   for (char c : digits) {
-    int d = hexDigit(c);
-    if (d < 0)
+    if (!llvm::isHexDigit(c))
       return false;
-    out = out * 16 + static_cast<uint32_t>(d);
+    out = out * 16 + llvm::hexDigitValue(c);
   }
   return true;
 }

@@ -1,6 +1,8 @@
 // gRPC's framing: see grpc_wire.h.
 #include "runtime/protocols/grpc_wire.h"
 
+#include <llvm/ADT/StringExtras.h>
+
 namespace fbc::rt {
 
 std::string grpcFrame(std::string_view message) {
@@ -39,25 +41,12 @@ std::string grpcPercentEncode(std::string_view s) {
   return out;
 }
 
-namespace {
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-} // namespace
-
 std::string grpcPercentDecode(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
-    int hi = 0, lo = 0;
-    if (s[i] == '%' && i + 2 < s.size() && (hi = hexDigit(s[i + 1])) >= 0 &&
-        (lo = hexDigit(s[i + 2])) >= 0) {
-      out += char(hi * 16 + lo);
+    if (s[i] == '%' && i + 2 < s.size() && llvm::isHexDigit(s[i + 1]) &&
+        llvm::isHexDigit(s[i + 2])) {
+      out += char(llvm::hexDigitValue(s[i + 1]) * 16 + llvm::hexDigitValue(s[i + 2]));
       i += 2;
     } else {
       out += s[i]; // a malformed escape stays as it is, as gRPC's own decoders do
