@@ -241,13 +241,14 @@ void readContract(const CallSite &site, Client &c, const Interface &iface, const
                                     "\": \"<other_name>\"}");
   } else {
     // Read (and kept for bundles) like the reference; fbc has no
-    // protobuf descriptor reader or gRPC client: the run says so.
+    // protobuf descriptor reader to encode the operations' messages (its
+    // gRPC step sends a message's encoding as given): the run says so.
     readDataFile(site, contractAt, q + " descriptors" + inherited + ": ", c.descriptors);
     HostNeed n;
     n.feature = HostFeature::Unbuilt;
     n.subject = "client " + quote(c.name);
-    n.what = "gRPC clients (descriptors=) need an HTTP/2 client with gRPC framing and a "
-             "protobuf descriptor reader, which fbc does not have yet";
+    n.what = "gRPC clients (descriptors=) need a protobuf descriptor reader to encode and "
+             "decode their messages, which fbc does not have yet";
     n.loc = c.loc;
     c.needs.push_back(std::move(n));
   }

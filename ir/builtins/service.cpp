@@ -521,6 +521,14 @@ Value interfaceFn(star::Thread &t, Value, const star::Args &args) {
       site.fail(site.at(site.param(4, "tls")),
                 "interface(" + i.name + "): tls= on a " + i.protocol +
                     " interface: fbc speaks no TLS over datagrams (DTLS)");
+    // gRPC over TLS needs ALPN ("h2"), which neither fbc's gRPC step nor its
+    // proxy's TLS terminators negotiate: a call would reach the service in
+    // clear or fail its handshake, so it is refused where it is written.
+    if (const Protocol *p = findProtocol(i.protocol); p && p->http2 == Http2::Grpc)
+      site.fail(site.at(site.param(4, "tls")),
+                "interface(" + i.name + "): tls= on a " + i.protocol +
+                    " interface: fbc speaks gRPC over HTTP/2 in clear (h2c) only; TLS needs "
+                    "ALPN, which its gRPC step and proxy do not negotiate yet");
     i.tls = cert->data;
   }
   return Value::object(iface);

@@ -135,7 +135,7 @@ size_t discardBody(char *, size_t size, size_t n, void *) {
 } // namespace
 
 bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error,
-               const TlsClientConfig *tls) {
+               const TlsClientConfig *tls, bool http2) {
   CURL *c = curl_easy_init();
   if (!c) {
     error = std::string("curl_easy_init failed: ") + curl_easy_strerror(CURLE_FAILED_INIT);
@@ -146,6 +146,9 @@ bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error,
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(timeoutMs));
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discardBody);
   curl_easy_setopt(c, CURLOPT_NOPROXY, "*"); // probes go to this machine only
+  if (http2)
+    curl_easy_setopt(c, CURLOPT_HTTP_VERSION,
+                     static_cast<long>(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE));
   setCurlTls(c, tls);
   CURLcode rc = curl_easy_perform(c);
   long status = 0;
@@ -193,7 +196,7 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       ok = probeTcp(hc.host, hc.port, probeTimeout, error);
       break;
     case Healthcheck::Kind::Http:
-      ok = probeHttp(hc.url, probeTimeout, error, hc.tls.get());
+      ok = probeHttp(hc.url, probeTimeout, error, hc.tls.get(), hc.http2);
       break;
     case Healthcheck::Kind::Redis:
       ok = probeRedis(hc.host, hc.port, probeTimeout, error, hc.tls.get());

@@ -30,6 +30,7 @@ struct Healthcheck {
   // The checked interface's tls= (http, redis, memcached: the probe speaks
   // TLS; postgres and mysql carry theirs in pg / my).
   std::shared_ptr<const TlsClientConfig> tls;
+  bool http2 = false; // http: HTTP/2 with prior knowledge (ready() on an http2 interface)
   // The service's datagram (udp) interfaces' ports on 127.0.0.1: ready
   // also needs each bound, as no probe of another port says so (memcached
   // binds its UDP port after its TCP one).
@@ -66,7 +67,8 @@ bool probeTcp(const std::string &host, uint16_t port, int64_t timeoutMs, std::st
 // Whether a UDP socket is bound to `port` in this thread's network
 // namespace (/proc/thread-self/net/udp, udp6); else false with `error`.
 bool probeUdpBound(uint16_t port, std::string &error);
+// A 2xx answer to GET `url`; with `http2`, over HTTP/2 with prior knowledge.
 bool probeHttp(const std::string &url, int64_t timeoutMs, std::string &error,
-               const TlsClientConfig *tls = nullptr);
+               const TlsClientConfig *tls = nullptr, bool http2 = false);
 
 } // namespace fbc::rt

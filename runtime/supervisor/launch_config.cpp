@@ -134,8 +134,11 @@ Healthcheck healthcheckProbe(const ir::Service &s, const std::string &specDir) {
     // The default interface's protocol says what ready() probes.
     if (const ir::Interface *i = defaultInterface(s)) {
       const ir::Protocol *p = ir::findProtocol(i->protocol);
-      return readinessProbe(s, p ? p->readiness : ir::HealthcheckKind::Tcp, s.addressOrLoopback(*i),
-                            ms, i->tls ? tlsClientConfig(*i->tls, specDir) : nullptr);
+      Healthcheck h =
+          readinessProbe(s, p ? p->readiness : ir::HealthcheckKind::Tcp, s.addressOrLoopback(*i),
+                         ms, i->tls ? tlsClientConfig(*i->tls, specDir) : nullptr);
+      h.http2 = p && p->http2 == ir::Http2::Plain; // an h2c server may speak nothing else
+      return h;
     }
     return {};
   default: // the address the spec named

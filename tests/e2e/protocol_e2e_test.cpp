@@ -344,13 +344,14 @@ TEST_F(Protocol, GrpcRuleModesAndPlanEqualsRun) {
   EXPECT_TRUE(contains(plan.out, "Total: 4 plan instances")) << plan.out;
 }
 
-// Plain HTTP/2 (http2_proxy.star) against Debian's nghttpd: the HTTP steps
-// over HTTP/2, error(path=) and response(method=, path=) answered with a
+// Plain HTTP/2 (http2_proxy.star) against Debian's nghttpd, which speaks
+// nothing but HTTP/2: ready() and the HTTP steps over HTTP/2, error(path=) and response(method=, path=) answered with a
 // :status, delay() and drop() of a request stream.
 TEST_F(Protocol, Http2StepsAndFaultsThroughTheProxy) {
   TempDir root;
   std::ofstream(root.file("hello.txt")) << "hello";
   std::ofstream(root.file("bye.txt")) << "bye";
+  std::ofstream(root.file("index.html")) << "up"; // what ready() GETs
   ProtocolSpec spec("http2_proxy", {{"@DOCROOT@", root.path()}});
   runWithGolden(spec, 0);
 }
