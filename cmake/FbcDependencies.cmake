@@ -141,8 +141,10 @@ if(NOT FBC_GRPC_CPP_PLUGIN)
   fbc_missing("grpc_cpp_plugin" "protobuf-compiler-grpc")
 endif()
 
-# librabbitmq (the RabbitMQ C client): tests only, the fixture that
-# publishes and consumes through fbc's proxy (tests/fixtures/amqp_orders.c).
+# librabbitmq (the RabbitMQ C client): the AMQP steps
+# (runtime/clients/amqp_step.cpp; headers only, loaded on first use) and
+# the fixture that publishes and consumes through fbc's proxy
+# (tests/fixtures/amqp_orders.c, linked).
 pkg_check_modules(LIBRABBITMQ QUIET IMPORTED_TARGET librabbitmq)
 if(NOT LIBRABBITMQ_FOUND)
   fbc_missing("librabbitmq" "librabbitmq-dev")

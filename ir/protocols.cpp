@@ -71,6 +71,12 @@ constexpr StepMethod kNatsSteps[] = {
 constexpr K kGrpcCall[] = {{"method"}, {"body", ""}, {"timeout", "5s"}};
 constexpr StepMethod kGrpcSteps[] = {{"call", kGrpcCall}};
 
+// AMQP: publish waits for the broker's confirmation (confirm mode); get
+// takes one message off a queue.
+constexpr K kAmqpPublish[] = {{"routing_key"}, {"body", ""}, {"exchange", ""}};
+constexpr K kAmqpGet[] = {{"queue"}};
+constexpr StepMethod kAmqpSteps[] = {{"get", kAmqpGet}, {"publish", kAmqpPublish}};
+
 constexpr K kSqlKeywords[] = {{"sql"}, {"params", ""}};
 constexpr StepMethod kSqlSteps[] = {{"exec", kSqlKeywords}, {"query", kSqlKeywords}};
 
@@ -250,11 +256,13 @@ const Protocol kProtocols[] = {
     // content frames (runtime/protocols/proto_amqp.h), matched by topic=
     // (the routing key: the reference's matcher); error() closes the
     // publish's channel (or connection) with a reply code, duplicate()
-    // sends the message on twice.
+    // sends the message on twice. Steps over librabbitmq
+    // (runtime/clients/amqp_step.h); ready() is a TCP connect.
     {.name = "amqp",
      .matchers = kTopicMatchers,
      .methodField = "exchange",
      .targetField = "routing_key",
+     .steps = kAmqpSteps,
      .framed = true,
      .duplicates = true,
      .suggestRule = "error(topic = \"#\", message = \"PRECONDITION_FAILED - injected by fbc\")",

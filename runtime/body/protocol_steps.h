@@ -73,6 +73,10 @@ star::Value natsStepCall(star::Thread &t, const StepTarget &to, std::string_view
 // .status is the call's grpc-status.
 star::Value grpcStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                          const star::Args &args);
+// amqp: .publish(routing_key=, body=, exchange=), .get(queue=) over
+// librabbitmq (amqp_steps.cpp): a response.
+star::Value amqpStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                         const star::Args &args);
 star::Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                              const star::Args &args);
 // mysql: .query(sql=, params=) / .exec(...) over libmariadb (mysql_steps.cpp):

@@ -174,7 +174,8 @@ struct StepClient {
   std::string_view protocol;
   StepCall call;
 };
-constexpr StepClient kStepClients[] = {{"http", httpStepCall},
+constexpr StepClient kStepClients[] = {{"amqp", amqpStepCall},
+                                       {"http", httpStepCall},
                                        {"grpc", grpcStepCall},
                                        {"http2", httpStepCall}, // over HTTP/2
                                        {"memcached", memcachedStepCall},

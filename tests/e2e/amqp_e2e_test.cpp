@@ -35,16 +35,17 @@ struct AmqpSpec : Spec {
   }
 };
 
-// The rules and recipes run end to end (amqp_proxy.star says what each
-// test checks), max_fires=2 mode="exhaustive" is four leaves, and `fbc
-// plan` counts the rows the run reports (10 tests, one of them 4 leaves).
+// The rules, recipes and steps run end to end (amqp_proxy.star says what
+// each test checks), max_fires=2 mode="exhaustive" is four leaves, and
+// `fbc plan` counts the rows the run reports (12 tests, one of them 4
+// leaves).
 TEST(Amqp, FaultsThroughTheProxyAgainstRabbitmq) {
   AmqpSpec spec;
   FbcRun run = runWithGolden(spec, 0);
   FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
   EXPECT_EQ(plan.exit, 0) << plan.err;
-  EXPECT_TRUE(RE2::PartialMatch(plan.out, R"(Total: 13 plan instances)")) << plan.out;
-  EXPECT_EQ(allMatches(run.out, R"((?m)^(--- PASS))").size(), 13u) << run.out;
+  EXPECT_TRUE(RE2::PartialMatch(plan.out, R"(Total: 15 plan instances)")) << plan.out;
+  EXPECT_EQ(allMatches(run.out, R"((?m)^(--- PASS))").size(), 15u) << run.out;
 }
 
 } // namespace
