@@ -16,6 +16,7 @@
 //   cmake --build --preset release --target proxy_bench
 //   build/release/bench/proxy/proxy_bench [N]
 #include "runtime/protocols/grpc_wire.h"
+#include "runtime/protocols/h2_fields.h"
 #include "runtime/proxy/proxy.h"
 #include "runtime/trace/trace.h"
 
@@ -452,11 +453,7 @@ public:
                                                               {":authority", "bench"},
                                                               {"content-type", "application/grpc"},
                                                               {"te", "trailers"}};
-    std::vector<nghttp2_nv> nv;
-    for (auto &[k, v] : fields)
-      nv.push_back({reinterpret_cast<uint8_t *>(const_cast<char *>(k.data())),
-                    reinterpret_cast<uint8_t *>(const_cast<char *>(v.data())), k.size(), v.size(),
-                    NGHTTP2_NV_FLAG_NONE});
+    std::vector<nghttp2_nv> nv = rt::h2Fields(fields);
     nghttp2_data_provider body{};
     body.read_callback = [](nghttp2_session *, int32_t, uint8_t *buf, size_t length,
                             uint32_t *flags, nghttp2_data_source *, void *ud) -> ssize_t {

@@ -4,6 +4,7 @@
 #include "runtime/clients/tcp_dial.h"
 #include "runtime/os/clock.h"
 #include "runtime/protocols/grpc_wire.h"
+#include "runtime/protocols/h2_fields.h"
 
 #include <nghttp2/nghttp2.h>
 #include <unistd.h>
@@ -105,11 +106,7 @@ std::string exchange(int fd, Call &c, const std::string &host, uint16_t port,
                                                             {"te", "trailers"},
                                                             {"grpc-timeout", grpcTimeout},
                                                             {"user-agent", "fbc"}};
-  std::vector<nghttp2_nv> nv;
-  for (auto &[n, v] : fields)
-    nv.push_back({reinterpret_cast<uint8_t *>(const_cast<char *>(n.data())),
-                  reinterpret_cast<uint8_t *>(const_cast<char *>(v.data())), n.size(), v.size(),
-                  NGHTTP2_NV_FLAG_NONE});
+  std::vector<nghttp2_nv> nv = h2Fields(fields);
   nghttp2_data_provider body{};
   body.read_callback = readRequest;
   if (nghttp2_submit_request(s.s, nullptr, nv.data(), nv.size(), &body, nullptr) < 0)

@@ -2,6 +2,7 @@
 #include "runtime/proxy/proxy_h2.h"
 
 #include "runtime/protocols/grpc_wire.h"
+#include "runtime/protocols/h2_fields.h"
 #include "runtime/protocols/proxy_http.h"
 
 #include <nghttp2/nghttp2.h>
@@ -13,17 +14,6 @@ namespace fbc::rt {
 namespace {
 
 using Fields = H2Bridge::Fields;
-
-// Name/value views of `f` for a submit call (nghttp2 copies them).
-std::vector<nghttp2_nv> nvs(const Fields &f) {
-  std::vector<nghttp2_nv> out;
-  out.reserve(f.size());
-  for (const auto &[n, v] : f)
-    out.push_back({reinterpret_cast<uint8_t *>(const_cast<char *>(n.data())),
-                   reinterpret_cast<uint8_t *>(const_cast<char *>(v.data())), n.size(), v.size(),
-                   NGHTTP2_NV_FLAG_NONE});
-  return out;
-}
 
 const std::string *field(const Fields &f, std::string_view name) {
   for (const auto &[n, v] : f)
@@ -137,7 +127,7 @@ struct H2Callbacks {
         s->response.clear(); // an interim response: the final one follows
         return 0;
       }
-      std::vector<nghttp2_nv> nv = nvs(s->response);
+      std::vector<nghttp2_nv> nv = h2Fields(s->response);
       nghttp2_data_provider body{};
       body.read_callback = readDown;
       nghttp2_submit_response(b.down_, id, nv.data(), nv.size(), end ? nullptr : &body);
@@ -221,7 +211,7 @@ struct H2Callbacks {
     ssize_t n = readBody(s.respBody, s.respEnded, s.downDeferred, buf, length, flags);
     if ((*flags & NGHTTP2_DATA_FLAG_EOF) && !s.trailers.empty()) {
       *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
-      std::vector<nghttp2_nv> nv = nvs(s.trailers);
+      std::vector<nghttp2_nv> nv = h2Fields(s.trailers);
       nghttp2_submit_trailer(session, stream_id, nv.data(), nv.size());
     }
     return n;
@@ -328,7 +318,7 @@ void H2Bridge::apply(int32_t id, ProxyDecision d) {
 }
 
 void H2Bridge::forward(int32_t id, Stream &s) {
-  std::vector<nghttp2_nv> nv = nvs(s.request);
+  std::vector<nghttp2_nv> nv = h2Fields(s.request);
   nghttp2_data_provider body{};
   body.read_callback = H2Callbacks::readUp;
   bool bodyless = s.ended && s.body.empty();
@@ -368,7 +358,7 @@ void H2Bridge::reply(int32_t id, Stream &s, const ReplySpec &spec) {
     s.respBody = std::move(r.body);
   }
   s.respEnded = true;
-  std::vector<nghttp2_nv> nv = nvs(h);
+  std::vector<nghttp2_nv> nv = h2Fields(h);
   nghttp2_data_provider body{};
   body.read_callback = H2Callbacks::readDown;
   nghttp2_submit_response(down_, id, nv.data(), nv.size(), withBody ? &body : nullptr);
