@@ -17,6 +17,14 @@ using tcp_relay::abortiveClose;
 using tcp_relay::kHighWater;
 
 namespace {
+// The most client bytes a connection holds while its codec waits for the
+// rest of one unit (a 2 MiB SQL statement is one PostgreSQL message): past
+// it the unit cannot be decided and the rest of the connection is relayed
+// as TCP, as with bytes that are not the protocol.
+constexpr size_t kMaxUnit = size_t(64) << 20;
+} // namespace
+
+namespace {
 
 // A held message's word for its name (proxy_hold.h): the request's method,
 // else the first word of its target (a query's verb), upper-cased.
@@ -57,7 +65,7 @@ void ProxyHub::Conn::readSide(Side &s) {
   Side &peer = s.client ? server : client;
   char buf[65536];
   while (!s.eof && !dead) {
-    if (s.client ? (held || replyQueued || closeAfterReply || pending.size() >= kHighWater)
+    if (s.client ? (held || replyQueued || closeAfterReply || pending.size() >= readAhead())
                  : peer.out.size() >= kHighWater)
       return;
     ssize_t n = ::recv(s.fd, buf, sizeof buf, 0);
@@ -107,8 +115,22 @@ void ProxyHub::Conn::fromServer(std::string_view b) {
     processClient(); // a unit the codec held for the server's word (AMQP)
 }
 
+size_t ProxyHub::Conn::readAhead() const {
+  return wantsMore ? kMaxUnit : kHighWater;
+}
+
+bool ProxyHub::Conn::waitForMore() {
+  if (pending.size() < kMaxUnit) {
+    wantsMore = true;
+    return true;
+  }
+  codec.reset(); // a unit larger than the proxy holds: relayed as plain TCP from here
+  return false;
+}
+
 void ProxyHub::Conn::processClient() {
   while (!dead && !held && !replyQueued && !closeAfterReply && !pending.empty()) {
+    wantsMore = false;
     if (!codec) {
       if (!unit(RequestInfo{Split::Request, pending.size(), true, "", ""}))
         return;
@@ -116,8 +138,10 @@ void ProxyHub::Conn::processClient() {
     }
     if (body != Body::None) {
       RequestInfo info = codec->splitRequest(pending);
-      if (info.split == Split::NeedMore)
+      if (info.split == Split::NeedMore && waitForMore())
         return;
+      if (!codec)
+        continue;
       bool forward = body == Body::Forward;
       if (info.last || info.split != Split::Body)
         body = Body::None;
@@ -127,7 +151,9 @@ void ProxyHub::Conn::processClient() {
     RequestInfo info = codec->splitRequest(pending);
     switch (info.split) {
     case Split::NeedMore:
-      return;
+      if (waitForMore())
+        return;
+      break;
     case Split::Passthrough:
       if (holdForExplorer(info, true))
         return;
@@ -307,7 +333,7 @@ void ProxyHub::Conn::pumpSides() {
   if (!client.out.flush(client.fd))
     return hub.retire(this);
   // Resume reading a side whose backlog drained.
-  if (!client.eof && !held && !replyQueued && pending.size() < kHighWater)
+  if (!client.eof && !held && !replyQueued && pending.size() < readAhead())
     readSide(client);
   if (dead)
     return;

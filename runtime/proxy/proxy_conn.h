@@ -50,6 +50,10 @@ struct ProxyHub::Conn final : H2Bridge::Host {
   bool dead = false;
   std::string pending; // client bytes not yet decided
   bool held = false;   // a delay timer (or the explorer) owns the front unit
+  // The codec waits for the rest of the front unit: the client is read past
+  // the high-water mark, up to kMaxUnit (proxy_conn.cpp), since the unit
+  // cannot be decided before it is whole.
+  bool wantsMore = false;
   // The unit a delay() timer holds, as the codec split it and the rules
   // decided it: applied as is when the timer fires (the codec is not asked
   // to split the same bytes again: a stateful one, PostgreSQL's owed
@@ -93,6 +97,11 @@ struct ProxyHub::Conn final : H2Bridge::Host {
 
   // Decides and moves the front units of `pending`.
   void processClient();
+  // How far the client is read ahead of what was decided.
+  size_t readAhead() const;
+  // The codec needs more of the front unit: true (wait for it) while
+  // `pending` is under kMaxUnit; past it the codec is dropped (false).
+  bool waitForMore();
 
   // Moves `n` bytes of `pending` to the server (or drops them).
   void take(size_t n, bool forward);
