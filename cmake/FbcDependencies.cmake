@@ -150,6 +150,14 @@ if(NOT LIBRABBITMQ_FOUND)
   fbc_missing("librabbitmq" "librabbitmq-dev")
 endif()
 
+# librdkafka: fbc-kafka-mock, the broker of kafka mocks (librdkafka's mock
+# cluster, runtime/mock/kafka_broker.c), and the tests' Kafka producer and
+# consumer (tests/fixtures/kafka_orders.c).
+pkg_check_modules(RDKAFKA QUIET IMPORTED_TARGET rdkafka)
+if(NOT RDKAFKA_FOUND)
+  fbc_missing("librdkafka" "librdkafka-dev")
+endif()
+
 # yaml-cpp: load_yaml() (ir/builtins/loaders.cpp).
 find_package(yaml-cpp CONFIG QUIET)
 if(NOT yaml-cpp_FOUND)

@@ -18,27 +18,17 @@ HostNeed gvisor(std::string_view builtin, std::string_view what) {
   return n;
 }
 
-HostNeed unbuilt(std::string_view builtin, std::string_view what) {
-  HostNeed n = gvisor(builtin, what);
-  n.feature = HostFeature::Unbuilt;
-  return n;
-}
-
 // Sorted by name. The packet layer, partitions and file watches act in the
-// reference's packet gateway and container sandbox, which run under gVisor;
-// duplicate() of a Kafka message needs a Kafka proxy, which fbc does not have.
-const std::array<std::pair<std::string_view, HostNeed>, 17> &callNeeds() {
-  static const std::array<std::pair<std::string_view, HostNeed>, 17> table = [] {
+// reference's packet gateway and container sandbox, which run under gVisor.
+const std::array<std::pair<std::string_view, HostNeed>, 16> &callNeeds() {
+  static const std::array<std::pair<std::string_view, HostNeed>, 16> table = [] {
     constexpr std::string_view packet = "packet faults need the gVisor runtime";
     constexpr std::string_view shaper = "link shapers need the gVisor runtime";
     constexpr std::string_view partition = "network partitions need the gVisor runtime";
     constexpr std::string_view watch =
         "file watches need container services under the gVisor runtime";
-    std::array<std::pair<std::string_view, HostNeed>, 17> t = {{
+    std::array<std::pair<std::string_view, HostNeed>, 16> t = {{
         {"bandwidth", gvisor("bandwidth", shaper)},
-        {"duplicate", unbuilt("duplicate", "duplicating Kafka messages needs a proxy that "
-                                           "speaks Kafka, which fbc does not have (it relays "
-                                           "it as TCP)")},
         {"mtu", gvisor("mtu", shaper)},
         {"packet_corrupt", gvisor("packet_corrupt", packet)},
         {"packet_delay", gvisor("packet_delay", packet)},

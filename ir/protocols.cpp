@@ -77,6 +77,13 @@ constexpr K kAmqpPublish[] = {{"routing_key"}, {"body", ""}, {"exchange", ""}};
 constexpr K kAmqpGet[] = {{"queue"}};
 constexpr StepMethod kAmqpSteps[] = {{"get", kAmqpGet}, {"publish", kAmqpPublish}};
 
+// Kafka: publish sends one Produce and waits up to `timeout` for the
+// record's delivery report; consume reads the next record of the topic for
+// the consumer group.
+constexpr K kKafkaPublish[] = {{"topic"}, {"key", ""}, {"value", ""}, {"timeout", "10s"}};
+constexpr K kKafkaConsume[] = {{"topic"}, {"group", "fbc"}, {"timeout", "5s"}};
+constexpr StepMethod kKafkaSteps[] = {{"consume", kKafkaConsume}, {"publish", kKafkaPublish}};
+
 constexpr K kSqlKeywords[] = {{"sql"}, {"params", ""}};
 constexpr StepMethod kSqlSteps[] = {{"exec", kSqlKeywords}, {"query", kSqlKeywords}};
 
@@ -223,14 +230,24 @@ const Protocol kProtocols[] = {
      .units = "gRPC calls",
      .mock = MockSupport::Gap,
      .mockGap = kMockGapGrpc},
+    // Kafka: steps over librdkafka (runtime/clients/kafka_step.h), mocks
+    // served by librdkafka's mock cluster (runtime/mock/kafka_broker.c);
+    // the proxy frames the wire protocol (runtime/protocols/proto_kafka.h):
+    // a Produce is matched by its topic, error() answers it with a Kafka
+    // error code, duplicate() stores its records twice.
     {.name = "kafka",
      .matchers = kTopicMatchers,
+     .targetField = "topic",
+     .steps = kKafkaSteps,
      .readiness = HealthcheckKind::Kafka,
-     .referenceProxies = true,
+     .framed = true,
      .duplicates = true,
-     .referenceSteps = "publish consume",
-     .mock = MockSupport::Gap,
-     .mockGap = "Kafka mocks need a Kafka broker, and none is packaged for Debian 12",
+     .suggestRule = "error(topic = \"*\", message = \"RecordTooLargeException (error code 10): The "
+                    "request included a message larger than the max message size the server will "
+                    "accept\")",
+     .unit = "Kafka produce request",
+     .units = "Kafka produce requests",
+     .mock = MockSupport::Served,
      .defaultPort = 9092,
      .images = kKafkaImages},
     // NATS: steps and ready() written over fbc's socket helpers

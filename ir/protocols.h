@@ -77,7 +77,8 @@ enum class Http2 {
 // What mock_service() can do with an interface of the protocol.
 enum class MockSupport {
   None,   // not a mock protocol (the reference has no handler): a load error
-  Served, // fbc serves it (HTTP in process, Redis by a real redis-server)
+  Served, // fbc serves it (HTTP in process, Redis by a real redis-server, Kafka by
+          // librdkafka's mock cluster)
   Gap,    // the reference mocks it, fbc cannot: a cannot-run row (mockGap)
 };
 
@@ -122,11 +123,6 @@ struct Protocol {
   std::span<const int> commonPorts = {};
   StepRequest stepRequest = StepRequest::None;
   RequestResources resources = RequestResources::Server;
-
-  // Whether fbc's proxy carries duplicate() out on it: a datagram relay
-  // (udp) or a codec framing its messages (nats); elsewhere (Kafka) the
-  // rule is the reference's only, a cannot-run row.
-  bool duplicatedByFbc() const { return duplicates && (datagrams || framed); }
 
   bool accepts(std::string_view matcher) const;
   const StepMethod *findStep(std::string_view method) const;

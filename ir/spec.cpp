@@ -201,10 +201,6 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
 
 std::string proxyRuleGap(const ProxyRule &r, std::string_view protocol) {
   const Protocol *p = findProtocol(protocol);
-  // fbc's UDP relay duplicates a datagram, its NATS codec a message; a
-  // Kafka message needs a proxy that speaks Kafka (the call need's words).
-  if (r.action == ProxyAction::Duplicate)
-    return p && p->duplicatedByFbc() ? "" : callNeed("duplicate")->what;
   if (!p || !p->referenceProxies)
     return "";
   bool replies = r.action == ProxyAction::Respond || r.action == ProxyAction::Error;

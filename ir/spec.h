@@ -276,10 +276,10 @@ struct FaultRule {
 // of it (docs/run.md "Protocol faults"): response(), error(), delay(delay=),
 // drop(). The matchers that apply depend on the interface's protocol:
 // http method/path, redis command/key, postgres query; "" matches anything.
-// Duplicate: duplicate(topic=|subject=) re-delivers a message or datagram
-// where fbc's proxy frames them (ir::Protocol::duplicatedByFbc); elsewhere
-// (Kafka) a test with one is a cannot-run row (ir/host_needs.cpp), never
-// run without it.
+// Duplicate: duplicate(topic=|subject=) re-delivers a Kafka or NATS
+// message or a UDP datagram (ir::Protocol::duplicates): fbc's proxy frames
+// each of them (the UDP relay each datagram); on another protocol the rule
+// is a load error.
 enum class ProxyAction { Respond, Error, Delay, Drop, Duplicate };
 // "response", "error", "delay", "drop", "duplicate"
 const char *proxyActionName(ProxyAction a);
@@ -289,8 +289,8 @@ struct ProxyRule {
   std::string method, path, query, command, key; // matchers
   // Kafka / AMQP / NATS topic, NATS subject, MongoDB op and collection:
   // the reference's matchers. Matched where fbc's proxy frames the
-  // protocol (NATS); on a protocol it relays as TCP a rule that needs them
-  // is a cannot-run row (proxyRuleGap()).
+  // protocol (Kafka, NATS); on a protocol it relays as TCP a rule that
+  // needs them is a cannot-run row (proxyRuleGap()).
   std::string topic, subject, op, collection;
   int64_t status = 0; // response()/error() status=<int> (0: the protocol's default; 0-16 on gRPC)
   std::string code;   // error(status="57P01"): a SQLSTATE given as a string

@@ -79,10 +79,6 @@ public:
           need(*n, r.loc);
       const ir::Interface *iface = svc->findInterface(a->target.interface);
       for (const ir::ProxyRule &r : a->proxyRules) {
-        if (r.action == ir::ProxyAction::Duplicate) {
-          duplicateNeed(iface, r.loc); // its own need, not the protocol's
-          continue;
-        }
         if (const ir::HostNeed *n = ir::callNeed(ir::proxyActionName(r.action)))
           need(*n, r.loc);
         if (iface)
@@ -135,23 +131,8 @@ private:
     auto *id = llvm::dyn_cast<Ident>(c.fn);
     if (!id || !isBuiltinCall(&c, id->name))
       return;
-    // Its need depends on the interface it is installed on (duplicateNeed);
-    // one the scan cannot place is refused when the run installs it.
-    if (id->name == "duplicate")
-      return;
     if (const ir::HostNeed *n = ir::callNeed(id->name))
       need(*n, ir::Loc{file_, id->pos});
-  }
-
-  // duplicate() installed on `iface` (null: not statically known): fbc's
-  // UDP relay duplicates a datagram and its NATS codec a message; Kafka
-  // messages it cannot.
-  void duplicateNeed(const ir::Interface *iface, ir::Loc loc) {
-    const ir::Protocol *p = iface ? ir::findProtocol(iface->protocol) : nullptr;
-    if (p && p->duplicatedByFbc())
-      return;
-    if (const ir::HostNeed *n = ir::callNeed("duplicate"))
-      need(*n, loc);
   }
 
   // A proxy in front of interface `iface` of `svc` ("" : every interface).
@@ -207,15 +188,6 @@ private:
           if (const ir::HostNeed *n = ir::callNeed(p->data.builtin))
             need(*n, p->data.loc);
     if (!c.rules.empty()) {
-      const ir::Interface *on =
-          t && t->service && t->viaInterface ? t->service->findInterface(t->interface) : nullptr;
-      for (const Expr *r : c.rules)
-        if (auto *call = llvm::dyn_cast<CallExpr>(r); call && isBuiltinCall(call, "duplicate"))
-          duplicateNeed(on, ir::Loc{file_, llvm::cast<Ident>(call->fn)->pos});
-        else if (star::Value v = moduleGlobal(r, module_))
-          if (auto *rule = ir::builtins::valueAs<ir::builtins::ProxyRuleValue>(v);
-              rule && rule->data.action == ir::ProxyAction::Duplicate)
-            duplicateNeed(on, rule->data.loc);
       // fault(svc.iface, error(...), ...): protocol rules, through a proxy
       // (every interface when the target is not statically known).
       if (t && t->service && t->viaInterface) {

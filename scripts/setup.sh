@@ -28,6 +28,10 @@ packages=(
   # tests (a private node per test run), and the RabbitMQ C client of their
   # publisher/consumer fixture (tests/fixtures/amqp_orders.c)
   rabbitmq-server librabbitmq-dev
+  # Kafka: librdkafka's mock cluster is the broker of kafka mocks
+  # (runtime/mock/kafka_broker.c, no broker is packaged), and librdkafka the
+  # client of the kafka steps and of the tests' producer/consumer fixture
+  librdkafka-dev
   libyaml-cpp-dev # load_yaml() (ir/builtins/loaders.cpp)
   libmicrohttpd-dev # fbc run's HTTP mock services (runtime/mock/mock_http.cpp)
   nettle-dev # jwt_keypair/jwt_sign: Ed25519 (ir/builtins/mock_jwt.cpp)

@@ -65,6 +65,10 @@ std::string stepArgText(star::Thread &t, star::Value v, const std::string &what)
 // missing required one fails the step (ir::builtins::bindStep).
 std::vector<std::string> tableStepArgs(star::Thread &t, const StepTarget &to,
                                        const ir::StepMethod &m, const star::Args &args);
+// kafka: .publish(topic=, key=, value=), .consume(topic=, group=,
+// timeout=) over librdkafka (kafka_steps.cpp): a response.
+star::Value kafkaStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
+                          const star::Args &args);
 // nats: .publish(subject=, data=), .request(subject=, data=, timeout=),
 // .subscribe(subject=, count=, timeout=) (nats_steps.cpp): a response.
 star::Value natsStepCall(star::Thread &t, const StepTarget &to, std::string_view method,

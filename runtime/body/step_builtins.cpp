@@ -178,6 +178,7 @@ constexpr StepClient kStepClients[] = {{"amqp", amqpStepCall},
                                        {"http", httpStepCall},
                                        {"grpc", grpcStepCall},
                                        {"http2", httpStepCall}, // over HTTP/2
+                                       {"kafka", kafkaStepCall},
                                        {"memcached", memcachedStepCall},
                                        {"mysql", mysqlStepCall},
                                        {"nats", natsStepCall},

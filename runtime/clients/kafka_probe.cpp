@@ -2,6 +2,7 @@
 #include "runtime/clients/kafka_probe.h"
 
 #include "runtime/clients/tcp_dial.h"
+#include "runtime/protocols/proto_kafka.h"
 #include "runtime/trace/trace.h"
 
 #include <unistd.h>
@@ -19,38 +20,6 @@ void putInt32(std::string &out, int32_t v) {
   for (int shift = 24; shift >= 0; shift -= 8)
     out.push_back(static_cast<char>((v >> shift) & 0xff));
 }
-
-// Big-endian reads from the response, failing once past its end.
-struct Reader {
-  std::string_view in;
-  size_t at = 0;
-  bool ok = true;
-  int64_t read(size_t n) {
-    if (!ok || in.size() - at < n) {
-      ok = false;
-      return 0;
-    }
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; ++i)
-      v = (v << 8) | static_cast<unsigned char>(in[at + i]);
-    at += n;
-    // Sign-extend from n bytes.
-    uint64_t sign = uint64_t(1) << (8 * n - 1);
-    return static_cast<int64_t>((v ^ sign) - sign);
-  }
-  int32_t int32() { return static_cast<int32_t>(read(4)); }
-  int16_t int16() { return static_cast<int16_t>(read(2)); }
-  // A string or nullable string: int16 length (-1: null), then its bytes.
-  void skipString() {
-    int16_t n = int16();
-    if (n > 0) {
-      if (in.size() - at < size_t(n))
-        ok = false;
-      else
-        at += size_t(n);
-    }
-  }
-};
 
 constexpr int16_t kMetadataKey = 3;
 constexpr int16_t kMetadataVersion = 1;
@@ -72,15 +41,15 @@ std::string kafkaMetadataRequest(int32_t id) {
 }
 
 std::string kafkaMetadataReady(std::string_view body, int32_t id) {
-  Reader r{body};
+  KafkaReader r{body};
   if (r.int32() != id && r.ok)
     return "response correlation id does not match the request";
   int32_t brokers = r.int32();
   for (int32_t i = 0; r.ok && i < brokers; ++i) {
-    r.int32();      // node_id
-    r.skipString(); // host
-    r.int32();      // port
-    r.skipString(); // rack (nullable)
+    r.int32();       // node_id
+    r.string(false); // host
+    r.int32();       // port
+    r.string(false); // rack (nullable)
   }
   int32_t controller = r.int32();
   if (!r.ok)
@@ -106,7 +75,7 @@ bool probeKafka(const std::string &host, uint16_t port, int64_t timeoutMs, std::
     if (n == 0 && error.empty())
       error = "connection closed before the Metadata response";
     if (want == 4 && in.size() >= 4) {
-      Reader size{in};
+      KafkaReader size{in};
       int32_t len = size.int32();
       if (len < 0 || size_t(len) > kMaxResponse)
         error = "Metadata response size " + std::to_string(len) + " is not a Kafka frame";

@@ -1,8 +1,9 @@
 // kafka_ready(addr): a broker is ready when it answers a Kafka Metadata
 // request (API key 3, version 1) naming at least one broker and a
 // controller, the state in which producers and consumers can bootstrap.
-// Spoken over TCP here (no Kafka client library in Debian); the request and
-// the response's framing follow the Kafka protocol guide.
+// One request over fbc's socket helpers (no client needed for it), read
+// with the proxy's Kafka reader (runtime/protocols/proto_kafka.h); the
+// request and the response's framing follow the Kafka protocol guide.
 #pragma once
 
 #include <cstdint>

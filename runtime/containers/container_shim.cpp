@@ -2,6 +2,7 @@
 #include "runtime/containers/container_shim.h"
 
 #include "runtime/os/clock.h"
+#include "runtime/os/helper_binary.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -11,23 +12,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
 #include <cstring>
 
 namespace fbc::rt::containers {
 
 std::string shimBinary(std::string &error) {
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string dir = n > 0 ? std::string(self, static_cast<size_t>(n)) : "";
-  dir = dir.substr(0, dir.rfind('/') + 1);
-  std::string shim = dir + "fbc-shim";
-  if (access(shim.c_str(), X_OK) != 0) {
-    error = "syscall rules inside a container need fbc-shim next to fbc (" + shim +
-            "): it is built with fbc";
-    return "";
-  }
-  return shim;
+  return helperBinary("fbc-shim", "syscall rules inside a container", error);
 }
 
 std::string shimDirOf(const std::string &runId) {

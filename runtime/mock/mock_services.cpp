@@ -2,6 +2,7 @@
 
 #include "ir/mock.h"
 #include "runtime/clients/redis_step.h"
+#include "runtime/os/helper_binary.h"
 #include "runtime/supervisor/launch_config.h"
 
 #include <simdjson.h>
@@ -9,6 +10,30 @@
 namespace fbc::rt {
 
 namespace {
+
+// A mock server's readiness: `kind`'s probe on its interface's port, 10 s.
+ir::Healthcheck mockReadiness(const ir::Service &s, ir::HealthcheckKind kind,
+                              std::string_view scheme) {
+  const ir::Interface &i = s.interfaces.front();
+  return ir::Healthcheck{kind,
+                         std::string(scheme) + "://localhost:" + std::to_string(i.port),
+                         10'000'000'000LL,
+                         s.loc,
+                         ir::Address{"", i.port},
+                         ""};
+}
+
+// The mock's config= JSON in `root`: false (and why) when it is not JSON;
+// `given` false for none.
+bool mockConfig(const std::string &json, simdjson::dom::parser &parser,
+                simdjson::dom::element &root, bool &given, std::string &error) {
+  given = !json.empty();
+  if (given && parser.parse(json).get(root)) {
+    error = "config is not JSON";
+    return false;
+  }
+  return true;
+}
 
 // redis-server in the foreground on the mock's port, nothing persisted,
 // its files (none expected) in the leaf's scratch directory.
@@ -21,9 +46,7 @@ ir::Service redisServer(const ir::Service &s, const std::string &scratch) {
             "--appendonly", "no", "--protected-mode", "no",        "--daemonize", "no"};
   if (!scratch.empty())
     r.args.insert(r.args.end(), {"--dir", scratch});
-  r.healthcheck = ir::Healthcheck{ir::HealthcheckKind::Redis, "redis://localhost:" + port,
-                                  10'000'000'000LL,           s.loc,
-                                  ir::Address{"", i.port},    ""};
+  r.healthcheck = mockReadiness(s, ir::HealthcheckKind::Redis, "redis");
   return r;
 }
 
@@ -31,14 +54,13 @@ ir::Service redisServer(const ir::Service &s, const std::string &scratch) {
 
 bool redisSeed(const std::string &configJson, std::vector<std::pair<std::string, std::string>> &out,
                std::string &error) {
-  if (configJson.empty())
-    return true;
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  if (parser.parse(configJson).get(root)) {
-    error = "config is not JSON";
+  bool given = false;
+  if (!mockConfig(configJson, parser, root, given, error))
     return false;
-  }
+  if (!given)
+    return true;
   simdjson::dom::element state;
   if (root["state"].get(state))
     return true; // no state: an empty server
@@ -53,6 +75,45 @@ bool redisSeed(const std::string &configJson, std::vector<std::pair<std::string,
       out.emplace_back(std::string(key), std::string(s));
     else
       out.emplace_back(std::string(key), simdjson::minify(value));
+  }
+  return true;
+}
+
+bool kafkaMockArgs(const std::string &configJson, int port, uint16_t advertisePort,
+                   std::vector<std::string> &out, std::string &error) {
+  out = {"--port", std::to_string(port)};
+  if (advertisePort)
+    out.insert(out.end(), {"--advertise-port", std::to_string(advertisePort)});
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  bool given = false;
+  if (!mockConfig(configJson, parser, root, given, error))
+    return false;
+  if (!given)
+    return true;
+  int64_t partitions = 1;
+  if (simdjson::dom::element p;
+      !root["partitions"].get(p) && (p.get(partitions) || partitions < 1 || partitions > 1000)) {
+    error = "kafka mock partitions must be a whole number from 1 to 1000";
+    return false;
+  }
+  out.insert(out.end(), {"--partitions", std::to_string(partitions)});
+  simdjson::dom::element topics;
+  if (root["topics"].get(topics))
+    return true;
+  simdjson::dom::object obj;
+  if (topics.get(obj)) {
+    error = "kafka mock topics must be a dict of topic name to records";
+    return false;
+  }
+  for (auto [name, records] : obj) {
+    simdjson::dom::array list;
+    if (name.empty() || records.get(list) || list.size() != 0) {
+      error = "kafka mock topic " + std::string(name) +
+              ": fbc creates topics empty (a topic's records must be [])";
+      return false;
+    }
+    out.insert(out.end(), {"--topic", std::string(name)});
   }
   return true;
 }
@@ -84,6 +145,35 @@ ServiceSpec redisMockSpec(const ir::Spec &spec, const ir::Service &s, const std:
   return out;
 }
 
+// A Kafka mock: fbc-kafka-mock (runtime/mock/kafka_broker.c, librdkafka's
+// mock cluster) on the interface's port, its config's topics created,
+// advertising the port of the proxy in front of the interface when the
+// test has one, so that clients who bootstrapped through the proxy keep
+// talking through it.
+ServiceSpec kafkaMockSpec(const ir::Spec &spec, const ir::Service &s, const std::string &dir,
+                          std::vector<int> trapped, const std::vector<ProxyEndpoint> &proxies,
+                          const std::string &scratch) {
+  ir::Service k = s;
+  const ir::Interface &i = s.interfaces.front();
+  uint16_t advertised = 0;
+  for (const ProxyEndpoint &p : proxies)
+    if (p.serviceName == s.name && p.interface == i.name)
+      advertised = p.proxyPort;
+  std::string error;
+  k.binary = helperBinary("fbc-kafka-mock", "Kafka mocks", error);
+  if (k.binary.empty())
+    k.binary = "fbc-kafka-mock"; // not found: the start fails naming it
+  bool configured = kafkaMockArgs(s.mock->configJson, i.port, advertised, k.args, error);
+  k.healthcheck = mockReadiness(s, ir::HealthcheckKind::Kafka, "kafka");
+  ServiceSpec out = launchConfig(spec, k, dir, std::move(trapped), proxies, scratch);
+  if (!configured) // a config kafka.star does not make: the mock fails its start
+    out.afterReady = [error](std::string &why) {
+      why = error;
+      return false;
+    };
+  return out;
+}
+
 // The mocks served by a real server, attached to the entries of
 // ir/protocols.h whose mock is Served; the others (http) are served in
 // process.
@@ -92,7 +182,7 @@ struct MockServer {
   ServiceSpec (*spec)(const ir::Spec &, const ir::Service &, const std::string &, std::vector<int>,
                       const std::vector<ProxyEndpoint> &, const std::string &);
 };
-constexpr MockServer kMockServers[] = {{"redis", redisMockSpec}};
+constexpr MockServer kMockServers[] = {{"kafka", kafkaMockSpec}, {"redis", redisMockSpec}};
 
 } // namespace
 

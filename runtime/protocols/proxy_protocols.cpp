@@ -4,6 +4,7 @@
 // does). One line per protocol; a protocol without a line is proxied as
 // plain TCP.
 #include "runtime/protocols/proto_amqp.h"
+#include "runtime/protocols/proto_kafka.h"
 #include "runtime/protocols/proto_memcached.h"
 #include "runtime/protocols/proto_mysql.h"
 #include "runtime/protocols/proto_nats.h"
@@ -24,6 +25,7 @@ template <class Codec> std::unique_ptr<ProtocolCodec> make() {
 const ProxyProtocol kProxyProtocols[] = {
     {"amqp", make<AmqpCodec>, amqpNormalizePattern},
     {"http", makeHttpCodec, nullptr},
+    {"kafka", make<KafkaCodec>, nullptr},
     {"memcached", make<MemcachedCodec>, nullptr},
     {"mysql", make<MysqlCodec>, pgNormalizePattern, /*serverFirst=*/true},
     {"nats", make<NatsCodec>, natsNormalizePattern, /*serverFirst=*/true}, // INFO first

@@ -210,8 +210,9 @@ bool ProxyHub::Conn::apply(const RequestInfo &info, ProxyDecision d) {
     return true;
   }
   if (*d.action == ir::ProxyAction::Duplicate) {
-    // The message twice, back to back (only codecs that frame messages
-    // meet one: ir::Protocol::duplicatedByFbc), each copy owed its reply:
+    // The message twice, back to back (only the UDP relay and codecs that
+    // frame messages meet one: ir::Protocol::duplicates), each copy owed
+    // its reply:
     // the first here, the second relayed as any forwarded unit. Not held
     // for an explorer's window (it is a fault, not a release choice).
     server.out.append(std::string_view(pending).substr(0, info.length));

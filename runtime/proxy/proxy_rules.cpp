@@ -132,9 +132,9 @@ ProxyDecision ProxyRuleTable::decide(size_t iface, ProxyUnit unit, const std::st
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     for (Rule &r : scope->rules) {
       const ir::ProxyRule &pr = r.spec.rule;
-      // duplicate() is installed only where fbc carries it out
-      // (ir::Protocol::duplicatedByFbc: the UDP relay, a codec framing
-      // messages); elsewhere it is a cannot-run row (ir::proxyRuleGap).
+      // duplicate() is installed only on a protocol whose messages it
+      // re-delivers (ir::Protocol::duplicates: the UDP relay, a codec
+      // framing messages); elsewhere it is a load error.
       if (r.spec.interface != iface || pr.perConnection != (unit == ProxyUnit::Connection))
         continue;
       bool replies = pr.action == ir::ProxyAction::Respond || pr.action == ir::ProxyAction::Error;

@@ -2,7 +2,8 @@
 // in-process (static, status-only, redirect and dynamic routes, globs,
 // default=, a mock behind a real service's env, a proxy fault on the mock's
 // interface, `mock` events in the trace), the Redis mock backed by a real
-// redis-server seeded with its state, and the exact error rows of the mocks
+// redis-server seeded with its state, the Kafka mock backed by librdkafka's
+// mock cluster and the Kafka steps against it, and the exact error rows of the mocks
 // this machine cannot stand up; client() against an OpenAPI mock. Specs in
 // mock_specs/, reports in mock_golden/ (the shared runner of fbc_run.h).
 #include "tests/e2e/fbc_run.h"
@@ -100,15 +101,71 @@ TEST(FbcRunMock, ClientCallBinding) {
   runWithGolden(spec, 0);
 }
 
-// duplicate() of a Kafka message needs a Kafka proxy fbc does not have: the tests that
-// can reach one (an assumption's rules=, a fault() in the body) are one
-// error row each; the other test runs.
-TEST(FbcRunMock, DuplicateIsACannotRunRow) {
-  MockSpec spec("duplicate_kafka");
+// The Kafka mock (kafka_mock.star): librdkafka's mock cluster hosted by
+// fbc-kafka-mock, ready by a Metadata request, its topics created, fresh
+// per test; the publish and consume steps over librdkafka against it, and a
+// producer/consumer service written with librdkafka reading what a step
+// published.
+TEST(FbcRunMock, KafkaMockAndSteps) {
+  MockSpec spec("kafka_mock");
   runWithGolden(spec, 2);
 }
 
-TEST(FbcRunMock, KafkaAndMongoMocksAreExactErrorRows) {
+// Kafka faults through fbc's proxy (kafka_proxy.star): the mock advertises
+// the proxy's port, so the producer and consumer services (librdkafka) and
+// the steps all talk through it; duplicate(topic=) storing the producer's
+// record twice and the consumer reading it twice (both deliveries stdout
+// events in the trace), drop() losing it, delay() in the step's duration,
+// error() answering the Produce with the message's error code with another
+// topic passing, the reference's recipes, and a rule on a topic nobody
+// produces to fault_bypassed. In the JSON report of the duplicate: the
+// proxy event with its topic, then both deliveries as the consumer's
+// stdout events (compared by their fields: when the consumer's lines are
+// read against the steps' own events is the scheduler's choice, so the
+// whole report is no golden).
+TEST(FbcRunMock, KafkaFaultsThroughTheProxy) {
+  MockSpec spec("kafka_proxy");
+  runWithGolden(spec, 0);
+  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
+                     "test_duplicate_reaches_the_consumer_twice"},
+                    spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  std::vector<std::string> seen; // proxy and stdout events and the topics of each, in order
+  for (const std::string &m : allMatches(j.out, R"re("(?:type|topic)": "([^"]*)")re"))
+    if (m == "proxy" || m == "stdout" || m == "orders")
+      seen.push_back(m);
+  // The step_send/step_recv of the consume steps name payments, not orders.
+  EXPECT_EQ(seen,
+            (std::vector<std::string>{"proxy", "orders", "stdout", "orders", "stdout", "orders"}))
+      << j.out;
+  EXPECT_EQ(allMatches(j.out, R"re("action": "([a-z]+)")re"),
+            (std::vector<std::string>{"duplicate"}));
+}
+
+// max_fires=2 mode="exhaustive" on a Kafka error() rule (kafka_modes.star):
+// four leaves, each pinning which of the two matching Produces is refused
+// (return values in leaf order), the other topic always passing; plan =
+// run, the bundle manifest's leaves included; the JSON report's proxy
+// events carry the topic.
+TEST(FbcRunMock, KafkaRuleModesAndPlanEqualsRun) {
+  MockSpec spec("kafka_modes");
+  FbcRun run = expectPlanTotalEqualsRunRows(spec);
+  EXPECT_EQ(run.exit, 0) << run.out << run.err;
+  expectManifestLeavesMatchPlan(spec, run);
+  EXPECT_EQ(
+      allMatches(run.out, R"re("return_value": "(\[(?:[^"\\]|\\.)*\])")re"),
+      (std::vector<std::string>{R"([\"ok\", \"ok\", \"ok\"])", R"([\"err\", \"ok\", \"ok\"])",
+                                R"([\"ok\", \"ok\", \"err\"])", R"([\"err\", \"ok\", \"err\"])"}))
+      << run.out;
+  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+  EXPECT_TRUE(contains(plan.out, "Total: 4 plan instances")) << plan.out;
+  FbcRun j =
+      runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json"}, spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  checkGolden("kafka_modes", spec.normalized(normalizeJson(j.out, spec)), ".json");
+}
+
+TEST(FbcRunMock, MongoMocksAreExactErrorRows) {
   MockSpec spec("unsupported_mocks");
   runWithGolden(spec, 2);
   FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
@@ -119,7 +176,7 @@ TEST(FbcRunMock, KafkaAndMongoMocksAreExactErrorRows) {
 // plan = run for the mock specs, as for every other spec.
 TEST(FbcRunMock, PlanEqualsRun) {
   for (const char *name : {"http_mock", "redis_mock", "redis_keywords", "redis_basic",
-                           "unsupported_mocks", "client_contract"}) {
+                           "unsupported_mocks", "client_contract", "kafka_mock"}) {
     MockSpec spec(name);
     expectPlanTotalEqualsRunRows(spec);
   }

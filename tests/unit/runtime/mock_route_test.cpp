@@ -1,5 +1,6 @@
 // HTTP mock routes (runtime/mock/mock_route.h): the reference's matching of
-// "METHOD /path" patterns, and the Redis mock's seed read from its config.
+// "METHOD /path" patterns, the Redis mock's seed read from its config, and the
+// Kafka mock's arguments.
 #include "runtime/mock/mock_request.h"
 #include "runtime/mock/mock_route.h"
 #include "runtime/mock/mock_services.h"
@@ -56,6 +57,27 @@ TEST(RedisSeed, StateEntriesInKeyOrder) {
   EXPECT_TRUE(kv.empty());
   EXPECT_FALSE(redisSeed(R"({"state":[1]})", kv, error));
   EXPECT_EQ(error, "redis mock state must be a dict of key to value");
+}
+
+// fbc-kafka-mock's arguments from the config kafka.star makes: the port,
+// the proxy's port to advertise when there is one, the partitions and each
+// topic; a topic with records, or a config of another shape, is refused.
+TEST(KafkaMockArgs, TopicsPartitionsAndTheAdvertisedPort) {
+  std::vector<std::string> args;
+  std::string error;
+  ASSERT_TRUE(kafkaMockArgs(R"({"advertise_host":"","partitions":3,"topics":{"a":[],"b":[]}})",
+                            9092, 41000, args, error))
+      << error;
+  EXPECT_EQ(args, (std::vector<std::string>{"--port", "9092", "--advertise-port", "41000",
+                                            "--partitions", "3", "--topic", "a", "--topic", "b"}));
+  ASSERT_TRUE(kafkaMockArgs("", 9092, 0, args, error));
+  EXPECT_EQ(args, (std::vector<std::string>{"--port", "9092"}));
+  EXPECT_FALSE(kafkaMockArgs(R"({"partitions":0})", 9092, 0, args, error));
+  EXPECT_EQ(error, "kafka mock partitions must be a whole number from 1 to 1000");
+  EXPECT_FALSE(kafkaMockArgs(R"({"topics":["a"]})", 9092, 0, args, error));
+  EXPECT_EQ(error, "kafka mock topics must be a dict of topic name to records");
+  EXPECT_FALSE(kafkaMockArgs(R"({"topics":{"a":[{"value":"x"}]}})", 9092, 0, args, error));
+  EXPECT_EQ(error, "kafka mock topic a: fbc creates topics empty (a topic's records must be [])");
 }
 
 } // namespace
