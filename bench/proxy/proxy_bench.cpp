@@ -5,8 +5,9 @@
 // sockets, one fixed 200 response per request), a line-echo TCP server and a
 // real redis-server and memcached (GET of a 5-byte value), MariaDB (SELECT 1 over a
 // connection logged in first), nats-server (a publish: PUB of 3 bytes and the PING whose
-// PONG says the server took it, as fbc's publish step sends it) and a gRPC server built with
-// libgrpc++ (a unary call over one HTTP/2 connection); a ProxyHub (runtime/proxy/proxy.h) in
+// PONG says the server took it, as fbc's publish step sends it), a gRPC server built with
+// libgrpc++ (a unary call over one HTTP/2 connection) and librdkafka's Kafka mock cluster (a
+// Produce of one record); a ProxyHub (runtime/proxy/proxy.h) in
 // front of each with one rule in force that does not match the traffic (so every request is split,
 // matched and relayed: the cost of a proxied interface while no fault fires). The client sends N
 // sequential requests over one connection, alternating batches of 1,000 direct and 1,000 proxied so
@@ -517,6 +518,30 @@ void benchGrpc(int n) {
   waitpid(server, nullptr, 0);
 }
 
+// Kafka: librdkafka's mock cluster (fbc-kafka-mock, built with fbc) on a
+// free port, a Produce v7 of one 3-byte record to orders as librdkafka
+// 2.0.2 sends it (captured; the broker's answer is 58 bytes), direct and
+// through the proxy's Kafka codec with a rule on topic billing in force.
+void benchKafka(int n) {
+  constexpr std::string_view kProduceHex =
+      "000000780000000700000004000772646b61666b61ffffffff000075300000000100066f7264657273000000"
+      "01000000000000004700000000000000000000003b0000000002a11fbaca000000000000000001a24eedf735"
+      "000001a24eedf735ffffffffffffffffffffffffffff000000011200000001066f2d3100";
+  std::string produce;
+  for (size_t i = 0; i + 1 < kProduceHex.size(); i += 2)
+    produce.push_back(
+        static_cast<char>(std::stoi(std::string(kProduceHex.substr(i, 2)), nullptr, 16)));
+  uint16_t port = 0;
+  pid_t server =
+      startServer(FBC_KAFKA_MOCK, {"--port", "@PORT@", "--topic", "orders"}, "", 0, port);
+  ir::ProxyRule miss;
+  miss.action = ir::ProxyAction::Error;
+  miss.topic = "billing";
+  bench("kafka", "kafka", port, produce, 58, miss, n);
+  kill(server, SIGKILL);
+  waitpid(server, nullptr, 0);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -556,4 +581,5 @@ int main(int argc, char **argv) {
   benchMysql(n);
   benchNats(n);
   benchGrpc(n);
+  benchKafka(n);
 }
