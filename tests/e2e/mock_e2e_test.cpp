@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <fstream>
 
 namespace fbc::rt::e2e {
@@ -33,10 +35,15 @@ struct MockSpec : Spec {
     std::ofstream(dir.file("client_binding.openapi.yaml"))
         << readFile(std::string(FBC_RUN_SPECS) + "/client_binding.openapi.yaml");
   }
+  // The gateway's port, and the folder of fbc's own binaries (where
+  // fbc-kafka-mock, a kafka mock's process, lives: the build folder).
   std::string normalized(std::string out) const {
     std::string gw = std::to_string(gwPort);
     for (size_t p; (p = out.find(gw)) != std::string::npos;)
       out.replace(p, gw.size(), "$GW_PORT");
+    std::string bin = std::filesystem::path(FBC_BINARY).parent_path().string() + "/";
+    for (size_t p; (p = out.find(bin)) != std::string::npos;)
+      out.replace(p, bin.size(), "$FBC_BIN_DIR/");
     return out;
   }
 };
