@@ -12,6 +12,21 @@ if(NOT PkgConfig_FOUND)
   fbc_missing("pkg-config" "pkg-config")
 endif()
 
+# pkg-config modules `ARGN` as <PREFIX>_* (and PkgConfig::<PREFIX> unless
+# NO_TARGET), or the one-line stop naming `what` and its Debian `package`.
+macro(fbc_require_pkg prefix what package)
+  set(_fbc_args ${ARGN})
+  if("NO_TARGET" IN_LIST _fbc_args)
+    list(REMOVE_ITEM _fbc_args NO_TARGET)
+    pkg_check_modules(${prefix} QUIET ${_fbc_args})
+  else()
+    pkg_check_modules(${prefix} QUIET IMPORTED_TARGET ${_fbc_args})
+  endif()
+  if(NOT ${prefix}_FOUND)
+    fbc_missing("${what}" "${package}")
+  endif()
+endmacro()
+
 # LLVM 14 ADT/Support.
 find_package(LLVM 14 CONFIG QUIET PATHS /usr/lib/llvm-14/lib/cmake/llvm NO_DEFAULT_PATH)
 if(NOT LLVM_FOUND OR NOT EXISTS "${LLVM_LIBRARY_DIR}/libLLVMSupport.a")
@@ -24,10 +39,7 @@ target_link_libraries(fbc_llvm INTERFACE LLVMSupport)
 
 # re2: path globs (runtime/rules/path_glob.cpp) and `fbc run -k ~regex` filters
 # (tools/fbc/run_command.cpp); linked by those two libraries only.
-pkg_check_modules(RE2 QUIET IMPORTED_TARGET re2)
-if(NOT RE2_FOUND)
-  fbc_missing("re2" "libre2-dev")
-endif()
+fbc_require_pkg(RE2 "re2" "libre2-dev" re2)
 
 # simdjson
 find_package(simdjson CONFIG QUIET)
@@ -42,29 +54,17 @@ if(NOT CLI11_FOUND)
 endif()
 
 # libseccomp
-pkg_check_modules(SECCOMP QUIET IMPORTED_TARGET libseccomp)
-if(NOT SECCOMP_FOUND)
-  fbc_missing("libseccomp" "libseccomp-dev")
-endif()
+fbc_require_pkg(SECCOMP "libseccomp" "libseccomp-dev" libseccomp)
 
 # libarchive: the bundle's tar + zstd (and the legacy tar.gz it reads).
-pkg_check_modules(LIBARCHIVE QUIET IMPORTED_TARGET libarchive)
-if(NOT LIBARCHIVE_FOUND)
-  fbc_missing("libarchive" "libarchive-dev")
-endif()
+fbc_require_pkg(LIBARCHIVE "libarchive" "libarchive-dev" libarchive)
 
 # libcurl
-pkg_check_modules(CURL QUIET IMPORTED_TARGET libcurl)
-if(NOT CURL_FOUND)
-  fbc_missing("libcurl" "libcurl4-openssl-dev")
-endif()
+fbc_require_pkg(CURL "libcurl" "libcurl4-openssl-dev" libcurl)
 
 # liburing: only the fs-unmediated test fixture (tests/fixtures/nondet_fs.c)
 # uses it, to do file I/O through io_uring as a service would.
-pkg_check_modules(URING QUIET IMPORTED_TARGET liburing)
-if(NOT URING_FOUND)
-  fbc_missing("liburing" "liburing-dev")
-endif()
+fbc_require_pkg(URING "liburing" "liburing-dev" liburing)
 # nodejs http-parser (Debian libhttp-parser-dev, no pkg-config file): the
 # fault proxy's HTTP/1.1 request and response framing.
 find_path(HTTP_PARSER_INCLUDE_DIR http_parser.h)
@@ -78,10 +78,7 @@ target_link_libraries(fbc_http_parser INTERFACE ${HTTP_PARSER_LIBRARY})
 
 # hiredis: the Redis step and readiness probe, and RESP framing for the
 # proxy (runtime/clients/redis_step.cpp, runtime/protocols/proto_redis.cpp).
-pkg_check_modules(HIREDIS QUIET IMPORTED_TARGET hiredis)
-if(NOT HIREDIS_FOUND)
-  fbc_missing("hiredis" "libhiredis-dev")
-endif()
+fbc_require_pkg(HIREDIS "hiredis" "libhiredis-dev" hiredis)
 
 # libmicrohttpd: fbc run's HTTP mocks (runtime/mock/mock_http.cpp). Its header
 # only: runtime/mock/mhd_loader.cpp loads the library on first use.
@@ -98,42 +95,27 @@ if(NOT NETTLE_INCLUDE_DIR)
 endif()
 
 # libpq: the Postgres step and readiness probe (runtime/clients/postgres_step.cpp).
-pkg_check_modules(LIBPQ QUIET IMPORTED_TARGET libpq)
-if(NOT LIBPQ_FOUND)
-  fbc_missing("libpq" "libpq-dev")
-endif()
+fbc_require_pkg(LIBPQ "libpq" "libpq-dev" libpq)
 
 # libmariadb (MariaDB Connector/C): the MySQL step and readiness probe
 # (runtime/clients/mysql_step.cpp; headers only, loaded on first use).
-pkg_check_modules(MARIADB QUIET libmariadb)
-if(NOT MARIADB_FOUND)
-  fbc_missing("libmariadb" "libmariadb-dev")
-endif()
+fbc_require_pkg(MARIADB "libmariadb" "libmariadb-dev" libmariadb NO_TARGET)
 
 # libnats (the NATS C client): tests only, the fixture that publishes and
 # subscribes through fbc's proxy (tests/fixtures/nats_orders.c); fbc's own
 # NATS steps are written over its socket helpers (docs/architecture.md).
-pkg_check_modules(LIBNATS QUIET IMPORTED_TARGET libnats)
-if(NOT LIBNATS_FOUND)
-  fbc_missing("libnats" "libnats-dev")
-endif()
+fbc_require_pkg(LIBNATS "libnats" "libnats-dev" libnats)
 
 # libnghttp2: the fault proxy's HTTP/2 (http2 and grpc interfaces:
 # runtime/proxy/proxy_h2.cpp) and the gRPC steps (runtime/clients/grpc_step.cpp).
-pkg_check_modules(NGHTTP2 QUIET IMPORTED_TARGET libnghttp2)
-if(NOT NGHTTP2_FOUND)
-  fbc_missing("libnghttp2" "libnghttp2-dev")
-endif()
+fbc_require_pkg(NGHTTP2 "libnghttp2" "libnghttp2-dev" libnghttp2)
 
 # gRPC C++ (libgrpc++, protoc and its gRPC plugin): tests only, the real
 # gRPC server and client of tests/fixtures/grpc_orders.cc; fbc speaks
 # HTTP/2 and gRPC's framing itself over libnghttp2 (docs/architecture.md).
-pkg_check_modules(GRPCPP QUIET IMPORTED_TARGET grpc++ protobuf)
+fbc_require_pkg(GRPCPP "gRPC C++" "libgrpc++-dev" grpc++ protobuf)
 find_program(FBC_PROTOC protoc)
 find_program(FBC_GRPC_CPP_PLUGIN grpc_cpp_plugin)
-if(NOT GRPCPP_FOUND)
-  fbc_missing("gRPC C++" "libgrpc++-dev")
-endif()
 if(NOT FBC_PROTOC)
   fbc_missing("protoc" "protobuf-compiler")
 endif()
@@ -145,18 +127,12 @@ endif()
 # (runtime/clients/amqp_step.cpp; headers only, loaded on first use) and
 # the fixture that publishes and consumes through fbc's proxy
 # (tests/fixtures/amqp_orders.c, linked).
-pkg_check_modules(LIBRABBITMQ QUIET IMPORTED_TARGET librabbitmq)
-if(NOT LIBRABBITMQ_FOUND)
-  fbc_missing("librabbitmq" "librabbitmq-dev")
-endif()
+fbc_require_pkg(LIBRABBITMQ "librabbitmq" "librabbitmq-dev" librabbitmq)
 
 # librdkafka: fbc-kafka-mock, the broker of kafka mocks (librdkafka's mock
 # cluster, runtime/mock/kafka_broker.c), and the tests' Kafka producer and
 # consumer (tests/fixtures/kafka_orders.c).
-pkg_check_modules(RDKAFKA QUIET IMPORTED_TARGET rdkafka)
-if(NOT RDKAFKA_FOUND)
-  fbc_missing("librdkafka" "librdkafka-dev")
-endif()
+fbc_require_pkg(RDKAFKA "librdkafka" "librdkafka-dev" rdkafka)
 
 # yaml-cpp: load_yaml() (ir/builtins/loaders.cpp).
 find_package(yaml-cpp CONFIG QUIET)
