@@ -286,14 +286,13 @@ void syscallStub(const ir::Spec &spec, bool onFile, RunSuggestion &s,
 void requestStub(const ir::Spec &spec, const std::string &protocol, RunSuggestion &s,
                  std::set<std::string> &names) {
   ir::StepRequest shape = stepRequestOf(protocol);
-  const char *unit = shape == ir::StepRequest::MethodAndPath ? "request"
-                     : shape == ir::StepRequest::Subject     ? "message"
-                                                             : "command";
+  auto [unit, units] = shape == ir::StepRequest::MethodAndPath ? std::pair("request", "requests")
+                       : shape == ir::StepRequest::Subject     ? std::pair("message", "messages")
+                                                               : std::pair("command", "commands");
   std::string shown = s.operation == "query" ? "query " + ir::quote(s.target)
                       : s.target.empty()     ? s.operation
                                              : s.operation + " " + s.target;
-  s.evidence = s.service + ": " + shown + ", " +
-               plural(s.calls, unit, (std::string(unit) + "s").c_str()) + " in " +
+  s.evidence = s.service + ": " + shown + ", " + plural(s.calls, unit, units) + " in " +
                plural(s.tests.size(), "test", "tests") + ", never faulted";
   std::string matchers;
   if (s.operation == "query")
