@@ -137,7 +137,8 @@ std::string clearGreetingFirst(int fd, int64_t deadlineNs, const std::function<b
                                const ReplyReaderFn &read, std::string_view closedBeforeReply,
                                GreetingLengthFn clearGreeting) {
   std::string greeting, error;
-  while (error.empty() && !clearGreeting(greeting)) {
+  size_t length = 0;
+  while (error.empty() && (length = clearGreeting(greeting)) == 0) {
     if (long n = recvSome(fd, greeting, deadlineNs, cancelled, error); n == 0)
       error = closedBeforeReply;
     else if (n > 0 && greeting.size() > 64 * 1024)
@@ -145,7 +146,7 @@ std::string clearGreetingFirst(int fd, int64_t deadlineNs, const std::function<b
   }
   if (!error.empty())
     return error;
-  if (greeting.size() > clearGreeting(greeting))
+  if (greeting.size() > length)
     return "the server sent bytes after its greeting, before the TLS handshake";
   ReplyState state = read(greeting, error);
   if (error.empty() && state != ReplyState::NeedMore)
