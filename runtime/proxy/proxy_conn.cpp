@@ -45,13 +45,19 @@ void ProxyHub::Conn::onEvents(Side &s, uint32_t ev) {
     int err = 0;
     socklen_t len = sizeof err;
     getsockopt(server.fd, SOL_SOCKET, SO_ERROR, &err, &len);
-    if (err) {
+    if (err && err != ECONNRESET) {
       // The real service refused: the caller sees its connection reset,
       // as it would have connecting directly.
       abortiveClose(client.fd);
       return hub.retire(this);
     }
+    // A reset here came after the service accepted (a TLS terminator
+    // refusing the service's certificate, before this loop turned): the
+    // connection existed, so it ends as any reset of the service's side
+    // does (readSide), not as a refused dial.
     connected = true;
+    if (err == ECONNRESET)
+      server.eof = true;
   }
   if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
     readSide(s);

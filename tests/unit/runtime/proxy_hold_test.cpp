@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -192,6 +194,69 @@ TEST(ProxyHold, ADelayTimerKeepsTheHubBusy) {
   EXPECT_EQ(server.waitFor(resp({"GET", "k"})), resp({"GET", "k"}));
   hub.holdMessages(nullptr);
   close(a);
+}
+
+// A service that accepts the proxy's connection and resets it before the
+// loop has seen the connect complete (a TLS terminator refusing the
+// service's certificate does that under load): the connection existed, so
+// the caller's ends as any reset service connection ends it, with a FIN,
+// not with the reset of a refused dial. The hold queue stalls the loop
+// between the dial and its completion: releasing A's first command dials,
+// then holds the second in the same turn, and the sink waits there until
+// the service has reset.
+TEST(ProxyHold, AServiceResetBeforeTheConnectIsSeenEndsTheCallerNotResetsIt) {
+  uint16_t port = 0;
+  int ls = listenLoopback(port);
+  ASSERT_GE(ls, 0);
+  std::atomic<bool> reset{false};
+  std::thread service([&] {
+    int c = accept(ls, nullptr, nullptr);
+    linger l{1, 0};
+    setsockopt(c, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+    close(c);
+    reset = true;
+  });
+  struct StallingSink final : MessageSink {
+    std::atomic<bool> &reset;
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<HeldMessage> held;
+    explicit StallingSink(std::atomic<bool> &r) : reset(r) {}
+    void heldMessage(const HeldMessage &m) override {
+      std::unique_lock lock(mu);
+      held.push_back(m);
+      cv.notify_all();
+      if (held.size() < 2)
+        return;
+      for (int i = 0; i < 500 && !reset; ++i)
+        std::this_thread::sleep_for(10ms);
+      std::this_thread::sleep_for(50ms); // the reset reaches the proxy's socket
+    }
+  } sink(reset);
+  Trace trace;
+  ProxyHub hub(trace);
+  std::string error;
+  ASSERT_TRUE(hub.add({0, "cache", "main", "redis", port, 0, ""}, error)) << error;
+  hub.start();
+  hub.holdMessages(&sink);
+  int a = dialLoopback(hub.endpoints()[0].proxyPort);
+  ASSERT_GE(a, 0);
+  sendAll(a, resp({"GET", "k"}) + resp({"GET", "j"}));
+  {
+    std::unique_lock lock(sink.mu);
+    ASSERT_TRUE(sink.cv.wait_for(lock, 5s, [&] { return !sink.held.empty(); }));
+  }
+  hub.releaseMessage(sink.held[0].conn);
+  service.join();
+  EXPECT_TRUE(reset);
+  pollfd p{a, POLLIN, 0};
+  ASSERT_EQ(poll(&p, 1, 5000), 1);
+  char byte = 0;
+  errno = 0;
+  EXPECT_EQ(recv(a, &byte, 1, 0), 0) << "the caller saw: " << std::strerror(errno);
+  hub.holdMessages(nullptr);
+  close(a);
+  close(ls);
 }
 
 } // namespace
