@@ -374,7 +374,11 @@ std::vector<std::string> unusedJsonMasks() {
 
 // /proc/<pid>/task/<tid>/syscall starts with the number of the call a
 // blocked thread is in ("running" for a thread on a CPU).
-FbcRun expectPlanTotalEqualsRunRows(const Spec &spec) {
+namespace {
+
+// expectPlanTotalEqualsRunRows, `said` the plan's total as it says it
+// ("4", "at least 4").
+FbcRun planTotalEqualsRunRows(const Spec &spec, std::string &said) {
   FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
   EXPECT_EQ(plan.exit, 0) << spec.name << plan.err;
   std::string atLeast, total;
@@ -383,6 +387,7 @@ FbcRun expectPlanTotalEqualsRunRows(const Spec &spec) {
     ADD_FAILURE() << spec.name << ": no total in\n" << plan.out;
     return plan;
   }
+  said = atLeast + total;
   FbcRun run = runFbc({"run", spec.path, "--seed", "1", "--format=json"}, spec.dir.path());
   // One "result" per test row (matrix cells included).
   size_t rows = allMatches(run.out, R"re(\n {6}"result": "(\w+)")re").size();
@@ -391,6 +396,13 @@ FbcRun expectPlanTotalEqualsRunRows(const Spec &spec) {
   else
     EXPECT_GE(rows, std::stoull(total)) << spec.name << "\n" << run.out;
   return run;
+}
+
+} // namespace
+
+FbcRun expectPlanTotalEqualsRunRows(const Spec &spec) {
+  std::string total;
+  return planTotalEqualsRunRows(spec, total);
 }
 
 void expectManifestLeavesMatchPlan(const Spec &spec, const FbcRun &run) {
@@ -465,6 +477,17 @@ void expectManifestLeavesMatchPlan(const Spec &spec, const FbcRun &run) {
   }
   for (size_t k = 0; k < claimed.size(); ++k)
     EXPECT_TRUE(claimed[k]) << spec.name << ": manifest row " << k << " is no planned test's";
+}
+
+FbcRun expectRuleModeLeaves(const Spec &spec, int exit, const char *returnValue,
+                            const std::vector<std::string> &want) {
+  std::string total;
+  FbcRun run = planTotalEqualsRunRows(spec, total);
+  EXPECT_EQ(total, std::to_string(want.size())) << spec.name << ": the plan's total";
+  EXPECT_EQ(run.exit, exit) << run.out << run.err;
+  expectManifestLeavesMatchPlan(spec, run);
+  EXPECT_EQ(allMatches(run.out, returnValue), want) << run.out;
+  return run;
 }
 
 bool threadInSyscall(int pid, long nr) {

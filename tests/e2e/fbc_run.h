@@ -95,6 +95,20 @@ FbcRun expectPlanTotalEqualsRunRows(const Spec &spec);
 // are the bits of k (first occurrence first).
 void expectManifestLeavesMatchPlan(const Spec &spec, const FbcRun &run);
 
+// A spec whose rules fire by mode (max_fires=, mode="exhaustive"), each
+// of its rows one leaf, checked whole (the *RuleModes* test of each
+// protocol): `fbc plan` counts exactly want.size() instances and the run
+// has as many rows (expectPlanTotalEqualsRunRows), exits `exit`, its bundle
+// manifest's leaves are the plan's (expectManifestLeavesMatchPlan), and
+// the captures of `returnValue` over its JSON report are `want` (each
+// leaf's return value, in leaf order). Returns the run: its JSON report is
+// the one `--no-bundle` prints.
+FbcRun expectRuleModeLeaves(const Spec &spec, int exit, const char *returnValue,
+                            const std::vector<std::string> &want);
+// expectRuleModeLeaves's `returnValue` for tests that return a list: the
+// list as the JSON report quotes it (R"([\"ok\", \"err\"])", "[0, 14]").
+inline constexpr const char *kReturnedList = R"re("return_value": "(\[(?:[^"\\]|\\.)*\])")re";
+
 // Whether a thread of process `pid` is inside syscall `nr` right now.
 bool threadInSyscall(int pid, long nr);
 

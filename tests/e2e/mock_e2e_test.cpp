@@ -156,20 +156,11 @@ TEST(FbcRunMock, KafkaFaultsThroughTheProxy) {
 // events carry the topic.
 TEST(FbcRunMock, KafkaRuleModesAndPlanEqualsRun) {
   MockSpec spec("kafka_modes");
-  FbcRun run = expectPlanTotalEqualsRunRows(spec);
-  EXPECT_EQ(run.exit, 0) << run.out << run.err;
-  expectManifestLeavesMatchPlan(spec, run);
-  EXPECT_EQ(
-      allMatches(run.out, R"re("return_value": "(\[(?:[^"\\]|\\.)*\])")re"),
-      (std::vector<std::string>{R"([\"ok\", \"ok\", \"ok\"])", R"([\"err\", \"ok\", \"ok\"])",
-                                R"([\"ok\", \"ok\", \"err\"])", R"([\"err\", \"ok\", \"err\"])"}))
-      << run.out;
-  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
-  EXPECT_TRUE(contains(plan.out, "Total: 4 plan instances")) << plan.out;
-  FbcRun j =
-      runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json"}, spec.dir.path());
-  EXPECT_EQ(j.exit, 0) << j.out << j.err;
-  checkGolden("kafka_modes", spec.normalized(normalizeJson(j.out, spec)), ".json");
+  FbcRun run =
+      expectRuleModeLeaves(spec, 0, kReturnedList,
+                           {R"([\"ok\", \"ok\", \"ok\"])", R"([\"err\", \"ok\", \"ok\"])",
+                            R"([\"ok\", \"ok\", \"err\"])", R"([\"err\", \"ok\", \"err\"])"});
+  checkGolden("kafka_modes", spec.normalized(normalizeJson(run.out, spec)), ".json");
 }
 
 TEST(FbcRunMock, MongoMocksAreExactErrorRows) {

@@ -289,21 +289,12 @@ TEST_F(Protocol, NatsFaultsThroughTheProxy) {
 // plan = run, the bundle manifest's leaves included.
 TEST_F(Protocol, NatsRuleModesAndPlanEqualsRun) {
   ProtocolSpec spec("nats_modes");
-  FbcRun run = expectPlanTotalEqualsRunRows(spec);
-  EXPECT_EQ(run.exit, 0) << run.out << run.err;
-  expectManifestLeavesMatchPlan(spec, run);
-  EXPECT_EQ(
-      allMatches(run.out, R"re("return_value": "(\[(?:[^"\\]|\\.)*\])")re"),
-      (std::vector<std::string>{R"([\"ok\", \"ok\", \"ok\"])", R"([\"err\", \"ok\", \"ok\"])",
-                                R"([\"ok\", \"ok\", \"err\"])", R"([\"err\", \"ok\", \"err\"])"}))
-      << run.out;
-  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
-  EXPECT_TRUE(contains(plan.out, "Total: 4 plan instances")) << plan.out;
+  FbcRun run =
+      expectRuleModeLeaves(spec, 0, kReturnedList,
+                           {R"([\"ok\", \"ok\", \"ok\"])", R"([\"err\", \"ok\", \"ok\"])",
+                            R"([\"ok\", \"ok\", \"err\"])", R"([\"err\", \"ok\", \"err\"])"});
   // The JSON report's proxy events carry the subject, each leaf's own.
-  FbcRun j =
-      runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json"}, spec.dir.path());
-  EXPECT_EQ(j.exit, 0) << j.out << j.err;
-  checkGolden("nats_modes", normalizeJson(j.out, spec), ".json");
+  checkGolden("nats_modes", normalizeJson(run.out, spec), ".json");
 }
 
 // gRPC (grpc_steps.star) against a real gRPC server built with Debian's
@@ -334,14 +325,8 @@ TEST_F(Protocol, GrpcFaultsThroughTheProxy) {
 // counts 4; plan = run, the bundle manifest's leaves included.
 TEST_F(Protocol, GrpcRuleModesAndPlanEqualsRun) {
   ProtocolSpec spec("grpc_modes");
-  FbcRun run = expectPlanTotalEqualsRunRows(spec);
-  EXPECT_EQ(run.exit, 0) << run.out << run.err;
-  expectManifestLeavesMatchPlan(spec, run);
-  EXPECT_EQ(allMatches(run.out, R"re("return_value": "(\[[^"]*\])")re"),
-            (std::vector<std::string>{"[0, 0, 0]", "[14, 0, 0]", "[0, 0, 14]", "[14, 0, 14]"}))
-      << run.out;
-  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
-  EXPECT_TRUE(contains(plan.out, "Total: 4 plan instances")) << plan.out;
+  expectRuleModeLeaves(spec, 0, kReturnedList,
+                       {"[0, 0, 0]", "[14, 0, 0]", "[0, 0, 14]", "[14, 0, 14]"});
 }
 
 // Plain HTTP/2 (http2_proxy.star) against Debian's nghttpd, which speaks
@@ -421,39 +406,27 @@ TEST_F(Protocol, PostgresDataDirectoryInScratchAsUser) {
 // fields (command and key, the normalised query).
 TEST_F(Protocol, MemcachedUdpAndMysqlRuleModesAndPlanEqualsRun) {
   ProtocolSpec mc("memcached_modes");
-  FbcRun run = expectPlanTotalEqualsRunRows(mc);
-  EXPECT_EQ(run.exit, 0) << run.out << run.err;
-  expectManifestLeavesMatchPlan(mc, run);
-  EXPECT_EQ(allMatches(run.out, R"re("return_value": "(\[(?:[^"\\]|\\.)*\])")re"),
-            (std::vector<std::string>{
-                R"([\"reply\", \"reply\"])",
-                R"([\"none\", \"reply\"])",
-                R"([\"reply\", \"none\"])",
-                R"([\"none\", \"none\"])",
-                R"([\"STORED\", \"alice\", None, \"alice\"])",
-                R"([\"STORED\", \"memcached error: SERVER_ERROR busy\", None, \"alice\"])",
-                R"([\"STORED\", \"alice\", None, \"memcached error: SERVER_ERROR busy\"])",
-                R"([\"STORED\", \"memcached error: SERVER_ERROR busy\", None, )"
-                R"(\"memcached error: SERVER_ERROR busy\"])",
-            }))
-      << run.out;
-  FbcRun j = runFbc({"run", mc.path, "--seed", "1", "--no-bundle", "--format=json"}, mc.dir.path());
-  EXPECT_EQ(j.exit, 0) << j.out << j.err;
-  checkGolden("memcached_modes", normalizeJson(j.out, mc), ".json");
+  FbcRun run = expectRuleModeLeaves(
+      mc, 0, kReturnedList,
+      {
+          R"([\"reply\", \"reply\"])",
+          R"([\"none\", \"reply\"])",
+          R"([\"reply\", \"none\"])",
+          R"([\"none\", \"none\"])",
+          R"([\"STORED\", \"alice\", None, \"alice\"])",
+          R"([\"STORED\", \"memcached error: SERVER_ERROR busy\", None, \"alice\"])",
+          R"([\"STORED\", \"alice\", None, \"memcached error: SERVER_ERROR busy\"])",
+          R"([\"STORED\", \"memcached error: SERVER_ERROR busy\", None, )"
+          R"(\"memcached error: SERVER_ERROR busy\"])",
+      });
+  checkGolden("memcached_modes", normalizeJson(run.out, mc), ".json");
 
   ProtocolSpec my("mysql_modes");
-  FbcRun myRun = expectPlanTotalEqualsRunRows(my);
-  EXPECT_EQ(myRun.exit, 0) << myRun.out << myRun.err;
-  expectManifestLeavesMatchPlan(my, myRun);
   // [first INSERT's error code, rows stored in between, second's]
-  EXPECT_EQ(allMatches(myRun.out, R"re("return_value": "(\[[^"]*\])")re"),
-            (std::vector<std::string>{"[None, 1, None]", "[1213, 0, None]", "[None, 1, 1213]",
-                                      "[1213, 0, 1213]"}))
-      << myRun.out;
-  FbcRun myJson =
-      runFbc({"run", my.path, "--seed", "1", "--no-bundle", "--format=json"}, my.dir.path());
-  EXPECT_EQ(myJson.exit, 0) << myJson.out << myJson.err;
-  checkGolden("mysql_modes", normalizeJson(myJson.out, my), ".json");
+  FbcRun myRun = expectRuleModeLeaves(
+      my, 0, kReturnedList,
+      {"[None, 1, None]", "[1213, 0, None]", "[None, 1, 1213]", "[1213, 0, 1213]"});
+  checkGolden("mysql_modes", normalizeJson(myRun.out, my), ".json");
 }
 
 // interface(tls=) (issue #28): fbc's proxy terminates TLS with the
