@@ -7,6 +7,8 @@
 
 #include <simdjson.h>
 
+#include <functional>
+
 namespace fbc::rt {
 
 namespace {
@@ -23,16 +25,19 @@ ir::Healthcheck mockReadiness(const ir::Service &s, ir::HealthcheckKind kind,
                          ""};
 }
 
-// The mock's config= JSON in `root`: false (and why) when it is not JSON;
-// `given` false for none.
-bool mockConfig(const std::string &json, simdjson::dom::parser &parser,
-                simdjson::dom::element &root, bool &given, std::string &error) {
-  given = !json.empty();
-  if (given && parser.parse(json).get(root)) {
+// Reads the mock's config= JSON with `read`, unless none was given: false
+// (and why) when it is not JSON or `read` refuses it.
+bool readMockConfig(const std::string &json, std::string &error,
+                    const std::function<bool(simdjson::dom::element root)> &read) {
+  if (json.empty())
+    return true;
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(json).get(root)) {
     error = "config is not JSON";
     return false;
   }
-  return true;
+  return read(root);
 }
 
 // redis-server in the foreground on the mock's port, nothing persisted,
@@ -54,29 +59,24 @@ ir::Service redisServer(const ir::Service &s, const std::string &scratch) {
 
 bool redisSeed(const std::string &configJson, std::vector<std::pair<std::string, std::string>> &out,
                std::string &error) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  bool given = false;
-  if (!mockConfig(configJson, parser, root, given, error))
-    return false;
-  if (!given)
+  return readMockConfig(configJson, error, [&](simdjson::dom::element root) {
+    simdjson::dom::element state;
+    if (root["state"].get(state))
+      return true; // no state: an empty server
+    simdjson::dom::object obj;
+    if (state.get(obj)) {
+      error = "redis mock state must be a dict of key to value";
+      return false;
+    }
+    for (auto [key, value] : obj) {
+      std::string_view s;
+      if (!value.get(s))
+        out.emplace_back(std::string(key), std::string(s));
+      else
+        out.emplace_back(std::string(key), simdjson::minify(value));
+    }
     return true;
-  simdjson::dom::element state;
-  if (root["state"].get(state))
-    return true; // no state: an empty server
-  simdjson::dom::object obj;
-  if (state.get(obj)) {
-    error = "redis mock state must be a dict of key to value";
-    return false;
-  }
-  for (auto [key, value] : obj) {
-    std::string_view s;
-    if (!value.get(s))
-      out.emplace_back(std::string(key), std::string(s));
-    else
-      out.emplace_back(std::string(key), simdjson::minify(value));
-  }
-  return true;
+  });
 }
 
 bool kafkaMockArgs(const std::string &configJson, int port, uint16_t advertisePort,
@@ -84,38 +84,33 @@ bool kafkaMockArgs(const std::string &configJson, int port, uint16_t advertisePo
   out = {"--port", std::to_string(port)};
   if (advertisePort)
     out.insert(out.end(), {"--advertise-port", std::to_string(advertisePort)});
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  bool given = false;
-  if (!mockConfig(configJson, parser, root, given, error))
-    return false;
-  if (!given)
-    return true;
-  int64_t partitions = 1;
-  if (simdjson::dom::element p;
-      !root["partitions"].get(p) && (p.get(partitions) || partitions < 1 || partitions > 1000)) {
-    error = "kafka mock partitions must be a whole number from 1 to 1000";
-    return false;
-  }
-  out.insert(out.end(), {"--partitions", std::to_string(partitions)});
-  simdjson::dom::element topics;
-  if (root["topics"].get(topics))
-    return true;
-  simdjson::dom::object obj;
-  if (topics.get(obj)) {
-    error = "kafka mock topics must be a dict of topic name to records";
-    return false;
-  }
-  for (auto [name, records] : obj) {
-    simdjson::dom::array list;
-    if (name.empty() || records.get(list) || list.size() != 0) {
-      error = "kafka mock topic " + std::string(name) +
-              ": fbc creates topics empty (a topic's records must be [])";
+  return readMockConfig(configJson, error, [&](simdjson::dom::element root) {
+    int64_t partitions = 1;
+    if (simdjson::dom::element p;
+        !root["partitions"].get(p) && (p.get(partitions) || partitions < 1 || partitions > 1000)) {
+      error = "kafka mock partitions must be a whole number from 1 to 1000";
       return false;
     }
-    out.insert(out.end(), {"--topic", std::string(name)});
-  }
-  return true;
+    out.insert(out.end(), {"--partitions", std::to_string(partitions)});
+    simdjson::dom::element topics;
+    if (root["topics"].get(topics))
+      return true;
+    simdjson::dom::object obj;
+    if (topics.get(obj)) {
+      error = "kafka mock topics must be a dict of topic name to records";
+      return false;
+    }
+    for (auto [name, records] : obj) {
+      simdjson::dom::array list;
+      if (name.empty() || records.get(list) || list.size() != 0) {
+        error = "kafka mock topic " + std::string(name) +
+                ": fbc creates topics empty (a topic's records must be [])";
+        return false;
+      }
+      out.insert(out.end(), {"--topic", std::string(name)});
+    }
+    return true;
+  });
 }
 
 namespace {
