@@ -11,16 +11,6 @@ namespace fbc::rt {
 
 namespace {
 
-void putInt16(std::string &out, int16_t v) {
-  out.push_back(static_cast<char>((v >> 8) & 0xff));
-  out.push_back(static_cast<char>(v & 0xff));
-}
-
-void putInt32(std::string &out, int32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8)
-    out.push_back(static_cast<char>((v >> shift) & 0xff));
-}
-
 constexpr int16_t kMetadataKey = 3;
 constexpr int16_t kMetadataVersion = 1;
 constexpr size_t kMaxResponse = 1 << 20; // a cluster's metadata without topics is small
@@ -28,16 +18,13 @@ constexpr size_t kMaxResponse = 1 << 20; // a cluster's metadata without topics 
 } // namespace
 
 std::string kafkaMetadataRequest(int32_t id) {
-  std::string body;
-  putInt16(body, kMetadataKey);
-  putInt16(body, kMetadataVersion);
-  putInt32(body, id);
-  putInt16(body, 3);
-  body += "fbc";
-  putInt32(body, 0); // topics: none (v1: an empty array asks for no topic)
-  std::string out;
-  putInt32(out, static_cast<int32_t>(body.size()));
-  return out + body;
+  return KafkaWriter()
+      .int16(kMetadataKey)
+      .int16(kMetadataVersion)
+      .int32(id)
+      .string("fbc", false) // client_id
+      .int32(0)             // topics: none (v1: an empty array asks for no topic)
+      .framed();
 }
 
 std::string kafkaMetadataReady(std::string_view body, int32_t id) {

@@ -35,34 +35,6 @@ bool parseProduce(KafkaReader &r, KafkaRequest &req) {
   return r.ok;
 }
 
-void putFixed(std::string &out, uint64_t v, size_t n) {
-  for (size_t i = n; i-- > 0;)
-    out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-void putUvarint(std::string &out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-
-void putString(std::string &out, std::string_view s, bool compact) {
-  if (compact)
-    putUvarint(out, s.size() + 1);
-  else
-    putFixed(out, s.size(), 2);
-  out.append(s);
-}
-
-void putCount(std::string &out, size_t n, bool compact) {
-  if (compact)
-    putUvarint(out, n + 1);
-  else
-    putFixed(out, n, 4);
-}
-
 } // namespace
 
 KafkaParse parseKafkaRequest(std::string_view s, KafkaRequest &req) {
@@ -116,46 +88,37 @@ std::string kafkaProduceResponse(int16_t version, int32_t id,
                                  const std::vector<KafkaTopicPartitions> &topics, int16_t errorCode,
                                  std::string_view message) {
   bool compact = version >= kProduceFlexible;
-  std::string b;
-  putFixed(b, uint32_t(id), 4);
+  KafkaWriter w;
+  w.int32(id);
   if (compact)
-    putUvarint(b, 0); // the response header's tagged fields
-  putCount(b, topics.size(), compact);
+    w.noTaggedFields(); // the response header's
+  w.count(topics.size(), compact);
   for (const KafkaTopicPartitions &t : topics) {
-    putString(b, t.name, compact);
-    putCount(b, t.partitions.size(), compact);
+    w.string(t.name, compact).count(t.partitions.size(), compact);
     for (int32_t p : t.partitions) {
-      putFixed(b, uint32_t(p), 4);
-      putFixed(b, uint16_t(errorCode), 2);
-      putFixed(b, uint64_t(-1), 8); // base_offset: none
+      w.int32(p).int16(errorCode).int64(-1); // base_offset: none
       if (version >= 2)
-        putFixed(b, uint64_t(-1), 8); // log_append_time_ms
+        w.int64(-1); // log_append_time_ms
       if (version >= 5)
-        putFixed(b, uint64_t(-1), 8); // log_start_offset
+        w.int64(-1); // log_start_offset
       if (version >= 8) {
-        putCount(b, 0, compact); // record_errors
-        if (message.empty() || errorCode == 0) {
-          if (compact)
-            putUvarint(b, 0);
-          else
-            putFixed(b, uint16_t(-1), 2);
-        } else {
-          putString(b, message, compact);
-        }
+        w.count(0, compact); // record_errors
+        if (message.empty() || errorCode == 0)
+          w.null(compact);
+        else
+          w.string(message, compact);
       }
       if (compact)
-        putUvarint(b, 0);
+        w.noTaggedFields();
     }
     if (compact)
-      putUvarint(b, 0);
+      w.noTaggedFields();
   }
   if (version >= 1)
-    putFixed(b, 0, 4); // throttle_time_ms
+    w.int32(0); // throttle_time_ms
   if (compact)
-    putUvarint(b, 0);
-  std::string out;
-  putFixed(out, b.size(), 4);
-  return out + b;
+    w.noTaggedFields();
+  return w.framed();
 }
 
 RequestInfo KafkaCodec::splitRequest(std::string_view pending) {

@@ -37,6 +37,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fbc::rt {
@@ -123,6 +124,44 @@ struct KafkaReader {
       uvarint(); // tag
       bytes(uvarint());
     }
+  }
+};
+
+// KafkaReader's writes: a frame's body built big-endian, framed() giving it
+// with its int32 size in front (the proxy's replies, the readiness probe's
+// Metadata request).
+struct KafkaWriter {
+  std::string body;
+
+  KafkaWriter &fixed(uint64_t v, size_t n) {
+    for (size_t i = n; i-- > 0;)
+      body.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+    return *this;
+  }
+  KafkaWriter &int16(int16_t v) { return fixed(uint16_t(v), 2); }
+  KafkaWriter &int32(int32_t v) { return fixed(uint32_t(v), 4); }
+  KafkaWriter &int64(int64_t v) { return fixed(uint64_t(v), 8); }
+  KafkaWriter &uvarint(uint64_t v) {
+    for (; v >= 0x80; v >>= 7)
+      body.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    body.push_back(static_cast<char>(v));
+    return *this;
+  }
+  KafkaWriter &string(std::string_view s, bool compact) {
+    compact ? uvarint(s.size() + 1) : fixed(s.size(), 2);
+    body.append(s);
+    return *this;
+  }
+  // A null string: int16 -1, compact 0.
+  KafkaWriter &null(bool compact) { return compact ? uvarint(0) : int16(-1); }
+  KafkaWriter &count(size_t n, bool compact) { return compact ? uvarint(n + 1) : fixed(n, 4); }
+  // An empty tagged-field section (flexible versions).
+  KafkaWriter &noTaggedFields() { return uvarint(0); }
+  std::string framed() const {
+    KafkaWriter out;
+    out.body.reserve(4 + body.size());
+    out.fixed(body.size(), 4).body.append(body);
+    return std::move(out.body);
   }
 };
 
