@@ -5,7 +5,6 @@
 // step response: .ok, .error, and .body, a JSON object (so .data is a
 // dict): publish {"topic", "partition", "offset"} where the record went,
 // consume the same and the record's "key" and "value".
-#include "ir/duration.h"
 #include "ir/json_writer.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
@@ -61,11 +60,7 @@ Value kafkaStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
   std::vector<std::string> a = tableStepArgs(t, to, m, args);
   const std::string &topic = a[0];
   checkTopic(t, to, topic);
-  std::string error;
-  std::optional<int64_t> d = ir::parseDuration(a.back(), error);
-  if (!d || *d < 1000000)
-    failBadArgument(t, to.what + "(): timeout: " + (d ? "must be at least 1ms" : error));
-  int64_t timeoutMs = *d / 1000000;
+  int64_t timeoutMs = stepTimeoutMs(t, to, a.back());
   if (method == "consume" && a[1].empty())
     failBadArgument(t, to.what + "(): group must not be empty");
   std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},

@@ -4,7 +4,6 @@
 // response: .ok, .error, and .body (publish: {"subject": ...}; request: the
 // reply's data; subscribe: a JSON list of {"subject", "data"} objects, so
 // .data is the list of messages).
-#include "ir/duration.h"
 #include "ir/json_writer.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
@@ -35,14 +34,6 @@ void checkSubject(star::Thread &t, const StepTarget &to, const std::string &s) {
                            "(): subject must be tokens separated by '.', without spaces or "
                            "control characters, got " +
                            ir::quote(s));
-}
-
-int64_t timeoutArg(star::Thread &t, const StepTarget &to, const std::string &text) {
-  std::string error;
-  std::optional<int64_t> d = ir::parseDuration(text, error);
-  if (!d || *d <= 0)
-    failBadArgument(t, to.what + "(): timeout: " + (d ? "must be positive" : error));
-  return *d / 1000000;
 }
 
 HttpStepResponse natsResponse(std::string_view method, const std::string &subject,
@@ -82,7 +73,7 @@ Value natsStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
   checkSubject(t, to, subject);
   int64_t count = 0, timeoutMs = 0;
   if (method != "publish")
-    timeoutMs = timeoutArg(t, to, a[2]);
+    timeoutMs = stepTimeoutMs(t, to, a[2]);
   if (method == "subscribe" &&
       (llvm::StringRef(a[1]).getAsInteger(10, count) || count < 1 || count > 100000))
     failBadArgument(t, to.what + "(): count must be a whole number from 1 to 100000, got " +

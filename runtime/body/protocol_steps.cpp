@@ -7,6 +7,7 @@
 #include "frontend/lib/ops.h"
 #include "frontend/lib/printer.h"
 #include "ir/builtins/binder.h"
+#include "ir/duration.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
@@ -43,6 +44,14 @@ std::vector<std::string> tableStepArgs(star::Thread &t, const StepTarget &to,
                            : std::string(k.fallback));
   }
   return out;
+}
+
+int64_t stepTimeoutMs(star::Thread &t, const StepTarget &to, const std::string &text) {
+  std::string error;
+  std::optional<int64_t> d = ir::parseDuration(text, error);
+  if (!d || *d < 1000000)
+    failBadArgument(t, to.what + "(): timeout: " + (d ? "must be at least 1ms" : error));
+  return *d / 1000000;
 }
 
 namespace {

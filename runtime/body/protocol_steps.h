@@ -65,6 +65,10 @@ std::string stepArgText(star::Thread &t, star::Value v, const std::string &what)
 // missing required one fails the step (ir::builtins::bindStep).
 std::vector<std::string> tableStepArgs(star::Thread &t, const StepTarget &to,
                                        const ir::StepMethod &m, const star::Args &args);
+// A step's timeout= argument (`text`, "5s") in whole milliseconds, the
+// unit the clients wait in; a text that is no duration, or one under 1ms,
+// fails the step.
+int64_t stepTimeoutMs(star::Thread &t, const StepTarget &to, const std::string &text);
 // kafka: .publish(topic=, key=, value=), .consume(topic=, group=,
 // timeout=) over librdkafka (kafka_steps.cpp): a response.
 star::Value kafkaStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
