@@ -124,12 +124,11 @@ TEST(FbcRunMock, KafkaMockAndSteps) {
 // record twice and the consumer reading it twice (both deliveries stdout
 // events in the trace), drop() losing it, delay() in the step's duration,
 // error() answering the Produce with the message's error code with another
-// topic passing, the reference's recipes, and a rule on a topic nobody
-// produces to fault_bypassed. In the JSON report of the duplicate: the
-// proxy event with its topic, then both deliveries as the consumer's
-// stdout events (compared by their fields: when the consumer's lines are
-// read against the steps' own events is the scheduler's choice, so the
-// whole report is no golden).
+// topic passing, response() accepting it with no offset, the reference's recipes, and a rule on a
+// topic nobody produces to fault_bypassed. In the JSON report of the duplicate: the proxy event
+// with its topic, then both deliveries as the consumer's stdout events (compared by their fields:
+// when the consumer's lines are read against the steps' own events is the scheduler's choice, so
+// the whole report is no golden).
 TEST(FbcRunMock, KafkaFaultsThroughTheProxy) {
   MockSpec spec("kafka_proxy");
   runWithGolden(spec, 0);
