@@ -48,13 +48,18 @@ struct MockSpec : Spec {
   }
 };
 
-// The JSON report of `test` alone, against mock_golden/<spec>.json.
-void traceGolden(const MockSpec &spec, const char *test) {
+// The JSON report of `test` alone, which passes.
+FbcRun jsonReport(const MockSpec &spec, const char *test) {
   FbcRun j =
       runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test", test},
              spec.dir.path());
   EXPECT_EQ(j.exit, 0) << j.out << j.err;
-  checkGolden(spec.name, spec.normalized(normalizeJson(j.out, spec)), ".json");
+  return j;
+}
+
+// The JSON report of `test` alone, against mock_golden/<spec>.json.
+void traceGolden(const MockSpec &spec, const char *test) {
+  checkGolden(spec.name, spec.normalized(normalizeJson(jsonReport(spec, test).out, spec)), ".json");
 }
 
 TEST(FbcRunMock, HttpMockRoutesDynamicAndBehindAService) {
@@ -70,10 +75,7 @@ TEST(FbcRunMock, HttpMockRoutesDynamicAndBehindAService) {
 TEST(FbcRunMock, RedisMockIsARealSeededRedisServer) {
   MockSpec spec("redis_mock");
   runWithGolden(spec, 0);
-  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
-                     "test_seeded_state"},
-                    spec.dir.path());
-  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  FbcRun j = jsonReport(spec, "test_seeded_state");
   EXPECT_TRUE(contains(j.out, "\"binary\": \"/usr/bin/redis-server\"")) << j.out;
 }
 
@@ -132,10 +134,7 @@ TEST(FbcRunMock, KafkaMockAndSteps) {
 TEST(FbcRunMock, KafkaFaultsThroughTheProxy) {
   MockSpec spec("kafka_proxy");
   runWithGolden(spec, 0);
-  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
-                     "test_duplicate_reaches_the_consumer_twice"},
-                    spec.dir.path());
-  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  FbcRun j = jsonReport(spec, "test_duplicate_reaches_the_consumer_twice");
   std::vector<std::string> seen; // proxy and stdout events and the topics of each, in order
   for (const std::string &m : allMatches(j.out, R"re("(?:type|topic)": "([^"]*)")re"))
     if (m == "proxy" || m == "stdout" || m == "orders")
