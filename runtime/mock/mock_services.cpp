@@ -154,10 +154,9 @@ ServiceSpec kafkaMockSpec(const ir::Spec &spec, const ir::Service &s, const std:
   for (const ProxyEndpoint &p : proxies)
     if (p.serviceName == s.name && p.interface == i.name)
       advertised = p.proxyPort;
+  // Not there: the start fails naming the path, never taking one on PATH.
+  k.binary = helperBinaryPath("fbc-kafka-mock");
   std::string error;
-  k.binary = helperBinary("fbc-kafka-mock", "Kafka mocks", error);
-  if (k.binary.empty())
-    k.binary = "fbc-kafka-mock"; // not found: the start fails naming it
   bool configured = kafkaMockArgs(s.mock->configJson, i.port, advertised, k.args, error);
   k.healthcheck = mockReadiness(s, ir::HealthcheckKind::Kafka, "kafka");
   ServiceSpec out = launchConfig(spec, k, dir, std::move(trapped), proxies, scratch);

@@ -8,7 +8,10 @@
 
 namespace fbc::rt {
 
-// The path of `name` in the directory of fbc's executable, or "" with
+// Where `name` must be: in the directory of fbc's executable.
+std::string helperBinaryPath(std::string_view name);
+
+// helperBinaryPath(name) when it is there and executable, else "" with
 // `error` ("<needed> need <name> next to fbc (<path>): it is built with
 // fbc") when it is not there or not executable. `needed` says what wants
 // it ("syscall rules inside a container").

@@ -1,9 +1,11 @@
 // HTTP mock routes (runtime/mock/mock_route.h): the reference's matching of
 // "METHOD /path" patterns, the Redis mock's seed read from its config, and the
-// Kafka mock's arguments.
+// Kafka mock's program and arguments.
+#include "ir/mock.h"
 #include "runtime/mock/mock_request.h"
 #include "runtime/mock/mock_route.h"
 #include "runtime/mock/mock_services.h"
+#include "runtime/os/helper_binary.h"
 
 #include <gtest/gtest.h>
 
@@ -78,6 +80,24 @@ TEST(KafkaMockArgs, TopicsPartitionsAndTheAdvertisedPort) {
   EXPECT_EQ(error, "kafka mock topics must be a dict of topic name to records");
   EXPECT_FALSE(kafkaMockArgs(R"({"topics":{"a":[{"value":"x"}]}})", 9092, 0, args, error));
   EXPECT_EQ(error, "kafka mock topic a: fbc creates topics empty (a topic's records must be [])");
+}
+
+// The Kafka mock's program is fbc-kafka-mock in fbc's own folder, whether
+// or not it is there (here, the unit tests' folder has none): a missing one
+// fails the start naming that path, never one found on PATH.
+TEST(KafkaMockSpec, ProgramIsTheOneNextToFbc) {
+  ir::Service s;
+  s.name = "bus";
+  ir::Interface main;
+  main.name = "main";
+  main.protocol = "kafka";
+  main.port = 9092;
+  s.interfaces.push_back(main);
+  s.mock = std::make_shared<ir::Mock>();
+  ServiceSpec out = mockServiceSpec(ir::Spec{}, s, "/tmp", {}, {}, "", MockRunContext{});
+  EXPECT_EQ(out.launch.binary, helperBinaryPath("fbc-kafka-mock"));
+  EXPECT_TRUE(out.launch.binary.starts_with("/")) << out.launch.binary;
+  EXPECT_EQ(out.launch.args, (std::vector<std::string>{"--port", "9092"}));
 }
 
 } // namespace
