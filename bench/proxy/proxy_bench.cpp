@@ -17,7 +17,7 @@
 //   cmake --build --preset release --target proxy_bench
 //   build/release/bench/proxy/proxy_bench [N]
 #include "runtime/protocols/grpc_wire.h"
-#include "runtime/protocols/h2_fields.h"
+#include "runtime/protocols/h2_session.h"
 #include "runtime/proxy/proxy.h"
 #include "runtime/trace/trace.h"
 
@@ -445,7 +445,9 @@ public:
   // One call of `path` with `message`; its round trip in ns.
   int64_t call(const std::string &path, const std::string &message) {
     auto t0 = std::chrono::steady_clock::now();
-    request_ = rt::grpcFrame(message);
+    request_.clear();
+    request_.append(rt::grpcFrame(message));
+    request_.ended = true;
     closed_ = false;
     status_.clear();
     std::pair<std::string_view, std::string_view> fields[] = {{":method", "POST"},
@@ -458,20 +460,17 @@ public:
     nghttp2_data_provider body{};
     body.read_callback = [](nghttp2_session *, int32_t, uint8_t *buf, size_t length,
                             uint32_t *flags, nghttp2_data_source *, void *ud) -> ssize_t {
-      std::string &r = static_cast<GrpcConn *>(ud)->request_;
-      size_t n = std::min(length, r.size());
-      std::memcpy(buf, r.data(), n);
-      r.erase(0, n);
-      if (r.empty())
-        *flags |= NGHTTP2_DATA_FLAG_EOF;
-      return ssize_t(n);
+      return static_cast<GrpcConn *>(ud)->request_.read(buf, length, flags);
     };
     nghttp2_submit_request(s_, nullptr, nv.data(), nv.size(), &body, nullptr);
     char buf[16384];
     for (;;) {
-      const uint8_t *out = nullptr;
-      for (ssize_t n; (n = nghttp2_session_mem_send(s_, &out)) > 0;)
-        send(fd_, out, size_t(n), MSG_NOSIGNAL);
+      // All the session owes in one send (its HEADERS and DATA, SETTINGS
+      // and PING acks): a send per frame would be a syscall each.
+      std::string out;
+      rt::h2Send(s_, [&out](std::string_view b) { out.append(b); });
+      if (!out.empty())
+        send(fd_, out.data(), out.size(), MSG_NOSIGNAL);
       if (closed_)
         break;
       ssize_t n = recv(fd_, buf, sizeof buf, 0);
@@ -492,7 +491,8 @@ public:
 private:
   int fd_;
   nghttp2_session *s_ = nullptr;
-  std::string request_, status_;
+  rt::H2Body request_;
+  std::string status_;
   bool closed_ = false;
 };
 

@@ -4,12 +4,12 @@
 #include "runtime/clients/tcp_dial.h"
 #include "runtime/os/clock.h"
 #include "runtime/protocols/grpc_wire.h"
-#include "runtime/protocols/h2_fields.h"
+#include "runtime/protocols/h2_session.h"
 
 #include <nghttp2/nghttp2.h>
 #include <unistd.h>
 
-#include <cstring>
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -20,7 +20,7 @@ constexpr int64_t kDialMs = 5000;
 
 // One call's state, the session's user data.
 struct Call {
-  std::string request; // the framed message, sent from the front
+  H2Body request; // the framed message, whole
   std::string httpStatus, grpcStatus, grpcMessage;
   std::string data; // the reply's DATA bytes
   bool closed = false;
@@ -58,13 +58,7 @@ int onClose(nghttp2_session *, int32_t, uint32_t error, void *ud) {
 
 ssize_t readRequest(nghttp2_session *, int32_t, uint8_t *buf, size_t length, uint32_t *flags,
                     nghttp2_data_source *, void *ud) {
-  std::string &r = call(ud).request;
-  size_t n = std::min(length, r.size());
-  std::memcpy(buf, r.data(), n);
-  r.erase(0, n);
-  if (r.empty())
-    *flags |= NGHTTP2_DATA_FLAG_EOF;
-  return ssize_t(n);
+  return call(ud).request.read(buf, length, flags);
 }
 
 struct Session {
@@ -79,14 +73,6 @@ struct Session {
     nghttp2_session_callbacks_del(cb);
   }
   ~Session() { nghttp2_session_del(s); }
-  // What the session has to send; "" when nothing.
-  std::string pending() {
-    std::string out;
-    const uint8_t *data = nullptr;
-    for (ssize_t n; (n = nghttp2_session_mem_send(s, &data)) > 0;)
-      out.append(reinterpret_cast<const char *>(data), size_t(n));
-    return out;
-  }
 };
 
 // The exchange itself: "" once the stream closed, else why not.
@@ -113,7 +99,8 @@ std::string exchange(int fd, Call &c, const std::string &host, uint16_t port,
     return "cannot open a stream";
   std::string error;
   while (!c.closed) {
-    std::string out = s.pending();
+    std::string out;
+    h2Send(s.s, [&out](std::string_view b) { out.append(b); });
     if (!out.empty() && !(error = sendAll(fd, out, deadline, cancelled)).empty())
       return error;
     std::string in;
@@ -140,7 +127,8 @@ GrpcCallResult grpcCall(const std::string &host, uint16_t port, const std::strin
   int fd = dialForStep(host, port, t0 + kDialMs * 1000000, cancelled, out.error);
   if (fd >= 0) {
     Call c;
-    c.request = grpcFrame(request);
+    c.request.append(grpcFrame(request));
+    c.request.ended = true;
     out.error = exchange(fd, c, host, port, method, timeoutMs, t0 + timeoutMs * 1000000, cancelled);
     ::close(fd);
     if (out.error.empty()) {

@@ -33,12 +33,8 @@ void ProxyHub::Conn::h2FromServer(std::string_view b) {
 }
 
 void ProxyHub::Conn::h2Flush() {
-  client.out.append(h2->takeForClient());
-  std::string up = h2->takeForServer();
-  if (up.empty())
-    return;
-  server.out.append(up);
-  if (server.fd < 0)
+  h2->takeForClient(client.out);
+  if (h2->takeForServer(server.out) && server.fd < 0)
     hub.dial(*this);
 }
 

@@ -2,13 +2,10 @@
 #include "runtime/proxy/proxy_h2.h"
 
 #include "runtime/protocols/grpc_wire.h"
-#include "runtime/protocols/h2_fields.h"
+#include "runtime/protocols/h2_session.h"
 #include "runtime/protocols/proxy_http.h"
 
 #include <nghttp2/nghttp2.h>
-
-#include <algorithm>
-#include <cstring>
 
 namespace fbc::rt {
 namespace {
@@ -20,22 +17,6 @@ const std::string *field(const Fields &f, std::string_view name) {
     if (n == name)
       return &v;
   return nullptr;
-}
-
-// Copies the front of `from` into `buf` for a body reader; NGHTTP2_ERR_DEFERRED
-// (with `deferred` set) when there is nothing yet and more is to come.
-ssize_t readBody(std::string &from, bool ended, bool &deferred, uint8_t *buf, size_t length,
-                 uint32_t *flags) {
-  size_t n = std::min(length, from.size());
-  std::memcpy(buf, from.data(), n);
-  from.erase(0, n);
-  if (from.empty() && ended)
-    *flags |= NGHTTP2_DATA_FLAG_EOF;
-  else if (n == 0) {
-    deferred = true;
-    return NGHTTP2_ERR_DEFERRED;
-  }
-  return ssize_t(n);
 }
 
 } // namespace
@@ -59,15 +40,15 @@ struct H2Callbacks {
   }
 
   static void resumeUp(H2Bridge &b, H2Bridge::Stream &s) {
-    if (s.up > 0 && s.upDeferred) {
-      s.upDeferred = false;
+    if (s.up > 0 && s.body.deferred) {
+      s.body.deferred = false;
       nghttp2_session_resume_data(b.up_, s.up);
     }
   }
 
   static void resumeDown(H2Bridge &b, int32_t id, H2Bridge::Stream &s) {
-    if (s.downDeferred) {
-      s.downDeferred = false;
+    if (s.resp.deferred) {
+      s.resp.deferred = false;
       nghttp2_session_resume_data(b.down_, id);
     }
   }
@@ -109,7 +90,7 @@ struct H2Callbacks {
       auto it = b.streams_.find(frame->hd.stream_id);
       if (it == b.streams_.end())
         return 0;
-      it->second.ended = it->second.ended || end;
+      it->second.body.ended = it->second.body.ended || end;
       if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST)
         b.request(frame->hd.stream_id); // may drop the connection: nothing after it
       else
@@ -120,7 +101,7 @@ struct H2Callbacks {
     H2Bridge::Stream *s = byUp(b, frame->hd.stream_id, &id);
     if (!s)
       return 0;
-    s->respEnded = s->respEnded || end;
+    s->resp.ended = s->resp.ended || end;
     if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_RESPONSE) {
       const std::string *status = field(s->response, ":status");
       if (status && !status->empty() && (*status)[0] == '1') {
@@ -151,7 +132,7 @@ struct H2Callbacks {
     }
     int32_t id = 0;
     if (H2Bridge::Stream *s = byUp(b, stream_id, &id)) {
-      s->respBody.append(bytes);
+      s->resp.append(bytes);
       resumeDown(b, id, *s);
     }
     return 0;
@@ -179,7 +160,7 @@ struct H2Callbacks {
     if (!s)
       return 0;
     s->upClosed = true;
-    if (!s->respEnded) // reset, or closed without a whole response
+    if (!s->resp.ended) // reset, or closed without a whole response
       nghttp2_submit_rst_stream(b.down_, NGHTTP2_FLAG_NONE, id,
                                 error != NGHTTP2_NO_ERROR ? error
                                                           : uint32_t(NGHTTP2_INTERNAL_ERROR));
@@ -194,7 +175,7 @@ struct H2Callbacks {
       *flags |= NGHTTP2_DATA_FLAG_EOF;
       return 0;
     }
-    return readBody(s->body, s->ended, s->upDeferred, buf, length, flags);
+    return s->body.read(buf, length, flags);
   }
 
   // The response body (the service's, or one of the proxy's replies), then
@@ -208,7 +189,7 @@ struct H2Callbacks {
       return 0;
     }
     H2Bridge::Stream &s = it->second;
-    ssize_t n = readBody(s.respBody, s.respEnded, s.downDeferred, buf, length, flags);
+    ssize_t n = s.resp.read(buf, length, flags);
     if ((*flags & NGHTTP2_DATA_FLAG_EOF) && !s.trailers.empty()) {
       *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
       std::vector<nghttp2_nv> nv = h2Fields(s.trailers);
@@ -260,22 +241,15 @@ H2Bridge::Fed H2Bridge::fromServer(std::string_view bytes) {
   return n < 0 ? Fed::Broken : Fed::Ok;
 }
 
-namespace {
-std::string drain(nghttp2_session *s) {
-  std::string out;
-  const uint8_t *data = nullptr;
-  for (ssize_t n; (n = nghttp2_session_mem_send(s, &data)) > 0;)
-    out.append(reinterpret_cast<const char *>(data), size_t(n));
-  return out;
-}
-} // namespace
-
-std::string H2Bridge::takeForClient() {
-  return drain(down_);
+void H2Bridge::takeForClient(tcp_relay::OutBuffer &to) {
+  h2Send(down_, [&to](std::string_view b) { to.append(b); });
 }
 
-std::string H2Bridge::takeForServer() {
-  return upStarted_ ? drain(up_) : std::string();
+bool H2Bridge::takeForServer(tcp_relay::OutBuffer &to) {
+  size_t before = to.size();
+  if (upStarted_)
+    h2Send(up_, [&to](std::string_view b) { to.append(b); });
+  return to.size() > before;
 }
 
 void H2Bridge::request(int32_t id) {
@@ -321,7 +295,7 @@ void H2Bridge::forward(int32_t id, Stream &s) {
   std::vector<nghttp2_nv> nv = h2Fields(s.request);
   nghttp2_data_provider body{};
   body.read_callback = H2Callbacks::readUp;
-  bool bodyless = s.ended && s.body.empty();
+  bool bodyless = s.body.ended && s.body.size() == 0;
   int32_t up = nghttp2_submit_request(up_, nullptr, nv.data(), nv.size(),
                                       bodyless ? nullptr : &body, nullptr);
   if (up < 0) { // no stream left upstream: the client may retry elsewhere
@@ -341,7 +315,7 @@ void H2Bridge::reply(int32_t id, Stream &s, const ReplySpec &spec) {
   if (grpc_) {
     h = {{":status", "200"}, {"content-type", "application/grpc"}};
     if (spec.kind == ReplyKind::Response) { // one message, then grpc-status 0
-      s.respBody = grpcFrame(spec.body);
+      s.resp.append(grpcFrame(spec.body));
       s.trailers = {{"grpc-status", "0"}};
     } else { // trailers-only: the status in the response's one HEADERS
       h.emplace_back("grpc-status", std::to_string(spec.status ? spec.status : 13));
@@ -355,9 +329,9 @@ void H2Bridge::reply(int32_t id, Stream &s, const ReplySpec &spec) {
          {"content-type", "application/json"},
          {"content-length", std::to_string(r.body.size())}};
     withBody = !r.body.empty();
-    s.respBody = std::move(r.body);
+    s.resp.append(r.body);
   }
-  s.respEnded = true;
+  s.resp.ended = true;
   std::vector<nghttp2_nv> nv = h2Fields(h);
   nghttp2_data_provider body{};
   body.read_callback = H2Callbacks::readDown;

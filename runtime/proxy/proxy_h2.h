@@ -33,7 +33,9 @@
 // (proxy_protocol.h); the bridge does no I/O of its own.
 #pragma once
 
+#include "runtime/protocols/h2_session.h"
 #include "runtime/proxy/proxy_rules.h"
+#include "runtime/proxy/relay_socket.h"
 
 #include <cstdint>
 #include <functional>
@@ -80,10 +82,11 @@ public:
   // The client's bytes so far, after fromClient() said NotHttp2.
   std::string notHttp2Bytes() { return std::move(early_); }
 
-  // The bytes each side is owed now (the service's: "" until a request
-  // was forwarded).
-  std::string takeForClient();
-  std::string takeForServer();
+  // Appends the bytes each side is owed now to its out buffer (the
+  // service's: none until a request was forwarded; true when it was owed
+  // some).
+  void takeForClient(tcp_relay::OutBuffer &to);
+  bool takeForServer(tcp_relay::OutBuffer &to);
 
   using Fields = std::vector<std::pair<std::string, std::string>>;
   // One request stream, by the client's stream id.
@@ -91,14 +94,14 @@ public:
     int32_t up = -1;            // its upstream stream once forwarded
     Fields request;             // the header fields as the client sent them
     std::string method, target; // what the rules match (grpc: the :path, "")
-    std::string body;           // request body not yet taken upstream
-    bool ended = false;         // the client's END_STREAM came
-    bool upDeferred = false;    // the upstream's body reader waits for more
-    bool answered = false;      // the proxy replied: the client's body is discarded
+    // The request body not yet taken upstream (ended: the client's
+    // END_STREAM came).
+    H2Body body;
+    bool answered = false; // the proxy replied: the client's body is discarded
     Fields response, trailers;
-    std::string respBody;      // response body not yet taken downstream
-    bool respEnded = false;    // the service's END_STREAM came
-    bool downDeferred = false; // the client's body reader waits for more
+    // The response body not yet taken downstream (ended: the service's
+    // END_STREAM came, or the proxy's reply is whole).
+    H2Body resp;
     bool upClosed = false;
   };
 
