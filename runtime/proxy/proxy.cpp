@@ -100,11 +100,7 @@ void ProxyHub::accept(size_t iface, int fd) {
   // byte is forwarded, so a connection whose requests the proxy answers
   // itself never occupies the service; plain TCP and server-first
   // protocols (MySQL) dial at once (the server speaks first).
-  auto begin = [this, id, dialNow] {
-    auto it = conns_.find(id);
-    if (it == conns_.end())
-      return;
-    Conn &c = *it->second;
+  auto begin = [this, dialNow](Conn &c) {
     c.held = false;
     if (dialNow)
       dial(c);
@@ -112,13 +108,9 @@ void ProxyHub::accept(size_t iface, int fd) {
   };
   if (delayNs > 0) {
     c.held = true;
-    ++armed_;
-    loop_.addTimer(deadlineAfter(delayNs), [this, begin] {
-      --armed_;
-      begin();
-    });
+    c.later(delayNs, begin);
   } else {
-    begin();
+    begin(c);
   }
 }
 

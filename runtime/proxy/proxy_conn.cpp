@@ -193,11 +193,14 @@ void ProxyHub::Conn::take(size_t n, bool forward) {
 }
 
 bool ProxyHub::Conn::unit(const RequestInfo &info) {
-  ProxyDecision d = hub.rules_.decide(iface, codec ? ProxyUnit::Request : ProxyUnit::Chunk,
-                                      info.method, info.target);
+  return apply(info, decideUnit(codec ? ProxyUnit::Request : ProxyUnit::Chunk, info));
+}
+
+ProxyDecision ProxyHub::Conn::decideUnit(ProxyUnit u, const RequestInfo &info) {
+  ProxyDecision d = hub.rules_.decide(iface, u, info.method, info.target);
   if (d.rule)
     event(d, info);
-  return apply(info, std::move(d));
+  return d;
 }
 
 bool ProxyHub::Conn::apply(const RequestInfo &info, ProxyDecision d) {
@@ -228,9 +231,7 @@ bool ProxyHub::Conn::apply(const RequestInfo &info, ProxyDecision d) {
     return true;
   }
   if (*d.action == ir::ProxyAction::Drop) {
-    if (d.rule->reset)
-      abortiveClose(client.fd);
-    hub.retire(this);
+    drop(d.rule->reset);
     return false;
   }
   // error() / response(): the codec's reply, after the server's replies
@@ -300,17 +301,26 @@ void ProxyHub::Conn::resume() {
     pump();
 }
 
-void ProxyHub::Conn::hold(int64_t ns) {
-  held = true;
+void ProxyHub::Conn::drop(bool reset) {
+  if (reset)
+    abortiveClose(client.fd);
+  hub.retire(this);
+}
+
+void ProxyHub::Conn::later(int64_t ns, std::function<void(Conn &)> fn) {
   uint64_t cid = id;
   ProxyHub &h = hub;
   ++hub.armed_;
-  hub.loop_.addTimer(deadlineAfter(ns), [&h, cid] {
+  hub.loop_.addTimer(deadlineAfter(ns), [&h, cid, fn = std::move(fn)] {
     --h.armed_;
-    auto it = h.conns_.find(cid);
-    if (it == h.conns_.end())
-      return;
-    Conn &c = *it->second;
+    if (auto it = h.conns_.find(cid); it != h.conns_.end())
+      fn(*it->second);
+  });
+}
+
+void ProxyHub::Conn::hold(int64_t ns) {
+  held = true;
+  later(ns, [](Conn &c) {
     c.held = false;
     Delayed u = std::move(*c.delayed);
     c.delayed.reset();

@@ -20,6 +20,7 @@
 #include "runtime/proxy/relay_socket.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -134,6 +135,11 @@ struct ProxyHub::Conn final : H2Bridge::Host {
   // applies the decision that `delayed` keeps.
   void hold(int64_t ns);
 
+  // Runs `fn` on this connection after `ns`, unless it is gone by then
+  // (ProxyHub::idle() counts the armed timer): hold(), and the HTTP/2
+  // bridge's after().
+  void later(int64_t ns, std::function<void(Conn &)> fn);
+
   // Writes and reads what each side can now; updates the in-flight count.
   void pump();
 
@@ -143,6 +149,10 @@ struct ProxyHub::Conn final : H2Bridge::Host {
 
   // Writes what each side is owed; ends a direction whose reader is done.
   void pumpSides();
+
+  // The rule table's decision on `info`, its `proxy` event recorded when a
+  // rule decided it: unit(), and the HTTP/2 bridge's decide().
+  ProxyDecision decideUnit(ProxyUnit u, const RequestInfo &info);
 
   // The `proxy` trace event of rule decision `d` on `info`.
   void event(const ProxyDecision &d, const RequestInfo &info);
@@ -154,10 +164,8 @@ struct ProxyHub::Conn final : H2Bridge::Host {
   void h2FromClient(std::string_view b);
   void h2FromServer(std::string_view b);
   void h2Flush();
-  // H2Bridge::Host.
+  // H2Bridge::Host (drop() is also a codec's drop(): apply()).
   ProxyDecision decide(const std::string &method, const std::string &target) override;
-  void traceDecision(const ProxyDecision &d, const std::string &method,
-                     const std::string &target) override;
   void after(int64_t ns, std::function<void()> fn) override;
   void drop(bool reset) override;
 };

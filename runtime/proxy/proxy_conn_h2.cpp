@@ -1,6 +1,5 @@
 // A connection's HTTP/2 bridge (proxy_h2.h): what the connection feeds it,
 // writes for it, and does for it as its Host. See proxy_conn.h.
-#include "runtime/os/clock.h"
 #include "runtime/proxy/proxy_conn.h"
 
 namespace fbc::rt {
@@ -39,39 +38,22 @@ void ProxyHub::Conn::h2Flush() {
 }
 
 ProxyDecision ProxyHub::Conn::decide(const std::string &method, const std::string &target) {
-  return hub.rules_.decide(iface, ProxyUnit::Request, method, target);
-}
-
-void ProxyHub::Conn::traceDecision(const ProxyDecision &d, const std::string &method,
-                                   const std::string &target) {
   RequestInfo info;
   info.method = method;
   info.target = target;
-  event(d, info);
+  return decideUnit(ProxyUnit::Request, info);
 }
 
 void ProxyHub::Conn::after(int64_t ns, std::function<void()> fn) {
-  uint64_t cid = id;
-  ProxyHub &h = hub;
-  ++hub.armed_;
-  hub.loop_.addTimer(deadlineAfter(ns), [&h, cid, fn = std::move(fn)] {
-    --h.armed_;
-    auto it = h.conns_.find(cid);
-    if (it == h.conns_.end() || it->second->dead || !it->second->h2)
+  later(ns, [fn = std::move(fn)](Conn &c) {
+    if (c.dead || !c.h2)
       return;
-    Conn &c = *it->second;
     fn();
     if (!c.dead)
       c.h2Flush(); // may dial, and a refused dial retires the connection
     if (!c.dead)
       c.pump();
   });
-}
-
-void ProxyHub::Conn::drop(bool reset) {
-  if (reset)
-    tcp_relay::abortiveClose(client.fd);
-  hub.retire(this);
 }
 
 } // namespace fbc::rt

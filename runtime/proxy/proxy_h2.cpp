@@ -265,10 +265,7 @@ void H2Bridge::request(int32_t id) {
     s.method = method ? *method : "";
     s.target = p.substr(0, p.find_first_of("?#"));
   }
-  ProxyDecision d = host_.decide(s.method, s.target);
-  if (d.rule)
-    host_.traceDecision(d, s.method, s.target);
-  apply(id, std::move(d));
+  apply(id, host_.decide(s.method, s.target));
 }
 
 void H2Bridge::apply(int32_t id, ProxyDecision d) {

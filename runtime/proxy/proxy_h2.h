@@ -54,10 +54,9 @@ public:
   // What the bridge asks of the connection it serves.
   struct Host {
     virtual ~Host() = default;
-    // The rule table's decision on one request, and its `proxy` event.
+    // The rule table's decision on one request, its `proxy` event recorded
+    // when a rule decided it (as for a codec's request).
     virtual ProxyDecision decide(const std::string &method, const std::string &target) = 0;
-    virtual void traceDecision(const ProxyDecision &d, const std::string &method,
-                               const std::string &target) = 0;
     // Runs `fn` on the loop after `ns`, unless the connection is gone by
     // then; the connection writes what the bridge then owes either side.
     virtual void after(int64_t ns, std::function<void()> fn) = 0;
