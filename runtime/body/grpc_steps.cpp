@@ -7,7 +7,6 @@
 // 4, when timeout= passed, CANCELLED, 1, when the test was), .ok whether it
 // is 0, .body the reply's message (its protobuf encoding), .error
 // "<STATUS>: <grpc-message>" when not ok.
-#include "ir/duration.h"
 #include "ir/mock.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
@@ -44,10 +43,7 @@ Value grpcStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
                            "(): method must be the full method name, "
                            "\"/package.Service/Method\", got " +
                            ir::quote(rpc));
-  std::string error;
-  std::optional<int64_t> timeout = ir::parseDuration(a[2], error);
-  if (!timeout || *timeout <= 0)
-    failBadArgument(t, to.what + "(): timeout: " + (timeout ? "must be positive" : error));
+  int64_t timeoutMs = stepTimeoutMs(t, to, a[2]);
   to.trace.stepSend(to.id, {{"method", std::string(method)},
                             {"interface", to.iface.name},
                             {"protocol", to.iface.protocol},
@@ -56,7 +52,7 @@ Value grpcStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
   GrpcCallResult r;
   {
     InterpreterLock::Released waiting(to.lock);
-    r = grpcCall(to.at.dialHost(), static_cast<uint16_t>(to.at.port), rpc, a[1], *timeout / 1000000,
+    r = grpcCall(to.at.dialHost(), static_cast<uint16_t>(to.at.port), rpc, a[1], timeoutMs,
                  to.cancelled);
   }
   HttpStepResponse out;
