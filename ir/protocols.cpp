@@ -89,10 +89,10 @@ constexpr StepMethod kSqlSteps[] = {{"exec", kSqlKeywords}, {"query", kSqlKeywor
 
 // --- the table ---------------------------------------------------------------
 
-constexpr std::string_view kMockGapGrpc =
-    "grpc mocks need an HTTP/2 server with gRPC framing, which fbc does not have yet";
-constexpr std::string_view kMockGapHttp2 =
-    "http2 mocks need an HTTP/2 server with gRPC framing, which fbc does not have yet";
+constexpr std::string_view kMockGapGrpc = "grpc mocks are not served by fbc yet: its mock HTTP "
+                                          "server (libmicrohttpd) speaks HTTP/1.1 only";
+constexpr std::string_view kMockGapHttp2 = "http2 mocks are not served by fbc yet: its mock HTTP "
+                                           "server (libmicrohttpd) speaks HTTP/1.1 only";
 
 // The first entry accepting a matcher is the one messages name ("topic=
 // matches kafka traffic"), so each matcher's home protocol comes first.
