@@ -66,18 +66,18 @@ struct H2Callbacks {
     H2Bridge &b = self(ud);
     if (frame->hd.type != NGHTTP2_HEADERS)
       return 0;
-    std::pair<std::string, std::string> f{
-        std::string(reinterpret_cast<const char *>(name), namelen),
-        std::string(reinterpret_cast<const char *>(value), valuelen)};
+    H2Bridge::Fields *to = nullptr;
     if (session == b.down_) {
       // A request's fields (a client's trailers, which gRPC never sends, are not relayed).
       auto s = b.streams_.find(frame->hd.stream_id);
       if (s != b.streams_.end() && frame->headers.cat == NGHTTP2_HCAT_REQUEST)
-        s->second.request.push_back(std::move(f));
+        to = &s->second.request;
     } else if (H2Bridge::Stream *s = byUp(b, frame->hd.stream_id)) {
-      (frame->headers.cat == NGHTTP2_HCAT_RESPONSE ? s->response : s->trailers)
-          .push_back(std::move(f));
+      to = frame->headers.cat == NGHTTP2_HCAT_RESPONSE ? &s->response : &s->trailers;
     }
+    if (to)
+      to->emplace_back(std::string(reinterpret_cast<const char *>(name), namelen),
+                       std::string(reinterpret_cast<const char *>(value), valuelen));
     return 0;
   }
 
