@@ -6,7 +6,8 @@
 // UNAVAILABLE, 14, when the connection failed or closed, DEADLINE_EXCEEDED,
 // 4, when timeout= passed, CANCELLED, 1, when the test was), .ok whether it
 // is 0, .body the reply's message (its protobuf encoding), .error
-// "<STATUS>: <grpc-message>" when not ok.
+// "<STATUS>: <grpc-message>" (the name alone when there is no message) when
+// not ok.
 #include "ir/mock.h"
 #include "ir/protocols.h"
 #include "ir/quote.h"
@@ -60,9 +61,9 @@ Value grpcStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
   out.status = r.answered ? r.status : statusWithout(r, to.cancelled());
   out.ok = out.status == 0;
   out.body = r.reply;
-  if (!out.ok) {
-    out.error =
-        std::string(ir::grpcCodeName(int(out.status))) + ": " + (r.answered ? r.message : r.error);
+  if (!out.ok) { // "NOT_FOUND: no order missing", or the name alone with no message
+    const std::string &why = r.answered ? r.message : r.error;
+    out.error = std::string(ir::grpcCodeName(int(out.status))) + (why.empty() ? "" : ": " + why);
   }
   std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
                                                      {"grpc_status", std::to_string(out.status)},
