@@ -1,5 +1,7 @@
 #include "runtime/protocols/proto_amqp.h"
 
+#include "ir/amqp_reply_codes.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -43,23 +45,6 @@ bool validType(uint8_t type) {
          type == 8; // heartbeat
 }
 
-struct ReplyCode {
-  int code;
-  std::string_view name;
-  bool hard; // a connection exception
-};
-// AMQP 0-9-1's reply codes (the specification's "constants"), 200 aside.
-constexpr ReplyCode kReplyCodes[] = {
-    {311, "CONTENT_TOO_LARGE", false},   {312, "NO_ROUTE", false},
-    {313, "NO_CONSUMERS", false},        {320, "CONNECTION_FORCED", true},
-    {402, "INVALID_PATH", true},         {403, "ACCESS_REFUSED", false},
-    {404, "NOT_FOUND", false},           {405, "RESOURCE_LOCKED", false},
-    {406, "PRECONDITION_FAILED", false}, {501, "FRAME_ERROR", true},
-    {502, "SYNTAX_ERROR", true},         {503, "COMMAND_INVALID", true},
-    {504, "CHANNEL_ERROR", true},        {505, "UNEXPECTED_FRAME", true},
-    {506, "RESOURCE_ERROR", true},       {530, "NOT_ALLOWED", true},
-    {540, "NOT_IMPLEMENTED", true},      {541, "INTERNAL_ERROR", true},
-};
 constexpr int kDefaultReplyCode = 406;
 
 // What the proxy tells the server when it closes a channel (or the
@@ -114,27 +99,6 @@ std::string amqpCloseArgs(uint16_t code, std::string_view text, uint16_t cls, ui
   put16(out, cls);
   put16(out, method);
   return out;
-}
-
-int amqpReplyCode(std::string_view name) {
-  for (const ReplyCode &r : kReplyCodes)
-    if (r.name == name)
-      return r.code;
-  return 0;
-}
-
-std::string_view amqpReplyName(int code) {
-  for (const ReplyCode &r : kReplyCodes)
-    if (r.code == code)
-      return r.name;
-  return "";
-}
-
-bool amqpHardError(int code) {
-  for (const ReplyCode &r : kReplyCodes)
-    if (r.code == code)
-      return r.hard;
-  return false;
 }
 
 std::string amqpNormalizePattern(std::string_view pattern) {
@@ -261,16 +225,20 @@ std::string AmqpCodec::reply(const ReplySpec &spec, const RequestInfo &) {
   if (spec.kind == ReplyKind::Response)
     return "";
   std::string_view message = spec.message;
-  int named = amqpReplyCode(message.substr(0, message.find(' ')));
-  int code = spec.status ? spec.status : named ? named : kDefaultReplyCode;
+  // status= is one of the table's codes (ir/spec.cpp refuses any other at
+  // load).
+  const ir::AmqpReplyCode *named = ir::findAmqpReplyCode(message.substr(0, message.find(' ')));
+  const ir::AmqpReplyCode *reply = spec.status ? ir::findAmqpReplyCode(spec.status) : named;
+  if (!reply)
+    reply = ir::findAmqpReplyCode(kDefaultReplyCode);
   std::string text(message);
   if (text.empty())
-    text = std::string(amqpReplyName(code)) + " - injected by fbc";
-  else if (!named && !amqpReplyName(code).empty())
-    text = std::string(amqpReplyName(code)) + " - " + text;
+    text = std::string(reply->name) + " - injected by fbc";
+  else if (!named)
+    text = std::string(reply->name) + " - " + text;
   // The proxy asks for the reply of the publish it split last: it splits
   // nothing more while a unit waits for its decision.
-  bool hard = amqpHardError(code);
+  bool hard = reply->hard;
   uint16_t ch = hard ? 0 : channel_;
   uint16_t cls = hard ? kAmqpConnection : kAmqpChannel;
   uint16_t close = hard ? kAmqpConnClose : kAmqpClose;
@@ -278,7 +246,8 @@ std::string AmqpCodec::reply(const ReplySpec &spec, const RequestInfo &) {
     closing_.push_back(Closing{ch});
   replacement_ = amqpMethodFrame(ch, cls, close, amqpCloseArgs(kReplySuccess, kClosedText, 0, 0));
   return amqpMethodFrame(
-      ch, cls, close, amqpCloseArgs(static_cast<uint16_t>(code), text, kAmqpBasic, kAmqpPublish));
+      ch, cls, close,
+      amqpCloseArgs(static_cast<uint16_t>(reply->code), text, kAmqpBasic, kAmqpPublish));
 }
 
 std::string AmqpCodec::replacement() {

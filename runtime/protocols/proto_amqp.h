@@ -89,13 +89,6 @@ std::string amqpMethodFrame(uint16_t channel, uint16_t cls, uint16_t method, std
 // (a short string: clipped to 255 bytes), the failing method's class and id.
 std::string amqpCloseArgs(uint16_t code, std::string_view text, uint16_t cls, uint16_t method);
 
-// The reply code of a reply-code name ("PRECONDITION_FAILED" -> 406), 0 if
-// it is none; the name of a code ("" if none); whether a code is a
-// connection exception (the specification's "hard error").
-int amqpReplyCode(std::string_view name);
-std::string_view amqpReplyName(int code);
-bool amqpHardError(int code);
-
 // A rule's topic= as the proxy's glob matches it: AMQP's topic wildcards,
 // `#` (any words; the recipes' default routing key) and `*` (one word),
 // both become the glob `*`.

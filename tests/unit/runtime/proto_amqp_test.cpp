@@ -194,8 +194,9 @@ TEST(ProtoAmqp, AHardErrorClosesTheConnection) {
 }
 
 // The reply code and text: status= first, else the name the message starts
-// with, else 406; a text without a name gets the code's in front; a code
-// fbc does not know closes the channel with the text as given.
+// with, else 406; a text without a name gets the code's in front; a hard
+// error's code closes the connection (a status= that is no reply code is
+// refused at load: ir_errors/proxy_amqp_status).
 TEST(ProtoAmqp, ReplyCodesAndTexts) {
   auto close = [](const ReplySpec &spec) {
     AmqpCodec c;
@@ -218,7 +219,7 @@ TEST(ProtoAmqp, ReplyCodesAndTexts) {
             "1 406 PRECONDITION_FAILED - publish nacked by broker - queue unavailable");
   EXPECT_EQ(close(errorSpec("CONNECTION_FORCED - broker forced connection close")),
             "0 320 CONNECTION_FORCED - broker forced connection close");
-  EXPECT_EQ(close(errorSpec("odd", 299)), "1 299 odd");
+  EXPECT_EQ(close(errorSpec("odd", 541)), "0 541 INTERNAL_ERROR - odd");
   ReplySpec response;
   response.kind = ReplyKind::Response;
   AmqpCodec c;
