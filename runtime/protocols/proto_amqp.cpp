@@ -192,8 +192,6 @@ RequestInfo AmqpCodec::splitRequest(std::string_view pending) {
       h.payload.size() < 14)
     return notAmqp();
   uint64_t bodySize = be64(h.payload, 4);
-  if (bodySize > kAmqpMaxMessage)
-    return info; // the publish frame alone, undecided; its content follows as frames
   end += h.length;
   for (uint64_t got = 0; got < bodySize;) {
     AmqpFrame b;

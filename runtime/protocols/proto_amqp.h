@@ -19,9 +19,8 @@
 // it (publisher confirms are not counted). Every other frame passes through
 // undecided; a stream that is not AMQP 0-9-1 turns the rest of the
 // connection into plain TCP, and so does a publish whose content frames
-// are interleaved with another channel's or whose body is over
-// kAmqpMaxMessage (the proxy holds a unit whole before deciding it: that
-// one passes undecided, frame by frame).
+// are interleaved with another channel's, or one larger than the proxy
+// holds while it waits for a unit's end (proxy_conn.cpp: 64 MiB).
 //
 // reply(): Error -> the channel of the publish closed with a reply code,
 // as a broker refuses a publish: Channel.Close(code, text) to the client
@@ -56,9 +55,6 @@ inline constexpr uint8_t kAmqpFrameEnd = 0xCE;
 // A frame larger than this is not AMQP as fbc sees it (RabbitMQ's
 // frame_max is at most 128 MiB, its default 128 KiB).
 inline constexpr size_t kAmqpMaxFrame = size_t(128) << 20;
-// A published message whose body is larger passes undecided (see above):
-// the proxy stops reading a client whose undecided bytes reach 1 MiB.
-inline constexpr size_t kAmqpMaxMessage = size_t(512) << 10;
 
 // The class and method ids fbc reads or writes.
 inline constexpr uint16_t kAmqpConnection = 10, kAmqpChannel = 20, kAmqpBasic = 60;

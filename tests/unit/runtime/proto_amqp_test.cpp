@@ -91,15 +91,15 @@ TEST(ProtoAmqp, WhatIsNotAmqpIsNotFramed) {
   other[p.find('\x02') + 2] = 2; // the content header's channel: 2
   EXPECT_EQ(afterHeader(other), Split::NotThisProtocol);
   EXPECT_EQ(afterHeader(p.substr(0, p.size() - 1)), Split::NeedMore);
-  // A message over kAmqpMaxMessage: the publish frame alone, undecided; its
-  // content then passes frame by frame.
+  // A message of 2 MiB (16 body frames) is one request, decided whole: the
+  // proxy holds a unit up to 64 MiB.
   AmqpCodec big;
   big.splitRequest(kHeader);
-  std::string large = publish(1, "x", "k", std::string(kAmqpMaxMessage + 1, 'b'));
-  RequestInfo first = big.splitRequest(large);
-  EXPECT_EQ(first.split, Split::Passthrough);
-  EXPECT_EQ(first.length, 19u);
-  EXPECT_EQ(big.splitRequest(large.substr(first.length)).split, Split::Passthrough);
+  std::string large = publish(1, "x", "k", std::string(size_t(2) << 20, 'b'));
+  RequestInfo whole = big.splitRequest(large);
+  EXPECT_EQ(whole.split, Split::Request);
+  EXPECT_EQ(whole.length, large.size());
+  EXPECT_EQ(big.splitRequest(large.substr(0, large.size() - 1)).split, Split::NeedMore);
 }
 
 ReplySpec errorSpec(std::string message, int status = 0) {
