@@ -80,9 +80,7 @@ Value amqpStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
   std::string exchange = publish ? a[2] : "";
   checkShort(t, to, publish ? "routing_key" : "queue", name);
   checkShort(t, to, "exchange", exchange);
-  std::vector<std::pair<std::string, std::string>> sf{{"method", std::string(method)},
-                                                      {"interface", to.iface.name},
-                                                      {"protocol", to.iface.protocol}};
+  StepFields sf = stepSendFields(to, method);
   // `key`: a publish's routing key, a get's queue (the exchange is in
   // the response).
   sf.emplace_back("key", name);
@@ -96,16 +94,12 @@ Value amqpStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
     r = publish ? amqpPublish(at, exchange, name, a[1], to.cancelled)
                 : amqpGet(at, name, to.cancelled);
   }
-  std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
-                                                     {"duration_ms", std::to_string(r.durationMs)},
-                                                     {"success", r.ok ? "true" : "false"}};
+  StepFields f = stepRecvFields(method, r.durationMs, r.ok);
   if (!r.ok)
     f.emplace_back("error", clippedField(r.error, 200));
   else if (!publish)
     f.emplace_back("reply", r.empty ? "" : clippedField(r.body, 200));
-  to.trace.stepRecv(to.id, std::move(f));
-  if (to.cancelled())
-    t.fail(to.what + "(): cancelled");
+  endStep(t, to, std::move(f));
   return Value::object(t.heap.make<ResponseValue>(amqpResponse(method, exchange, name, r)));
 }
 

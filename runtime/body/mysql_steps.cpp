@@ -49,7 +49,7 @@ Value mysqlStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
     InterpreterLock::Released waiting(to.lock);
     r = mysqlStep(conn, in.sql, bound, to.cancelled);
   }
-  StepFields f = sqlRecvFields(method, r.durationMs, r.ok);
+  StepFields f = stepRecvFields(method, r.durationMs, r.ok);
   if (r.ok) {
     f.emplace_back("rows_affected", std::to_string(r.rowsAffected));
     f.emplace_back("rows", std::to_string(r.rows.size()));
@@ -58,7 +58,7 @@ Value mysqlStepCall(star::Thread &t, const StepTarget &to, std::string_view meth
     f.emplace_back("sqlstate", r.sqlstate);
     f.emplace_back("error", clippedField(r.message, 200));
   }
-  endSqlStep(t, to, std::move(f));
+  endStep(t, to, std::move(f));
   return Value::object(t.heap.make<MysqlResultValue>(std::move(r)));
 }
 

@@ -229,27 +229,31 @@ SqlStepArgs sqlStepArgs(star::Thread &t, const StepTarget &to, std::string_view 
   return out;
 }
 
-void traceSqlSend(const StepTarget &to, std::string_view method, const std::string &sql,
-                  size_t params) {
-  StepFields sf{{"method", std::string(method)},
-                {"interface", to.iface.name},
-                {"protocol", to.iface.protocol},
-                {"sql", clippedField(sql, 200)}};
-  if (params > 0)
-    sf.emplace_back("params", std::to_string(params));
-  to.trace.stepSend(to.id, std::move(sf));
+StepFields stepSendFields(const StepTarget &to, std::string_view method) {
+  return {{"method", std::string(method)},
+          {"interface", to.iface.name},
+          {"protocol", to.iface.protocol}};
 }
 
-StepFields sqlRecvFields(std::string_view method, int64_t durationMs, bool ok) {
+StepFields stepRecvFields(std::string_view method, int64_t durationMs, bool ok) {
   return {{"method", std::string(method)},
           {"duration_ms", std::to_string(durationMs)},
           {"success", ok ? "true" : "false"}};
 }
 
-void endSqlStep(star::Thread &t, const StepTarget &to, StepFields f) {
+void endStep(star::Thread &t, const StepTarget &to, StepFields f) {
   to.trace.stepRecv(to.id, std::move(f));
   if (to.cancelled())
     t.fail(to.what + "(): cancelled");
+}
+
+void traceSqlSend(const StepTarget &to, std::string_view method, const std::string &sql,
+                  size_t params) {
+  StepFields sf = stepSendFields(to, method);
+  sf.emplace_back("sql", clippedField(sql, 200));
+  if (params > 0)
+    sf.emplace_back("params", std::to_string(params));
+  to.trace.stepSend(to.id, std::move(sf));
 }
 
 Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
@@ -267,7 +271,7 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
     InterpreterLock::Released waiting(to.lock);
     r = postgresStep(conn, sql, bound, to.cancelled);
   }
-  StepFields f = sqlRecvFields(method, r.durationMs, r.ok);
+  StepFields f = stepRecvFields(method, r.durationMs, r.ok);
   if (r.ok) {
     f.emplace_back("command", r.command);
     f.emplace_back("rows", std::to_string(r.rows.size()));
@@ -275,7 +279,7 @@ Value postgresStepCall(star::Thread &t, const StepTarget &to, std::string_view m
     f.emplace_back("sqlstate", r.sqlstate);
     f.emplace_back("error", clippedField(r.message, 200));
   }
-  endSqlStep(t, to, std::move(f));
+  endStep(t, to, std::move(f));
   return Value::object(t.heap.make<PgResultValue>(std::move(r)));
 }
 

@@ -100,14 +100,16 @@ struct SqlStepArgs {
 };
 SqlStepArgs sqlStepArgs(star::Thread &t, const StepTarget &to, std::string_view method,
                         const star::Args &args);
-// A SQL step's trace: its step_send (method, interface, protocol, sql,
-// params), the step_recv fields every SQL step has (method, duration_ms,
-// success; the protocol's own follow), and the step's end (the step_recv,
-// then a cancelled test's failure).
+// A step's trace, as every protocol's step writes it: step_send's fields
+// (method, interface, protocol; the protocol's own follow), step_recv's
+// (method, duration_ms, success; the protocol's own follow), and the step's
+// end (the step_recv, then a cancelled test's failure).
 using StepFields = std::vector<std::pair<std::string, std::string>>;
+StepFields stepSendFields(const StepTarget &to, std::string_view method);
+StepFields stepRecvFields(std::string_view method, int64_t durationMs, bool ok);
+void endStep(star::Thread &t, const StepTarget &to, StepFields f);
+// A SQL step's step_send (postgres, mysql): stepSendFields, sql, params.
 void traceSqlSend(const StepTarget &to, std::string_view method, const std::string &sql,
                   size_t params);
-StepFields sqlRecvFields(std::string_view method, int64_t durationMs, bool ok);
-void endSqlStep(star::Thread &t, const StepTarget &to, StepFields f);
 
 } // namespace fbc::rt
