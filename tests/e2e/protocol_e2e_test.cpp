@@ -297,6 +297,38 @@ TEST_F(Protocol, NatsRuleModesAndPlanEqualsRun) {
   checkGolden("nats_modes", normalizeJson(run.out, spec), ".json");
 }
 
+// AMQP 0-9-1 through fbc's proxy (amqp_proxy.star, which says what each
+// test checks) against a private node of Debian's RabbitMQ: its own node
+// name, AMQP, distribution and epmd ports, and data, log and config files
+// in a directory of the test's (reuse=True: started once per `fbc run`, its
+// 10-17 s start most of each run's time). `fbc plan` counts the rows the
+// run reports (15: max_fires=2 mode="exhaustive" is four leaves); each leaf
+// pins which of the two matching publishes has its channel closed, the
+// other routing key always passing (what the publisher saw, in leaf order:
+// in the last leaf the second close comes on the channel it opened again).
+TEST_F(Protocol, AmqpFaultsThroughTheProxyAgainstRabbitmq) {
+  TempDir rmq;
+  ProtocolSpec spec("amqp_proxy", {{"@RMQ_DIR@", rmq.path()},
+                                   {"@SUB_PORT@", std::to_string(freePort())},
+                                   {"@DIST_PORT@", std::to_string(freePort())},
+                                   {"@EPMD_PORT@", std::to_string(freePort())}});
+  std::ofstream(rmq.file("rabbitmq.conf")) << "listeners.tcp.default = " << spec.kvPort << "\n";
+  std::ofstream(rmq.file("enabled_plugins")) << "[].\n"; // not /etc/rabbitmq's
+  runWithGolden(spec, 0);
+  FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
+  EXPECT_TRUE(contains(plan.out, "Total: 15 plan instances")) << plan.out << plan.err;
+  FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
+                     "test_publish_error_exhaustive"},
+                    spec.dir.path());
+  EXPECT_EQ(j.exit, 0) << j.out << j.err;
+  const std::string ok = R"(\"ok\")", err = R"(\"error channel 406 PRECONDITION_FAILED - busy\")";
+  EXPECT_EQ(allMatches(j.out, R"re("return_value": "(\[(?:[^"\\]|\\.)*\])")re"),
+            (std::vector<std::string>{
+                "[" + ok + ", " + ok + ", " + ok + "]", "[" + err + ", " + ok + ", " + ok + "]",
+                "[" + ok + ", " + ok + ", " + err + "]", "[" + err + ", " + ok + ", " + err + "]"}))
+      << j.out;
+}
+
 // gRPC (grpc_steps.star) against a real gRPC server built with Debian's
 // libgrpc++ (tests/fixtures/grpc_orders.cc): .call()'s round trip over
 // HTTP/2 with the reply's message, the server's own status and message, an
