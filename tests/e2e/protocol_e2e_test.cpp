@@ -299,10 +299,12 @@ TEST_F(Protocol, NatsRuleModesAndPlanEqualsRun) {
 
 // AMQP 0-9-1 through fbc's proxy (amqp_proxy.star, which says what each
 // test checks) against a private node of Debian's RabbitMQ: its own node
-// name, AMQP, distribution and epmd ports, and data, log and config files
-// in a directory of the test's (reuse=True: started once per `fbc run`, its
-// 10-17 s start most of each run's time). `fbc plan` counts the rows the
-// run reports (15: max_fires=2 mode="exhaustive" is four leaves); each leaf
+// name and AMQP, distribution and epmd ports (the spec's env), its data and
+// logs in a directory of the test's, where its config and enabled-plugins
+// files are absent (not /etc/rabbitmq's: defaults, no plugins). reuse=True:
+// started once per `fbc run`, its 10-17 s start most of each run's time.
+// `fbc plan` counts the rows the run reports (15: max_fires=2
+// mode="exhaustive" is four leaves); each leaf
 // pins which of the two matching publishes has its channel closed, the
 // other routing key always passing (what the publisher saw, in leaf order:
 // in the last leaf the second close comes on the channel it opened again).
@@ -312,8 +314,6 @@ TEST_F(Protocol, AmqpFaultsThroughTheProxyAgainstRabbitmq) {
                                    {"@SUB_PORT@", std::to_string(freePort())},
                                    {"@DIST_PORT@", std::to_string(freePort())},
                                    {"@EPMD_PORT@", std::to_string(freePort())}});
-  std::ofstream(rmq.file("rabbitmq.conf")) << "listeners.tcp.default = " << spec.kvPort << "\n";
-  std::ofstream(rmq.file("enabled_plugins")) << "[].\n"; // not /etc/rabbitmq's
   runWithGolden(spec, 0);
   FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
   EXPECT_TRUE(contains(plan.out, "Total: 15 plan instances")) << plan.out << plan.err;
