@@ -35,6 +35,14 @@ public:
   // once. True when the library loaded and every bind() found its symbol;
   // error() says why not.
   bool load(void (*bindAll)(LazyLibrary &));
+  // The same, with error() copied to `error` when it failed: the body of a
+  // loader's "load it up front, to say why it is missing" function.
+  bool load(void (*bindAll)(LazyLibrary &), std::string &error) {
+    if (load(bindAll))
+      return true;
+    error = this->error();
+    return false;
+  }
 
   // For bindAll: fn = the library's function `name` (null when it has none;
   // the first missing name is what error() reports).
@@ -62,6 +70,12 @@ private:
 // (runtime/clients/pq_loader.cpp, bundle/archive_loader.cpp): in the struct of
 // pointers, FBC_LAZY_POINTER declares one named after the function; in the
 // bindAll function, FBC_LAZY_BIND binds it, with the LazyLibrary named `l`
-// and the struct `fns`.
+// and the struct `fns`; in an extern "C" block, FBC_LAZY_FORWARD defines the
+// function as a call of the bound pointer (for functions reachable only
+// through what an entry point, which loads the library, returned).
 #define FBC_LAZY_POINTER(ret, name, params, args) ret(*name) params = nullptr;
 #define FBC_LAZY_BIND(ret, name, params, args) l.bind(#name, fns.name);
+#define FBC_LAZY_FORWARD(ret, name, params, args)                                                  \
+  ret name params {                                                                                \
+    return fns.name args;                                                                          \
+  }

@@ -78,22 +78,14 @@ MYSQL *mysql_init(MYSQL *m) {
 }
 
 // The rest: reached only with a handle mysql_init made.
-#define FBC_MARIADB_FORWARD(ret, name, params, args)                                               \
-  ret name params {                                                                                \
-    return fns.name args;                                                                          \
-  }
-FBC_MARIADB_REST(FBC_MARIADB_FORWARD)
-#undef FBC_MARIADB_FORWARD
+FBC_MARIADB_REST(FBC_LAZY_FORWARD)
 
 } // extern "C"
 
 namespace fbc::rt {
 
 bool loadMariadb(std::string &error) {
-  if (loaded())
-    return true;
-  error = lib.error();
-  return false;
+  return lib.load(bindAll, error);
 }
 
 } // namespace fbc::rt

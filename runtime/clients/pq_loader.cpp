@@ -84,22 +84,14 @@ PGPing PQpingParams(const char *const *k, const char *const *v, int e) {
 }
 
 // The rest: reached only with a connection an entry point made.
-#define FBC_PQ_FORWARD(ret, name, params, args)                                                    \
-  ret name params {                                                                                \
-    return fns.name args;                                                                          \
-  }
-FBC_PQ_REST(FBC_PQ_FORWARD)
-#undef FBC_PQ_FORWARD
+FBC_PQ_REST(FBC_LAZY_FORWARD)
 
 } // extern "C"
 
 namespace fbc::rt {
 
 bool loadPq(std::string &error) {
-  if (loaded())
-    return true;
-  error = lib.error();
-  return false;
+  return lib.load(bindAll, error);
 }
 
 } // namespace fbc::rt

@@ -79,12 +79,7 @@ amqp_connection_state_t amqp_new_connection(void) {
 }
 
 // The rest: reached only with a connection amqp_new_connection made.
-#define FBC_RABBITMQ_FORWARD(ret, name, params, args)                                              \
-  ret name params {                                                                                \
-    return fns.name args;                                                                          \
-  }
-FBC_RABBITMQ_REST(FBC_RABBITMQ_FORWARD)
-#undef FBC_RABBITMQ_FORWARD
+FBC_RABBITMQ_REST(FBC_LAZY_FORWARD)
 
 // fbc logs in with AMQP_SASL_METHOD_PLAIN only, whose variadic arguments
 // are the user and the password.
@@ -103,10 +98,7 @@ amqp_rpc_reply_t amqp_login(amqp_connection_state_t s, char const *vhost, int ch
 namespace fbc::rt {
 
 bool loadRabbitmq(std::string &error) {
-  if (loaded())
-    return true;
-  error = lib.error();
-  return false;
+  return lib.load(bindAll, error);
 }
 
 } // namespace fbc::rt

@@ -87,22 +87,14 @@ rd_kafka_conf_t *rd_kafka_conf_new(void) {
 }
 
 // The rest: reached only once rd_kafka_conf_new made a configuration.
-#define FBC_RDKAFKA_FORWARD(ret, name, params, args)                                               \
-  ret name params {                                                                                \
-    return fns.name args;                                                                          \
-  }
-FBC_RDKAFKA_REST(FBC_RDKAFKA_FORWARD)
-#undef FBC_RDKAFKA_FORWARD
+FBC_RDKAFKA_REST(FBC_LAZY_FORWARD)
 
 } // extern "C"
 
 namespace fbc::rt {
 
 bool loadRdkafka(std::string &error) {
-  if (loaded())
-    return true;
-  error = lib.error();
-  return false;
+  return lib.load(bindAll, error);
 }
 
 } // namespace fbc::rt

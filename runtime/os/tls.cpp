@@ -66,10 +66,6 @@ void bindAll(fbc::support::LazyLibrary &l) {
   FBC_OPENSSL_FUNCTIONS(FBC_LAZY_BIND)
 }
 
-bool loaded() {
-  return lib.load(bindAll);
-}
-
 // OpenSSL's reason for the last failure on this thread ("" if none), and
 // the queue emptied.
 std::string lastError() {
@@ -91,10 +87,7 @@ std::string lastError() {
 namespace fbc::rt {
 
 bool loadOpenssl(std::string &error) {
-  if (loaded())
-    return true;
-  error = lib.error();
-  return false;
+  return lib.load(bindAll, error);
 }
 
 namespace {

@@ -70,8 +70,12 @@ TEST(LazyLibrary, MissingSonameNamesItsPackageAndDlerror) {
             "libfbc-no-such-library.so.1 could not be loaded (Debian package fbc-none): "
             "libfbc-no-such-library.so.1: cannot open shared object file: No such file or "
             "directory");
-  // Nothing to bind from a library that is not there, and no second try.
+  // Nothing to bind from a library that is not there, and no second try;
+  // load(bindAll, error) hands the same line to a loader's caller.
   EXPECT_FALSE(libAbsent.load(bindAbsent));
+  std::string error;
+  EXPECT_FALSE(libAbsent.load(bindAbsent, error));
+  EXPECT_EQ(error, libAbsent.error());
   EXPECT_EQ(absentBindCalls, 0);
   EXPECT_EQ(absent.cos, nullptr);
 }
