@@ -362,15 +362,15 @@ TEST_F(Protocol, GrpcRuleModesAndPlanEqualsRun) {
 }
 
 // Plain HTTP/2 (http2_proxy.star) against Debian's nghttpd, which speaks
-// nothing but HTTP/2: ready() and the HTTP steps over HTTP/2, error(path=) and response(method=, path=) answered with a
-// :status, delay() and drop() of a request stream, and a 1 MiB body each way
+// nothing but HTTP/2: ready() and the HTTP steps over HTTP/2, error(path=) and response(method=,
+// path=) answered with a :status, delay() and drop() of a request stream, and a 1 MiB body each way
 // through the bridge (flow control: each side's reader waits for more).
 TEST_F(Protocol, Http2StepsAndFaultsThroughTheProxy) {
   TempDir root;
   std::ofstream(root.file("hello.txt")) << "hello";
   std::ofstream(root.file("bye.txt")) << "bye";
   std::ofstream(root.file("index.html")) << "up"; // what ready() GETs
-  std::ofstream big(root.file("big.txt")); // 1 MiB: 16 times HTTP/2's first window
+  std::ofstream big(root.file("big.txt"));        // 1 MiB: 16 times HTTP/2's first window
   for (int i = 0; i < 65536; ++i)
     big << "0123456789abcdef";
   big.close();
