@@ -74,6 +74,14 @@ enum class Http2 {
          // with a grpc-status (status= 0-16) and grpc-message
 };
 
+// What error(status=) / response(status=) is on its traffic.
+enum class StatusCodes {
+  Http,      // an HTTP status, 100-599 (and whatever a codec maps it to)
+  Grpc,      // a grpc-status, 0-16
+  AmqpReply, // one of AMQP 0-9-1's reply codes (ir/amqp_reply_codes.h): the codec
+             // closes the channel with it, and clients know only those
+};
+
 // What mock_service() can do with an interface of the protocol.
 enum class MockSupport {
   None,   // not a mock protocol (the reference has no handler): a load error
@@ -103,13 +111,13 @@ struct Protocol {
   // A datagram protocol (udp): the proxy is a UDP relay deciding each
   // datagram; drop(), delay() and duplicate() only.
   bool datagrams = false;
-  TlsStart tls = TlsStart::AtConnect;        // interface(tls=): how TLS begins
-  bool duplicates = false;                   // duplicate() re-delivers its messages
-  bool numericStatus = false;                // status= 0-16 is its status code (gRPC)
-  bool errorNumbers = false;                 // error(code=) is its error number (MySQL)
-  std::string_view suggestRule;              // the proxy rule of `fbc plan --suggest`; "" none
-  std::string_view faultSyscall = "connect"; // the syscall --suggest denies
-  std::string_view unit, units;              // "HTTP request", "HTTP requests" (messages)
+  TlsStart tls = TlsStart::AtConnect;          // interface(tls=): how TLS begins
+  bool duplicates = false;                     // duplicate() re-delivers its messages
+  StatusCodes statusCodes = StatusCodes::Http; // what status= is on its traffic
+  bool errorNumbers = false;                   // error(code=) is its error number (MySQL)
+  std::string_view suggestRule;                // the proxy rule of `fbc plan --suggest`; "" none
+  std::string_view faultSyscall = "connect";   // the syscall --suggest denies
+  std::string_view unit, units;                // "HTTP request", "HTTP requests" (messages)
   // The reference's step methods fbc has no client for yet ("publish
   // consume"): a call is a plan warning (stepGap), not an error.
   std::string_view referenceSteps = {};

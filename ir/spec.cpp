@@ -187,12 +187,11 @@ std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
   if (r.errorNumber && !(p && p->errorNumbers))
     return "code=" + std::to_string(r.errorNumber) + " is a MySQL error number; " +
            (name.empty() ? "this interface" : name) + " traffic has none";
-  // The codec closes the channel with status= as the reply code, and a
-  // client knows only the specification's.
-  if (r.status && protocol == "amqp" && !findAmqpReplyCode(r.status))
-    return "status=" + std::to_string(r.status) + " is no AMQP reply code; amqp traffic takes " +
-           amqpReplyCodeList();
-  if (r.status > 0 && r.status < 100 && !(p && p->numericStatus))
+  StatusCodes codes = p ? p->statusCodes : StatusCodes::Http;
+  if (r.status && codes == StatusCodes::AmqpReply && !findAmqpReplyCode(r.status))
+    return "status=" + std::to_string(r.status) + " is no AMQP reply code; " + name +
+           " traffic takes " + amqpReplyCodeList();
+  if (r.status > 0 && r.status < 100 && codes == StatusCodes::Http)
     return "status=" + std::to_string(r.status) + " is a gRPC status code; " + name +
            " traffic takes an HTTP status (100-599)";
   // The reference answers these itself; fbc cannot yet (proxyRuleGap()).
