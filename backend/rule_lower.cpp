@@ -2,6 +2,7 @@
 
 #include "ir/composed_assumptions.h"
 #include "ir/fanout_sites.h"
+#include "ir/protocols.h"
 #include "ir/syscalls.h"
 
 #include <algorithm>
@@ -38,6 +39,23 @@ void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &key
   }
 }
 
+ir::LoweredProxyRule lowerProxyRule(const ir::Spec &spec, int service, const ir::Interface &iface,
+                                    const ir::ProxyRule &rule, const ir::Loc &at) {
+  const ir::Service &svc = spec.services[size_t(service)];
+  const ir::Protocol *p = ir::findProtocol(iface.protocol);
+  std::string action(ir::proxyActionName(rule.action));
+  ir::LoweredProxyRule l;
+  l.service = service;
+  l.interface = iface.name;
+  l.source = &rule;
+  l.target = p ? p->normalizedTarget(rule.target()) : rule.target();
+  if (ir::fansOutByProbability(rule.probability, rule.maxFires, rule.mode))
+    l.leafBits = uint64_t(rule.maxFires);
+  l.siteKey = ir::probabilitySiteKey(rule.label, svc.name + "." + iface.name, action);
+  l.site = {rule.loc, at, action, service};
+  return l;
+}
+
 std::vector<int> keywordSyscalls(std::string_view keyword) {
   std::vector<int> nrs = ir::syscallNumbers(keyword);
   std::sort(nrs.begin(), nrs.end());
@@ -66,6 +84,14 @@ std::vector<ir::LoweredAssumption> lowerAssumptions(const ir::Spec &spec) {
                           lowered.rules);
       for (size_t i = first; i < lowered.rules.size(); ++i)
         lowered.rules[i].fault = a->name; // one fault for the zero-traffic verdict
+      // rules= on an interface: source points into the spec's IR.
+      const ir::Interface *iface = svc->findInterface(a->target.interface);
+      for (size_t i = 0; iface && i < a->proxyRules.size(); ++i) {
+        lowered.proxyRules.push_back(lowerProxyRule(spec, int(svc - spec.services.data()), *iface,
+                                                    a->proxyRules[i], a->loc));
+        lowered.proxyRules.back().fault = a->name;
+        lowered.proxyRules.back().index = i;
+      }
     }
     out.push_back(std::move(lowered));
   }

@@ -1,7 +1,7 @@
-// Lowering of syscall fault rules (issue #26: the runtime reads rules, it
-// does not derive them): a `keyword = fault` on a service, as the run
-// installs it, and every fault_assumption of a spec with the assumptions
-// it composes. A named op stands for its syscalls (labelled with the op's
+// Lowering of fault rules (issue #26: the runtime reads rules, it does not
+// derive them): a `keyword = fault` on a service and a protocol rule on an
+// interface, as the run installs them, and every fault_assumption of a spec
+// with the assumptions it composes. A named op stands for its syscalls (labelled with the op's
 // name; the fault's own path= wins over the op's); a family keyword for its
 // members' native numbers; deny()'s errno is its number.
 #pragma once
@@ -20,6 +20,12 @@ namespace fbc::backend {
 // assumption's keyword argument.
 void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &keyword,
                        const ir::Fault &f, const ir::Loc &at, std::vector<ir::LoweredRule> &out);
+
+// A protocol rule on interface `iface` of spec.services[service]: its
+// target in the codec's form (ir::Protocol::normalizedTarget), its site
+// (`at`: the fault() call, or the assumption) and probability site key.
+ir::LoweredProxyRule lowerProxyRule(const ir::Spec &spec, int service, const ir::Interface &iface,
+                                    const ir::ProxyRule &rule, const ir::Loc &at);
 
 // Every assumption of the spec, lowered (ir::LeafProgram::assumptions). An
 // assumption on a service the spec lacks (a remote's syscalls are refused at

@@ -142,11 +142,28 @@ struct LoweredRule {
   std::string fault;   // the assumption it belongs to; "" for a fault() call's rules
 };
 
+// A protocol rule (an assumption's rules=, a fault(svc.iface, ...) call's)
+// lowered for the run (backend/rule_lower.h): the rule as written (its
+// display() is what events show) with its target matcher in the codec's
+// form, and its probability site.
+struct LoweredProxyRule {
+  int service = -1;                  // index in Spec::services
+  std::string interface;             // the interface's name
+  const ProxyRule *source = nullptr; // as written, in the spec's IR
+  std::string target;                // source->target(), ir::Protocol::normalizedTarget
+  uint64_t leafBits = 0;             // max_fires of a probability axis, else 0
+  std::string siteKey;               // ir::probabilitySiteKey(label, "svc.iface", action)
+  RuleSite site;                     // rule: the rule's call, at: where it comes into force
+  std::string fault;                 // the assumption it belongs to; "" for a fault() call's
+  size_t index = 0;                  // its place in that assumption's rules= (or the call's)
+};
+
 // A fault_assumption lowered: its rules and those of the assumptions it
 // composes (faults=), each once, in the order the run installs them.
 struct LoweredAssumption {
   std::string name;
   std::vector<LoweredRule> rules;
+  std::vector<LoweredProxyRule> proxyRules;
 };
 
 // fbc run --explore=all|sample (docs/run.md, "Exploring orderings"): the

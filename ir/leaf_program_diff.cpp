@@ -73,6 +73,18 @@ std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b) {
       if (!same)
         return where + "rule " + std::to_string(k);
     }
+    if (x.proxyRules.size() != y.proxyRules.size())
+      return where + "proxy rule count";
+    for (size_t k = 0; k < x.proxyRules.size(); ++k) {
+      const LoweredProxyRule &r = x.proxyRules[k], &s = y.proxyRules[k];
+      bool same = r.service == s.service && r.interface == s.interface && r.source == s.source &&
+                  r.target == s.target && r.leafBits == s.leafBits && r.siteKey == s.siteKey &&
+                  r.fault == s.fault && r.index == s.index && sameLoc(r.site.rule, s.site.rule) &&
+                  sameLoc(r.site.at, s.site.at) && r.site.keyword == s.site.keyword &&
+                  r.site.service == s.site.service;
+      if (!same)
+        return where + "proxy rule " + std::to_string(k);
+    }
   }
   const ExploreOptions &ea = a.explore, &eb = b.explore;
   if (ea.policy != eb.policy || ea.budget != eb.budget || ea.settleNs != eb.settleNs ||

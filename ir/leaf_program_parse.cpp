@@ -64,6 +64,8 @@ bool LeafTextParser::parseLine(std::string_view line, LineReader &r) {
     return assumption(r);
   if (line.starts_with("  rule "))
     return rule(r);
+  if (line.starts_with("  proxy_rule "))
+    return proxyRule(r);
   if (!cur_)
     return fail(r.where() + "a test's line before its test line");
   if (line.starts_with("  axis "))

@@ -122,6 +122,11 @@ private:
 
   bool rule(LineReader &r);
 
+  // proxy_rule service="s" interface="i" action=A target="t" [leaf_bits=N]
+  // site_key="k" fault="f" index=I rule=LOC at=LOC: the rule itself is the
+  // spec's (fault f's rules=[I], written at LOC).
+  bool proxyRule(LineReader &r);
+
   // explore all budget=N settle_ns=N quiet_bound_ns=N
   bool explore(LineReader &r);
   // dpor [preemptions=N]

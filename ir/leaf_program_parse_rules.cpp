@@ -1,8 +1,9 @@
 // The leaf program's text reader, second half: the lines that carry what
-// the run installs: assumptions and their rules, rule sets, proxy rules,
-// rule sites, and the host needs of each test.
+// the run installs: assumptions and their rules (syscall and protocol),
+// rule sets, proxy lines, rule sites, and the host needs of each test.
 #include "ir/leaf_program_parse_impl.h"
 
+#include "ir/fanout_sites.h"
 #include "ir/host_needs.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
@@ -21,7 +22,7 @@ bool LeafTextParser::assumption(LineReader &r) {
     declared = declared || a.name == *name;
   if (!declared)
     return fail(r.where() + "no fault_assumption " + quote(*name) + " in the spec");
-  out_.assumptions.push_back({*name, {}});
+  out_.assumptions.push_back({*name, {}, {}});
   return true;
 }
 
@@ -95,6 +96,62 @@ bool LeafTextParser::rule(LineReader &r) {
     return fail(r.where() + "unexpected " + quote(r.rest()));
   l.site.service = l.service;
   out_.assumptions.back().rules.push_back(std::move(l));
+  return true;
+}
+
+bool LeafTextParser::proxyRule(LineReader &r) {
+  if (cur_ || out_.assumptions.empty())
+    return fail(r.where() + "a proxy_rule line belongs to an assumption");
+  LoweredProxyRule l;
+  r.word();
+  std::optional<std::string> svc = r.eatKey("service") ? r.quoted() : std::nullopt;
+  std::optional<size_t> index = svc ? service(*svc) : std::nullopt;
+  std::optional<std::string> iface = r.eatKey("interface") ? r.quoted() : std::nullopt;
+  if (!index || !iface)
+    return fail(r.where() + "proxy_rule needs service= and interface= of the spec");
+  l.service = int(*index);
+  l.interface = *iface;
+  std::string action = r.eatKey("action") ? r.token() : "";
+  std::optional<std::string> target = r.eatKey("target") ? r.quoted() : std::nullopt;
+  if (action.empty() || !target)
+    return fail(r.where() + "proxy_rule needs action= and target=");
+  l.target = *target;
+  std::string key;
+  while (!r.atEnd() && r.peekKey(key)) {
+    r.eatKey(key);
+    bool ok = true;
+    if (key == "leaf_bits") {
+      ok = parseNumber(r.token(), l.leafBits);
+    } else if (key == "index") {
+      ok = parseNumber(r.token(), l.index);
+    } else if (key == "site_key" || key == "fault") {
+      std::optional<std::string> v = r.quoted();
+      ok = v.has_value();
+      (key == "site_key" ? l.siteKey : l.fault) = v.value_or("");
+    } else if (key == "rule" || key == "at") {
+      if (!loc(r.token(), key == "rule" ? l.site.rule : l.site.at, r))
+        return false;
+    } else {
+      return fail(r.where() + "unknown proxy_rule field " + quote(key));
+    }
+    if (!ok)
+      return fail(r.where() + "bad proxy_rule field " + quote(key));
+  }
+  if (!r.atEnd())
+    return fail(r.where() + "unexpected " + quote(r.rest()));
+  for (const FaultAssumption &a : spec_.assumptions)
+    if (a.name == l.fault && a.target.service == *svc && a.target.interface == l.interface &&
+        l.index < a.proxyRules.size() && sameLoc(a.proxyRules[l.index].loc, l.site.rule))
+      l.source = &a.proxyRules[l.index];
+  if (!l.source)
+    return fail(r.where() + "no rules=[" + std::to_string(l.index) + "] of assumption " +
+                quote(l.fault) + " on " + quote(*svc + "." + l.interface) + " written at rule=");
+  if (action != proxyActionName(l.source->action))
+    return fail(r.where() + "action=" + action + " is not the rule's (" +
+                std::string(proxyActionName(l.source->action)) + ")");
+  l.site.keyword = action;
+  l.site.service = l.service;
+  out_.assumptions.back().proxyRules.push_back(std::move(l));
   return true;
 }
 

@@ -6,6 +6,8 @@
 //   assumption "disk_full"
 //     rule service="db" keyword="write" syscalls=pwrite64,write action=deny errno=ENOSPC
 //          site_key="db:write" fault="disk_full" rule=spec.star:4:9 at=spec.star:4:3 ...
+//     proxy_rule service="db" interface="main" action=error target="select * from t*"
+//          site_key="db.main:error" fault="slow" index=0 rule=... at=...  # error(...)
 //   test "test_x" kind=def leaves=4
 //     axis 0 probability "wal" size=4 max_fires=2  # spec.star:25:27
 //       plan size=4 probability=0.5
@@ -211,6 +213,21 @@ void printRule(llvm::raw_ostream &os, const Spec &spec, const LoweredRule &r) {
      << " site_keyword=" << quote(r.site.keyword) << '\n';
 }
 
+// The rule as written follows as a comment, for the reader (the parser
+// finds it in the spec: fault='s rules=[index]).
+void printProxyRule(llvm::raw_ostream &os, const Spec &spec, const LoweredProxyRule &r) {
+  os << "  proxy_rule service=" << quote(spec.services[size_t(r.service)].name)
+     << " interface=" << quote(r.interface) << " action=" << proxyActionName(r.source->action)
+     << " target=" << quote(r.target);
+  if (r.leafBits)
+    os << " leaf_bits=" << r.leafBits;
+  os << " site_key=" << quote(r.siteKey);
+  if (!r.fault.empty())
+    os << " fault=" << quote(r.fault);
+  os << " index=" << r.index << " rule=" << locText(r.site.rule) << " at=" << locText(r.site.at)
+     << "  # " << r.source->display() << '\n';
+}
+
 void printTest(llvm::raw_ostream &os, const Spec &spec, const LeafTest &t,
                std::optional<uint64_t> leaf) {
   os << "\ntest " << quote(t.test->name) << " kind=" << testKindName(t.test->kind)
@@ -301,6 +318,8 @@ bool printLeafProgramText(const LeafProgram &p, const LeafPrintOptions &opts, ll
     os << "\nassumption " << quote(a.name) << '\n';
     for (const LoweredRule &r : a.rules)
       printRule(os, *p.spec, r);
+    for (const LoweredProxyRule &r : a.proxyRules)
+      printProxyRule(os, *p.spec, r);
   }
   for (const LeafTest &t : p.tests)
     if (!only || only == &t)

@@ -1,6 +1,7 @@
 #include "ir/protocols.h"
 
 #include "frontend/lib/spellcheck.h"
+#include "ir/protocol_targets.h"
 #include "ir/quote.h"
 
 #include <algorithm>
@@ -186,6 +187,7 @@ const Protocol kProtocols[] = {
     {.name = "postgres",
      .matchers = kSqlMatchers,
      .targetField = "query",
+     .normalizeTarget = sqlNormalizePattern,
      .steps = kSqlSteps,
      .readiness = HealthcheckKind::Postgres,
      .framed = true,
@@ -204,6 +206,7 @@ const Protocol kProtocols[] = {
     {.name = "mysql",
      .matchers = kSqlMatchers,
      .targetField = "query",
+     .normalizeTarget = sqlNormalizePattern,
      .steps = kSqlSteps,
      .readiness = HealthcheckKind::Mysql,
      .framed = true,
@@ -257,6 +260,7 @@ const Protocol kProtocols[] = {
     {.name = "nats",
      .matchers = kNatsMatchers,
      .targetField = "subject",
+     .normalizeTarget = natsSubjectPattern,
      .steps = kNatsSteps,
      .readiness = HealthcheckKind::Nats,
      .framed = true,
@@ -279,6 +283,7 @@ const Protocol kProtocols[] = {
      .matchers = kTopicMatchers,
      .methodField = "exchange",
      .targetField = "routing_key",
+     .normalizeTarget = amqpRoutingKeyPattern,
      .steps = kAmqpSteps,
      .framed = true,
      .duplicates = true,
@@ -332,6 +337,10 @@ template <class T> std::string join(std::span<const T> items, auto &&text, std::
 
 bool Protocol::accepts(std::string_view matcher) const {
   return std::find(matchers.begin(), matchers.end(), matcher) != matchers.end();
+}
+
+std::string Protocol::normalizedTarget(std::string_view pattern) const {
+  return normalizeTarget ? normalizeTarget(pattern) : std::string(pattern);
 }
 
 const StepMethod *Protocol::findStep(std::string_view method) const {

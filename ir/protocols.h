@@ -96,6 +96,10 @@ struct Protocol {
   // codec's request method / target feed (the proxy's trace fields).
   std::span<const std::string_view> matchers;
   std::string_view methodField, targetField;
+  // A rule's target matcher in the form the codec gives the traffic
+  // (ir/protocol_targets.h: SQL normalised, NATS `>` and AMQP `#` as
+  // globs); null: as written. Lowering applies it (normalizedTarget()).
+  std::string (*normalizeTarget)(std::string_view pattern) = nullptr;
   std::span<const StepMethod> steps;
   // Whether `svc.<step>` reaches the default interface's step (the
   // reference promotes only the HTTP and TCP step names to the service).
@@ -133,6 +137,7 @@ struct Protocol {
   RequestResources resources = RequestResources::Server;
 
   bool accepts(std::string_view matcher) const;
+  std::string normalizedTarget(std::string_view pattern) const;
   const StepMethod *findStep(std::string_view method) const;
 };
 

@@ -167,6 +167,17 @@ std::string answeringProtocols() {
 
 } // namespace
 
+const std::string &ProxyRule::target() const {
+  return const_cast<ProxyRule *>(this)->target();
+}
+
+std::string &ProxyRule::target() {
+  for (std::string *f : {&path, &key, &query, &subject})
+    if (!f->empty())
+      return *f;
+  return topic;
+}
+
 std::string proxyRuleMismatch(const ProxyRule &r, std::string_view protocol) {
   const Protocol *p = findProtocol(protocol);
   std::string name(protocol);

@@ -311,7 +311,11 @@ struct ProxyRule {
   std::string display() const;
   // Its matchers alone, as display() writes them: "method=\"GET\", path=\"/x\""
   // ("" for a rule that matches every unit).
-  std::string matchers() const;
+  std::string
+  matchers() const; // The matcher the codec's request target is compared with: path=, key=,
+  // query= or subject=, whichever is set, else topic=.
+  const std::string &target() const;
+  std::string &target();
 };
 
 // Why `r` cannot apply to an interface speaking `protocol` ("" when it

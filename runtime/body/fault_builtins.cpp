@@ -163,13 +163,10 @@ Value Executor::fault(star::Thread &t, std::string_view, const star::Args &args)
     };
     Value result;
     try {
-      for (const ir::FaultAssumption *fa : ir::composedAssumptions(loaded_.spec(), a->data.name)) {
+      for (const ir::FaultAssumption *fa : ir::composedAssumptions(loaded_.spec(), a->data.name))
         if (!fa->packetRules.empty())
           refuseGatewayNeed(t, fa->packetRules.front().builtin);
-        if (!fa->proxyRules.empty())
-          proxyScopes.push_back(pushProxyRules(t, "fault", fa->target.service, fa->target.interface,
-                                               fa->proxyRules, fa->loc));
-      }
+      proxyScopes = pushAssumptionProxyRules(t, "fault", a->data.name);
       result = runWithRules(t, "fault", std::move(rules), run);
     } catch (...) {
       pop();

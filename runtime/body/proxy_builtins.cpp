@@ -4,6 +4,7 @@
 // test's proxy (runtime/proxy/proxy.h).
 #include "runtime/driver/executor.h"
 
+#include "backend/rule_lower.h"
 #include "frontend/eval/thread.h"
 #include "frontend/lib/objects.h"
 #include "frontend/lib/ops.h"
@@ -66,11 +67,29 @@ ir::Address Executor::dialAddress(const std::string &service, const ir::Interfac
   return s ? s->addressOrLoopback(iface) : ir::Address{"", iface.port};
 }
 
-uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::string &service,
-                                  const std::string &iface, const std::vector<ir::ProxyRule> &rules,
-                                  const ir::Loc &at, const std::string &source) {
-  std::string name = service + "." + iface;
-  std::optional<size_t> index = proxies_ ? proxies_->find(service, iface) : std::nullopt;
+std::vector<ir::LoweredProxyRule>
+Executor::lowerCallProxyRules(star::Thread &t, const char *who, const InterfaceRefValue &ref,
+                              const std::vector<ir::ProxyRule> &rules) {
+  const ir::Spec &spec = loaded_.spec();
+  const ir::Service *svc = spec.findService(ref.service);
+  if (!svc)
+    t.fail(std::string(who) + "(): no service " + ir::quote(ref.service) + " in this spec");
+  std::vector<ir::LoweredProxyRule> out;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    out.push_back(backend::lowerProxyRule(spec, int(svc - spec.services.data()), ref.iface,
+                                          rules[i], callerLoc(t)));
+    out.back().index = i;
+  }
+  return out;
+}
+
+uint64_t Executor::pushProxyRules(star::Thread &t, const char *who,
+                                  const std::vector<ir::LoweredProxyRule> &rules,
+                                  const std::string &source) {
+  const ir::LoweredProxyRule &first = rules.front();
+  const std::string &service = loaded_.spec().services[size_t(first.service)].name;
+  std::string name = service + "." + first.interface;
+  std::optional<size_t> index = proxies_ ? proxies_->find(service, first.interface) : std::nullopt;
   if (!index)
     t.fail(std::string(who) + "(): interface " + ir::quote(name) +
            " has no proxy in this test, so this fault could not fire. fbc decides which "
@@ -79,7 +98,9 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
            name + ", error(...), run=...)");
   const ProxyEndpoint &ep = proxies_->endpoints()[*index];
   std::vector<ProxyRuleSpec> specs;
-  for (const ir::ProxyRule &r : rules) {
+  std::vector<ir::ProxyRule> written; // as written: what events show
+  for (const ir::LoweredProxyRule &l : rules) {
+    const ir::ProxyRule &r = *l.source;
     if (std::string why = ir::proxyRuleMismatch(r, ep.protocol); !why.empty())
       failBadArgument(t, std::string(who) + "(" + name + ", ...): " + why);
     // A rule the reference enforces and fbc's proxy cannot (a Kafka topic, a
@@ -90,19 +111,37 @@ uint64_t Executor::pushProxyRules(star::Thread &t, const char *who, const std::s
     ProxyRuleSpec s;
     s.interface = *index;
     s.rule = r;
-    // The codec's form of the target matcher (a Postgres query is
-    // normalised as the traffic is, a NATS `>` becomes a glob).
-    std::string &target = ruleTarget(s.rule);
-    target = proxies_->normalizeTarget(*index, target);
-    s.siteKey = ir::probabilitySiteKey(r.label, name, ir::proxyActionName(r.action));
-    if (ir::fansOutByProbability(r.probability, r.maxFires, r.mode)) {
-      s.leafBits = uint64_t(r.maxFires);
-      ir::RuleSite site{r.loc, at, std::string(ir::proxyActionName(r.action)), int(ep.service)};
-      s.decisionOverride = leafOverride(t, who, site, s.siteKey, s.leafBits);
+    s.rule.target() = l.target; // the codec's form, lowered
+    s.siteKey = l.siteKey;
+    if (l.leafBits) {
+      s.leafBits = l.leafBits;
+      s.decisionOverride = leafOverride(t, who, l.site, l.siteKey, l.leafBits);
     }
     specs.push_back(std::move(s));
+    written.push_back(r);
   }
-  return proxyFaults_->push(*index, std::move(specs), rules, source);
+  return proxyFaults_->push(*index, std::move(specs), std::move(written), source);
+}
+
+std::vector<uint64_t> Executor::pushAssumptionProxyRules(star::Thread &t, const char *who,
+                                                         const std::string &assumption) {
+  std::vector<uint64_t> scopes;
+  const ir::LoweredAssumption *a = cfg_.leaves->findAssumption(assumption);
+  if (!a)
+    return scopes;
+  // One scope per composed assumption's interface, as each is one fault.
+  for (size_t i = 0; i < a->proxyRules.size();) {
+    size_t j = i + 1;
+    while (j < a->proxyRules.size() && a->proxyRules[j].fault == a->proxyRules[i].fault &&
+           a->proxyRules[j].service == a->proxyRules[i].service &&
+           a->proxyRules[j].interface == a->proxyRules[i].interface)
+      ++j;
+    std::vector<ir::LoweredProxyRule> group(a->proxyRules.begin() + long(i),
+                                            a->proxyRules.begin() + long(j));
+    scopes.push_back(pushProxyRules(t, who, group));
+    i = j;
+  }
+  return scopes;
 }
 
 void Executor::popProxyRules(uint64_t id) {
@@ -138,8 +177,7 @@ Value Executor::faultInterface(star::Thread &t, const InterfaceRefValue &ref,
     failBadArgument(t, "fault() requires run= keyword with a callback function");
   if (!run.isObject() || !run.obj()->callable())
     failBadArgument(t, "fault() run= must be a callable");
-  uint64_t scope =
-      pushProxyRules(t, "fault", ref.service, ref.iface.name, rules, callerLoc(t), source);
+  uint64_t scope = pushProxyRules(t, "fault", lowerCallProxyRules(t, "fault", ref, rules), source);
   Value result;
   try {
     result = star::call(t, run, llvm::ArrayRef<Value>{});
@@ -160,7 +198,7 @@ Value Executor::faultStartInterface(star::Thread &t, const InterfaceRefValue &re
   refusePacketRules(t, args);
   std::vector<ir::ProxyRule> rules = ruleArgs(t, "fault_start", ref, args);
   uint64_t scope =
-      pushProxyRules(t, "fault_start", ref.service, ref.iface.name, rules, callerLoc(t));
+      pushProxyRules(t, "fault_start", lowerCallProxyRules(t, "fault_start", ref, rules));
   proxyFaults_->start(proxies_->find(ref.service, ref.iface.name).value(), scope);
   return star::none();
 }

@@ -356,13 +356,21 @@ private:
   star::Value faultStartInterface(star::Thread &t, const ir::builtins::InterfaceRefValue &ref,
                                   const star::Args &args);
   star::Value faultStopInterface(const ir::builtins::InterfaceRefValue &ref);
-  // Checks `rules` against the interface's proxy and protocol, pins the
-  // leaf's occurrences, pushes them as one proxy scope (proxy_fault_applied).
-  // `at`: the fault() call, or the assumption's fault_assumption() call
-  // (ir::RuleSite::at).
-  uint64_t pushProxyRules(star::Thread &t, const char *who, const std::string &service,
-                          const std::string &iface, const std::vector<ir::ProxyRule> &rules,
-                          const ir::Loc &at, const std::string &source = "");
+  // A fault(svc.iface, ...) / fault_start() call's rules, lowered as an
+  // assumption's are (backend::lowerProxyRule; at: the call).
+  std::vector<ir::LoweredProxyRule> lowerCallProxyRules(star::Thread &t, const char *who,
+                                                        const ir::builtins::InterfaceRefValue &ref,
+                                                        const std::vector<ir::ProxyRule> &rules);
+  // Checks lowered `rules` (one interface's) against the interface's proxy
+  // and protocol, pins the leaf's occurrences, pushes them as one proxy
+  // scope (proxy_fault_applied).
+  uint64_t pushProxyRules(star::Thread &t, const char *who,
+                          const std::vector<ir::LoweredProxyRule> &rules,
+                          const std::string &source = "");
+  // The leaf program's protocol rules of an assumption and those it
+  // composes, one scope per composed assumption's interface.
+  std::vector<uint64_t> pushAssumptionProxyRules(star::Thread &t, const char *who,
+                                                 const std::string &assumption);
   // Pops a proxy scope: proxy_fault_removed with each rule's matches and
   // hits, preceded by fault_zero_traffic for a rule that matched nothing.
   void popProxyRules(uint64_t scope);

@@ -10,7 +10,6 @@
 #include "frontend/eval/thread.h"
 #include "frontend/lib/ops.h"
 #include "frontend/lib/printer.h"
-#include "ir/composed_assumptions.h"
 #include "ir/duration.h"
 #include "ir/quote.h"
 #include "ir/syscalls.h"
@@ -397,10 +396,8 @@ void Executor::runBody(const ir::Test &t, star::Thread &th, BodyEnd &end) {
       };
       try {
         for (const std::string &a : t.faults)
-          for (const ir::FaultAssumption *fa : ir::composedAssumptions(loaded_.spec(), a))
-            if (!fa->proxyRules.empty())
-              proxyScopes.push_back(pushProxyRules(th, "fault_scenario", fa->target.service,
-                                                   fa->target.interface, fa->proxyRules, fa->loc));
+          for (uint64_t s : pushAssumptionProxyRules(th, "fault_scenario", a))
+            proxyScopes.push_back(s);
         result = body();
       } catch (...) {
         endScopes();

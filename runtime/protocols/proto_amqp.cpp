@@ -101,12 +101,6 @@ std::string amqpCloseArgs(uint16_t code, std::string_view text, uint16_t cls, ui
   return out;
 }
 
-std::string amqpNormalizePattern(std::string_view pattern) {
-  std::string out(pattern);
-  std::replace(out.begin(), out.end(), '#', '*');
-  return out;
-}
-
 AmqpCodec::Closing *AmqpCodec::closing(uint16_t channel) {
   for (Closing &c : closing_)
     if (c.channel == channel)

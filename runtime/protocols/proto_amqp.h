@@ -85,11 +85,6 @@ std::string amqpMethodFrame(uint16_t channel, uint16_t cls, uint16_t method, std
 // (a short string: clipped to 255 bytes), the failing method's class and id.
 std::string amqpCloseArgs(uint16_t code, std::string_view text, uint16_t cls, uint16_t method);
 
-// A rule's topic= as the proxy's glob matches it: AMQP's topic wildcards,
-// `#` (any words; the recipes' default routing key) and `*` (one word),
-// both become the glob `*`.
-std::string amqpNormalizePattern(std::string_view pattern);
-
 class AmqpCodec final : public ProtocolCodec {
 public:
   RequestInfo splitRequest(std::string_view pending) override;

@@ -1,7 +1,7 @@
 // The MySQL proxy codec: see proto_mysql.h.
 #include "runtime/protocols/proto_mysql.h"
 
-#include "runtime/protocols/proto_postgres.h"
+#include "ir/protocol_targets.h"
 
 #include <deque>
 #include <string>
@@ -179,7 +179,7 @@ struct MysqlCodec::Impl {
     r.length = length;
     r.last = true;
     if (sql)
-      r.target = pgNormalizeQuery(payload.substr(1));
+      r.target = ir::sqlNormalizeQuery(payload.substr(1));
     owed.push_back(kind);
     return r;
   }

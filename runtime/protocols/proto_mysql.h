@@ -15,7 +15,7 @@
 // Command phase, client stream as splitRequest() returns it:
 //   COM_QUERY, COM_STMT_PREPARE   Request, target = the statement text
 //                                 normalised as Postgres queries are
-//                                 (pgNormalizeQuery: literals and ?
+//                                 (ir::sqlNormalizeQuery: literals and ?
 //                                 placeholders folded, case and spaces)
 //   COM_STMT_EXECUTE, COM_PING, COM_INIT_DB, COM_RESET_CONNECTION,
 //   COM_STMT_RESET, COM_SET_OPTION

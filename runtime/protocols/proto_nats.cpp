@@ -86,15 +86,6 @@ std::string natsHeaderStatus(std::string_view headers) {
   return lineWords(first, " \t", w) >= 2 && w[0].starts_with("NATS/") ? std::string(w[1]) : "";
 }
 
-std::string natsNormalizePattern(std::string_view pattern) {
-  std::string out(pattern);
-  if (out == ">")
-    return "*";
-  if (out.size() >= 2 && out.ends_with(".>"))
-    out.back() = '*';
-  return out;
-}
-
 namespace {
 
 // Whether CONNECT's JSON asks for verbose mode ("verbose": true): the one

@@ -81,11 +81,6 @@ size_t natsGreetingLength(std::string_view received);
 // headers say 503.
 std::string natsHeaderStatus(std::string_view headers);
 
-// A rule's subject= (or topic=) as the proxy's glob matches it: NATS's
-// full wildcard `>` as the last token (or the whole pattern) covers every
-// subject below, so it becomes `*`; the recipes' default subject is `>`.
-std::string natsNormalizePattern(std::string_view pattern);
-
 class NatsCodec final : public ProtocolCodec {
 public:
   RequestInfo splitRequest(std::string_view pending) override;

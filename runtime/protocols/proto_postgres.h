@@ -49,19 +49,6 @@ namespace fbc::rt {
 inline constexpr uint32_t kPgSslRequest = 80877103;
 inline constexpr uint32_t kPgGssEncRequest = 80877104;
 
-// A query as rules see it: comments removed, keywords and unquoted
-// identifiers lower-cased, quoted identifiers kept, every literal (number,
-// string) and every parameter ($1, ?) replaced by $1, $2 ... in order of
-// appearance (pg_stat_statements' form), tokens separated by one space
-// (none before , ) ; . :: or a name's "(", none after ( . ::), a trailing
-// ';' dropped.
-//   "SELECT *  FROM Orders WHERE id=42"  ->  "select * from orders where id = $1"
-std::string pgNormalizeQuery(std::string_view sql);
-
-// A rule's query= pattern in the same form, '*' kept as the glob it is:
-//   "SELECT * FROM orders*"  ->  "select * from orders*"
-std::string pgNormalizePattern(std::string_view pattern);
-
 // Backend messages.
 std::string pgErrorResponse(std::string_view sqlstate, std::string_view message);
 std::string pgReadyForQuery(char txnStatus);

@@ -14,9 +14,9 @@
 // rest of the connection through untouched and records that it did).
 //
 // Adding a protocol: describe it in ir/protocols.cpp (framed = true: its
-// matchers, the trace fields its RequestInfo feeds, its message nouns),
-// implement ProtocolCodec, give it a factory, and add one line
-// {"<protocol>", factory, normalizer} to kProxyProtocols in
+// matchers, the trace fields its RequestInfo feeds, its message nouns, the
+// normaliser of its rules' targets), implement ProtocolCodec, give it a
+// factory, and add one line {"<protocol>", factory} to kProxyProtocols in
 // runtime/protocols/proxy_protocols.cpp (the interface(protocol=) string selects it;
 // a protocol without an entry is proxied as plain TCP).
 // tests/unit/protocol_table_test.cpp checks the two tables agree.
@@ -61,8 +61,8 @@ enum class Split {
 //   redis     method = the command upper-cased ("GET"), target = its first
 //             key ("" for commands without one: PING)
 //   memcached method = the command as sent ("get"), target = its first key
-//   postgres  method = "" , target = the query text normalised by the
-//             protocol's normalizeTarget (below); for the extended protocol the unit is
+//   postgres  method = "" , target = the query text normalised
+//             (ir::sqlNormalizeQuery); for the extended protocol the unit is
 //             Parse..Sync (or Bind..Sync of a prepared statement, whose text
 //             the codec remembers from its Parse)
 // Matching itself (globs, case folding, probability) is the proxy's.
@@ -147,15 +147,9 @@ public:
   }
 };
 
-// A rule's matcher text in the form the codec puts in RequestInfo::target,
-// so that `query="SELECT * FROM orders*"` compares like the traffic does.
-// Identity for protocols that do not normalise.
-using PatternNormalizer = std::string (*)(std::string_view pattern);
-
 struct ProxyProtocol {
   std::string_view name; // interface(protocol=) value: "http", "redis", "postgres"
   std::unique_ptr<ProtocolCodec> (*makeCodec)();
-  PatternNormalizer normalizeTarget; // null: identity
   // The server speaks first (MySQL's greeting): the proxy dials the real
   // port when a client connects, not when the client's first byte arrives.
   bool serverFirst = false;

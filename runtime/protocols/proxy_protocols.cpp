@@ -1,8 +1,8 @@
 // The proxy's codecs, attached to the entries of ir/protocols.h that are
-// framed: interface(protocol=) name -> codec factory and the normaliser of
-// its rules' target patterns (runtime/protocols/proxy_protocol.h says what a codec
-// does). One line per protocol; a protocol without a line is proxied as
-// plain TCP.
+// framed: interface(protocol=) name -> codec factory (runtime/protocols/
+// proxy_protocol.h says what a codec does; the normaliser of its rules'
+// target patterns is ir/protocols.h's). One line per protocol; a protocol without a line is proxied
+// as plain TCP.
 #include "runtime/protocols/proto_amqp.h"
 #include "runtime/protocols/proto_kafka.h"
 #include "runtime/protocols/proto_memcached.h"
@@ -23,14 +23,14 @@ template <class Codec> std::unique_ptr<ProtocolCodec> make() {
 
 // Sorted by name.
 const ProxyProtocol kProxyProtocols[] = {
-    {"amqp", make<AmqpCodec>, amqpNormalizePattern},
-    {"http", makeHttpCodec, nullptr},
-    {"kafka", make<KafkaCodec>, nullptr},
-    {"memcached", make<MemcachedCodec>, nullptr},
-    {"mysql", make<MysqlCodec>, pgNormalizePattern, /*serverFirst=*/true},
-    {"nats", make<NatsCodec>, natsNormalizePattern, /*serverFirst=*/true}, // INFO first
-    {"postgres", make<PostgresCodec>, pgNormalizePattern},
-    {"redis", make<RedisCodec>, nullptr},
+    {"amqp", make<AmqpCodec>},
+    {"http", makeHttpCodec},
+    {"kafka", make<KafkaCodec>},
+    {"memcached", make<MemcachedCodec>},
+    {"mysql", make<MysqlCodec>, /*serverFirst=*/true},
+    {"nats", make<NatsCodec>, /*serverFirst=*/true}, // INFO first
+    {"postgres", make<PostgresCodec>},
+    {"redis", make<RedisCodec>},
 };
 
 } // namespace

@@ -86,8 +86,6 @@ public:
   const std::vector<ProxyEndpoint> &endpoints() const { return endpoints_; }
   std::optional<size_t> find(std::string_view service, std::string_view iface) const;
   ProxyRuleTable &rules() { return rules_; }
-  // A rule's target matcher as the interface's codec normalises traffic.
-  std::string normalizeTarget(size_t iface, const std::string &pattern) const;
   // The loop thread's id once it runs (0 before): what the explorer's
   // quiescence check watches, so that a release waits for a relayed
   // request to reach the server.

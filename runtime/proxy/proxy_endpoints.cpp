@@ -147,9 +147,4 @@ std::optional<size_t> ProxyHub::find(std::string_view service, std::string_view 
   return std::nullopt;
 }
 
-std::string ProxyHub::normalizeTarget(size_t iface, const std::string &pattern) const {
-  const ProxyProtocol *p = findProxyProtocol(endpoints_.at(iface).protocol);
-  return p && p->normalizeTarget ? p->normalizeTarget(pattern) : pattern;
-}
-
 } // namespace fbc::rt

@@ -38,17 +38,6 @@ const std::string &ruleMethod(const ir::ProxyRule &r) {
   return r.method.empty() ? r.command : r.method;
 }
 
-const std::string &ruleTarget(const ir::ProxyRule &r) {
-  return ruleTarget(const_cast<ir::ProxyRule &>(r));
-}
-
-std::string &ruleTarget(ir::ProxyRule &r) {
-  for (std::string *f : {&r.path, &r.key, &r.query, &r.subject})
-    if (!f->empty())
-      return *f;
-  return r.topic;
-}
-
 ReplySpec replySpec(const ir::ProxyRule &r) {
   ReplySpec s;
   s.kind = r.action == ir::ProxyAction::Respond ? ReplyKind::Response : ReplyKind::Error;
@@ -66,8 +55,7 @@ uint64_t ProxyRuleTable::push(std::vector<ProxyRuleSpec> specs) {
   Scope scope{nextScope_++, {}};
   for (size_t i = 0; i < specs.size(); ++i) {
     ProxyRuleSpec &s = specs[i];
-    Rule r{{}, llvm::StringRef(ruleMethod(s.rule)).upper(), ruleTarget(s.rule), SplitMix64(0), 0,
-           {}};
+    Rule r{{}, llvm::StringRef(ruleMethod(s.rule)).upper(), s.rule.target(), SplitMix64(0), 0, {}};
     r.rng = ruleStream(seed_, s.siteKey, scope.id, i);
     r.spec = std::move(s);
     scope.rules.push_back(std::move(r));

@@ -30,7 +30,7 @@ namespace fbc::rt {
 
 struct ProxyRuleSpec {
   size_t interface = 0; // index into the hub's proxied interfaces
-  ir::ProxyRule rule;   // as written (matchers already normalised by the codec)
+  ir::ProxyRule rule;   // its target() in the codec's form (ir::LoweredProxyRule::target)
   DecisionOverride decisionOverride;
   uint64_t leafBits = 0; // max_fires of an exhaustive rule (see RuleSpec)
   std::string siteKey;   // ir::probabilitySiteKey(label, "svc.iface", action)
@@ -98,12 +98,9 @@ private:
   std::vector<Scope> scopes_; // innermost last
 };
 
-// The match text of a rule: its method-like matcher (method= / command=)
-// and its target-like one (path= / key= / query= / subject= / topic=; the
-// field itself, for the proxy to put the codec's form of it in place).
+// The method-like match text of a rule (method= / command=); its target is
+// ir::ProxyRule::target(), in the codec's form once lowered.
 const std::string &ruleMethod(const ir::ProxyRule &r);
-const std::string &ruleTarget(const ir::ProxyRule &r);
-std::string &ruleTarget(ir::ProxyRule &r);
 
 // A proxy matcher: `*` any run of characters ('/' and ':' included, so
 // path="/api/*" covers every route below /api/ and key="user:*" every user

@@ -88,11 +88,13 @@ endforeach()
 # What the lowering decided, the runtime does not decide again (issue #26):
 # no runtime file expands a syscall keyword into its family or numbers
 # (rules carry their numbers: ir::LoweredRule, backend::keywordSyscalls),
-# looks an errno up by name (faults carry errnoNumber), or matches the
-# passes' invented axis names ("choose#").
+# looks an errno up by name (faults carry errnoNumber), normalises a
+# protocol rule's target (ir::LoweredProxyRule::target; the codecs
+# normalise their traffic with ir::sqlNormalizeQuery, which stays), or
+# matches the passes' invented axis names ("choose#").
 foreach(rel ${runtime_files})
   file(STRINGS "${FBC_SOURCE_DIR}/runtime/${rel}" lines
-       REGEX "(syscallNumbers|syscallFamily|expandSyscallFamily|findErrno)\\(|choose#")
+       REGEX "(syscallNumbers|syscallFamily|expandSyscallFamily|findErrno|normalizedTarget|sqlNormalizePattern|natsSubjectPattern|amqpRoutingKeyPattern)\\(|choose#")
   foreach(line ${lines})
     string(STRIP "${line}" line)
     string(APPEND violations "  runtime/${rel}: ${line} (the leaf program carries this: lowered in backend/)\n")

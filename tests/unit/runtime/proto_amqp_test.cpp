@@ -5,6 +5,7 @@
 // error() makes, on both ends (the client's frames discarded up to its
 // Close-Ok, the server's kept from the client up to its own), at every
 // chunk boundary of the server's stream.
+#include "ir/protocol_targets.h"
 #include "runtime/protocols/proto_amqp.h"
 #include "tests/unit/runtime/codec_split.h"
 
@@ -228,9 +229,9 @@ TEST(ProtoAmqp, ReplyCodesAndTexts) {
 }
 
 TEST(ProtoAmqp, TopicWildcardsBecomeGlobs) {
-  EXPECT_EQ(amqpNormalizePattern("#"), "*");
-  EXPECT_EQ(amqpNormalizePattern("orders.#"), "orders.*");
-  EXPECT_EQ(amqpNormalizePattern("orders.*.eu"), "orders.*.eu");
+  EXPECT_EQ(ir::amqpRoutingKeyPattern("#"), "*");
+  EXPECT_EQ(ir::amqpRoutingKeyPattern("orders.#"), "orders.*");
+  EXPECT_EQ(ir::amqpRoutingKeyPattern("orders.*.eu"), "orders.*.eu");
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // other client operations passed through, what is not NATS, the server's
 // stream framed (a payload that looks like +OK is no reply), verbose mode's
 // reply counting, and the replies a rule makes.
+#include "ir/protocol_targets.h"
 #include "runtime/protocols/proto_nats.h"
 #include "tests/unit/runtime/codec_split.h"
 
@@ -96,11 +97,11 @@ TEST(ProtoNats, RepliesAreErrOrTheMessageSwallowed) {
 }
 
 TEST(ProtoNats, FullWildcardBecomesAGlob) {
-  EXPECT_EQ(natsNormalizePattern(">"), "*");
-  EXPECT_EQ(natsNormalizePattern("orders.>"), "orders.*");
-  EXPECT_EQ(natsNormalizePattern("orders.*"), "orders.*");
-  EXPECT_EQ(natsNormalizePattern("orders.created"), "orders.created");
-  EXPECT_EQ(natsNormalizePattern("a>"), "a>");
+  EXPECT_EQ(ir::natsSubjectPattern(">"), "*");
+  EXPECT_EQ(ir::natsSubjectPattern("orders.>"), "orders.*");
+  EXPECT_EQ(ir::natsSubjectPattern("orders.*"), "orders.*");
+  EXPECT_EQ(ir::natsSubjectPattern("orders.created"), "orders.created");
+  EXPECT_EQ(ir::natsSubjectPattern("a>"), "a>");
 }
 
 TEST(ProtoNats, ParsesServerOperations) {

@@ -1,6 +1,7 @@
 // The PostgreSQL codec (runtime/protocols/proto_postgres.*): the client stream split
 // into startup, simple-query and extended-protocol units at every chunk
 // boundary, reply cycles counted, the normaliser, synthesized replies.
+#include "ir/protocol_targets.h"
 #include "runtime/protocols/proto_postgres.h"
 #include "tests/unit/runtime/codec_split.h"
 #include "tests/unit/runtime/pg_messages.h"
@@ -166,18 +167,19 @@ TEST(ProtoPostgres, SynthesizedResponseAnswersEachExtendedMessage) {
 }
 
 TEST(ProtoPostgres, Normalizer) {
-  EXPECT_EQ(pgNormalizeQuery("SELECT *  FROM Orders WHERE id=42"),
+  EXPECT_EQ(ir::sqlNormalizeQuery("SELECT *  FROM Orders WHERE id=42"),
             "select * from orders where id = $1");
-  EXPECT_EQ(pgNormalizeQuery("select a,b from t where x = 'it''s' and y = ? -- note\n;"),
+  EXPECT_EQ(ir::sqlNormalizeQuery("select a,b from t where x = 'it''s' and y = ? -- note\n;"),
             "select a, b from t where x = $1 and y = $2");
-  EXPECT_EQ(pgNormalizeQuery("SELECT count(*) FROM \"Orders\" o /* c /* nested */ */ "
-                             "WHERE o.total >= 1.5e3 AND o.tag = E'a\\'b' AND o.d::date IS NULL"),
-            "select count(*) from \"Orders\" o where o.total >= $1 and o.tag = $2 and "
-            "o.d::date is null");
-  EXPECT_EQ(pgNormalizeQuery("select $$x$$, $tag$y$tag$, $3"), "select $1, $2, $3");
-  EXPECT_EQ(pgNormalizePattern("SELECT * FROM orders*"), "select * from orders*");
-  EXPECT_EQ(pgNormalizePattern("select count(*) from orders where id = $1"),
-            pgNormalizeQuery("SELECT COUNT(*) FROM orders WHERE id = 7"));
+  EXPECT_EQ(
+      ir::sqlNormalizeQuery("SELECT count(*) FROM \"Orders\" o /* c /* nested */ */ "
+                            "WHERE o.total >= 1.5e3 AND o.tag = E'a\\'b' AND o.d::date IS NULL"),
+      "select count(*) from \"Orders\" o where o.total >= $1 and o.tag = $2 and "
+      "o.d::date is null");
+  EXPECT_EQ(ir::sqlNormalizeQuery("select $$x$$, $tag$y$tag$, $3"), "select $1, $2, $3");
+  EXPECT_EQ(ir::sqlNormalizePattern("SELECT * FROM orders*"), "select * from orders*");
+  EXPECT_EQ(ir::sqlNormalizePattern("select count(*) from orders where id = $1"),
+            ir::sqlNormalizeQuery("SELECT COUNT(*) FROM orders WHERE id = 7"));
 }
 
 } // namespace

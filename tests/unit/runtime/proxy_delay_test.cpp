@@ -6,6 +6,7 @@
 // pipelined error() reply overtook the reply it should wait for, and an
 // HTTP request whose body came after the timer lost its framing (the rest
 // of the connection went unframed, past the rules).
+#include "ir/protocol_targets.h"
 #include "runtime/proxy/proxy.h"
 #include "runtime/trace/trace.h"
 #include "tests/unit/runtime/loopback.h"
@@ -71,8 +72,8 @@ TEST(ProxyDelay, ADelayedPostgresQueryIsOwedOneReply) {
     std::vector<ProxyRuleSpec> rules{rule(ir::ProxyAction::Delay, "db.main:delay"),
                                      rule(ir::ProxyAction::Error, "db.main:error")};
     rules[0].rule.delayNs = 20000000;
-    rules[0].rule.query = hub.normalizeTarget(0, "SELECT x FROM a");
-    rules[1].rule.query = hub.normalizeTarget(0, "SELECT z FROM c");
+    rules[0].rule.query = ir::sqlNormalizePattern("SELECT x FROM a");
+    rules[1].rule.query = ir::sqlNormalizePattern("SELECT z FROM c");
     hub.rules().push(std::move(rules));
     int client = dialLoopback(hub.endpoints()[0].proxyPort);
     ASSERT_GE(client, 0);
