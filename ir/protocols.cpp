@@ -21,6 +21,7 @@ constexpr M kRedisMatchers[] = {"command", "key"};
 constexpr M kSqlMatchers[] = {"query"};
 constexpr M kGrpcMatchers[] = {"method"};
 constexpr M kTopicMatchers[] = {"topic"};
+constexpr M kAmqpMatchers[] = {"topic", "exchange"};
 constexpr M kNatsMatchers[] = {"topic", "subject"};
 constexpr M kMongoMatchers[] = {"op", "collection"};
 
@@ -280,7 +281,7 @@ const Protocol kProtocols[] = {
     // sends the message on twice. Steps over librabbitmq
     // (runtime/clients/amqp_step.h); ready() is a TCP connect.
     {.name = "amqp",
-     .matchers = kTopicMatchers,
+     .matchers = kAmqpMatchers,
      .methodField = "exchange",
      .targetField = "routing_key",
      .normalizeTarget = amqpRoutingKeyPattern,

@@ -98,7 +98,8 @@ std::string ProxyRule::matchers() const {
                       {"topic", &topic},
                       {"subject", &subject},
                       {"op", &op},
-                      {"collection", &collection}})
+                      {"collection", &collection},
+                      {"exchange", &exchange}})
     if (!v->empty())
       out.append(out.empty() ? "" : ", ").append(k).append("=").append(quote(*v));
   return out;
@@ -154,7 +155,8 @@ constexpr MatcherField kMatcherFields[] = {{"method", &ProxyRule::method},
                                            {"topic", &ProxyRule::topic},
                                            {"subject", &ProxyRule::subject},
                                            {"op", &ProxyRule::op},
-                                           {"collection", &ProxyRule::collection}};
+                                           {"collection", &ProxyRule::collection},
+                                           {"exchange", &ProxyRule::exchange}};
 
 // The protocols the proxy answers error()/response() in: "http, redis, ...".
 std::string answeringProtocols() {

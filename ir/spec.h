@@ -289,9 +289,12 @@ struct ProxyRule {
   std::string method, path, query, command, key; // matchers
   // Kafka / AMQP / NATS topic, NATS subject, MongoDB op and collection:
   // the reference's matchers. Matched where fbc's proxy frames the
-  // protocol (Kafka, NATS); on a protocol it relays as TCP a rule that
-  // needs them is a cannot-run row (proxyRuleGap()).
+  // protocol (Kafka, NATS, AMQP); on a protocol it relays as TCP a rule
+  // that needs them is a cannot-run row (proxyRuleGap()).
   std::string topic, subject, op, collection;
+  // AMQP's exchange (fbc's own matcher, beside the routing key's topic=):
+  // matched as method= is, a glob ignoring case.
+  std::string exchange;
   int64_t status = 0; // response()/error() status=<int> (0: the protocol's default; 0-16 on gRPC)
   std::string code;   // error(status="57P01"): a SQLSTATE given as a string
   int64_t errorNumber = 0; // error(code=1213): a MySQL error number (0: none)

@@ -215,11 +215,11 @@ bool proxyAllows(ProxyAction action, std::string_view k) {
     return action == ProxyAction::Drop;
   if (k == "per")
     return action == ProxyAction::Drop || action == ProxyAction::Delay;
-  // duplicate(topic=|subject=, probability=): Kafka / NATS only.
+  // duplicate(topic=|subject=|exchange=, probability=): messages only.
   if (action == ProxyAction::Duplicate)
-    return k == "topic" || k == "subject";
+    return k == "topic" || k == "subject" || k == "exchange";
   return k == "method" || k == "path" || k == "query" || k == "command" || k == "key" ||
-         k == "topic" || k == "subject" || k == "op" || k == "collection";
+         k == "topic" || k == "subject" || k == "op" || k == "collection" || k == "exchange";
 }
 
 llvm::ArrayRef<std::string_view> proxyKeywordNames();
@@ -279,6 +279,7 @@ void readProxyKeyword(RuleArgs &a, const Arg &arg) {
      : k == "subject"    ? r.subject
      : k == "op"         ? r.op
      : k == "collection" ? r.collection
+     : k == "exchange"   ? r.exchange
      : k == "message"    ? r.message
                          : r.body) = text;
     r.hasBody = r.hasBody || k == "body";
@@ -287,22 +288,24 @@ void readProxyKeyword(RuleArgs &a, const Arg &arg) {
 
 // The protocol rules' keywords, in the order messages list them.
 constexpr Param<RuleArgs> kProxyParams[] = {
-    {"body", readProxyKeyword},    {"code", readProxyKeyword},  {"collection", readProxyKeyword},
-    {"command", readProxyKeyword}, {"delay", readProxyKeyword}, {"key", readProxyKeyword},
-    {"label", readLabel},          {"max_fires", readMaxFires}, {"message", readProxyKeyword},
-    {"method", readProxyKeyword},  {"mode", readMode},          {"op", readProxyKeyword},
-    {"path", readProxyKeyword},    {"per", readProxyKeyword},   {"probability", readProbability},
-    {"query", readProxyKeyword},   {"reset", readProxyKeyword}, {"status", readProxyKeyword},
-    {"subject", readProxyKeyword}, {"topic", readProxyKeyword},
+    {"body", readProxyKeyword},       {"code", readProxyKeyword},
+    {"collection", readProxyKeyword}, {"command", readProxyKeyword},
+    {"delay", readProxyKeyword},      {"exchange", readProxyKeyword},
+    {"key", readProxyKeyword},        {"label", readLabel},
+    {"max_fires", readMaxFires},      {"message", readProxyKeyword},
+    {"method", readProxyKeyword},     {"mode", readMode},
+    {"op", readProxyKeyword},         {"path", readProxyKeyword},
+    {"per", readProxyKeyword},        {"probability", readProbability},
+    {"query", readProxyKeyword},      {"reset", readProxyKeyword},
+    {"status", readProxyKeyword},     {"subject", readProxyKeyword},
+    {"topic", readProxyKeyword},
 };
 
-// duplicate()'s: Kafka's and NATS's message duplication.
+// duplicate()'s: message duplication (Kafka, NATS, AMQP, UDP).
 constexpr Param<RuleArgs> kDuplicateParams[] = {
-    {"label", readLabel},
-    {"max_fires", readMaxFires},
-    {"mode", readMode},
-    {"probability", readProbability},
-    {"subject", readProxyKeyword},
+    {"exchange", readProxyKeyword},   {"label", readLabel},
+    {"max_fires", readMaxFires},      {"mode", readMode},
+    {"probability", readProbability}, {"subject", readProxyKeyword},
     {"topic", readProxyKeyword},
 };
 

@@ -35,7 +35,7 @@ bool proxyGlobMatch(std::string_view p, std::string_view t) {
 }
 
 const std::string &ruleMethod(const ir::ProxyRule &r) {
-  return r.method.empty() ? r.command : r.method;
+  return !r.method.empty() ? r.method : !r.command.empty() ? r.command : r.exchange;
 }
 
 ReplySpec replySpec(const ir::ProxyRule &r) {

@@ -98,7 +98,8 @@ private:
   std::vector<Scope> scopes_; // innermost last
 };
 
-// The method-like match text of a rule (method= / command=); its target is
+// The method-like match text of a rule (method= / command= / exchange=,
+// what the codec's RequestInfo::method holds); its target is
 // ir::ProxyRule::target(), in the codec's form once lowered.
 const std::string &ruleMethod(const ir::ProxyRule &r);
 

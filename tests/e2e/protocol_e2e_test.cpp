@@ -303,7 +303,7 @@ TEST_F(Protocol, NatsRuleModesAndPlanEqualsRun) {
 // logs in a directory of the test's, where its config and enabled-plugins
 // files are absent (not /etc/rabbitmq's: defaults, no plugins). reuse=True:
 // started once per `fbc run`, its 10-17 s start most of each run's time.
-// `fbc plan` counts the rows the run reports (15: max_fires=2
+// `fbc plan` counts the rows the run reports (16: max_fires=2
 // mode="exhaustive" is four leaves); each leaf
 // pins which of the two matching publishes has its channel closed, the
 // other routing key always passing (what the publisher saw, in leaf order:
@@ -316,7 +316,7 @@ TEST_F(Protocol, AmqpFaultsThroughTheProxyAgainstRabbitmq) {
                                    {"@EPMD_PORT@", std::to_string(freePort())}});
   runWithGolden(spec, 0);
   FbcRun plan = runFbc({"plan", spec.path}, spec.dir.path());
-  EXPECT_TRUE(contains(plan.out, "Total: 15 plan instances")) << plan.out << plan.err;
+  EXPECT_TRUE(contains(plan.out, "Total: 16 plan instances")) << plan.out << plan.err;
   FbcRun j = runFbc({"run", spec.path, "--seed", "1", "--no-bundle", "--format=json", "--test",
                      "test_publish_error_exhaustive"},
                     spec.dir.path());
