@@ -293,7 +293,7 @@ struct ProxyRule {
   // that needs them is a cannot-run row (proxyRuleGap()).
   std::string topic, subject, op, collection;
   // AMQP's exchange (fbc's own matcher, beside the routing key's topic=):
-  // matched as method= is, a glob ignoring case.
+  // a glob matched with its case (method= and command= ignore case).
   std::string exchange;
   int64_t status = 0; // response()/error() status=<int> (0: the protocol's default; 0-16 on gRPC)
   std::string code;   // error(status="57P01"): a SQLSTATE given as a string

@@ -55,7 +55,16 @@ uint64_t ProxyRuleTable::push(std::vector<ProxyRuleSpec> specs) {
   Scope scope{nextScope_++, {}};
   for (size_t i = 0; i < specs.size(); ++i) {
     ProxyRuleSpec &s = specs[i];
-    Rule r{{}, llvm::StringRef(ruleMethod(s.rule)).upper(), s.rule.target(), SplitMix64(0), 0, {}};
+    // method= and command= ignore case (HTTP methods, Redis commands);
+    // an exchange= is a name, matched as written.
+    bool exact = s.rule.method.empty() && s.rule.command.empty() && !s.rule.exchange.empty();
+    Rule r{{},
+           exact ? s.rule.exchange : llvm::StringRef(ruleMethod(s.rule)).upper(),
+           s.rule.target(),
+           exact,
+           SplitMix64(0),
+           0,
+           {}};
     r.rng = ruleStream(seed_, s.siteKey, scope.id, i);
     r.spec = std::move(s);
     scope.rules.push_back(std::move(r));
@@ -130,7 +139,8 @@ ProxyDecision ProxyRuleTable::decide(size_t iface, ProxyUnit unit, const std::st
         ++r.stats.unframed;
         continue;
       }
-      if (!proxyGlobMatch(r.method, upperMethod) || !proxyGlobMatch(r.target, target)) {
+      if (!proxyGlobMatch(r.method, r.exactMethod ? method : upperMethod) ||
+          !proxyGlobMatch(r.target, target)) {
         notePassedOver(r, method, target);
         continue;
       }

@@ -80,7 +80,8 @@ public:
 private:
   struct Rule {
     ProxyRuleSpec spec;
-    std::string method, target; // globs (proxyGlobMatch); method upper-cased
+    std::string method, target; // globs (proxyGlobMatch); method upper-cased but
+    bool exactMethod = false;   // for an exchange= (AMQP names keep their case)
     SplitMix64 rng;
     uint64_t occurrences = 0;
     ProxyRuleStats stats;

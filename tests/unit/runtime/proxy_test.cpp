@@ -133,6 +133,21 @@ ProxyRuleSpec rule(ir::ProxyAction a, std::string path, double p = 1) {
   return s;
 }
 
+// method= and command= ignore case (an HTTP method, a Redis command); an
+// AMQP exchange= is a name and matches only as written.
+TEST(ProxyRuleTable, AnExchangeKeepsItsCaseAMethodDoesNot) {
+  ProxyRuleTable t;
+  ProxyRuleSpec exchange = rule(ir::ProxyAction::Drop, "");
+  exchange.rule.exchange = "Orders*";
+  ProxyRuleSpec method = rule(ir::ProxyAction::Error, "");
+  method.rule.method = "get";
+  std::vector<ProxyRuleSpec> rules{exchange, method};
+  t.push(std::move(rules));
+  EXPECT_EQ(*t.decide(0, ProxyUnit::Request, "Orders.eu", "k").action, ir::ProxyAction::Drop);
+  EXPECT_EQ(*t.decide(0, ProxyUnit::Request, "GET", "/").action, ir::ProxyAction::Error);
+  EXPECT_FALSE(t.decide(0, ProxyUnit::Request, "orders.eu", "k").rule);
+}
+
 TEST(ProxyRuleTable, InnermostFirstDelaysAddAndScopesEnd) {
   ProxyRuleTable t;
   std::vector<ProxyRuleSpec> outer{rule(ir::ProxyAction::Error, "/a/*")};
