@@ -84,7 +84,7 @@ Executor::lowerCallProxyRules(star::Thread &t, const char *who, const InterfaceR
 }
 
 uint64_t Executor::pushProxyRules(star::Thread &t, const char *who,
-                                  const std::vector<ir::LoweredProxyRule> &rules,
+                                  std::span<const ir::LoweredProxyRule> rules,
                                   const std::string &source) {
   const ir::LoweredProxyRule &first = rules.front();
   const std::string &service = loaded_.spec().services[size_t(first.service)].name;
@@ -136,9 +136,7 @@ std::vector<uint64_t> Executor::pushAssumptionProxyRules(star::Thread &t, const 
            a->proxyRules[j].service == a->proxyRules[i].service &&
            a->proxyRules[j].interface == a->proxyRules[i].interface)
       ++j;
-    std::vector<ir::LoweredProxyRule> group(a->proxyRules.begin() + long(i),
-                                            a->proxyRules.begin() + long(j));
-    scopes.push_back(pushProxyRules(t, who, group));
+    scopes.push_back(pushProxyRules(t, who, std::span(a->proxyRules).subspan(i, j - i)));
     i = j;
   }
   return scopes;

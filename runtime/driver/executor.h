@@ -48,6 +48,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -365,7 +366,7 @@ private:
   // and protocol, pins the leaf's occurrences, pushes them as one proxy
   // scope (proxy_fault_applied).
   uint64_t pushProxyRules(star::Thread &t, const char *who,
-                          const std::vector<ir::LoweredProxyRule> &rules,
+                          std::span<const ir::LoweredProxyRule> rules,
                           const std::string &source = "");
   // The leaf program's protocol rules of an assumption and those it
   // composes, one scope per composed assumption's interface.

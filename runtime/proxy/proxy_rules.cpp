@@ -59,7 +59,7 @@ uint64_t ProxyRuleTable::push(std::vector<ProxyRuleSpec> specs) {
     // an exchange= is a name, matched as written.
     bool exact = s.rule.method.empty() && s.rule.command.empty() && !s.rule.exchange.empty();
     Rule r{{},
-           exact ? s.rule.exchange : llvm::StringRef(ruleMethod(s.rule)).upper(),
+           exact ? ruleMethod(s.rule) : llvm::StringRef(ruleMethod(s.rule)).upper(),
            s.rule.target(),
            exact,
            SplitMix64(0),
