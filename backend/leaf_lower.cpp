@@ -77,6 +77,10 @@ void lowerTraps(const ir::Spec &spec, ir::LeafTest &lt, const ir::ExploreOptions
                                                    : std::vector<std::string>{});
   }
   lt.proxies = std::move(scan.proxies);
+  // A body fault() call's keywords, lowered per site (the fault's value
+  // is bound when the call runs: backend::bindFault).
+  for (const passes::TrapScan::CallKeyword &k : scan.callKeywords)
+    lowerKeyword(spec, int(k.service), k.keyword, k.at, lt.callRules);
   for (const ir::Service &svc : spec.services)
     lt.needs.insert(lt.needs.end(), svc.needs.begin(), svc.needs.end());
   for (const ir::Client &c : spec.clients)

@@ -9,8 +9,8 @@
 
 namespace fbc::backend {
 
-void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &keyword,
-                       const ir::Fault &f, const ir::Loc &at, std::vector<ir::LoweredRule> &out) {
+void lowerKeyword(const ir::Spec &spec, int service, const std::string &keyword, const ir::Loc &at,
+                  std::vector<ir::LoweredRule> &out) {
   const ir::Service &svc = spec.services[size_t(service)];
   const ir::Op *op = svc.findOp(keyword);
   std::vector<std::string> one{keyword};
@@ -19,24 +19,40 @@ void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &key
     r.service = service;
     r.keyword = sc;
     r.syscalls = keywordSyscalls(sc);
-    r.action = f.action;
-    r.errnoNumber = f.errnoNumber;
-    r.delayNs = f.delayNs;
-    r.probability = f.probability;
-    if (ir::fansOutByProbability(f.probability, f.maxFires, f.mode))
-      r.leafBits = uint64_t(f.maxFires);
-    r.label = f.label;
-    r.pathGlob = f.path;
-    r.site = {f.loc, at, keyword, service};
-    r.siteKey = ir::probabilitySiteKey(r.label, svc.name, keyword);
+    r.site = {ir::Loc{}, at, keyword, service};
     if (op) {
-      if (f.path.empty())
-        r.pathGlob = op->path;
-      if (r.label.empty())
-        r.label = keyword;
+      r.pathGlob = op->path;
+      r.label = keyword;
     }
     out.push_back(std::move(r));
   }
+}
+
+ir::LoweredRule bindFault(const ir::Spec &spec, const ir::LoweredRule &shape, const ir::Fault &f) {
+  ir::LoweredRule r = shape;
+  r.action = f.action;
+  r.errnoNumber = f.errnoNumber;
+  r.delayNs = f.delayNs;
+  r.probability = f.probability;
+  if (ir::fansOutByProbability(f.probability, f.maxFires, f.mode))
+    r.leafBits = uint64_t(f.maxFires);
+  // The fault's own label= and path= win over a named op's.
+  if (!f.label.empty())
+    r.label = f.label;
+  if (!f.path.empty())
+    r.pathGlob = f.path;
+  r.siteKey = ir::probabilitySiteKey(f.label, spec.services[size_t(shape.service)].name,
+                                     shape.site.keyword);
+  r.site.rule = f.loc;
+  return r;
+}
+
+void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &keyword,
+                       const ir::Fault &f, const ir::Loc &at, std::vector<ir::LoweredRule> &out) {
+  std::vector<ir::LoweredRule> shapes;
+  lowerKeyword(spec, service, keyword, at, shapes);
+  for (const ir::LoweredRule &shape : shapes)
+    out.push_back(bindFault(spec, shape, f));
 }
 
 ir::LoweredProxyRule lowerProxyRule(const ir::Spec &spec, int service, const ir::Interface &iface,

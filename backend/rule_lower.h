@@ -15,7 +15,20 @@
 
 namespace fbc::backend {
 
-// The rules of `keyword = f` on spec.services[service]. `at` is where the
+// The rules a `keyword = <fault>` on spec.services[service] installs, the
+// fault's value left out (ir::LeafTest::callRules): one per syscall of a
+// named op (with the op's path and its name as label), else one for the
+// keyword (a family: its members' numbers). `at`: ir::RuleSite::at.
+void lowerKeyword(const ir::Spec &spec, int service, const std::string &keyword, const ir::Loc &at,
+                  std::vector<ir::LoweredRule> &out);
+
+// `shape` (lowerKeyword's) with fault `f`'s value: its action, errno
+// number, delay, probability and leaf bits, its label= and path= over the
+// op's, the probability site key, and the fault's call as the site's rule.
+ir::LoweredRule bindFault(const ir::Spec &spec, const ir::LoweredRule &shape, const ir::Fault &f);
+
+// The rules of `keyword = f` on spec.services[service] (lowerKeyword, then
+// bindFault). `at` is where the
 // rule is attached (ir::RuleSite::at): the fault() call, or the
 // assumption's keyword argument.
 void lowerKeywordRules(const ir::Spec &spec, int service, const std::string &keyword,

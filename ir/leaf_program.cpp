@@ -66,6 +66,17 @@ int LeafTest::findAxis(const RuleSite &site) const {
   return any;
 }
 
+std::span<const LoweredRule> LeafTest::findCallRules(const Loc &at, int service,
+                                                     std::string_view keyword) const {
+  // Sorted by site: one site's rules (a named op's syscalls) are adjacent.
+  auto here = [&](const LoweredRule &r) {
+    return r.site.service == service && r.site.keyword == keyword && sameLoc(r.site.at, at);
+  };
+  auto first = std::find_if(callRules.begin(), callRules.end(), here);
+  auto last = std::find_if_not(first, callRules.end(), here);
+  return {first, last};
+}
+
 void LeafTest::resize(size_t axis, uint64_t size) {
   axes[axis].size = std::max<uint64_t>(1, size);
   axes[axis].known = true;

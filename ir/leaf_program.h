@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,25 @@ struct LeafAssignment {
   uint64_t index = 0;
   std::vector<uint64_t> digits;
   std::string id() const { return std::to_string(index); }
+};
+
+// A syscall fault rule lowered for the run (backend/rule_lower.h): what
+// the supervisor's rule table needs, resolved (a named op expanded to its
+// syscalls, families to native numbers, the errno to its number).
+struct LoweredRule {
+  int service = -1;          // index in Spec::services
+  std::string keyword;       // the syscall keyword ("write": a family; "fsync")
+  std::vector<int> syscalls; // its native numbers, sorted
+  FaultAction action = FaultAction::Deny;
+  int errnoNumber = 0; // Deny
+  int64_t delayNs = 0; // Delay
+  double probability = 1;
+  uint64_t leafBits = 0; // max_fires of a probability axis (ir::fansOutByProbability), else 0
+  std::string label;
+  std::string pathGlob;
+  std::string siteKey; // ir::probabilitySiteKey(label, service, keyword as written)
+  RuleSite site;       // where it comes into force (LeafTest::findAxis(RuleSite))
+  std::string fault;   // the assumption it belongs to; "" for a fault() call's rules
 };
 
 struct LeafTest {
@@ -101,6 +121,18 @@ struct LeafTest {
     bool operator==(const Dpor &) const = default;
   };
   std::optional<Dpor> dpor;
+  // The rules of each `keyword = <fault>` of the fault(), fault_start()
+  // and fault_all() calls the trap scan reads in the test's functions, per
+  // service the call may target (every service when the target is not a
+  // service global, as `traps` widens), sorted by site (at, service,
+  // keyword): the keyword lowered (a family to its members' numbers, a
+  // named op to its syscalls with its path and label), the fault's value
+  // left out: it exists only when the call runs (a typed ir::Fault,
+  // backend::bindFault). The run looks a call's rules up here by its site
+  // (findCallRules); only a call the plan did not read (a keyword passed
+  // through **kwargs, a function the scan does not reach) is lowered when
+  // it runs.
+  std::vector<LoweredRule> callRules;
   Count count; // product of the axis sizes; "at least" while an axis is unknown or explored
 
   bool fansOut() const { return !axes.empty(); }
@@ -118,28 +150,13 @@ struct LeafTest {
   // The probability axis a rule in force at `site` belongs to
   // (PlanAxis::ruleSites; its key plays no part); -1 when none.
   int findAxis(const RuleSite &site) const;
+  // The callRules of `keyword` on service `service` at the call whose '('
+  // is at `at`; empty when the plan did not read that call.
+  std::span<const LoweredRule> findCallRules(const Loc &at, int service,
+                                             std::string_view keyword) const;
   // Sizes an unknown axis (at run time, during leaf 0) and recomputes count.
   void resize(size_t axis, uint64_t size);
   void recount();
-};
-
-// A syscall fault rule lowered for the run (backend/rule_lower.h): what
-// the supervisor's rule table needs, resolved (a named op expanded to its
-// syscalls, families to native numbers, the errno to its number).
-struct LoweredRule {
-  int service = -1;          // index in Spec::services
-  std::string keyword;       // the syscall keyword ("write": a family; "fsync")
-  std::vector<int> syscalls; // its native numbers, sorted
-  FaultAction action = FaultAction::Deny;
-  int errnoNumber = 0; // Deny
-  int64_t delayNs = 0; // Delay
-  double probability = 1;
-  uint64_t leafBits = 0; // max_fires of a probability axis (ir::fansOutByProbability), else 0
-  std::string label;
-  std::string pathGlob;
-  std::string siteKey; // ir::probabilitySiteKey(label, service, keyword as written)
-  RuleSite site;       // where it comes into force (LeafTest::findAxis(RuleSite))
-  std::string fault;   // the assumption it belongs to; "" for a fault() call's rules
 };
 
 // A protocol rule (an assumption's rules=, a fault(svc.iface, ...) call's)

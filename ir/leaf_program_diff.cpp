@@ -45,6 +45,14 @@ const char *planAxisDifference(const PlanAxis &a, const PlanAxis &b) {
   return nullptr;
 }
 
+bool sameRule(const LoweredRule &r, const LoweredRule &s) {
+  return r.service == s.service && r.keyword == s.keyword && r.syscalls == s.syscalls &&
+         r.action == s.action && r.errnoNumber == s.errnoNumber && r.delayNs == s.delayNs &&
+         r.probability == s.probability && r.leafBits == s.leafBits && r.label == s.label &&
+         r.pathGlob == s.pathGlob && r.siteKey == s.siteKey && r.fault == s.fault &&
+         sameRuleSite(r.site, s.site);
+}
+
 const char *axisDifference(const LeafAxis &x, const LeafAxis &y) {
   if (x.size != y.size || x.known != y.known)
     return "size";
@@ -61,18 +69,9 @@ std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b) {
     std::string where = "assumption " + quote(x.name) + ": ";
     if (x.name != y.name || x.rules.size() != y.rules.size())
       return where + "name or rule count";
-    for (size_t k = 0; k < x.rules.size(); ++k) {
-      const LoweredRule &r = x.rules[k], &s = y.rules[k];
-      bool same = r.service == s.service && r.keyword == s.keyword && r.syscalls == s.syscalls &&
-                  r.action == s.action && r.errnoNumber == s.errnoNumber &&
-                  r.delayNs == s.delayNs && r.probability == s.probability &&
-                  r.leafBits == s.leafBits && r.label == s.label && r.pathGlob == s.pathGlob &&
-                  r.siteKey == s.siteKey && r.fault == s.fault &&
-                  sameLoc(r.site.rule, s.site.rule) && sameLoc(r.site.at, s.site.at) &&
-                  r.site.keyword == s.site.keyword && r.site.service == s.site.service;
-      if (!same)
+    for (size_t k = 0; k < x.rules.size(); ++k)
+      if (!sameRule(x.rules[k], y.rules[k]))
         return where + "rule " + std::to_string(k);
-    }
     if (x.proxyRules.size() != y.proxyRules.size())
       return where + "proxy rule count";
     for (size_t k = 0; k < x.proxyRules.size(); ++k) {
@@ -122,6 +121,11 @@ std::string leafProgramDifference(const LeafProgram &a, const LeafProgram &b) {
       return t + "proxies";
     if (x.holds != y.holds)
       return t + "holds";
+    if (x.callRules.size() != y.callRules.size())
+      return t + "call rule count";
+    for (size_t k = 0; k < x.callRules.size(); ++k)
+      if (!sameRule(x.callRules[k], y.callRules[k]))
+        return t + "call rule " + std::to_string(k);
     if (x.dpor != y.dpor)
       return t + "dpor";
     if (x.needs.size() != y.needs.size())

@@ -79,6 +79,8 @@ bool LeafTextParser::parseLine(std::string_view line, LineReader &r) {
     return set(r);
   if (line.starts_with("  proxy "))
     return proxy(r);
+  if (line.starts_with("  call_rule "))
+    return callRule(r);
   if (line == "  dpor" || line.starts_with("  dpor "))
     return dpor(r);
   if (line.starts_with("  needs "))

@@ -121,6 +121,8 @@ private:
   bool assumption(LineReader &r);
 
   bool rule(LineReader &r);
+  bool ruleFields(LineReader &r, LoweredRule &l);
+  bool callRule(LineReader &r);
 
   // proxy_rule service="s" interface="i" action=A target="t" [leaf_bits=N]
   // site_key="k" fault="f" index=I rule=LOC at=LOC: the rule itself is the

@@ -26,10 +26,9 @@ bool LeafTextParser::assumption(LineReader &r) {
   return true;
 }
 
-bool LeafTextParser::rule(LineReader &r) {
-  if (cur_ || out_.assumptions.empty())
-    return fail(r.where() + "a rule line belongs to an assumption");
-  LoweredRule l;
+// The fields of a rule line after its kind: service=, keyword=,
+// syscalls=, then any of the optional fields in any order.
+bool LeafTextParser::ruleFields(LineReader &r, LoweredRule &l) {
   r.word();
   std::optional<std::string> svc = r.eatKey("service") ? r.quoted() : std::nullopt;
   std::optional<size_t> index = svc ? service(*svc) : std::nullopt;
@@ -95,7 +94,27 @@ bool LeafTextParser::rule(LineReader &r) {
   if (!r.atEnd())
     return fail(r.where() + "unexpected " + quote(r.rest()));
   l.site.service = l.service;
+  return true;
+}
+
+bool LeafTextParser::rule(LineReader &r) {
+  if (cur_ || out_.assumptions.empty())
+    return fail(r.where() + "a rule line belongs to an assumption");
+  LoweredRule l;
+  if (!ruleFields(r, l))
+    return false;
   out_.assumptions.back().rules.push_back(std::move(l));
+  return true;
+}
+
+// A body fault() call's keyword rule (LeafTest::callRules), in its order.
+bool LeafTextParser::callRule(LineReader &r) {
+  LoweredRule l;
+  if (!ruleFields(r, l))
+    return false;
+  if (!l.site.at.valid() || l.site.keyword.empty())
+    return fail(r.where() + "call_rule needs at= and site_keyword=");
+  cur_->callRules.push_back(std::move(l));
   return true;
 }
 

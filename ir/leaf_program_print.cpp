@@ -16,6 +16,7 @@
 //     traps "db" when axis 0 option=1: openat
 //     observes "db": getrandom
 //     proxy "db.main"
+//     call_rule service="db" keyword="write" syscalls=pwrite64,write at=spec.star:30:10 ...
 //     needs container "service \"pg\": ..." @spec.star:3:1
 //       need subject="service \"pg\"" what="..."
 //     leaf "3" digits=[3]          (a view of one leaf: derived, not parsed)
@@ -213,6 +214,21 @@ void printRule(llvm::raw_ostream &os, const Spec &spec, const LoweredRule &r) {
      << " site_keyword=" << quote(r.site.keyword) << '\n';
 }
 
+// `  call_rule service="db" keyword="fsync" syscalls=fdatasync,fsync
+// label="persist" path="/data/*" at=spec.star:12:10 site_keyword="persist"`:
+// one rule of a body fault() call's keyword, without the fault's value.
+void printCallRule(llvm::raw_ostream &os, const Spec &spec, const LoweredRule &r) {
+  os << "  call_rule service=" << quote(spec.services[size_t(r.service)].name)
+     << " keyword=" << quote(r.keyword) << " syscalls=";
+  for (size_t k = 0; k < r.syscalls.size(); ++k)
+    os << (k ? "," : "") << syscallNameOf(r.syscalls[k]);
+  if (!r.label.empty())
+    os << " label=" << quote(r.label);
+  if (!r.pathGlob.empty())
+    os << " path=" << quote(r.pathGlob);
+  os << " at=" << locText(r.site.at) << " site_keyword=" << quote(r.site.keyword) << '\n';
+}
+
 // The rule as written follows as a comment, for the reader (the parser
 // finds it in the spec: fault='s rules=[index]).
 void printProxyRule(llvm::raw_ostream &os, const Spec &spec, const LoweredProxyRule &r) {
@@ -262,6 +278,8 @@ void printTest(llvm::raw_ostream &os, const Spec &spec, const LeafTest &t,
   for (size_t sv = 0; sv < t.proxies.size(); ++sv)
     for (const std::string &iface : t.proxies[sv])
       os << "  proxy " << quote(spec.services[sv].name + "." + iface) << '\n';
+  for (const LoweredRule &r : t.callRules)
+    printCallRule(os, spec, r);
   for (const HostNeed &n : t.needs) {
     os << "  needs " << hostFeatureName(n.feature) << ' ' << quote(hostNeedReason(n, ""))
        << n.loc.marker() << '\n';

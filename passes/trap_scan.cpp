@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace fbc::passes {
 namespace {
@@ -111,6 +112,20 @@ public:
   }
   const std::set<std::string> &faulted() const { return faulted_; }
 
+  // A call keyword site, ordered by where it is written (TrapScan::callKeywords).
+  struct CallKeywordSite {
+    std::string path;
+    uint32_t line = 0, col = 0;
+    size_t service = 0;
+    std::string keyword;
+    ir::Loc at;
+    bool operator<(const CallKeywordSite &o) const {
+      return std::tie(path, line, col, service, keyword) <
+             std::tie(o.path, o.line, o.col, o.service, o.keyword);
+    }
+  };
+  const std::set<CallKeywordSite> &callKeywords() const { return callKeywords_; }
+
   std::vector<std::vector<std::string>> result(bool proxies) const {
     std::vector<std::vector<std::string>> out;
     for (const std::set<std::string> &s : proxies ? proxies_ : sets_)
@@ -150,21 +165,27 @@ private:
   }
 
   // A fault()'s keywords on `svc`: a named op gives its syscalls, a syscall
-  // keyword itself (anything else fails when the call runs).
-  void keywords(const ir::Service &svc, const std::vector<std::string> &keywords) {
+  // keyword itself (anything else fails when the call runs). `at`: the
+  // fault call's '(' (a site of its keywords), invalid for trace()'s.
+  void keywords(const ir::Service &svc, const std::vector<std::string> &keywords,
+                const ir::Loc &at = {}) {
     for (const std::string &k : keywords) {
-      if (const ir::Op *op = svc.findOp(k)) {
+      const ir::Op *op = svc.findOp(k);
+      if (op) {
         for (const std::string &sc : op->syscalls)
           add(svc, sc);
       } else if (ir::isSyscallKeyword(k)) {
         add(svc, k);
       }
+      if (at.valid() && (op || ir::isSyscallKeyword(k)))
+        callKeywords_.insert({at.file->path(), at.pos.line, at.pos.col,
+                              size_t(&svc - spec_.services.data()), k, at});
     }
   }
 
-  void widen(const std::vector<std::string> &kws) {
+  void widen(const std::vector<std::string> &kws, const ir::Loc &at = {}) {
     for (const ir::Service &svc : spec_.services)
-      keywords(svc, kws);
+      keywords(svc, kws, at);
   }
 
   static std::vector<std::string> names(const FaultCall &c) {
@@ -179,6 +200,7 @@ private:
   void faultCall(const CallExpr &call) {
     FaultCall c = resolveFaultCall(spec_, call, module_);
     std::vector<std::string> kws = names(c);
+    ir::Loc at{file_, call.lparen};
     const FaultTarget *t = c.targets.empty() ? nullptr : &c.targets.front();
     // A packet rule held in a global (the calls themselves are found by
     // visit()).
@@ -201,7 +223,7 @@ private:
     if (t && direct(*t)) {
       if (!kws.empty())
         faulted_.insert(t->service->name);
-      return keywords(*t->service, kws);
+      return keywords(*t->service, kws, at);
     }
     if (t && !t->assumption.empty()) {
       for (const ir::FaultAssumption *a : ir::composedAssumptions(spec_, t->assumption))
@@ -211,7 +233,7 @@ private:
     }
     // Not statically known: every service may be the target, and the
     // target may be any assumption.
-    widen(kws);
+    widen(kws, at);
     if (kws.empty())
       for (const ir::FaultAssumption &a : spec_.assumptions)
         assumption(a.name);
@@ -223,15 +245,16 @@ private:
   void faultAllCall(const CallExpr &call) {
     FaultCall c = resolveFaultCall(spec_, call, module_);
     std::vector<std::string> kws = names(c);
+    ir::Loc at{file_, call.lparen};
     bool all = c.listLiteral;
     for (const FaultTarget &t : c.targets)
       all = all && direct(t);
     if (!all)
-      return widen(kws);
+      return widen(kws, at);
     for (const FaultTarget &t : c.targets) {
       if (!kws.empty())
         faulted_.insert(t.service->name);
-      keywords(*t.service, kws);
+      keywords(*t.service, kws, at);
     }
   }
 
@@ -318,6 +341,7 @@ private:
   bool parallel_ = false;
   std::vector<bool> nondet_ = std::vector<bool>(spec_.services.size(), false);
   std::set<std::string> faulted_; // service names, statically known targets only
+  std::set<CallKeywordSite> callKeywords_;
 };
 
 } // namespace
@@ -346,6 +370,7 @@ TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const Choi
   out.parallel = scan.callsParallel();
   out.nondet = scan.nondet();
   std::set<std::string> faulted = scan.faulted();
+  std::set<Scanner::CallKeywordSite> callKeywords = scan.callKeywords();
   for (const Scanner::Option &o : scan.options()) {
     Scanner one(spec);
     one.option(o);
@@ -355,8 +380,11 @@ TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const Choi
         out.needs.push_back(n);
     out.options.push_back({o.axis, o.option, one.result(/*proxies=*/false)});
     faulted.insert(one.faulted().begin(), one.faulted().end());
+    callKeywords.insert(one.callKeywords().begin(), one.callKeywords().end());
     addProxies(one);
   }
+  for (const Scanner::CallKeywordSite &k : callKeywords)
+    out.callKeywords.push_back({k.at, k.service, k.keyword});
   for (const std::set<std::string> &p : proxies)
     out.proxies.emplace_back(p.begin(), p.end());
   out.faulted.assign(faulted.begin(), faulted.end());

@@ -73,6 +73,19 @@ struct TrapScan {
   // an assumption global: its composed targets), sorted; what the coverage
   // pass counts for a `def test_*` (never widened as `all` is).
   std::vector<std::string> faulted;
+  // Each `keyword = <fault>` of a fault(), fault_start() or fault_all()
+  // call, per service it may target (every service when the target is
+  // not statically known, as `all` widens): the sites the lowering turns
+  // into ir::LeafTest::callRules. Keywords that name neither an op of the
+  // service nor a syscall are left out (the call fails when it runs).
+  // Sorted by (file path, line, column, service, keyword), unique; in any
+  // leaf (a planned choose() option's calls included).
+  struct CallKeyword {
+    ir::Loc at; // the call's '('
+    size_t service = 0;
+    std::string keyword;
+  };
+  std::vector<CallKeyword> callKeywords;
 };
 
 TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t,

@@ -54,7 +54,16 @@ void Executor::rulesFromKwargs(star::Thread &t, const char *who, ServiceId targe
                                           "= must be a fault (delay/deny/allow), got " +
                                           std::string(star::typeName(a.value)) +
                                           ". Example: " + key + "=deny(\"ECONNREFUSED\")");
-                 keywordRules(loaded_.spec(), target, key, fv->data, at, out);
+                 // The plan lowered the keywords it read at this call
+                 // (ir::LeafTest::callRules); one it did not read (through
+                 // **kwargs, in a function it does not reach) is lowered now.
+                 std::span<const ir::LoweredRule> planned =
+                     runningTest_ ? runningTest_->findCallRules(at, int(target), key)
+                                  : std::span<const ir::LoweredRule>{};
+                 if (planned.empty())
+                   keywordRules(loaded_.spec(), target, key, fv->data, at, out);
+                 else
+                   boundRules(loaded_.spec(), planned, fv->data, out);
                });
 }
 

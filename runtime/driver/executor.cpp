@@ -287,6 +287,7 @@ void Executor::runJob(LeafJob &job) {
   warnings_.clear();
   warnedAt_.clear();
   const ir::LeafTest &lt = *job.lt;
+  runningTest_ = &lt;
   if (lt.fansOut()) {
     leafTest_ = &lt;
     leaf_ = lt.decode(job.index);
@@ -319,6 +320,7 @@ void Executor::runJob(LeafJob &job) {
     exploring_ = nullptr;
   }
   leafTest_ = nullptr;
+  runningTest_ = nullptr;
   sizing_ = false;
   if (job.sizing)
     job.sized = sized_;

@@ -456,7 +456,9 @@ private:
   BodyThreads body_; // the body's Starlark threads, their lock and cancellation
   std::mutex sleepMu_;
   std::condition_variable sleepCv_;
-  // The running leaf (null for a test without fan-out).
+  // The running test (its body's fault() calls find their rules in it),
+  // and the running leaf (null for a test without fan-out).
+  const ir::LeafTest *runningTest_ = nullptr;
   const ir::LeafTest *leafTest_ = nullptr;
   ir::LeafAssignment leaf_;
   // The running explored leaf's schedule and chooser (null otherwise).

@@ -38,6 +38,12 @@ void assumptionRules(const ir::LeafProgram &leaves, const std::string &name,
       out.push_back(ruleSpecOf(l));
 }
 
+void boundRules(const ir::Spec &spec, std::span<const ir::LoweredRule> planned, const ir::Fault &f,
+                std::vector<RuleSpec> &out) {
+  for (const ir::LoweredRule &shape : planned)
+    out.push_back(ruleSpecOf(backend::bindFault(spec, shape, f)));
+}
+
 void keywordRules(const ir::Spec &spec, ServiceId target, const std::string &keyword,
                   const ir::Fault &f, const ir::Loc &at, std::vector<RuleSpec> &out) {
   std::vector<ir::LoweredRule> lowered;

@@ -115,6 +115,31 @@ TEST_F(LeafContract, TrapSetsAsLowered) {
   EXPECT_TRUE(row(r, "test_plain").syscallSummary.empty()); // nothing trapped
 }
 
+// A body fault()'s keyword is lowered by the plan at its call site
+// (LeafTest::callRules); the run binds the fault's value to those rules and
+// re-derives nothing: an edited call rule is what gets installed.
+TEST_F(LeafContract, BodyFaultRulesFollowAnEditedProgram) {
+  load(kTrapSpec);
+  ir::LeafTest &t = programTest("test_fault");
+  ASSERT_EQ(t.callRules.size(), 1u);
+  EXPECT_EQ(t.callRules[0].keyword, "write");
+  EXPECT_EQ(t.callRules[0].syscalls, nrs("write"));
+  EXPECT_EQ(t.callRules[0].site.keyword, "write");
+  EXPECT_EQ(t.callRules[0].site.at.str(), dir_.file("spec.star") + ":10:10");
+  EXPECT_TRUE(programTest("test_plain").callRules.empty());
+  // The program says this write= rule goes on kv's fsyncs (and traps them).
+  t.callRules[0].keyword = "fsync";
+  t.callRules[0].syscalls = nrs("fsync");
+  t.traps = {nrs("fsync")};
+  RunReport r = run();
+  const TestOutcome &fault = row(r, "test_fault");
+  EXPECT_EQ(fault.result, Result::Pass) << fault.reason;
+  ASSERT_EQ(fault.faults.size(), 1u);
+  EXPECT_EQ(fault.faults[0].syscall, "fsync");
+  EXPECT_EQ(fault.faults[0].errnoName, "EIO");
+  EXPECT_GE(fault.faults[0].hits, 1u); // the WAL's fsync was denied
+}
+
 TEST_F(LeafContract, TrapSetsFollowAnEditedProgram) {
   load(kTrapSpec);
   // The spec faults kv's writes in test_fault and nothing in test_plain;
