@@ -457,6 +457,13 @@ llvm::Expected<Manifest> parseManifest(std::string_view json, const ManifestLimi
     }
   }
   tally.notRun = notRun;
+  // A leaf schedule is an explored run's, and an explored run writes its
+  // explore settings: without them the manifest written back (merge,
+  // replay) would carry settings it refuses (found by manifest_fuzz).
+  bool scheduled = std::any_of(m.tests.begin(), m.tests.end(),
+                               [](const TestRow &t) { return !t.leaf.schedule.empty(); });
+  if (scheduled && m.explore.budget == 0)
+    return fail("a row has a leaf_schedule, but the manifest has no \"explore\" settings");
   m.summary = tally;
   m.leafFieldsNotKept = r.dropped;
   return m;
