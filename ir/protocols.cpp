@@ -222,10 +222,12 @@ const Protocol kProtocols[] = {
      .stepRequest = StepRequest::Sql},
     // gRPC over the proxy's HTTP/2 bridge: a call is matched by its full
     // method name (method="/pkg.Service/*") and answered with a grpc-status.
+    // ready() waits for the server's SETTINGS (runtime/clients/handshake_probe.h).
     {.name = "grpc",
      .matchers = kGrpcMatchers,
      .methodField = "method",
      .steps = kGrpcSteps,
+     .readiness = HealthcheckKind::Grpc,
      .framed = true,
      .http2 = Http2::Grpc,
      .statusCodes = StatusCodes::Grpc,
@@ -279,13 +281,15 @@ const Protocol kProtocols[] = {
     // (the routing key: the reference's matcher); error() closes the
     // publish's channel (or connection) with a reply code, duplicate()
     // sends the message on twice. Steps over librabbitmq
-    // (runtime/clients/amqp_step.h); ready() is a TCP connect.
+    // (runtime/clients/amqp_step.h); ready() waits for Connection.Start
+    // (runtime/clients/handshake_probe.h).
     {.name = "amqp",
      .matchers = kAmqpMatchers,
      .methodField = "exchange",
      .targetField = "routing_key",
      .normalizeTarget = amqpRoutingKeyPattern,
      .steps = kAmqpSteps,
+     .readiness = HealthcheckKind::Amqp,
      .framed = true,
      .duplicates = true,
      .statusCodes = StatusCodes::AmqpReply,
@@ -360,6 +364,16 @@ const Protocol *findProtocol(std::string_view name) {
     if (p.name == name)
       return &p;
   return nullptr;
+}
+
+HealthcheckKind readinessOf(std::string_view protocol) {
+  const Protocol *p = findProtocol(protocol);
+  return p ? p->readiness : HealthcheckKind::Tcp;
+}
+
+HealthcheckKind readyProbe(const Service &s) {
+  const Interface *i = s.defaultInterface();
+  return readinessOf(i ? std::string_view(i->protocol) : "");
 }
 
 std::string matcherList(const Protocol *p) {

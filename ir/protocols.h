@@ -147,6 +147,13 @@ std::span<const Protocol> protocols();
 // The entry of `name` (exact, as interface(protocol=) spells it), or null.
 const Protocol *findProtocol(std::string_view name);
 
+// What ready() probes on an interface of `protocol`: its entry's
+// readiness, a TCP connect for a protocol without an entry.
+HealthcheckKind readinessOf(std::string_view protocol);
+// What ready() probes on service `s` (`fbc ir` prints it): the readiness
+// of its default interface's protocol.
+HealthcheckKind readyProbe(const Service &s);
+
 // "method=, path=" / "no matchers": a protocol's matchers for messages.
 std::string matcherList(const Protocol *p);
 // "get, post, put": a protocol's step method names for messages.

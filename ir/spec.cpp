@@ -56,6 +56,10 @@ const char *healthcheckKindName(HealthcheckKind k) {
     return "mysql";
   case HealthcheckKind::Nats:
     return "nats";
+  case HealthcheckKind::Amqp:
+    return "amqp";
+  case HealthcheckKind::Grpc:
+    return "grpc";
   }
   return "tcp";
 }
@@ -270,6 +274,10 @@ const Interface *Service::findInterface(std::string_view n) const {
     if (i.name == n)
       return &i;
   return nullptr;
+}
+
+const Interface *Service::defaultInterface() const {
+  return interfaces.size() == 1 ? &interfaces.front() : findInterface("default");
 }
 
 namespace {

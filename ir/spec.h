@@ -72,9 +72,21 @@ struct Interface {
   std::shared_ptr<const TlsCert> tls; // interface(tls=), null if absent
 };
 
-// Memcached, Mysql and Nats come only from ready() (the protocol table's
-// readiness): no builtin writes them.
-enum class HealthcheckKind { Tcp, Http, Ready, Redis, Postgres, Kafka, Memcached, Mysql, Nats };
+// Memcached, Mysql, Nats, Amqp and Grpc come only from ready() (the
+// protocol table's readiness): no builtin writes them.
+enum class HealthcheckKind {
+  Tcp,
+  Http,
+  Ready,
+  Redis,
+  Postgres,
+  Kafka,
+  Memcached,
+  Mysql,
+  Nats,
+  Amqp,
+  Grpc
+};
 const char *healthcheckKindName(HealthcheckKind k);
 
 // An interface's network address (Service::address()). `host` is the
@@ -197,6 +209,9 @@ struct Service {
   Loc loc;
 
   const Interface *findInterface(std::string_view name) const;
+  // The interface steps promoted to the service and ready() use: the only
+  // one, else the one named "default"; null when there is no such one.
+  const Interface *defaultInterface() const;
   const Op *findOp(std::string_view name) const;
   std::vector<std::string> opNames() const; // in `ops` order
   bool isContainer() const { return !image.empty() || !build.empty(); }

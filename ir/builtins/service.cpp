@@ -459,8 +459,7 @@ Value serviceFn(star::Thread &t, Value, const star::Args &args) {
     checkRemote(site, s, args);
   // ready() probes the default interface: without one it would probe
   // nothing, and the tests would start before the service listens.
-  if (s.healthcheck && s.healthcheck->kind == HealthcheckKind::Ready && s.interfaces.size() != 1 &&
-      !s.findInterface("default"))
+  if (s.healthcheck && s.healthcheck->kind == HealthcheckKind::Ready && !s.defaultInterface())
     site.fail(site.at(site.keywordValue("healthcheck")),
               prefix + ": ready() probes the service's default interface, and it has " +
                   std::to_string(s.interfaces.size()) +

@@ -18,13 +18,9 @@ namespace fbc::ir::builtins {
 using star::Value;
 
 const Interface *defaultInterface(const Service &s, bool &ambiguous) {
-  ambiguous = false;
-  if (s.interfaces.size() == 1)
-    return &s.interfaces.front();
-  if (const Interface *i = s.findInterface("default"))
-    return i;
-  ambiguous = s.interfaces.size() > 1;
-  return nullptr;
+  const Interface *i = s.defaultInterface();
+  ambiguous = !i && s.interfaces.size() > 1;
+  return i;
 }
 
 std::string nearestCandidate(std::string_view name, const std::vector<std::string> &candidates) {

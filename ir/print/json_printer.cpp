@@ -325,6 +325,8 @@ void JsonPrinter::service(const Service &s) {
     w_.beginObject();
     w_.field("kind", healthcheckKindName(h->kind));
     w_.field("target", h->target);
+    if (h->kind == HealthcheckKind::Ready)
+      w_.field("probe", healthcheckKindName(readyProbe(s)));
     duration("timeout", h->timeoutNs);
     loc("loc", h->loc);
     w_.endObject();

@@ -10,6 +10,7 @@
 #include "ir/json_writer.h"
 #include "ir/mock.h"
 #include "ir/print/print.h"
+#include "ir/protocols.h"
 
 namespace fbc::ir::json_detail {
 

@@ -18,6 +18,7 @@
 #include "ir/host_needs.h"
 #include "ir/mock.h"
 #include "ir/print/print.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 
 #include <llvm/Support/raw_ostream.h>
@@ -188,9 +189,13 @@ private:
         text += " tls=" + tlsText(*i.tls);
       line(text + at(i.loc));
     }
-    if (const auto &h = s.healthcheck)
+    if (const auto &h = s.healthcheck) {
+      std::string probe;
+      if (h->kind == HealthcheckKind::Ready)
+        probe = std::string(" probe=") + healthcheckKindName(readyProbe(s));
       line(std::string("healthcheck ") + healthcheckKindName(h->kind) + " " + quote(h->target) +
-           " timeout=" + formatDuration(h->timeoutNs) + at(h->loc));
+           probe + " timeout=" + formatDuration(h->timeoutNs) + at(h->loc));
+    }
     for (const Dependency &d : s.dependsOn)
       line("depends_on " + name(d.name) + at(d.loc));
     if (!s.seccomp)

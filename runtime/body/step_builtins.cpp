@@ -208,7 +208,7 @@ Value Executor::callStep(star::Thread &t, Value receiver, std::string_view metho
   if (auto *sv = valueAs<ServiceValue>(receiver)) {
     svcName = sv->data.name;
     const ir::Service *s = spec.findService(svcName);
-    const ir::Interface *def = s ? defaultInterface(*s) : nullptr;
+    const ir::Interface *def = s ? s->defaultInterface() : nullptr;
     if (!def)
       t.fail("service " + ir::quote(svcName) + " has multiple interfaces, specify which one");
     iface = *def;

@@ -1,5 +1,6 @@
 #include "runtime/clients/healthcheck.h"
 
+#include "runtime/clients/handshake_probe.h"
 #include "runtime/clients/kafka_probe.h"
 #include "runtime/clients/memcached_step.h"
 #include "runtime/clients/nats_step.h"
@@ -66,6 +67,18 @@ Healthcheck Healthcheck::nats(std::string host, uint16_t port, int64_t timeoutMs
   return h;
 }
 
+Healthcheck Healthcheck::amqp(std::string host, uint16_t port, int64_t timeoutMs) {
+  Healthcheck h = tcp(std::move(host), port, timeoutMs);
+  h.kind = Kind::Amqp;
+  return h;
+}
+
+Healthcheck Healthcheck::grpc(std::string host, uint16_t port, int64_t timeoutMs) {
+  Healthcheck h = tcp(std::move(host), port, timeoutMs);
+  h.kind = Kind::Grpc;
+  return h;
+}
+
 Healthcheck Healthcheck::mysql(MysqlConnParams conn, int64_t timeoutMs) {
   Healthcheck h;
   h.kind = Kind::Mysql;
@@ -102,6 +115,10 @@ std::string Healthcheck::describe() const {
     return "mysql " + my.host + ":" + std::to_string(my.port);
   case Kind::Nats:
     return "nats " + host + ":" + std::to_string(port);
+  case Kind::Amqp:
+    return "amqp " + host + ":" + std::to_string(port);
+  case Kind::Grpc:
+    return "grpc " + host + ":" + std::to_string(port);
   }
   return "";
 }
@@ -215,6 +232,12 @@ HealthResult waitHealthy(const Healthcheck &hc, const std::function<bool()> &abo
       break;
     case Healthcheck::Kind::Nats:
       ok = probeNats(hc.host, hc.port, probeTimeout, error, hc.tls.get());
+      break;
+    case Healthcheck::Kind::Amqp:
+      ok = probeAmqp(hc.host, hc.port, probeTimeout, error, hc.tls.get());
+      break;
+    case Healthcheck::Kind::Grpc:
+      ok = probeGrpc(hc.host, hc.port, probeTimeout, error);
       break;
     }
     for (size_t i = 0; ok && i < hc.datagramPorts.size(); ++i)

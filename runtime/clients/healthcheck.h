@@ -3,8 +3,10 @@
 // (a GET answers 2xx, over libcurl), redis (PING answers PONG, not
 // -LOADING), postgres (libpq's ping: the server accepts connections) and
 // kafka (a Metadata request names a broker and a controller), memcached
-// (`version`), mysql (a login and a ping over libmariadb) and nats (the
-// server's INFO, then PONG for a PING).
+// (`version`), mysql (a login and a ping over libmariadb), nats (the
+// server's INFO, then PONG for a PING), amqp (Connection.Start for the
+// AMQP 0-9-1 protocol header) and grpc (the server's SETTINGS for the
+// HTTP/2 connection preface).
 #pragma once
 
 #include "runtime/clients/mysql_step.h"
@@ -18,7 +20,7 @@
 namespace fbc::rt {
 
 struct Healthcheck {
-  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka, Memcached, Mysql, Nats };
+  enum class Kind { None, Tcp, Http, Redis, Postgres, Kafka, Memcached, Mysql, Nats, Amqp, Grpc };
   Kind kind = Kind::None;
   std::string host = "127.0.0.1"; // tcp, redis, kafka
   uint16_t port = 0;              // tcp, redis, kafka
@@ -27,8 +29,8 @@ struct Healthcheck {
   std::string url;                // http: "http://127.0.0.1:8080/health"
   int64_t timeoutMs = 10000;
   int64_t intervalMs = 25; // the longest pause between probes (from 1 ms, see waitHealthy)
-  // The checked interface's tls= (http, redis, memcached: the probe speaks
-  // TLS; postgres and mysql carry theirs in pg / my).
+  // The checked interface's tls= (http, redis, memcached, nats, amqp: the
+  // probe speaks TLS; postgres and mysql carry theirs in pg / my).
   std::shared_ptr<const TlsClientConfig> tls;
   bool http2 = false; // http: HTTP/2 with prior knowledge (ready() on an http2 interface)
   // The service's datagram (udp) interfaces' ports on 127.0.0.1: ready
@@ -46,6 +48,10 @@ struct Healthcheck {
   static Healthcheck mysql(MysqlConnParams conn, int64_t timeoutMs);
   // NATS: the server's INFO, then PONG for a PING.
   static Healthcheck nats(std::string host, uint16_t port, int64_t timeoutMs);
+  // AMQP 0-9-1: Connection.Start for the protocol header (amqp_probe.h).
+  static Healthcheck amqp(std::string host, uint16_t port, int64_t timeoutMs);
+  // gRPC: the server's SETTINGS for HTTP/2's connection preface (grpc_probe.h).
+  static Healthcheck grpc(std::string host, uint16_t port, int64_t timeoutMs);
   // "tcp 127.0.0.1:8080", "http http://...", "redis 127.0.0.1:6379",
   // "postgres 127.0.0.1:5432", "kafka 127.0.0.1:9092"
   std::string describe() const;

@@ -21,12 +21,6 @@ std::string specDir(const std::string &path) {
   return slash == 0 ? "/" : abs.substr(0, slash);
 }
 
-const ir::Interface *defaultInterface(const ir::Service &s) {
-  if (s.interfaces.size() == 1)
-    return &s.interfaces.front();
-  return s.findInterface("default");
-}
-
 PgConnParams pgConnParams(const ir::Service &s, const ir::Address &at) {
   PgConnParams p;
   p.host = at.dialHost();
@@ -91,6 +85,12 @@ Healthcheck readinessProbe(const ir::Service &s, ir::HealthcheckKind kind, const
   case ir::HealthcheckKind::Nats:
     h = Healthcheck::nats(at.dialHost(), port, ms);
     break;
+  case ir::HealthcheckKind::Amqp:
+    h = Healthcheck::amqp(at.dialHost(), port, ms);
+    break;
+  case ir::HealthcheckKind::Grpc:
+    h = Healthcheck::grpc(at.dialHost(), port, ms);
+    break;
   case ir::HealthcheckKind::Mysql: {
     MysqlConnParams p = mysqlConnParams(s, at);
     p.tls = tls;
@@ -132,11 +132,10 @@ Healthcheck healthcheckProbe(const ir::Service &s, const std::string &specDir) {
   }
   case ir::HealthcheckKind::Ready:
     // The default interface's protocol says what ready() probes.
-    if (const ir::Interface *i = defaultInterface(s)) {
+    if (const ir::Interface *i = s.defaultInterface()) {
       const ir::Protocol *p = ir::findProtocol(i->protocol);
-      Healthcheck h =
-          readinessProbe(s, p ? p->readiness : ir::HealthcheckKind::Tcp, s.addressOrLoopback(*i),
-                         ms, i->tls ? tlsClientConfig(*i->tls, specDir) : nullptr);
+      Healthcheck h = readinessProbe(s, ir::readinessOf(i->protocol), s.addressOrLoopback(*i), ms,
+                                     i->tls ? tlsClientConfig(*i->tls, specDir) : nullptr);
       h.http2 = p && p->http2 == ir::Http2::Plain; // an h2c server may speak nothing else
       return h;
     }

@@ -18,9 +18,6 @@ namespace fbc::rt {
 // binaries and every service's cwd.
 std::string specDir(const std::string &specPath);
 
-// The single interface, else the one named "default"; null when neither.
-const ir::Interface *defaultInterface(const ir::Service &s);
-
 // How fbc's own Postgres clients (the query/exec steps, the readiness
 // probe) reach service `s` at `at` (its address or its proxy's), with the
 // credentials of the service's env as the postgres image names them:

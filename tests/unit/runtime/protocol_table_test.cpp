@@ -70,6 +70,10 @@ rt::Healthcheck::Kind probeOf(ir::HealthcheckKind k) {
     return rt::Healthcheck::Kind::Mysql;
   case ir::HealthcheckKind::Nats:
     return rt::Healthcheck::Kind::Nats;
+  case ir::HealthcheckKind::Amqp:
+    return rt::Healthcheck::Kind::Amqp;
+  case ir::HealthcheckKind::Grpc:
+    return rt::Healthcheck::Kind::Grpc;
   case ir::HealthcheckKind::Tcp:
   case ir::HealthcheckKind::Ready:
     break;
