@@ -329,6 +329,26 @@ TEST_F(Protocol, AmqpFaultsThroughTheProxyAgainstRabbitmq) {
       << j.out;
 }
 
+// ready() over TLS on an amqp interface (tls_amqp.star): a private RabbitMQ
+// node with a TLS listener beside its plain one, from the rabbitmq.conf
+// written here (the test certificates, no client certificate asked for).
+// The row passes only if ready() saw Connection.Start in the TLS session.
+TEST_F(Protocol, AmqpReadyOverTlsAgainstRabbitmq) {
+  TempDir rmq;
+  ProtocolSpec spec("tls_amqp", {{"@RMQ_DIR@", rmq.path()},
+                                 {"@DIST_PORT@", std::to_string(freePort())},
+                                 {"@EPMD_PORT@", std::to_string(freePort())}});
+  const std::string &tls = fixtures().tlsDir;
+  std::ofstream(rmq.file("rabbitmq.conf"))
+      << "listeners.ssl.default = " << spec.apiPort << "\n"
+      << "ssl_options.cacertfile = " << tls << "/ca.pem\n"
+      << "ssl_options.certfile = " << tls << "/service.pem\n"
+      << "ssl_options.keyfile = " << tls << "/service.key\n"
+      << "ssl_options.verify = verify_none\n"
+      << "ssl_options.fail_if_no_peer_cert = false\n";
+  runWithGolden(spec, 0);
+}
+
 // gRPC (grpc_steps.star) against a real gRPC server built with Debian's
 // libgrpc++ (tests/fixtures/grpc_orders.cc): .call()'s round trip over
 // HTTP/2 with the reply's message, the server's own status and message, an
