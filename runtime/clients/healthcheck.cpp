@@ -35,6 +35,17 @@ Healthcheck Healthcheck::tcp(std::string host, uint16_t port, int64_t timeoutMs)
   return h;
 }
 
+namespace {
+
+// A probe of `kind` that dials host:port itself (TCP's fields).
+Healthcheck dialled(Healthcheck::Kind kind, std::string host, uint16_t port, int64_t timeoutMs) {
+  Healthcheck h = Healthcheck::tcp(std::move(host), port, timeoutMs);
+  h.kind = kind;
+  return h;
+}
+
+} // namespace
+
 Healthcheck Healthcheck::http(std::string url, int64_t timeoutMs) {
   Healthcheck h;
   h.kind = Kind::Http;
@@ -44,39 +55,27 @@ Healthcheck Healthcheck::http(std::string url, int64_t timeoutMs) {
 }
 
 Healthcheck Healthcheck::redis(std::string host, uint16_t port, int64_t timeoutMs) {
-  Healthcheck h = tcp(std::move(host), port, timeoutMs);
-  h.kind = Kind::Redis;
-  return h;
+  return dialled(Kind::Redis, std::move(host), port, timeoutMs);
 }
 
 Healthcheck Healthcheck::kafka(std::string host, uint16_t port, int64_t timeoutMs) {
-  Healthcheck h = tcp(std::move(host), port, timeoutMs);
-  h.kind = Kind::Kafka;
-  return h;
+  return dialled(Kind::Kafka, std::move(host), port, timeoutMs);
 }
 
 Healthcheck Healthcheck::memcached(std::string host, uint16_t port, int64_t timeoutMs) {
-  Healthcheck h = tcp(std::move(host), port, timeoutMs);
-  h.kind = Kind::Memcached;
-  return h;
+  return dialled(Kind::Memcached, std::move(host), port, timeoutMs);
 }
 
 Healthcheck Healthcheck::nats(std::string host, uint16_t port, int64_t timeoutMs) {
-  Healthcheck h = tcp(std::move(host), port, timeoutMs);
-  h.kind = Kind::Nats;
-  return h;
+  return dialled(Kind::Nats, std::move(host), port, timeoutMs);
 }
 
 Healthcheck Healthcheck::amqp(std::string host, uint16_t port, int64_t timeoutMs) {
-  Healthcheck h = tcp(std::move(host), port, timeoutMs);
-  h.kind = Kind::Amqp;
-  return h;
+  return dialled(Kind::Amqp, std::move(host), port, timeoutMs);
 }
 
 Healthcheck Healthcheck::grpc(std::string host, uint16_t port, int64_t timeoutMs) {
-  Healthcheck h = tcp(std::move(host), port, timeoutMs);
-  h.kind = Kind::Grpc;
-  return h;
+  return dialled(Kind::Grpc, std::move(host), port, timeoutMs);
 }
 
 Healthcheck Healthcheck::mysql(MysqlConnParams conn, int64_t timeoutMs) {
