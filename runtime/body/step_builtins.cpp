@@ -174,18 +174,13 @@ struct StepClient {
   std::string_view protocol;
   StepCall call;
 };
-constexpr StepClient kStepClients[] = {{"amqp", amqpStepCall},
-                                       {"http", httpStepCall},
-                                       {"grpc", grpcStepCall},
-                                       {"http2", httpStepCall}, // over HTTP/2
-                                       {"kafka", kafkaStepCall},
-                                       {"memcached", memcachedStepCall},
-                                       {"mysql", mysqlStepCall},
-                                       {"nats", natsStepCall},
-                                       {"postgres", postgresStepCall},
-                                       {"redis", redisStepCall},
-                                       {"tcp", tcpStepCall},
-                                       {"udp", udpStepCall}};
+constexpr StepClient kStepClients[] = {
+    {"amqp", amqpStepCall},         {"http", httpStepCall},
+    {"grpc", grpcStepCall},         {"http2", httpStepCall}, // over HTTP/2
+    {"kafka", kafkaStepCall},       {"memcached", memcachedStepCall},
+    {"mysql", mysqlStepCall},       {"nats", natsStepCall},
+    {"postgres", postgresStepCall}, {"redis", redisStepCall},
+    {"tcp", tcpStepCall},           {"udp", udpStepCall}};
 
 } // namespace
 

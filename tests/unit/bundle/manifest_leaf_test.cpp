@@ -48,8 +48,7 @@ TEST(ManifestLeafSchedule, NeedsTheRunsExploreSettings) {
             "manifest.json: a row has a leaf_schedule, but the manifest has no \"explore\" "
             "settings");
   llvm::Expected<Manifest> m = parseManifest(
-      head +
-      R"("explore": {"policy": "all", "budget": 5, "settle_ns": 1, "quiet_bound_ns": 2},)" +
+      head + R"("explore": {"policy": "all", "budget": 5, "settle_ns": 1, "quiet_bound_ns": 2},)" +
       row);
   ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
   llvm::Expected<Manifest> back = parseManifest(formatManifestJson(*m));
