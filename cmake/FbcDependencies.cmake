@@ -110,6 +110,11 @@ fbc_require_pkg(LIBNATS "libnats" "libnats-dev" libnats)
 # runtime/proxy/proxy_h2.cpp) and the gRPC steps (runtime/clients/grpc_step.cpp).
 fbc_require_pkg(NGHTTP2 "libnghttp2" "libnghttp2-dev" libnghttp2)
 
+# libprotobuf: gRPC mocks' and clients' messages, encoded and decoded with the
+# FileDescriptorSet a spec names (ir/grpc_descriptors.cpp: read and checked
+# while the spec loads, used by the gRPC mock and client at run time).
+fbc_require_pkg(PROTOBUF "libprotobuf" "libprotobuf-dev" protobuf)
+
 # gRPC C++ (libgrpc++, protoc and its gRPC plugin): tests only, the real
 # gRPC server and client of tests/fixtures/grpc_orders.cc; fbc speaks
 # HTTP/2 and gRPC's framing itself over libnghttp2 (docs/architecture.md).

@@ -32,7 +32,8 @@ const ContractResponse::Media *preferredMedia(const std::vector<ContractResponse
 }
 
 std::string Contract::id() const {
-  return kind + ":" + path + (version.empty() ? "" : "@" + version);
+  return kind + ":" + path + (service.empty() ? "" : "#" + service) +
+         (version.empty() ? "" : "@" + version);
 }
 
 const ContractOperation *Contract::find(std::string_view name) const {

@@ -78,13 +78,21 @@ struct ContractOperation {
   std::string signature() const;
 };
 
+class GrpcDescriptors; // ir/grpc_descriptors.h
+
 struct Contract {
-  std::string kind = "openapi";
-  std::string path;                                       // as written in the spec
-  std::string version;                                    // info.version, "" when absent
+  std::string kind = "openapi"; // or "grpc": a descriptor set's service
+  std::string path;             // as written in the spec
+  std::string version;          // info.version, "" when absent
+  // gRPC: the service (grpc_service=) whose methods are the operations (each
+  // POST to its full method name, its body the input message as a dict),
+  // and the set that encodes and decodes their messages.
+  std::string service;
+  std::shared_ptr<const GrpcDescriptors> grpc;
   std::vector<ContractOperation> operations;              // sorted by name
   std::map<std::string, std::shared_ptr<Schema>> schemas; // components/schemas
-  // "openapi:./orders.yaml@1.4.0" (the reference's contract identity).
+  // "openapi:./orders.yaml@1.4.0" (the reference's contract identity),
+  // "grpc:./all.pb#geo.Geo".
   std::string id() const;
   const ContractOperation *find(std::string_view name) const;
   const ContractOperation *findByContractName(std::string_view name) const;

@@ -3,6 +3,8 @@
 #include "ir/protocols.h"
 #include "ir/quote.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -122,6 +124,11 @@ std::string mockProtocolList() {
   for (std::string_view p : names)
     out.append(out.empty() ? "" : ", ").append(p);
   return out;
+}
+
+bool grpcRouteMatches(std::string_view pattern, std::string_view method) {
+  return pattern == method ||
+         fnmatch(std::string(pattern).c_str(), std::string(method).c_str(), 0) == 0;
 }
 
 int grpcCodeByName(std::string_view name) {

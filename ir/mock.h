@@ -9,6 +9,7 @@
 #include "ir/spec.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,8 @@
 #include <vector>
 
 namespace fbc::ir {
+
+class GrpcDescriptors; // ir/grpc_descriptors.h
 
 enum class MockResponseKind {
   Json,      // json_response(status=, body=, headers=)
@@ -61,7 +64,15 @@ struct Mock {
   bool tls = false;
   std::string configJson; // config= as JSON (keys sorted), "" if absent
   std::string openapi, descriptors, examples, validate;
+  // descriptors=, read and checked while the spec loads (a gRPC mock's
+  // messages); null when none was given.
+  std::shared_ptr<const GrpcDescriptors> grpc;
 };
+
+// Whether a gRPC mock's route `pattern` ("/pkg.Service/Method", or a glob:
+// '*' any run of characters, '/' included, as a proxy rule's method=)
+// takes the call of `method`.
+bool grpcRouteMatches(std::string_view pattern, std::string_view method);
 
 // The protocols mock_service() accepts (the reference's), and their list.
 bool isMockProtocol(std::string_view protocol);

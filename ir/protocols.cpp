@@ -91,8 +91,6 @@ constexpr StepMethod kSqlSteps[] = {{"exec", kSqlKeywords}, {"query", kSqlKeywor
 
 // --- the table ---------------------------------------------------------------
 
-constexpr std::string_view kMockGapGrpc = "grpc mocks are not served by fbc yet: its mock HTTP "
-                                          "server (libmicrohttpd) speaks HTTP/1.1 only";
 constexpr std::string_view kMockGapHttp2 = "http2 mocks are not served by fbc yet: its mock HTTP "
                                            "server (libmicrohttpd) speaks HTTP/1.1 only";
 
@@ -234,8 +232,7 @@ const Protocol kProtocols[] = {
      .suggestRule = "error(method = \"/*\", status = 14, message = \"unavailable\")",
      .unit = "gRPC call",
      .units = "gRPC calls",
-     .mock = MockSupport::Gap,
-     .mockGap = kMockGapGrpc},
+     .mock = MockSupport::Served}, // runtime/mock/mock_grpc.h
     // Kafka: steps over librdkafka (runtime/clients/kafka_step.h), mocks
     // served by librdkafka's mock cluster (runtime/mock/kafka_broker.c);
     // the proxy frames the wire protocol (runtime/protocols/proto_kafka.h):

@@ -85,8 +85,8 @@ enum class StatusCodes {
 // What mock_service() can do with an interface of the protocol.
 enum class MockSupport {
   None,   // not a mock protocol (the reference has no handler): a load error
-  Served, // fbc serves it (HTTP in process, Redis by a real redis-server, Kafka by
-          // librdkafka's mock cluster)
+  Served, // fbc serves it (HTTP and gRPC in process, Redis by a real redis-server,
+          // Kafka by librdkafka's mock cluster)
   Gap,    // the reference mocks it, fbc cannot: a cannot-run row (mockGap)
 };
 

@@ -23,6 +23,9 @@ packages=(
   libnghttp2-dev # the proxy's HTTP/2 and gRPC (runtime/proxy/proxy_h2.cpp), the gRPC steps
   # gRPC: the real server and client of the gRPC e2e tests (tests/fixtures/grpc_orders.cc)
   libgrpc++-dev protobuf-compiler protobuf-compiler-grpc
+  # libprotobuf (libgrpc++-dev pulls it in; named because fbc itself links it):
+  # gRPC mocks' and clients' messages from a descriptor set (ir/grpc_descriptors.cpp)
+  libprotobuf-dev
   nghttp2-server # nghttpd: the real HTTP/2 server of the http2 e2e tests
   # AMQP 0-9-1: RabbitMQ, the real broker of the AMQP proxy codec's e2e
   # tests (a private node per test run), and the RabbitMQ C client of their

@@ -17,6 +17,7 @@
 #include "ir/builtins/data_files.h"
 #include "ir/builtins/openapi.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/grpc_descriptors.h"
 #include "ir/quote.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -140,6 +141,18 @@ Value ClientValue::attr(star::Thread &t, std::string_view name) {
 }
 
 std::string clientAttrMistake(const ClientValue &c, std::string_view name) {
+  if (const Contract *k = c.data.contract.get(); k && k->grpc) {
+    // A gRPC method the service lacks: its methods, as the .proto names them.
+    std::vector<std::string> methods;
+    for (const ContractOperation &op : k->operations)
+      methods.push_back(op.name);
+    std::string out = "client " + quote(c.data.name) + " has no method " + quote(name) + " (" +
+                      k->service + " has " +
+                      (methods.empty() ? std::string("none") : llvm::join(methods, ", ")) + ")";
+    if (std::string_view near = star::nearestName(name, methods); !near.empty())
+      out += "; did you mean " + quote(near) + "?";
+    return out;
+  }
   std::vector<std::string> names;
   c.attrNames(names);
   return star::noFieldMessage(ClientValue::kTypeName, name, names);
@@ -197,6 +210,59 @@ void readClientKeyword(const CallSite &site, Client &c, const std::string &q, st
   }
 }
 
+// descriptors=: the service grpc_service= names (the set's only one when
+// it names none) as a contract, one operation per method, named as the
+// .proto names it (`geo.GetCity(body={...})`).
+void readGrpcContract(const CallSite &site, Client &c, const Interface &iface, const std::string &q,
+                      const Loc &at, const std::string &prefix) {
+  if (iface.protocol != "grpc")
+    site.fail(at, q + ": descriptors= makes a gRPC client, and target= is a " +
+                      quote(iface.protocol) + " interface");
+  const frontend::SourceFile &f = readDataFile(site, at, prefix, c.descriptors);
+  std::string error;
+  auto set = GrpcDescriptors::read(f.text(), error);
+  if (!set)
+    site.fail(at, prefix + c.descriptors + ": " + error);
+  std::vector<std::string> services = set->services();
+  std::string list =
+      services.empty() ? "it has no service" : "services: " + llvm::join(services, ", ");
+  if (c.grpcService.empty()) {
+    if (services.size() != 1)
+      site.fail(at, q + ": pass grpc_service= to pick the service of " + c.descriptors + " (" +
+                        list + ")");
+    c.grpcService = services.front();
+  } else if (std::find(services.begin(), services.end(), c.grpcService) == services.end()) {
+    site.fail(site.at(site.keywordValue("grpc_service")),
+              q + ": grpc_service=" + quote(c.grpcService) + " is not in " + c.descriptors + " (" +
+                  list + ")");
+  }
+  auto contract = std::make_shared<Contract>();
+  contract->kind = "grpc";
+  contract->path = c.descriptors;
+  contract->service = c.grpcService;
+  for (const GrpcMethod &m : set->methods()) {
+    if (m.service != c.grpcService)
+      continue;
+    ContractOperation op;
+    op.name = op.contractName = m.name;
+    op.method = "POST";
+    op.path = m.path;
+    op.acceptsBody = true;
+    op.bodyContentType = "application/grpc";
+    contract->operations.push_back(std::move(op));
+  }
+  std::sort(contract->operations.begin(), contract->operations.end(),
+            [](const ContractOperation &a, const ContractOperation &b) { return a.name < b.name; });
+  for (const ContractOperation &op : contract->operations)
+    for (const auto &[n, what] : kAttributes)
+      if (op.name == n)
+        site.fail(at, q + ": method " + quote(op.name) + " shadows the built-in client attribute " +
+                          quote(n) + " (" + std::string(what) + "); call it as .call(" +
+                          quote(op.name) + ", body=...)");
+  contract->grpc = std::move(set);
+  c.contract = std::move(contract);
+}
+
 // The contract: openapi= or descriptors=, else the target interface's spec=
 // (its kind told by its extension).
 void readContract(const CallSite &site, Client &c, const Interface &iface, const std::string &q) {
@@ -240,17 +306,7 @@ void readContract(const CallSite &site, Client &c, const Interface &iface, const
                                     std::string(what) + "); fix: rename={\"" + op.contractName +
                                     "\": \"<other_name>\"}");
   } else {
-    // Read (and kept for bundles) like the reference; fbc has no
-    // protobuf descriptor reader to encode the operations' messages (its
-    // gRPC step sends a message's encoding as given): the run says so.
-    readDataFile(site, contractAt, q + " descriptors" + inherited + ": ", c.descriptors);
-    HostNeed n;
-    n.feature = HostFeature::Unbuilt;
-    n.subject = "client " + quote(c.name);
-    n.what = "gRPC clients (descriptors=) need a protobuf descriptor reader to encode and "
-             "decode their messages, which fbc does not have yet";
-    n.loc = c.loc;
-    c.needs.push_back(std::move(n));
+    readGrpcContract(site, c, iface, q, contractAt, q + " descriptors" + inherited + ": ");
   }
 }
 

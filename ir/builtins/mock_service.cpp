@@ -9,10 +9,12 @@
 #include "ir/builtins/arg_util.h"
 #include "ir/builtins/binder.h"
 #include "ir/builtins/builtins.h"
+#include "ir/builtins/data_files.h"
 #include "ir/builtins/mock_values.h"
 #include "ir/builtins/openapi.h"
 #include "ir/builtins/service_name.h"
 #include "ir/builtins/spec_builder.h"
+#include "ir/grpc_descriptors.h"
 #include "ir/quote.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -134,7 +136,82 @@ public:
     mock_.routes.insert(mock_.routes.end(), generated.begin(), generated.end());
   }
 
+  // A gRPC mock: descriptors= read and each route checked against it while
+  // the spec loads (the run would only find out call by call): a route is a
+  // full method name or a glob of some, a typed response's body fits the
+  // output message of every method its route takes.
+  void grpcRoutes() {
+    std::string desc = prefix_ + " descriptors=" + quote(mock_.descriptors) + ": ";
+    if (!mock_.descriptors.empty()) {
+      Loc at = site_.at(site_.keywordValue("descriptors"));
+      const frontend::SourceFile &f = readDataFile(site_, at, desc, mock_.descriptors);
+      std::string error;
+      mock_.grpc = GrpcDescriptors::read(f.text(), error);
+      if (!mock_.grpc)
+        site_.fail(at, desc + error);
+    }
+    for (const MockRoute &r : mock_.routes) {
+      std::string route = prefix_ + " route " + quote(r.pattern) + ": ";
+      if (!r.pattern.starts_with("/"))
+        site_.fail(r.loc, route + "a gRPC route is a full method name, \"/package.Service/Method\" "
+                                  "(or a glob of some)");
+      grpcResponse(r.response, route, r.loc);
+      if (!mock_.grpc)
+        continue;
+      std::vector<const GrpcMethod *> taken;
+      for (const GrpcMethod &m : mock_.grpc->methods())
+        if (grpcRouteMatches(r.pattern, m.path))
+          taken.push_back(&m);
+      if (taken.empty())
+        site_.fail(r.loc,
+                   route + "no method of " + mock_.descriptors + " matches (" + methodList() + ")");
+      if (isTyped(r.response.kind))
+        for (const GrpcMethod *m : taken) {
+          std::string bytes, error;
+          if (!mock_.grpc->encode(m->output, r.response.body, bytes, error))
+            site_.fail(r.loc, route + mockResponseBuiltin(r.response.kind) + " body does not fit " +
+                                  m->output + " (the output of " + m->path + "): " + error);
+        }
+    }
+    if (mock_.fallback)
+      grpcResponse(*mock_.fallback,
+                   prefix_ + " default: ", site_.at(site_.keywordValue("default")));
+  }
+
 private:
+  static bool isTyped(MockResponseKind k) {
+    return k == MockResponseKind::Grpc || k == MockResponseKind::GrpcTyped;
+  }
+
+  // A gRPC mock answers with a gRPC response; a typed one needs descriptors=.
+  void grpcResponse(const MockResponse &r, const std::string &what, const Loc &at) const {
+    switch (r.kind) {
+    case MockResponseKind::Grpc:
+    case MockResponseKind::GrpcTyped:
+      if (!mock_.grpc)
+        site_.fail(at, what + mockResponseBuiltin(r.kind) +
+                           " needs descriptors= to encode its body (a FileDescriptorSet: protoc "
+                           "--descriptor_set_out=FILE --include_imports)");
+      return;
+    case MockResponseKind::GrpcRaw:
+    case MockResponseKind::GrpcError:
+    case MockResponseKind::Dynamic:
+      return;
+    default:
+      site_.fail(at, what +
+                         "a gRPC mock answers with grpc_response, grpc_typed_response, "
+                         "grpc_raw_response, grpc_error or dynamic, not " +
+                         mockResponseBuiltin(r.kind));
+    }
+  }
+
+  std::string methodList() const {
+    std::string out;
+    for (const GrpcMethod &m : mock_.grpc->methods())
+      out += (out.empty() ? "methods: " : ", ") + m.path;
+    return out.empty() ? "it has no service" : out;
+  }
+
   // The reference's rule: routes=, default=, ... apply to the one interface.
   void singleInterface(const Loc &at, bool routes) const {
     if (svc_.interfaces.size() == 1)
@@ -277,6 +354,8 @@ Value mockServiceFn(star::Thread &t, Value, const star::Args &args) {
                 "mock_service() " + quote(s.name) + ": protocol " +
                     quote(s.interfaces[i].protocol) +
                     " does not support mock_service() (mockable: " + mockProtocolList() + ")");
+  if (s.interfaces.size() == 1 && s.interfaces.front().protocol == "grpc")
+    mb.grpcRoutes();
   if (ServiceValue *prev = b.findService(s.name))
     site.fail(site.at(site.positional(0)), "mock_service(" + quote(s.name) +
                                                "): duplicate service name (first declared at " +

@@ -1,0 +1,56 @@
+// A gRPC contract read from a FileDescriptorSet (`protoc
+// --descriptor_set_out=all.pb --include_imports`): what mock_service(
+// descriptors=) and client(descriptors=, grpc_service=) are checked against
+// while the spec loads, and what the gRPC mock and the gRPC client encode
+// and decode messages with at run time. libprotobuf does the work (its
+// DescriptorPool, DynamicMessageFactory and JSON mapping); this header keeps
+// it out of the rest of fbc.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fbc::ir {
+
+struct GrpcMethod {
+  std::string path;          // "/orders.Orders/Get": the HTTP/2 :path, the routes' key
+  std::string service;       // "orders.Orders"
+  std::string name;          // "Get"
+  std::string input, output; // the message types' full names
+  bool streaming = false;    // client or server streaming (fbc makes unary calls only)
+};
+
+class GrpcDescriptors {
+public:
+  // The set in `bytes` (a file's contents); null and why when it is not a
+  // FileDescriptorSet whose files build (each file's imports in the set).
+  static std::shared_ptr<const GrpcDescriptors> read(std::string_view bytes, std::string &error);
+  ~GrpcDescriptors();
+
+  // Every method of every service, sorted by path.
+  const std::vector<GrpcMethod> &methods() const { return methods_; }
+  const GrpcMethod *findMethod(std::string_view path) const;
+  // The services' full names, sorted.
+  std::vector<std::string> services() const;
+
+  // JSON text (protobuf's JSON mapping: field names as in the .proto or in
+  // lowerCamelCase) as message `type`'s binary encoding; false and why
+  // (a field the message lacks, a value of the wrong type).
+  bool encode(const std::string &type, std::string_view json, std::string &out,
+              std::string &error) const;
+  // A binary message of `type` as compact JSON text (field names as in the
+  // .proto, fields at their default value included); false and why.
+  bool decode(const std::string &type, std::string_view bytes, std::string &out,
+              std::string &error) const;
+
+  struct Impl;
+
+private:
+  explicit GrpcDescriptors(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  std::vector<GrpcMethod> methods_;
+};
+
+} // namespace fbc::ir
