@@ -246,9 +246,9 @@ struct Client {
   std::vector<std::pair<std::string, std::string>> headers, rename; // dict order
   std::shared_ptr<const FunctionRef> before;                        // null if absent
   std::string validate = "off";             // off | request | response | strict
-  int64_t timeoutNs = 0;                    // 0: the HTTP step's 30 s
-  std::shared_ptr<const Contract> contract; // openapi=: its operations
-  std::vector<HostNeed> needs;              // descriptors=: gRPC clients cannot run here
+  int64_t timeoutNs = 0;                    // 0: the step's (HTTP 30 s, gRPC 5 s)
+  std::shared_ptr<const Contract> contract; // openapi= or descriptors=: its operations
+  std::vector<HostNeed> needs;              // what the run needs of the host (none yet)
   Loc loc;
 };
 

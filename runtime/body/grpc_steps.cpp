@@ -2,13 +2,8 @@
 // timeout="5s"), one unary call on a connection of its own
 // (runtime/clients/grpc_step.h), its arguments by keyword or positionally in
 // the order ir/protocols.h gives them. The outcome is a response as a gRPC
-// client sees the call: .status the grpc-status (a call that got none is
-// UNAVAILABLE, 14, when the connection failed or closed, DEADLINE_EXCEEDED,
-// 4, when timeout= passed, CANCELLED, 1, when the test was), .ok whether it
-// is 0, .body the reply's message (its protobuf encoding), .error
-// "<STATUS>: <grpc-message>" (the name alone when there is no message) when
-// not ok.
-#include "ir/mock.h"
+// client sees the call (grpcResponse()), .body the reply's message in its
+// protobuf encoding.
 #include "ir/protocols.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
@@ -20,19 +15,6 @@
 namespace fbc::rt {
 
 using star::Value;
-
-namespace {
-
-// The status a gRPC client reports for a call that ended without one.
-int64_t statusWithout(const GrpcCallResult &r, bool cancelled) {
-  if (cancelled)
-    return 1; // CANCELLED
-  if (r.error == "read: i/o timeout" || r.error == "write: i/o timeout")
-    return 4; // DEADLINE_EXCEEDED
-  return 14;  // UNAVAILABLE
-}
-
-} // namespace
 
 Value grpcStepCall(star::Thread &t, const StepTarget &to, std::string_view method,
                    const star::Args &args) {
@@ -56,15 +38,7 @@ Value grpcStepCall(star::Thread &t, const StepTarget &to, std::string_view metho
     r = grpcCall(to.at.dialHost(), static_cast<uint16_t>(to.at.port), rpc, a[1], timeoutMs,
                  to.cancelled);
   }
-  HttpStepResponse out;
-  out.durationMs = r.durationMs;
-  out.status = r.answered ? r.status : statusWithout(r, to.cancelled());
-  out.ok = out.status == 0;
-  out.body = r.reply;
-  if (!out.ok) { // "NOT_FOUND: no order missing", or the name alone with no message
-    const std::string &why = r.answered ? r.message : r.error;
-    out.error = std::string(ir::grpcCodeName(int(out.status))) + (why.empty() ? "" : ": " + why);
-  }
+  HttpStepResponse out = grpcResponse(r, to.cancelled());
   std::vector<std::pair<std::string, std::string>> f{{"method", std::string(method)},
                                                      {"grpc_status", std::to_string(out.status)},
                                                      {"duration_ms", std::to_string(r.durationMs)},

@@ -1,6 +1,7 @@
 // The gRPC step: see grpc_step.h.
 #include "runtime/clients/grpc_step.h"
 
+#include "ir/mock.h"
 #include "runtime/clients/tcp_dial.h"
 #include "runtime/os/clock.h"
 #include "runtime/protocols/grpc_wire.h"
@@ -118,6 +119,26 @@ std::string exchange(int fd, Call &c, const std::string &host, uint16_t port,
 }
 
 } // namespace
+
+HttpStepResponse grpcResponse(const GrpcCallResult &r, bool cancelled) {
+  HttpStepResponse out;
+  out.durationMs = r.durationMs;
+  if (r.answered)
+    out.status = r.status;
+  else if (cancelled)
+    out.status = 1; // CANCELLED
+  else if (r.error == "read: i/o timeout" || r.error == "write: i/o timeout")
+    out.status = 4; // DEADLINE_EXCEEDED
+  else
+    out.status = 14; // UNAVAILABLE
+  out.ok = out.status == 0;
+  out.body = r.reply;
+  if (!out.ok) { // "NOT_FOUND: no order missing", or the name alone with no message
+    const std::string &why = r.answered ? r.message : r.error;
+    out.error = std::string(ir::grpcCodeName(int(out.status))) + (why.empty() ? "" : ": " + why);
+  }
+  return out;
+}
 
 GrpcCallResult grpcCall(const std::string &host, uint16_t port, const std::string &method,
                         const std::string &request, int64_t timeoutMs,

@@ -7,6 +7,8 @@
 // message.
 #pragma once
 
+#include "runtime/clients/steps.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -30,5 +32,13 @@ struct GrpcCallResult {
 GrpcCallResult grpcCall(const std::string &host, uint16_t port, const std::string &method,
                         const std::string &request, int64_t timeoutMs,
                         const std::function<bool()> &cancelled);
+
+// The call as a gRPC client reports it, the value the gRPC step and a gRPC
+// client() return: .status the grpc-status (a call that got none is
+// UNAVAILABLE, 14, when the connection failed or closed, DEADLINE_EXCEEDED,
+// 4, when the timeout passed, CANCELLED, 1, when the test was), .ok whether
+// it is 0, .body the reply's message, .error "<STATUS>: <grpc-message>"
+// (the name alone when there is no message) when not ok.
+HttpStepResponse grpcResponse(const GrpcCallResult &r, bool cancelled);
 
 } // namespace fbc::rt

@@ -56,6 +56,10 @@ namespace fbc::ir::builtins {
 class InterfaceRefValue;
 }
 
+namespace fbc::ir {
+struct ContractOperation; // ir/contract.h
+} // namespace fbc::ir
+
 namespace fbc::ir::builtins {
 class ClientValue; // ir/builtins/client_value.h
 }
@@ -431,6 +435,13 @@ private:
   // describes, client_call / client_return events, the response.
   star::Value callClient(star::Thread &t, const ir::builtins::ClientValue &c,
                          std::string_view method, const star::Args &args);
+  // A gRPC client's (descriptors=) call of `op` (grpc_client_call.cpp): body=
+  // encoded as its input message, one unary call as the gRPC step makes it.
+  star::Value callGrpcClient(star::Thread &t, const ir::builtins::ClientValue &c,
+                             const ir::ContractOperation &op,
+                             const std::map<std::string, star::Value> &kw, int64_t timeoutNs);
+  // The client's actor in the trace (after the services), named.
+  ServiceId clientActor(const ir::Client &c);
 
   // ---- expectations (expectations.cpp)
   // `timeoutNs`: the scenario's timeout, which expect_hang's message names

@@ -193,21 +193,31 @@ ir::MockResponse HttpMock::answer(const MockRequest &req, std::string &route,
   return plain(404, "not found\n");
 }
 
-ir::MockResponse HttpMock::callDynamic(const ir::MockResponse &dyn, const MockRequest &req,
-                                       std::string &error) const {
-  std::lock_guard turn(*ctx_.lock);
+bool runMockHandler(const MockRunContext &ctx, const ir::MockResponse &dyn, const MockRequest &req,
+                    ir::MockResponse &out, std::string &error) {
+  std::lock_guard turn(*ctx.lock);
   star::Heap heap; // what the handler makes goes when it returns
-  star::Thread th(heap, *ctx_.like);
+  star::Thread th(heap, *ctx.like);
   th.hostData = nullptr; // not a test body: no steps, faults or assertions
   th.setMaxSteps(kHandlerSteps);
   try {
     star::Value arg = star::Value::object(heap.make<MockRequestValue>(req));
     star::Value v = star::call(th, dyn.fn.value, llvm::ArrayRef<star::Value>(arg));
-    if (const ir::MockResponse *r = ir::builtins::mockResponseOf(v, error))
-      return *r;
+    if (const ir::MockResponse *r = ir::builtins::mockResponseOf(v, error)) {
+      out = *r;
+      return true;
+    }
   } catch (const star::EvalError &e) {
     error = e.message();
   }
+  return false;
+}
+
+ir::MockResponse HttpMock::callDynamic(const ir::MockResponse &dyn, const MockRequest &req,
+                                       std::string &error) const {
+  ir::MockResponse r;
+  if (runMockHandler(ctx_, dyn, req, r, error))
+    return r;
   return plain(500, "dynamic handler error: " + error + "\n");
 }
 

@@ -33,6 +33,12 @@ struct MockRunContext {
   const star::Thread *like = nullptr;
 };
 
+// Calls dynamic() response `dyn`'s handler with `req`, on a thread of its
+// own taking turns with the test body (the HTTP and gRPC mocks' handlers):
+// false, and why, when it failed or returned no mock_response.
+bool runMockHandler(const MockRunContext &ctx, const ir::MockResponse &dyn, const MockRequest &req,
+                    ir::MockResponse &out, std::string &error);
+
 class HttpMock final : public InProcessService {
 public:
   HttpMock(const ir::Service &svc, MockRunContext ctx);

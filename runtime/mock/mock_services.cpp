@@ -2,6 +2,7 @@
 
 #include "ir/mock.h"
 #include "runtime/clients/redis_step.h"
+#include "runtime/mock/mock_grpc.h"
 #include "runtime/os/helper_binary.h"
 #include "runtime/supervisor/launch_config.h"
 
@@ -169,8 +170,8 @@ ServiceSpec kafkaMockSpec(const ir::Spec &spec, const ir::Service &s, const std:
 }
 
 // The mocks served by a real server, attached to the entries of
-// ir/protocols.h whose mock is Served; the others (http) are served in
-// process.
+// ir/protocols.h whose mock is Served; the others (http, grpc) are served
+// in process.
 struct MockServer {
   std::string_view protocol;
   ServiceSpec (*spec)(const ir::Spec &, const ir::Service &, const std::string &, std::vector<int>,
@@ -186,10 +187,13 @@ ServiceSpec mockServiceSpec(const ir::Spec &spec, const ir::Service &s, const st
   for (const MockServer &m : kMockServers)
     if (m.protocol == s.interfaces.front().protocol)
       return m.spec(spec, s, dir, std::move(trapped), proxies, scratch);
-  // An HTTP mock: no process, so nothing to trap or launch.
+  // An HTTP or gRPC mock: no process, so nothing to trap or launch.
   ServiceSpec out = launchConfig(spec, s, dir, {}, proxies, scratch);
   out.health = {};
-  out.inProcess = std::make_shared<HttpMock>(s, ctx);
+  if (s.interfaces.front().protocol == "grpc")
+    out.inProcess = std::make_shared<GrpcMock>(s, ctx);
+  else
+    out.inProcess = std::make_shared<HttpMock>(s, ctx);
   return out;
 }
 

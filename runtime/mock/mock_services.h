@@ -1,8 +1,8 @@
-// What the supervisor starts for a mock_service: an HTTP mock in-process
-// (runtime/mock/mock_http.h), a Redis mock as a real redis-server on the mock's
-// port, seeded with its config's `state` before it counts as ready, a Kafka
-// mock as fbc-kafka-mock (librdkafka's mock cluster, kafka_broker.c). Other
-// mocks cannot run here (their ir::HostNeed, recorded by mock_service(), says why).
+// What the supervisor starts for a mock_service: an HTTP or gRPC mock
+// in-process (runtime/mock/mock_http.h, mock_grpc.h), a Redis mock as a real redis-server on the
+// mock's port, seeded with its config's `state` before it counts as ready, a Kafka mock as
+// fbc-kafka-mock (librdkafka's mock cluster, kafka_broker.c). Other mocks cannot run here (their
+// ir::HostNeed, recorded by mock_service(), says why).
 #pragma once
 
 #include "ir/spec.h"

@@ -3,8 +3,9 @@
 // default=, a mock behind a real service's env, a proxy fault on the mock's
 // interface, `mock` events in the trace), the Redis mock backed by a real
 // redis-server seeded with its state, the Kafka mock backed by librdkafka's
-// mock cluster and the Kafka steps against it, and the exact error rows of the mocks
-// this machine cannot stand up; client() against an OpenAPI mock. Specs in
+// mock cluster and the Kafka steps against it, the gRPC mock over HTTP/2 with a
+// typed gRPC client, and the exact error rows of the mocks this machine
+// cannot stand up; client() against an OpenAPI mock. Specs in
 // mock_specs/, reports in mock_golden/ (the shared runner of fbc_run.h).
 #include "tests/e2e/fbc_run.h"
 
@@ -34,6 +35,9 @@ struct MockSpec : Spec {
         << readFile(std::string(FBC_RUN_SPECS) + "/orders.openapi.yaml");
     std::ofstream(dir.file("client_binding.openapi.yaml"))
         << readFile(std::string(FBC_RUN_SPECS) + "/client_binding.openapi.yaml");
+    // grpc_mock.star's descriptor set, made by protoc at build time from
+    // tests/fixtures/grpc_orders.proto.
+    std::ofstream(dir.file("orders.pb"), std::ios::binary) << readFile(FBC_FIXTURE_GRPC_PB);
   }
   // The gateway's port, and the folder of fbc's own binaries (where
   // fbc-kafka-mock, a kafka mock's process, lives: the build folder).
@@ -161,6 +165,22 @@ TEST(FbcRunMock, KafkaRuleModesAndPlanEqualsRun) {
   checkGolden("kafka_modes", spec.normalized(normalizeJson(run.out, spec)), ".json");
 }
 
+// gRPC mocks (grpc_mock.star): served in-process over HTTP/2, typed
+// replies encoded with the descriptor set protoc made of grpc_orders.proto,
+// an error route, raw bytes, a dynamic handler reading the request as a
+// dict, default= and UNIMPLEMENTED; called by the gRPC step, by a typed
+// client(descriptors=) and by a real grpc++ client; a proxy rule in front
+// of the mock answering the typed client's call; a method the service lacks
+// and a body field its message lacks as error rows. The JSON trace of the
+// typed client's test: client_call, the mock's event, client_return.
+TEST(FbcRunMock, GrpcMockServedAndTypedClient) {
+  MockSpec spec("grpc_mock");
+  FbcRun r = runFbc({"run", spec.path, "--seed", "1"}, spec.dir.path());
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  checkGolden("grpc_mock", spec.normalized(normalize(r.out, spec)));
+  traceGolden(spec, "test_typed_client");
+}
+
 TEST(FbcRunMock, MongoMocksAreExactErrorRows) {
   MockSpec spec("unsupported_mocks");
   runWithGolden(spec, 2);
@@ -172,7 +192,7 @@ TEST(FbcRunMock, MongoMocksAreExactErrorRows) {
 // plan = run for the mock specs, as for every other spec.
 TEST(FbcRunMock, PlanEqualsRun) {
   for (const char *name : {"http_mock", "redis_mock", "redis_keywords", "redis_basic",
-                           "unsupported_mocks", "client_contract", "kafka_mock"}) {
+                           "unsupported_mocks", "client_contract", "kafka_mock", "grpc_mock"}) {
     MockSpec spec(name);
     expectPlanTotalEqualsRunRows(spec);
   }
