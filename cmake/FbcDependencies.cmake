@@ -111,8 +111,8 @@ fbc_require_pkg(LIBNATS "libnats" "libnats-dev" libnats)
 fbc_require_pkg(NGHTTP2 "libnghttp2" "libnghttp2-dev" libnghttp2)
 
 # libprotobuf: gRPC mocks' and clients' messages, encoded and decoded with the
-# FileDescriptorSet a spec names (ir/grpc_descriptors.cpp: read and checked
-# while the spec loads, used by the gRPC mock and client at run time).
+# FileDescriptorSet a spec names; linked only by the module fbc loads on first
+# use, libfbc-protobuf.so (ir/grpc_protobuf.cpp).
 fbc_require_pkg(PROTOBUF "libprotobuf" "libprotobuf-dev" protobuf)
 
 # gRPC C++ (libgrpc++, protoc and its gRPC plugin): tests only, the real

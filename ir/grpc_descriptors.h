@@ -3,8 +3,11 @@
 // descriptors=) and client(descriptors=, grpc_service=) are checked against
 // while the spec loads, and what the gRPC mock and the gRPC client encode
 // and decode messages with at run time. libprotobuf does the work (its
-// DescriptorPool, DynamicMessageFactory and JSON mapping); this header keeps
-// it out of the rest of fbc.
+// DescriptorPool, DynamicMessageFactory and JSON mapping) in a module of
+// fbc's own, libfbc-protobuf.so beside fbc's executable
+// (ir/protobuf/grpc_protobuf.cpp), loaded the first time a spec names a
+// descriptor set: linked, libprotobuf would cost every fbc process its
+// start-up memory (docs/architecture.md, "Dependencies").
 #pragma once
 
 #include <memory>
@@ -25,9 +28,10 @@ struct GrpcMethod {
 class GrpcDescriptors {
 public:
   // The set in `bytes` (a file's contents); null and why when it is not a
-  // FileDescriptorSet whose files build (each file's imports in the set).
+  // FileDescriptorSet whose files build (each file's imports in the set),
+  // or the module could not be loaded.
   static std::shared_ptr<const GrpcDescriptors> read(std::string_view bytes, std::string &error);
-  ~GrpcDescriptors();
+  virtual ~GrpcDescriptors() = default;
 
   // Every method of every service, sorted by path.
   const std::vector<GrpcMethod> &methods() const { return methods_; }
@@ -36,21 +40,23 @@ public:
   std::vector<std::string> services() const;
 
   // JSON text (protobuf's JSON mapping: field names as in the .proto or in
-  // lowerCamelCase) as message `type`'s binary encoding; false and why
-  // (a field the message lacks, a value of the wrong type).
-  bool encode(const std::string &type, std::string_view json, std::string &out,
-              std::string &error) const;
+  // lowerCamelCase; "null" is the empty message) as message `type`'s binary
+  // encoding; false and why (a field the message lacks, a value of the
+  // wrong type).
+  virtual bool encode(const std::string &type, std::string_view json, std::string &out,
+                      std::string &error) const = 0;
   // A binary message of `type` as compact JSON text (field names as in the
   // .proto, fields at their default value included); false and why.
-  bool decode(const std::string &type, std::string_view bytes, std::string &out,
-              std::string &error) const;
+  virtual bool decode(const std::string &type, std::string_view bytes, std::string &out,
+                      std::string &error) const = 0;
 
-  struct Impl;
-
-private:
-  explicit GrpcDescriptors(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
-  std::vector<GrpcMethod> methods_;
+protected:
+  std::vector<GrpcMethod> methods_; // the module fills it, sorted
 };
+
+// The module's entry point: a new set read from `bytes`, or null and why.
+using GrpcDescriptorsReader = GrpcDescriptors *(*)(std::string_view bytes, std::string &error);
+inline constexpr const char *kGrpcDescriptorsReader = "fbc_read_grpc_descriptors";
+inline constexpr const char *kGrpcDescriptorsModule = "libfbc-protobuf.so";
 
 } // namespace fbc::ir

@@ -24,7 +24,7 @@ packages=(
   # gRPC: the real server and client of the gRPC e2e tests (tests/fixtures/grpc_orders.cc)
   libgrpc++-dev protobuf-compiler protobuf-compiler-grpc
   # libprotobuf (libgrpc++-dev pulls it in; named because fbc itself links it):
-  # gRPC mocks' and clients' messages from a descriptor set (ir/grpc_descriptors.cpp)
+  # gRPC mocks' and clients' messages from a descriptor set (ir/grpc_protobuf.cpp)
   libprotobuf-dev
   nghttp2-server # nghttpd: the real HTTP/2 server of the http2 e2e tests
   # AMQP 0-9-1: RabbitMQ, the real broker of the AMQP proxy codec's e2e
