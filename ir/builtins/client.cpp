@@ -18,6 +18,7 @@
 #include "ir/builtins/openapi.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/grpc_descriptors.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -215,7 +216,7 @@ void readClientKeyword(const CallSite &site, Client &c, const std::string &q, st
 // .proto names it (`geo.GetCity(body={...})`).
 void readGrpcContract(const CallSite &site, Client &c, const Interface &iface, const std::string &q,
                       const Loc &at, const std::string &prefix) {
-  if (iface.protocol != "grpc")
+  if (const Protocol *p = findProtocol(iface.protocol); !p || p->http2 != Http2::Grpc)
     site.fail(at, q + ": descriptors= makes a gRPC client, and target= is a " +
                       quote(iface.protocol) + " interface");
   const frontend::SourceFile &f = readDataFile(site, at, prefix, c.descriptors);

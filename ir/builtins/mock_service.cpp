@@ -15,6 +15,7 @@
 #include "ir/builtins/service_name.h"
 #include "ir/builtins/spec_builder.h"
 #include "ir/grpc_descriptors.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -354,7 +355,9 @@ Value mockServiceFn(star::Thread &t, Value, const star::Args &args) {
                 "mock_service() " + quote(s.name) + ": protocol " +
                     quote(s.interfaces[i].protocol) +
                     " does not support mock_service() (mockable: " + mockProtocolList() + ")");
-  if (s.interfaces.size() == 1 && s.interfaces.front().protocol == "grpc")
+  if (const Protocol *p =
+          s.interfaces.size() == 1 ? findProtocol(s.interfaces.front().protocol) : nullptr;
+      p && p->http2 == Http2::Grpc)
     mb.grpcRoutes();
   if (ServiceValue *prev = b.findService(s.name))
     site.fail(site.at(site.positional(0)), "mock_service(" + quote(s.name) +

@@ -1,6 +1,7 @@
 #include "runtime/mock/mock_services.h"
 
 #include "ir/mock.h"
+#include "ir/protocols.h"
 #include "runtime/clients/redis_step.h"
 #include "runtime/mock/mock_grpc.h"
 #include "runtime/os/helper_binary.h"
@@ -190,7 +191,8 @@ ServiceSpec mockServiceSpec(const ir::Spec &spec, const ir::Service &s, const st
   // An HTTP or gRPC mock: no process, so nothing to trap or launch.
   ServiceSpec out = launchConfig(spec, s, dir, {}, proxies, scratch);
   out.health = {};
-  if (s.interfaces.front().protocol == "grpc")
+  if (const ir::Protocol *p = ir::findProtocol(s.interfaces.front().protocol);
+      p && p->http2 == ir::Http2::Grpc)
     out.inProcess = std::make_shared<GrpcMock>(s, ctx);
   else
     out.inProcess = std::make_shared<HttpMock>(s, ctx);
