@@ -219,6 +219,13 @@ void readGrpcContract(const CallSite &site, Client &c, const Interface &iface, c
   if (const Protocol *p = findProtocol(iface.protocol); !p || p->http2 != Http2::Grpc)
     site.fail(at, q + ": descriptors= makes a gRPC client, and target= is a " +
                       quote(iface.protocol) + " interface");
+  // What only an HTTP client does: refused rather than accepted and not
+  // applied to the calls (a gRPC call sends no headers= metadata yet).
+  for (const char *k : {"base_path", "headers", "before", "validate"})
+    if (const syntax::Expr *v = site.keywordValue(k))
+      site.fail(site.at(v), q + ": " + k +
+                                "= applies to HTTP clients (openapi=); a gRPC client "
+                                "(descriptors=) does not apply it");
   const frontend::SourceFile &f = readDataFile(site, at, prefix, c.descriptors);
   std::string error;
   auto set = GrpcDescriptors::read(f.text(), error);
