@@ -16,7 +16,9 @@
 #include "frontend/lib/ops.h"
 #include "ir/builtins/client_value.h"
 #include "ir/contract.h"
+#include "ir/duration.h"
 #include "ir/grpc_descriptors.h"
+#include "ir/protocols.h"
 #include "ir/quote.h"
 #include "runtime/body/builtin_args.h"
 #include "runtime/clients/grpc_step.h"
@@ -26,13 +28,6 @@
 namespace fbc::rt {
 
 using star::Value;
-
-namespace {
-
-// The gRPC step's wait when neither the call nor the client says.
-constexpr int64_t kDefaultTimeoutMs = 5000;
-
-} // namespace
 
 Value Executor::callGrpcClient(star::Thread &t, const ir::builtins::ClientValue &cv,
                                const ir::ContractOperation &op,
@@ -63,10 +58,21 @@ Value Executor::callGrpcClient(star::Thread &t, const ir::builtins::ClientValue 
   std::optional<ServiceId> target = sup_ ? sup_->findService(c.service) : std::nullopt;
   if (!target)
     t.fail("service " + ir::quote(c.service) + " is not running");
-  const ir::Service *svc = loaded_.spec().findService(c.service);
-  const ir::Interface *iface = svc ? svc->findInterface(c.interface) : nullptr;
-  ir::Address at = iface ? dialAddress(c.service, *iface) : ir::Address{};
-  int64_t timeoutMs = timeoutNs > 0 ? std::max<int64_t>(1, timeoutNs / 1000000) : kDefaultTimeoutMs;
+  // A client's target interface is checked at load (a grpc one).
+  const ir::Interface *iface = loaded_.spec().findService(c.service)->findInterface(c.interface);
+  ir::Address at = dialAddress(c.service, *iface);
+  // Neither the call nor the client says: the gRPC step's own default
+  // (its timeout= keyword in the protocol table).
+  int64_t timeoutMs = 0;
+  if (timeoutNs > 0) {
+    timeoutMs = std::max<int64_t>(1, timeoutNs / 1000000);
+  } else {
+    const ir::StepMethod &call = *ir::findStepMethod(iface->protocol, "call");
+    std::string error;
+    for (const ir::StepKeyword &k : call.keywords)
+      if (k.name == "timeout")
+        timeoutMs = ir::parseDuration(k.fallback, error).value_or(0) / 1000000;
+  }
 
   ServiceId self = clientActor(c);
   Trace &trace = sup_->trace();
@@ -74,7 +80,7 @@ Value Executor::callGrpcClient(star::Thread &t, const ir::builtins::ClientValue 
                {{"client", c.name},
                 {"target", c.service},
                 {"interface", c.interface},
-                {"protocol", "grpc"},
+                {"protocol", iface->protocol},
                 {"operation", op.name},
                 {"contract", c.contract->id()},
                 {"method", op.method},
