@@ -112,19 +112,15 @@ public:
   }
   const std::set<std::string> &faulted() const { return faulted_; }
 
-  // A call keyword site, ordered by where it is written (TrapScan::callKeywords).
-  struct CallKeywordSite {
-    std::string path;
-    uint32_t line = 0, col = 0;
-    size_t service = 0;
-    std::string keyword;
-    ir::Loc at;
-    bool operator<(const CallKeywordSite &o) const {
-      return std::tie(path, line, col, service, keyword) <
-             std::tie(o.path, o.line, o.col, o.service, o.keyword);
+  // Call keyword sites ordered by where they are written (TrapScan::callKeywords).
+  struct WrittenOrder {
+    bool operator()(const TrapScan::CallKeyword &a, const TrapScan::CallKeyword &b) const {
+      return std::tie(a.at.file->path(), a.at.pos.line, a.at.pos.col, a.service, a.keyword) <
+             std::tie(b.at.file->path(), b.at.pos.line, b.at.pos.col, b.service, b.keyword);
     }
   };
-  const std::set<CallKeywordSite> &callKeywords() const { return callKeywords_; }
+  using CallKeywords = std::set<TrapScan::CallKeyword, WrittenOrder>;
+  const CallKeywords &callKeywords() const { return callKeywords_; }
 
   std::vector<std::vector<std::string>> result(bool proxies) const {
     std::vector<std::vector<std::string>> out;
@@ -178,8 +174,7 @@ private:
         add(svc, k);
       }
       if (at.valid() && (op || ir::isSyscallKeyword(k)))
-        callKeywords_.insert({at.file->path(), at.pos.line, at.pos.col,
-                              size_t(&svc - spec_.services.data()), k, at});
+        callKeywords_.insert({at, size_t(&svc - spec_.services.data()), k});
     }
   }
 
@@ -341,7 +336,7 @@ private:
   bool parallel_ = false;
   std::vector<bool> nondet_ = std::vector<bool>(spec_.services.size(), false);
   std::set<std::string> faulted_; // service names, statically known targets only
-  std::set<CallKeywordSite> callKeywords_;
+  CallKeywords callKeywords_;
 };
 
 } // namespace
@@ -370,7 +365,7 @@ TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const Choi
   out.parallel = scan.callsParallel();
   out.nondet = scan.nondet();
   std::set<std::string> faulted = scan.faulted();
-  std::set<Scanner::CallKeywordSite> callKeywords = scan.callKeywords();
+  Scanner::CallKeywords callKeywords = scan.callKeywords();
   for (const Scanner::Option &o : scan.options()) {
     Scanner one(spec);
     one.option(o);
@@ -383,8 +378,7 @@ TrapScan scanTraps(const ir::Spec &spec, const ir::Test &t, std::span<const Choi
     callKeywords.insert(one.callKeywords().begin(), one.callKeywords().end());
     addProxies(one);
   }
-  for (const Scanner::CallKeywordSite &k : callKeywords)
-    out.callKeywords.push_back({k.at, k.service, k.keyword});
+  out.callKeywords.assign(callKeywords.begin(), callKeywords.end());
   for (const std::set<std::string> &p : proxies)
     out.proxies.emplace_back(p.begin(), p.end());
   out.faulted.assign(faulted.begin(), faulted.end());
